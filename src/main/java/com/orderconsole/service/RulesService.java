@@ -1,0 +1,120 @@
+package com.orderconsole.service;
+
+import com.orderconsole.domain.InvalidRulesException;
+import com.orderconsole.domain.Operator;
+import com.orderconsole.domain.OrderStatus;
+import com.orderconsole.domain.Role;
+import com.orderconsole.domain.TransitionRules;
+import com.orderconsole.redis.RedisStateStore;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
+
+/**
+ * The transition rules as data: a JSON document in Redis ({@code osm:rules}), seeded from the bundled
+ * default when absent, and a per-bucket copy that transition.lua reads. Changing the rules takes effect
+ * for the next transition; no restart.
+ */
+public final class RulesService {
+    private static final Logger log = LoggerFactory.getLogger(RulesService.class);
+    private static final long CACHE_MS = 1000;
+
+    private final RedisStateStore redis;
+    private final Access access;
+    private volatile TransitionRules cached;
+    private volatile long cachedAt;
+
+    RulesService(RedisStateStore redis, Access access) {
+        this.redis = redis;
+        this.access = access;
+    }
+
+    /**
+     * Makes sure Redis holds valid rules: writes the default when the key is absent, and republishes
+     * the bucket copies when any is missing or behind.
+     *
+     * @return the rules in force
+     * @throws InvalidRulesException when the stored document is invalid (it is left as it is, for a person to fix)
+     */
+    public TransitionRules ensureSeeded() {
+        String json = redis.rulesJson();
+        TransitionRules rules;
+        if (json == null) {
+            rules = TransitionRules.defaults();
+            redis.setRulesJson(RulesJson.write(rules));
+            log.info("seeded default transition rules, version {}", rules.version());
+        } else {
+            rules = RulesJson.parse(json, 1);
+        }
+        if (redis.publishedRuleVersions().stream().anyMatch(v -> v == null || v != rules.version())) {
+            publish(rules);
+        }
+        remember(rules);
+        return rules;
+    }
+
+    /** Rewrites every bucket's copy from the stored document (after a Redis data loss or a -5 result). */
+    public void republish() {
+        ensureSeeded();
+    }
+
+    /** @return the rules in force, read from Redis at most once a second */
+    public TransitionRules current() {
+        TransitionRules r = cached;
+        if (r == null || System.currentTimeMillis() - cachedAt > CACHE_MS) {
+            String json = redis.rulesJson();
+            r = json == null ? ensureSeeded() : RulesJson.parse(json, 1);
+            remember(r);
+        }
+        return r;
+    }
+
+    /**
+     * Validates a rules document without storing it.
+     *
+     * @return the rules it describes
+     * @throws InvalidRulesException naming every fault
+     */
+    public TransitionRules validate(String json) {
+        return RulesJson.parse(json, 1);
+    }
+
+    /**
+     * Replaces the rules (role ops or higher). The new version is the current one + 1, whatever the
+     * document says.
+     *
+     * @param operator who changes them
+     * @param json the new document
+     * @return the rules now in force
+     * @throws InvalidRulesException naming every fault; nothing stored changes then
+     */
+    public TransitionRules set(Operator operator, String json) {
+        access.require(operator, Role.OPS, "change the transition rules");
+        TransitionRules parsed = RulesJson.parse(json, 1);
+        TransitionRules next = parsed.withVersion(current().version() + 1);
+        redis.setRulesJson(RulesJson.write(next));
+        publish(next);
+        remember(next);
+        log.info("{} set transition rules version {}: {}", operator.name(), next.version(), next.edges());
+        return next;
+    }
+
+    private void publish(TransitionRules rules) {
+        Map<Integer, String> edges = new LinkedHashMap<>();
+        rules.edges().forEach((from, tos) -> edges.put(from.code(), codes(tos)));
+        redis.publishRules(rules.version(), codes(rules.terminal()), edges);
+    }
+
+    private static String codes(Set<OrderStatus> s) {
+        return s.stream().map(x -> Integer.toString(x.code())).sorted().collect(Collectors.joining(","));
+    }
+
+    private void remember(TransitionRules r) {
+        cached = r;
+        cachedAt = System.currentTimeMillis();
+    }
+}

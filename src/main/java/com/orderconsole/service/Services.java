@@ -1,0 +1,76 @@
+package com.orderconsole.service;
+
+import com.orderconsole.redis.RedisStateStore;
+import com.orderconsole.store.Database;
+
+import java.time.Duration;
+
+/**
+ * The service layer as one object: what the console and the CLI are given. Built by the engine from
+ * a Redis store and a database; nothing above this layer sees either.
+ */
+public final class Services implements AutoCloseable {
+    private final Access access = new Access();
+    private final StuckThresholds stuck = new StuckThresholds();
+    private final RulesService rules;
+    private final OrderService orders;
+    private final TransitionService transitions;
+    private final OutboxRelay sync;
+    private final CancelSweeper sweeper;
+    private final Duration paymentTimeout;
+
+    private Services(RedisStateStore redis, Database db, Duration paymentTimeout) {
+        this.paymentTimeout = paymentTimeout;
+        this.rules = new RulesService(redis, access);
+        this.orders = new OrderService(redis, db, access, rules, stuck);
+        OutboxRelay[] relay = new OutboxRelay[1];
+        this.transitions = new TransitionService(redis, orders, rules, access, () -> relay[0].nudge());
+        this.sync = new OutboxRelay(redis, db, orders);
+        relay[0] = sync;
+        this.sweeper = new CancelSweeper(redis, transitions, access, 500, 20);
+    }
+
+    /**
+     * @param redis connected Redis store
+     * @param db connected, migrated database
+     * @param paymentTimeout default payment deadline for new orders
+     */
+    public static Services create(RedisStateStore redis, Database db, Duration paymentTimeout) {
+        return new Services(redis, db, paymentTimeout);
+    }
+
+    public RulesService rules() {
+        return rules;
+    }
+
+    public OrderService orders() {
+        return orders;
+    }
+
+    public TransitionService transitions() {
+        return transitions;
+    }
+
+    public OutboxRelay sync() {
+        return sync;
+    }
+
+    public CancelSweeper sweeper() {
+        return sweeper;
+    }
+
+    public StuckThresholds stuckThresholds() {
+        return stuck;
+    }
+
+    /** @return the default payment deadline of new orders */
+    public Duration paymentTimeout() {
+        return paymentTimeout;
+    }
+
+    @Override
+    public void close() {
+        sweeper.close();
+        sync.close();
+    }
+}

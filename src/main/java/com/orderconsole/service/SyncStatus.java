@@ -1,0 +1,13 @@
+package com.orderconsole.service;
+
+/**
+ * How far MySQL lags Redis.
+ *
+ * @param pending outbox entries not yet applied to MySQL (counted up to 10,000 per bucket)
+ * @param pendingCapped true when some bucket had more than the counted limit
+ * @param oldestPendingAgeMs age of the oldest unapplied entry in milliseconds, or null when none
+ * @param appliedTotal entries this process applied since start
+ * @param lastError the last failure of the follower in words, or null when the last run succeeded
+ */
+public record SyncStatus(long pending, boolean pendingCapped, Long oldestPendingAgeMs, long appliedTotal, String lastError) {
+}

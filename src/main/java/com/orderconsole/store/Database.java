@@ -1,0 +1,166 @@
+package com.orderconsole.store;
+
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+import org.apache.ibatis.mapping.Environment;
+import org.apache.ibatis.session.Configuration;
+import org.apache.ibatis.session.ExecutorType;
+import org.apache.ibatis.session.SqlSession;
+import org.apache.ibatis.session.SqlSessionFactory;
+import org.apache.ibatis.session.SqlSessionFactoryBuilder;
+import org.apache.ibatis.transaction.jdbc.JdbcTransactionFactory;
+import org.flywaydb.core.Flyway;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.function.Function;
+
+/**
+ * The MySQL side: a small connection pool, schema migrations (Flyway, {@code db/migration}) and
+ * MyBatis sessions. Works with MySQL 8 and MariaDB 10.6+.
+ */
+public final class Database implements AutoCloseable {
+    private final HikariDataSource dataSource;
+    private final SqlSessionFactory sessions;
+    private final String where;
+
+    private Database(HikariDataSource dataSource, String where) {
+        this.dataSource = dataSource;
+        this.where = where;
+        Configuration cfg = new Configuration(new Environment("main", new JdbcTransactionFactory(), dataSource));
+        cfg.setMapUnderscoreToCamelCase(true);
+        cfg.setDefaultStatementTimeout(30);
+        cfg.addMapper(OrderMapper.class);
+        cfg.addMapper(HistoryMapper.class);
+        cfg.addMapper(SyncCursorMapper.class);
+        this.sessions = new SqlSessionFactoryBuilder().build(cfg);
+    }
+
+    /**
+     * Opens a pool and migrates the schema.
+     *
+     * @param jdbcUrl e.g. {@code jdbc:mysql://127.0.0.1:3306/orders?sslMode=REQUIRED}
+     * @param user database user
+     * @param password password (from an environment variable or prompt; never logged)
+     * @param timeout how long to wait for a connection or a socket read
+     * @return the database
+     * @throws DatabaseUnavailableException when the server cannot be reached or the schema cannot be migrated
+     */
+    public static Database connect(String jdbcUrl, String user, String password, Duration timeout) {
+        HikariConfig hc = new HikariConfig();
+        hc.setJdbcUrl(jdbcUrl);
+        hc.setUsername(user);
+        hc.setPassword(password);
+        hc.setMaximumPoolSize(8);
+        hc.setMinimumIdle(1);
+        hc.setPoolName("orders-db");
+        hc.setConnectionTimeout(Math.max(250, timeout.toMillis()));
+        hc.setValidationTimeout(Math.max(250, Math.min(timeout.toMillis(), 5000)));
+        // Fail at once rather than hang when MySQL is down at start; the pool keeps retrying afterwards.
+        hc.setInitializationFailTimeout(-1);
+        hc.addDataSourceProperty("connectTimeout", Long.toString(timeout.toMillis()));
+        hc.addDataSourceProperty("socketTimeout", Long.toString(Math.max(timeout.toMillis() * 15, 30_000)));
+        hc.addDataSourceProperty("rewriteBatchedStatements", "true");
+        hc.addDataSourceProperty("cachePrepStmts", "true");
+        String where = describe(jdbcUrl);
+        HikariDataSource ds = new HikariDataSource(hc);
+        try {
+            Flyway.configure().dataSource(ds).locations("classpath:db/migration").load().migrate();
+        } catch (RuntimeException e) {
+            ds.close();
+            throw new DatabaseUnavailableException("cannot open the orders database at " + where + ": " + rootMessage(e), e);
+        }
+        return new Database(ds, where);
+    }
+
+    /** Runs work in one transaction, committing on success and rolling back on any exception. */
+    public <T> T inTransaction(Function<SqlSession, T> work) {
+        try (SqlSession s = sessions.openSession(false)) {
+            T r = work.apply(s);
+            s.commit();
+            return r;
+        } catch (RuntimeException e) {
+            throw wrap(e);
+        }
+    }
+
+    /** Runs work with a batch executor in one transaction (for bulk inserts). */
+    public <T> T inBatch(Function<SqlSession, T> work) {
+        try (SqlSession s = sessions.openSession(ExecutorType.BATCH, false)) {
+            T r = work.apply(s);
+            s.flushStatements();
+            s.commit();
+            return r;
+        } catch (RuntimeException e) {
+            throw wrap(e);
+        }
+    }
+
+    /** Runs a read in auto-commit mode. */
+    public <T> T read(Function<SqlSession, T> work) {
+        try (SqlSession s = sessions.openSession(true)) {
+            return work.apply(s);
+        } catch (RuntimeException e) {
+            throw wrap(e);
+        }
+    }
+
+    private RuntimeException wrap(RuntimeException e) {
+        if (e instanceof DatabaseUnavailableException) {
+            return e;
+        }
+        Throwable t = e;
+        while (t != null) {
+            if (t instanceof java.sql.SQLTransientConnectionException || t instanceof java.sql.SQLNonTransientConnectionException
+                    || t instanceof com.mysql.cj.exceptions.CJCommunicationsException
+                    || t instanceof com.mysql.cj.jdbc.exceptions.CommunicationsException) {
+                return new DatabaseUnavailableException("MySQL at " + where + " is unreachable: " + rootMessage(e), e);
+            }
+            t = t.getCause();
+        }
+        return e;
+    }
+
+    /** @return true when a connection can be had and answers within the timeout */
+    public boolean ping() {
+        try (Connection c = dataSource.getConnection()) {
+            return c.isValid(2);
+        } catch (SQLException | RuntimeException e) {
+            return false;
+        }
+    }
+
+    /** @return "host:port/db" of the server, without user or password */
+    public String where() {
+        return where;
+    }
+
+    /** Raw pool, for benchmarks that compare against plain SQL. */
+    public javax.sql.DataSource dataSource() {
+        return dataSource;
+    }
+
+    static String describe(String jdbcUrl) {
+        String s = jdbcUrl.replaceFirst("^jdbc:[a-z]+://", "");
+        int q = s.indexOf('?');
+        if (q >= 0) {
+            s = s.substring(0, q);
+        }
+        int at = s.lastIndexOf('@');
+        return at >= 0 ? s.substring(at + 1) : s;
+    }
+
+    static String rootMessage(Throwable t) {
+        Throwable r = t;
+        while (r.getCause() != null && r.getCause() != r) {
+            r = r.getCause();
+        }
+        return r.getMessage() == null ? r.getClass().getSimpleName() : r.getMessage().lines().findFirst().orElse("");
+    }
+
+    @Override
+    public void close() {
+        dataSource.close();
+    }
+}

@@ -1,0 +1,37 @@
+package com.orderconsole.store;
+
+import org.apache.ibatis.annotations.Insert;
+import org.apache.ibatis.annotations.Param;
+import org.apache.ibatis.annotations.Select;
+
+import java.util.List;
+
+/**
+ * MyBatis mapper for the append-only {@code order_history} table: it has inserts and selects only,
+ * and an architecture test keeps it that way.
+ */
+public interface HistoryMapper {
+    /** Inserts rows; rows whose event_key exists are skipped (idempotent replay). @return rows inserted */
+    @Insert("<script>INSERT IGNORE INTO order_history (order_id, from_status, to_status, version, result_code, actor, "
+            + "source, reason, at_ms, event_key) VALUES "
+            + "<foreach item='h' collection='rows' separator=','>(#{h.orderId}, #{h.fromStatus}, #{h.toStatus}, #{h.version}, "
+            + "#{h.resultCode}, #{h.actor}, #{h.source}, #{h.reason}, #{h.atMs}, #{h.eventKey})</foreach></script>")
+    int insertIgnore(@Param("rows") List<HistoryRow> rows);
+
+    @Select("SELECT id, order_id, from_status, to_status, version, result_code, actor, source, reason, at_ms, event_key "
+            + "FROM order_history WHERE order_id = #{id} ORDER BY id")
+    List<HistoryRow> byOrder(@Param("id") String orderId);
+
+    /** Applied transitions per edge since {@code sinceMs}. */
+    @Select("SELECT from_status AS `key`, to_status AS key2, COUNT(*) AS n FROM order_history "
+            + "WHERE at_ms >= #{sinceMs} AND result_code = 1 AND from_status IS NOT NULL GROUP BY from_status, to_status")
+    List<CountRow> appliedEdgesSince(@Param("sinceMs") long sinceMs);
+
+    /** Rows per result code since {@code sinceMs}, bucketed by minute: key = minute (epoch ms / 60000), key2 = code. */
+    @Select("SELECT FLOOR(at_ms / 60000) AS `key`, result_code AS key2, COUNT(*) AS n FROM order_history "
+            + "WHERE at_ms >= #{sinceMs} GROUP BY FLOOR(at_ms / 60000), result_code")
+    List<CountRow> perMinuteSince(@Param("sinceMs") long sinceMs);
+
+    @Select("SELECT COUNT(*) FROM order_history WHERE order_id = #{id}")
+    long countForOrder(@Param("id") String orderId);
+}

@@ -1,0 +1,93 @@
+package com.orderconsole.store;
+
+import org.apache.ibatis.annotations.Insert;
+import org.apache.ibatis.annotations.Param;
+import org.apache.ibatis.annotations.Select;
+import org.apache.ibatis.annotations.Update;
+
+import java.util.List;
+
+/** MyBatis mapper for the {@code orders} table. */
+public interface OrderMapper {
+    String COLUMNS = "order_id, customer_id, status, version, created_at_ms, status_since_ms, expire_at_ms, redis_ready";
+
+    /** Inserts a new order; fails with a duplicate-key error when the id exists. */
+    @Insert("INSERT INTO orders (" + COLUMNS + ") VALUES (#{orderId}, #{customerId}, #{status}, #{version}, "
+            + "#{createdAtMs}, #{statusSinceMs}, #{expireAtMs}, #{redisReady})")
+    int insert(OrderRow row);
+
+    /** Inserts unless the id exists. @return 1 inserted, 0 already there */
+    @Insert("INSERT IGNORE INTO orders (" + COLUMNS + ") VALUES (#{orderId}, #{customerId}, #{status}, #{version}, "
+            + "#{createdAtMs}, #{statusSinceMs}, #{expireAtMs}, #{redisReady})")
+    int insertIgnore(OrderRow row);
+
+    @Select("SELECT " + COLUMNS + " FROM orders WHERE order_id = #{id}")
+    OrderRow findById(@Param("id") String id);
+
+    @Select("<script>SELECT " + COLUMNS + " FROM orders WHERE order_id IN "
+            + "<foreach item='id' collection='ids' open='(' separator=',' close=')'>#{id}</foreach></script>")
+    List<OrderRow> findByIds(@Param("ids") List<String> ids);
+
+    /**
+     * Version guard: writes the new status only when MySQL holds an older version, so a replayed or
+     * out-of-order event never overwrites newer state.
+     *
+     * @return 1 applied, 0 already at that version or newer (or no such row)
+     */
+    @Update("UPDATE orders SET status = #{status}, version = #{version}, status_since_ms = #{sinceMs} "
+            + "WHERE order_id = #{id} AND version < #{version}")
+    int applyIfNewer(@Param("id") String id, @Param("status") int status, @Param("version") long version,
+                     @Param("sinceMs") long sinceMs);
+
+    @Update("UPDATE orders SET redis_ready = 1 WHERE order_id = #{id}")
+    int markRedisReady(@Param("id") String id);
+
+    /** Orders whose Redis state may not exist yet (creation interrupted), created before {@code beforeMs}. */
+    @Select("SELECT " + COLUMNS + " FROM orders WHERE redis_ready = 0 AND created_at_ms < #{beforeMs} LIMIT #{limit}")
+    List<OrderRow> redisPending(@Param("beforeMs") long beforeMs, @Param("limit") int limit);
+
+    @Select("SELECT status AS `key`, COUNT(*) AS n FROM orders GROUP BY status")
+    List<CountRow> countByStatus();
+
+    /** @return orders in {@code status} since before {@code beforeMs} */
+    @Select("SELECT COUNT(*) FROM orders WHERE status = #{status} AND status_since_ms < #{beforeMs}")
+    long countStuck(@Param("status") int status, @Param("beforeMs") long beforeMs);
+
+    @Select("SELECT COUNT(*) FROM orders")
+    long countAll();
+
+    /** One keyset page in order_id order, for streaming every row (reconciliation). */
+    @Select("SELECT " + COLUMNS + " FROM orders WHERE order_id > #{afterId} ORDER BY order_id LIMIT #{limit}")
+    List<OrderRow> pageById(@Param("afterId") String afterId, @Param("limit") int limit);
+
+    /** One page of the console's order table; see {@link OrderPageQuery}. */
+    @Select("<script>SELECT " + COLUMNS + " FROM orders"
+            + "<where>"
+            + "<if test='exactId != null'>AND order_id = #{exactId}</if>"
+            + "<if test='idPrefix != null'>AND order_id LIKE CONCAT(#{idPrefix}, '%')</if>"
+            + "<if test='statuses != null and !statuses.isEmpty()'>AND status IN "
+            + "<foreach item='s' collection='statuses' open='(' separator=',' close=')'>#{s}</foreach></if>"
+            + "<if test='stuckBounds != null and !stuckBounds.isEmpty()'>AND ("
+            + "<foreach item='b' collection='stuckBounds' separator=' OR '>(status = #{b.status} AND status_since_ms &lt; #{b.beforeMs})</foreach>)</if>"
+            + "<if test='createdFromMs != null'>AND created_at_ms &gt;= #{createdFromMs}</if>"
+            + "<if test='createdToMs != null'>AND created_at_ms &lt; #{createdToMs}</if>"
+            + "<if test='afterId != null and byAge and !descending'>AND (status_since_ms &gt; #{afterSince} OR (status_since_ms = #{afterSince} AND order_id &gt; #{afterId}))</if>"
+            + "<if test='afterId != null and byAge and descending'>AND (status_since_ms &lt; #{afterSince} OR (status_since_ms = #{afterSince} AND order_id &lt; #{afterId}))</if>"
+            + "<if test='afterId != null and !byAge and !descending'>AND order_id &gt; #{afterId}</if>"
+            + "<if test='afterId != null and !byAge and descending'>AND order_id &lt; #{afterId}</if>"
+            + "</where>"
+            + "<if test='byAge and !descending'>ORDER BY status_since_ms, order_id</if>"
+            + "<if test='byAge and descending'>ORDER BY status_since_ms DESC, order_id DESC</if>"
+            + "<if test='!byAge and !descending'>ORDER BY order_id</if>"
+            + "<if test='!byAge and descending'>ORDER BY order_id DESC</if>"
+            + " LIMIT #{limit}</script>")
+    List<OrderRow> page(OrderPageQuery q);
+
+    /**
+     * Repair: copies a state onto the row (reconciliation when Redis is ahead); same version guard as sync.
+     */
+    @Update("UPDATE orders SET status = #{status}, version = #{version}, status_since_ms = #{sinceMs}, redis_ready = 1 "
+            + "WHERE order_id = #{id} AND version < #{version}")
+    int repairFromRedis(@Param("id") String id, @Param("status") int status, @Param("version") long version,
+                        @Param("sinceMs") long sinceMs);
+}

@@ -1,0 +1,76 @@
+-- Atomic order transition: check the rule, write status, bump version, record the outcome.
+-- The only code path that changes an order's status in Redis.
+--
+-- KEYS[1] order hash     {status, version, updateTime, createTime}
+-- KEYS[2] rules replica  field "<from>" = "to,to,...", "_t" = terminal list, "_v" = rules version
+-- KEYS[3] outbox stream  one entry per outcome (applied or rejected), drained into MySQL
+-- KEYS[4] cancel queue   ZSET member = order id; removed once the order leaves WAIT_PAY
+-- KEYS[5] stats hash     counters per result code and per edge, live count per status
+-- All five keys share one hash tag, so the script also runs on Redis Cluster.
+--
+-- ARGV[1] order id   ARGV[2] target status code   ARGV[3] expected version ('' = any)
+-- ARGV[4] '1' = override (skip the rules, admin only)   ARGV[5] actor   ARGV[6] source   ARGV[7] reason
+--
+-- Returns {code, from status (0 if missing), version after the call, now in epoch ms}.
+-- Codes: 1 applied, 0 not allowed, -1 state missing, -2 terminal, -3 version conflict,
+--        -4 already in target status, -5 rules missing.
+-- Time: Redis server clock (TIME), the single time source for updateTime and queue expiry.
+
+local id = ARGV[1]
+local target = tonumber(ARGV[2])
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+
+local cur = redis.call('HMGET', KEYS[1], 'status', 'version')
+if not cur[1] then
+  redis.call('HINCRBY', KEYS[5], 'c:-1', 1)
+  return {-1, 0, 0, now}
+end
+local from = tonumber(cur[1])
+local version = tonumber(cur[2])
+
+local override = ARGV[4] == '1'
+local code
+if ARGV[3] ~= '' and tonumber(ARGV[3]) ~= version then
+  code = -3
+elseif from == target then
+  code = -4
+elseif override then
+  code = 1
+else
+  local rulesVersion = redis.call('HGET', KEYS[2], '_v')
+  if not rulesVersion then
+    return {-5, from, version, now}
+  end
+  local terminal = redis.call('HGET', KEYS[2], '_t') or ''
+  local allowed = redis.call('HGET', KEYS[2], tostring(from)) or ''
+  code = 0
+  for s in string.gmatch(terminal, '%d+') do
+    if tonumber(s) == from then code = -2 end
+  end
+  if code == 0 then
+    for s in string.gmatch(allowed, '%d+') do
+      if tonumber(s) == target then code = 1 end
+    end
+  end
+end
+
+local status = from
+if code == 1 then
+  version = version + 1
+  status = target
+  redis.call('HSET', KEYS[1], 'status', target, 'version', version, 'updateTime', now)
+  redis.call('HINCRBY', KEYS[5], 'n:' .. from, -1)
+  redis.call('HINCRBY', KEYS[5], 'n:' .. target, 1)
+  redis.call('HINCRBY', KEYS[5], 'e:' .. from .. '>' .. target, 1)
+else
+  redis.call('HINCRBY', KEYS[5], 'r:' .. from .. '>' .. target .. ':' .. code, 1)
+end
+redis.call('HINCRBY', KEYS[5], 'c:' .. code, 1)
+-- Keeps the queue honest: only WAIT_PAY orders may have an entry, whatever path got them out.
+if status ~= 1 then
+  redis.call('ZREM', KEYS[4], id)
+end
+redis.call('XADD', KEYS[3], '*', 'o', id, 'f', from, 't', target, 'v', version, 'c', code,
+  'a', ARGV[5], 's', ARGV[6], 'r', ARGV[7], 'ts', now)
+return {code, from, version, now}

@@ -1,0 +1,108 @@
+package com.orderconsole;
+
+import com.orderconsole.app.Engine;
+import com.orderconsole.app.EngineConfig;
+import com.orderconsole.embedded.EmbeddedMariaDb;
+import com.orderconsole.embedded.EmbeddedRedis;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.Comparator;
+import java.util.stream.Stream;
+
+/**
+ * Real Redis and MariaDB for the whole test JVM, started once on free loopback ports under
+ * target/test-servers (wiped at the start of each run).
+ */
+public final class TestServers {
+    private static EmbeddedRedis redis;
+    private static EmbeddedMariaDb mariaDb;
+
+    private TestServers() {
+    }
+
+    /** Starts both servers on first use. */
+    public static synchronized void start() {
+        if (redis != null) {
+            return;
+        }
+        Path dir = Path.of("target", "test-servers").toAbsolutePath();
+        deleteTree(dir.resolve("redis"));
+        deleteTree(dir.resolve("mariadb").resolve("data"));
+        redis = new EmbeddedRedis(dir.resolve("redis"), 0).start();
+        // Tests favour speed over crash durability of the test database.
+        mariaDb = new EmbeddedMariaDb(dir.resolve("mariadb"), 0, "--innodb-flush-log-at-trx-commit=2",
+                "--innodb-buffer-pool-size=256M").start();
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            redis.stop();
+            mariaDb.stop();
+        }));
+    }
+
+    public static EmbeddedRedis redis() {
+        start();
+        return redis;
+    }
+
+    public static EmbeddedMariaDb mariaDb() {
+        start();
+        return mariaDb;
+    }
+
+    /** Engine config pointing at the test servers, with no background jobs (tests drive them). */
+    public static EngineConfig config() {
+        start();
+        return EngineConfig.embeddedDefault()
+                .withServers(redis.uri(), mariaDb.jdbcUrl(), "root", "")
+                .withBackgroundJobs(null, null)
+                .withCommandTimeout(Duration.ofSeconds(2));
+    }
+
+    /** A started engine on the test servers with empty stores and default rules. */
+    public static Engine freshEngine() {
+        reset();
+        return Engine.start(config());
+    }
+
+    /**
+     * Empties both stores (FLUSHALL and TRUNCATE, test-only: the product never deletes history).
+     */
+    public static void reset() {
+        start();
+        try (var c = io.lettuce.core.RedisClient.create(redis.uri()); var conn = c.connect()) {
+            conn.sync().flushall();
+        }
+        try (Connection c = DriverManager.getConnection(mariaDb.jdbcUrl(), "root", "");
+             Statement st = c.createStatement()) {
+            for (String t : new String[]{"orders", "order_history", "sync_cursor"}) {
+                try {
+                    st.execute("TRUNCATE TABLE " + t);
+                } catch (SQLException e) {
+                    if (!e.getMessage().contains("doesn't exist")) {
+                        throw e;
+                    }
+                }
+            }
+        } catch (SQLException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    public static void deleteTree(Path p) {
+        if (!Files.exists(p)) {
+            return;
+        }
+        try (Stream<Path> s = Files.walk(p)) {
+            s.sorted(Comparator.reverseOrder()).forEach(x -> x.toFile().delete());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}
