@@ -1,0 +1,62 @@
+package com.orderconsole.ui.common;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.time.format.DateTimeFormatter;
+
+/** Text for times and durations as the console shows them (local time zone). */
+public final class Formats {
+    private static final DateTimeFormatter DATE_TIME = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss");
+    private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("HH:mm:ss");
+
+    private Formats() {
+    }
+
+    /** @param epochMs epoch milliseconds, or null @return local date and time, "" for null */
+    public static String dateTime(Long epochMs) {
+        return epochMs == null ? "" : DATE_TIME.format(Instant.ofEpochMilli(epochMs).atZone(ZoneId.systemDefault()));
+    }
+
+    /** @param epochMs epoch milliseconds, or null @return local time of day, "" for null */
+    public static String time(Long epochMs) {
+        return epochMs == null ? "" : TIME.format(Instant.ofEpochMilli(epochMs).atZone(ZoneId.systemDefault()));
+    }
+
+    /**
+     * @param ms a length of time in milliseconds (negative treated as its absolute value)
+     * @return the two largest units, e.g. "3 d 4 h", "12 min 5 s", "40 s"
+     */
+    public static String duration(long ms) {
+        long s = Math.abs(ms) / 1000;
+        long d = s / 86_400;
+        long h = s % 86_400 / 3600;
+        long m = s % 3600 / 60;
+        long sec = s % 60;
+        if (d > 0) {
+            return d + " d" + (h > 0 ? " " + h + " h" : "");
+        }
+        if (h > 0) {
+            return h + " h" + (m > 0 ? " " + m + " min" : "");
+        }
+        if (m > 0) {
+            return m + " min" + (sec > 0 ? " " + sec + " s" : "");
+        }
+        return sec + " s";
+    }
+
+    /** @return e.g. "30 min", "2 h", "14 d" for thresholds */
+    public static String duration(Duration d) {
+        return duration(d.toMillis());
+    }
+
+    /**
+     * @param dueAtMs a deadline, epoch ms
+     * @param nowMs the current time, epoch ms
+     * @return "in 4 min 10 s" or "overdue by 3 s"
+     */
+    public static String dueIn(long dueAtMs, long nowMs) {
+        long left = dueAtMs - nowMs;
+        return left >= 0 ? "in " + duration(left) : "overdue by " + duration(-left);
+    }
+}

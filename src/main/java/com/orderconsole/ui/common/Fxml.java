@@ -1,0 +1,34 @@
+package com.orderconsole.ui.common;
+
+import javafx.fxml.FXMLLoader;
+import javafx.scene.Parent;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URL;
+
+/** Loads a view's FXML from the classpath (/fxml/...) with the view object as its controller. */
+public final class Fxml {
+    private Fxml() {
+    }
+
+    /**
+     * @param resource classpath path, e.g. "/fxml/orders/OrderTableView.fxml"
+     * @param controller the view; receives the @FXML fields and handlers
+     * @return the root node
+     * @throws IllegalStateException when the file is missing; UncheckedIOException when it does not parse
+     */
+    public static <T extends Parent> T load(String resource, Object controller) {
+        URL url = Fxml.class.getResource(resource);
+        if (url == null) {
+            throw new IllegalStateException("view file " + resource + " is not on the classpath");
+        }
+        FXMLLoader loader = new FXMLLoader(url);
+        loader.setController(controller);
+        try {
+            return loader.load();
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot load " + resource + ": " + e.getMessage(), e);
+        }
+    }
+}

@@ -1,0 +1,173 @@
+package com.orderconsole.ui.order;
+
+import com.orderconsole.domain.HistoryEntry;
+import com.orderconsole.domain.OrderStatus;
+import com.orderconsole.service.OrderDetails;
+import com.orderconsole.service.OrderSummary;
+import com.orderconsole.ui.common.Formats;
+import com.orderconsole.ui.common.Fxml;
+import com.orderconsole.ui.common.ReasonDialog;
+import javafx.beans.property.ReadOnlyObjectWrapper;
+import javafx.beans.property.ReadOnlyStringWrapper;
+import javafx.collections.ListChangeListener;
+import javafx.fxml.FXML;
+import javafx.scene.control.Button;
+import javafx.scene.control.ComboBox;
+import javafx.scene.control.Label;
+import javafx.scene.control.TableColumn;
+import javafx.scene.control.TableView;
+import javafx.scene.control.TitledPane;
+import javafx.scene.layout.FlowPane;
+import javafx.scene.layout.VBox;
+
+/** Shows one order (fields, history, next moves, admin override). State and actions live in the view model. */
+public final class OrderDetailView {
+    private final OrderDetailViewModel vm;
+    private final VBox root;
+
+    @FXML private Label placeholder;
+    @FXML private VBox content;
+    @FXML private Label title;
+    @FXML private Label statusBadge;
+    @FXML private Label customer;
+    @FXML private Label redisState;
+    @FXML private Label mysqlState;
+    @FXML private Label created;
+    @FXML private Label since;
+    @FXML private Label deadline;
+    @FXML private Label queue;
+    @FXML private Label syncNote;
+    @FXML private FlowPane moves;
+    @FXML private Label noMoves;
+    @FXML private TitledPane overridePane;
+    @FXML private ComboBox<OrderStatus> overrideTarget;
+    @FXML private Button overrideButton;
+    @FXML private Label message;
+    @FXML private TableView<HistoryEntry> historyTable;
+    @FXML private TableColumn<HistoryEntry, String> hTime;
+    @FXML private TableColumn<HistoryEntry, String> hMove;
+    @FXML private TableColumn<HistoryEntry, Long> hVersion;
+    @FXML private TableColumn<HistoryEntry, String> hResult;
+    @FXML private TableColumn<HistoryEntry, String> hActor;
+    @FXML private TableColumn<HistoryEntry, String> hSource;
+    @FXML private TableColumn<HistoryEntry, String> hReason;
+
+    public OrderDetailView(OrderDetailViewModel vm) {
+        this.vm = vm;
+        this.root = Fxml.load("/fxml/order/OrderDetailView.fxml", this);
+        bind();
+    }
+
+    /** @return the view's root node */
+    public VBox root() {
+        return root;
+    }
+
+    private void bind() {
+        content.visibleProperty().bind(vm.detailsProperty().isNotNull());
+        content.managedProperty().bind(content.visibleProperty());
+        placeholder.visibleProperty().bind(vm.detailsProperty().isNull());
+        placeholder.managedProperty().bind(placeholder.visibleProperty());
+        vm.detailsProperty().addListener((o, a, d) -> showFields(d));
+
+        overridePane.setVisible(vm.canOverride());
+        overridePane.setManaged(vm.canOverride());
+        overrideTarget.setItems(vm.overrideTargets());
+        overrideButton.disableProperty().bind(overrideTarget.valueProperty().isNull().or(vm.busyProperty()));
+
+        vm.legalTargets().addListener((ListChangeListener<OrderStatus>) c -> showMoves());
+        vm.busyProperty().addListener((o, a, b) -> moves.getChildren().forEach(n -> n.setDisable(b || !vm.canMove())));
+
+        message.textProperty().bind(vm.messageProperty());
+        vm.messageIsErrorProperty().addListener((o, a, err) -> styleMessage(err));
+        styleMessage(vm.messageIsErrorProperty().get());
+
+        historyTable.setItems(vm.history());
+        historyTable.setPlaceholder(new Label("No history in MySQL yet."));
+        hTime.setCellValueFactory(c -> new ReadOnlyStringWrapper(Formats.dateTime(c.getValue().atMs())));
+        hMove.setCellValueFactory(c -> new ReadOnlyStringWrapper(
+                (c.getValue().from() == null ? "(created)" : c.getValue().from().name()) + " → " + c.getValue().to()));
+        hVersion.setCellValueFactory(c -> new ReadOnlyObjectWrapper<>(c.getValue().version()));
+        hResult.setCellValueFactory(c -> new ReadOnlyStringWrapper(c.getValue().code().applied() ? "applied"
+                : "refused: " + c.getValue().code().description()));
+        hActor.setCellValueFactory(c -> new ReadOnlyStringWrapper(c.getValue().actor()));
+        hSource.setCellValueFactory(c -> new ReadOnlyStringWrapper(c.getValue().source()));
+        hReason.setCellValueFactory(c -> new ReadOnlyStringWrapper(c.getValue().reason()));
+    }
+
+    private void styleMessage(boolean error) {
+        message.getStyleClass().removeAll("msg-error", "msg-ok");
+        message.getStyleClass().add(error ? "msg-error" : "msg-ok");
+    }
+
+    private void showFields(OrderDetails d) {
+        if (d == null) {
+            return;
+        }
+        OrderSummary s = d.summary();
+        title.setText("Order " + s.orderId());
+        statusBadge.setText(s.status() == null ? "?" : s.status().name());
+        statusBadge.getStyleClass().removeIf(c -> c.startsWith("status-") && !c.equals("status-badge"));
+        if (s.status() != null) {
+            statusBadge.getStyleClass().add("status-" + s.status().name().toLowerCase());
+        }
+        customer.setText(s.customerId() == null ? "—" : s.customerId());
+        redisState.setText(s.redisStatus() == null ? "no state in Redis" : s.redisStatus() + " · version " + s.redisVersion());
+        mysqlState.setText(s.mysqlStatus() == null ? "no row in MySQL" : s.mysqlStatus() + " · version " + s.mysqlVersion());
+        created.setText(Formats.dateTime(s.createdAtMs()));
+        since.setText(Formats.dateTime(s.statusSinceMs()) + " (" + Formats.duration(System.currentTimeMillis() - s.statusSinceMs()) + ")");
+        deadline.setText(s.expireAtMs() == null ? "—" : Formats.dateTime(s.expireAtMs()));
+        queue.setText(d.queueExpiryMs() == null ? "no entry"
+                : "due " + Formats.dueIn(d.queueExpiryMs(), System.currentTimeMillis()));
+        syncNote.setText(s.disagrees()
+                ? "Redis and MySQL differ: MySQL follows Redis through the outbox, so the history below may lag." : "");
+        syncNote.setManaged(s.disagrees());
+        syncNote.setVisible(s.disagrees());
+        overrideTarget.setValue(null);
+    }
+
+    private void showMoves() {
+        moves.getChildren().clear();
+        for (OrderStatus target : vm.legalTargets()) {
+            Button b = new Button("→ " + target.name());
+            b.setId("move-" + target.name());
+            b.getStyleClass().add(target == OrderStatus.CANCELLED ? "danger" : "accent");
+            b.setDisable(!vm.canMove() || vm.busyProperty().get());
+            b.setOnAction(e -> onMove(target));
+            moves.getChildren().add(b);
+        }
+        OrderSummary s = vm.summary();
+        String hint = "";
+        if (vm.legalTargets().isEmpty() && s != null) {
+            hint = s.status() + " is terminal: the rules allow no further move.";
+        } else if (!vm.canMove()) {
+            hint = "Your role is read-only: moves are shown but disabled.";
+        }
+        noMoves.setText(hint);
+        noMoves.setVisible(!hint.isEmpty());
+        noMoves.setManaged(!hint.isEmpty());
+    }
+
+    private void onMove(OrderStatus target) {
+        OrderSummary s = vm.summary();
+        ReasonDialog.ask(root, "Move order",
+                        "Move order " + s.orderId() + " from " + s.status() + " to " + target + "?\n"
+                                + "It is applied only if the order is still at version " + s.redisVersion() + ".",
+                        "Move to " + target)
+                .ifPresent(reason -> vm.move(target, reason));
+    }
+
+    @FXML
+    private void onOverride() {
+        OrderSummary s = vm.summary();
+        OrderStatus target = overrideTarget.getValue();
+        if (s == null || target == null) {
+            return;
+        }
+        ReasonDialog.ask(root, "Override order status",
+                        "Force order " + s.orderId() + " from " + s.status() + " to " + target + ", outside the rules?\n"
+                                + "It is applied only if the order is still at version " + s.redisVersion() + ".",
+                        "Override to " + target)
+                .ifPresent(reason -> vm.override(target, reason));
+    }
+}

@@ -1,0 +1,165 @@
+package com.orderconsole.ui.orders;
+
+import com.orderconsole.domain.OrderStatus;
+import com.orderconsole.service.OrderSummary;
+import com.orderconsole.ui.common.Formats;
+import com.orderconsole.ui.common.Fxml;
+import com.orderconsole.ui.order.OrderDetailView;
+import javafx.beans.property.ReadOnlyObjectWrapper;
+import javafx.beans.property.ReadOnlyStringWrapper;
+import javafx.collections.FXCollections;
+import javafx.fxml.FXML;
+import javafx.scene.control.Button;
+import javafx.scene.control.CheckBox;
+import javafx.scene.control.ComboBox;
+import javafx.scene.control.DatePicker;
+import javafx.scene.control.Label;
+import javafx.scene.control.ListCell;
+import javafx.scene.control.TableColumn;
+import javafx.scene.control.TableRow;
+import javafx.scene.control.TableView;
+import javafx.scene.control.TextField;
+import javafx.scene.layout.BorderPane;
+import javafx.scene.layout.StackPane;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.function.Consumer;
+
+/** The order table page: filter bar, keyset-paged table, and the selected order's details beside it. */
+public final class OrderTableView {
+    private final OrderTableViewModel vm;
+    private final Consumer<String> openOrder;
+    private final BorderPane root;
+
+    @FXML private TextField idField;
+    @FXML private ComboBox<OrderStatus> statusBox;
+    @FXML private CheckBox stuckBox;
+    @FXML private DatePicker fromPicker;
+    @FXML private DatePicker toPicker;
+    @FXML private CheckBox disagreeBox;
+    @FXML private CheckBox ageBox;
+    @FXML private Button searchButton;
+    @FXML private TableView<OrderSummary> table;
+    @FXML private TableColumn<OrderSummary, String> cId;
+    @FXML private TableColumn<OrderSummary, String> cMysql;
+    @FXML private TableColumn<OrderSummary, Long> cMysqlV;
+    @FXML private TableColumn<OrderSummary, String> cRedis;
+    @FXML private TableColumn<OrderSummary, Long> cRedisV;
+    @FXML private TableColumn<OrderSummary, String> cSync;
+    @FXML private TableColumn<OrderSummary, String> cAge;
+    @FXML private TableColumn<OrderSummary, String> cCreated;
+    @FXML private Button prevButton;
+    @FXML private Button nextButton;
+    @FXML private Label pageLabel;
+    @FXML private Label message;
+    @FXML private StackPane detailPane;
+
+    /**
+     * @param vm the table's model
+     * @param detail the order detail shown beside the table
+     * @param openOrder opens an order's details (called when a row is selected)
+     */
+    public OrderTableView(OrderTableViewModel vm, OrderDetailView detail, Consumer<String> openOrder) {
+        this.vm = vm;
+        this.openOrder = openOrder;
+        this.root = Fxml.load("/fxml/orders/OrderTableView.fxml", this);
+        detailPane.getChildren().add(detail.root());
+        bind();
+    }
+
+    /** @return the page's root node */
+    public BorderPane root() {
+        return root;
+    }
+
+    /** Puts the cursor into the id field (Ctrl+F). */
+    public void focusLookup() {
+        idField.requestFocus();
+        idField.selectAll();
+    }
+
+    private void bind() {
+        idField.textProperty().bindBidirectional(vm.idTextProperty());
+        List<OrderStatus> choices = new ArrayList<>();
+        choices.add(null);
+        choices.addAll(Arrays.asList(OrderStatus.values()));
+        statusBox.setItems(FXCollections.observableArrayList(choices));
+        statusBox.setButtonCell(statusCell());
+        statusBox.setCellFactory(l -> statusCell());
+        statusBox.valueProperty().bindBidirectional(vm.statusProperty());
+        stuckBox.selectedProperty().bindBidirectional(vm.stuckOnlyProperty());
+        fromPicker.valueProperty().bindBidirectional(vm.createdFromProperty());
+        toPicker.valueProperty().bindBidirectional(vm.createdToProperty());
+        disagreeBox.selectedProperty().bindBidirectional(vm.disagreeingOnlyProperty());
+        ageBox.selectedProperty().bindBidirectional(vm.sortByAgeProperty());
+        searchButton.disableProperty().bind(vm.loadingProperty());
+
+        table.setItems(vm.rows());
+        table.setPlaceholder(new Label("No orders to show."));
+        cId.setCellValueFactory(c -> new ReadOnlyStringWrapper(c.getValue().orderId()));
+        cMysql.setCellValueFactory(c -> new ReadOnlyStringWrapper(name(c.getValue().mysqlStatus())));
+        cMysqlV.setCellValueFactory(c -> new ReadOnlyObjectWrapper<>(c.getValue().mysqlVersion()));
+        cRedis.setCellValueFactory(c -> new ReadOnlyStringWrapper(name(c.getValue().redisStatus())));
+        cRedisV.setCellValueFactory(c -> new ReadOnlyObjectWrapper<>(c.getValue().redisVersion()));
+        cSync.setCellValueFactory(c -> new ReadOnlyStringWrapper(OrderTableViewModel.agreement(c.getValue())));
+        cAge.setCellValueFactory(c -> new ReadOnlyStringWrapper(
+                Formats.duration(vm.loadedAtMs() - c.getValue().statusSinceMs())));
+        cCreated.setCellValueFactory(c -> new ReadOnlyStringWrapper(Formats.dateTime(c.getValue().createdAtMs())));
+        table.setRowFactory(t -> new TableRow<>() {
+            @Override
+            protected void updateItem(OrderSummary item, boolean empty) {
+                super.updateItem(item, empty);
+                getStyleClass().remove("disagree");
+                if (!empty && item != null && item.disagrees()) {
+                    getStyleClass().add("disagree");
+                }
+            }
+        });
+        table.getSelectionModel().selectedItemProperty().addListener((o, a, row) -> {
+            if (row != null) {
+                openOrder.accept(row.orderId());
+            }
+        });
+
+        prevButton.disableProperty().bind(vm.hasPreviousProperty().not().or(vm.loadingProperty()));
+        nextButton.disableProperty().bind(vm.hasNextProperty().not().or(vm.loadingProperty()));
+        pageLabel.textProperty().bind(vm.pageNumberProperty().asString("Page %d"));
+        message.textProperty().bind(vm.messageProperty());
+    }
+
+    private static String name(OrderStatus s) {
+        return s == null ? "—" : s.name();
+    }
+
+    private static ListCell<OrderStatus> statusCell() {
+        return new ListCell<>() {
+            @Override
+            protected void updateItem(OrderStatus item, boolean empty) {
+                super.updateItem(item, empty);
+                setText(empty ? null : item == null ? "Any status" : item.name());
+            }
+        };
+    }
+
+    @FXML
+    private void onSearch() {
+        vm.search();
+    }
+
+    @FXML
+    private void onClear() {
+        vm.clearFilters();
+    }
+
+    @FXML
+    private void onPrevious() {
+        vm.previousPage();
+    }
+
+    @FXML
+    private void onNext() {
+        vm.nextPage();
+    }
+}

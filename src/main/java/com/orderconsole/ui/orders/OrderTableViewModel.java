@@ -1,0 +1,286 @@
+package com.orderconsole.ui.orders;
+
+import com.orderconsole.domain.OrderId;
+import com.orderconsole.domain.OrderStatus;
+import com.orderconsole.service.OrderDetails;
+import com.orderconsole.service.OrderNotFoundException;
+import com.orderconsole.service.OrderPage;
+import com.orderconsole.service.OrderQuery;
+import com.orderconsole.service.OrderSummary;
+import com.orderconsole.ui.ConsoleContext;
+import com.orderconsole.ui.common.Refreshable;
+import javafx.beans.property.BooleanProperty;
+import javafx.beans.property.IntegerProperty;
+import javafx.beans.property.ObjectProperty;
+import javafx.beans.property.ReadOnlyBooleanProperty;
+import javafx.beans.property.ReadOnlyBooleanWrapper;
+import javafx.beans.property.ReadOnlyIntegerProperty;
+import javafx.beans.property.ReadOnlyIntegerWrapper;
+import javafx.beans.property.ReadOnlyStringProperty;
+import javafx.beans.property.ReadOnlyStringWrapper;
+import javafx.beans.property.SimpleBooleanProperty;
+import javafx.beans.property.SimpleObjectProperty;
+import javafx.beans.property.SimpleStringProperty;
+import javafx.beans.property.StringProperty;
+import javafx.collections.FXCollections;
+import javafx.collections.ObservableList;
+
+import java.time.LocalDate;
+import java.time.ZoneId;
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.Set;
+import java.util.function.Consumer;
+
+/**
+ * The order table: filter fields, one keyset page of orders from MySQL with the Redis state next to
+ * it, and paging. Pages move forward by the service's cursor; "previous" replays the cursor that
+ * started the previous page, so no page is ever read by offset.
+ */
+public final class OrderTableViewModel implements Refreshable {
+    /** Rows per page. */
+    public static final int PAGE_SIZE = 100;
+
+    private final ConsoleContext ctx;
+    private final Consumer<String> openOrder;
+
+    private final StringProperty idText = new SimpleStringProperty("");
+    private final ObjectProperty<OrderStatus> status = new SimpleObjectProperty<>();
+    private final BooleanProperty stuckOnly = new SimpleBooleanProperty();
+    private final ObjectProperty<LocalDate> createdFrom = new SimpleObjectProperty<>();
+    private final ObjectProperty<LocalDate> createdTo = new SimpleObjectProperty<>();
+    private final BooleanProperty disagreeingOnly = new SimpleBooleanProperty();
+    private final BooleanProperty sortByAge = new SimpleBooleanProperty();
+
+    private final ObservableList<OrderSummary> rows = FXCollections.observableArrayList();
+    private final ReadOnlyIntegerWrapper pageNumber = new ReadOnlyIntegerWrapper(1);
+    private final ReadOnlyBooleanWrapper hasNext = new ReadOnlyBooleanWrapper();
+    private final ReadOnlyBooleanWrapper hasPrevious = new ReadOnlyBooleanWrapper();
+    private final ReadOnlyBooleanWrapper loading = new ReadOnlyBooleanWrapper();
+    private final ReadOnlyStringWrapper message = new ReadOnlyStringWrapper("");
+
+    private OrderQuery query = OrderQuery.all();
+    /** Cursor that started each page before the current one (null for page 1). */
+    private final Deque<String> previousCursors = new ArrayDeque<>();
+    private String currentCursor;
+    private String nextCursor;
+    private long loadedAtMs;
+
+    /**
+     * @param ctx services, operator and background runner
+     * @param openOrder called on the UI thread with an order id when a lookup hits one order exactly
+     */
+    public OrderTableViewModel(ConsoleContext ctx, Consumer<String> openOrder) {
+        this.ctx = ctx;
+        this.openOrder = openOrder;
+    }
+
+    /**
+     * Applies the filter fields and loads the first page. When the id field holds a complete id of
+     * an existing order, that order is also opened (exact lookup, which finds orders missing in MySQL too).
+     */
+    public void search() {
+        OrderQuery q;
+        try {
+            q = buildQuery();
+        } catch (IllegalArgumentException e) {
+            message.set(e.getMessage());
+            return;
+        }
+        query = q;
+        previousCursors.clear();
+        pageNumber.set(1);
+        String exact = idText.get() == null ? "" : idText.get().trim();
+        load(null, OrderId.isValid(exact) ? exact : null);
+    }
+
+    /**
+     * Sets the filter fields from a query made elsewhere (e.g. a click on the state graph) and loads page 1.
+     *
+     * @param q the filter; only its first status is used, as the table filters by one status
+     */
+    public void apply(OrderQuery q) {
+        idText.set(q.exactId() != null ? q.exactId() : q.idPrefix() == null ? "" : q.idPrefix());
+        status.set(q.statuses().isEmpty() ? null : q.statuses().iterator().next());
+        stuckOnly.set(q.stuckOnly());
+        disagreeingOnly.set(q.disagreeingOnly());
+        sortByAge.set(q.sortByAge());
+        createdFrom.set(null);
+        createdTo.set(null);
+        search();
+    }
+
+    /** Clears every filter and loads the first page of all orders. */
+    public void clearFilters() {
+        apply(OrderQuery.all());
+    }
+
+    /** Loads the page after the current one, if there is one. */
+    public void nextPage() {
+        if (nextCursor == null || loading.get()) {
+            return;
+        }
+        previousCursors.push(currentCursor == null ? "" : currentCursor);
+        pageNumber.set(pageNumber.get() + 1);
+        load(nextCursor, null);
+    }
+
+    /** Loads the page before the current one, if there is one. */
+    public void previousPage() {
+        if (previousCursors.isEmpty() || loading.get()) {
+            return;
+        }
+        String c = previousCursors.pop();
+        pageNumber.set(pageNumber.get() - 1);
+        load(c.isEmpty() ? null : c, null);
+    }
+
+    /** Reloads the current page with the current filter. */
+    @Override
+    public void refresh() {
+        if (!loading.get()) {
+            load(currentCursor, null);
+        }
+    }
+
+    private void load(String cursor, String exactId) {
+        OrderQuery q = query;
+        loading.set(true);
+        ctx.background().run("load orders", job -> {
+            OrderPage page = ctx.services().orders().page(q, cursor, PAGE_SIZE);
+            String hit = null;
+            if (exactId != null) {
+                try {
+                    OrderDetails d = ctx.services().orders().lookup(exactId);
+                    hit = d.summary().orderId();
+                } catch (OrderNotFoundException e) {
+                    hit = null;
+                }
+            }
+            return new Loaded(page, hit, System.currentTimeMillis());
+        }, loaded -> {
+            loading.set(false);
+            currentCursor = cursor;
+            nextCursor = loaded.page().nextCursor();
+            loadedAtMs = loaded.atMs();
+            rows.setAll(loaded.page().rows());
+            hasNext.set(nextCursor != null);
+            hasPrevious.set(!previousCursors.isEmpty());
+            message.set(rows.isEmpty() ? "No orders match the filter." : "");
+            if (loaded.exactHit() != null) {
+                openOrder.accept(loaded.exactHit());
+            }
+        }, error -> {
+            loading.set(false);
+            message.set(error);
+        });
+    }
+
+    /**
+     * Builds the service query from the filter fields.
+     *
+     * @return the query; an id-like text is used as a prefix (a complete id is its own prefix)
+     * @throws IllegalArgumentException in words when a field is invalid (bad id characters, dates reversed)
+     */
+    OrderQuery buildQuery() {
+        String id = idText.get() == null ? "" : idText.get().trim();
+        ZoneId zone = ZoneId.systemDefault();
+        Long from = createdFrom.get() == null ? null : createdFrom.get().atStartOfDay(zone).toInstant().toEpochMilli();
+        // "Created to" is inclusive for the user: up to the end of that day.
+        Long to = createdTo.get() == null ? null : createdTo.get().plusDays(1).atStartOfDay(zone).toInstant().toEpochMilli();
+        return new OrderQuery(null, id, status.get() == null ? Set.of() : Set.of(status.get()), stuckOnly.get(), from, to,
+                disagreeingOnly.get(), sortByAge.get());
+    }
+
+    /**
+     * @param s one row
+     * @return how Redis and MySQL compare, in words: "" when they agree, else e.g. "Redis ahead",
+     *         "MySQL ahead", "status differs", "missing in Redis", "missing in MySQL"
+     */
+    public static String agreement(OrderSummary s) {
+        if (!s.disagrees()) {
+            return "";
+        }
+        if (s.redisStatus() == null) {
+            return "missing in Redis";
+        }
+        if (s.mysqlStatus() == null) {
+            return "missing in MySQL";
+        }
+        if (s.redisVersion() > s.mysqlVersion()) {
+            return "Redis ahead";
+        }
+        if (s.mysqlVersion() > s.redisVersion()) {
+            return "MySQL ahead";
+        }
+        return "status differs";
+    }
+
+    private record Loaded(OrderPage page, String exactHit, long atMs) {
+    }
+
+    /** @return id or id prefix typed by the user */
+    public StringProperty idTextProperty() {
+        return idText;
+    }
+
+    /** @return the status filter; null for all statuses */
+    public ObjectProperty<OrderStatus> statusProperty() {
+        return status;
+    }
+
+    public BooleanProperty stuckOnlyProperty() {
+        return stuckOnly;
+    }
+
+    /** @return first creation day to include (local time zone), or null */
+    public ObjectProperty<LocalDate> createdFromProperty() {
+        return createdFrom;
+    }
+
+    /** @return last creation day to include (local time zone), or null */
+    public ObjectProperty<LocalDate> createdToProperty() {
+        return createdTo;
+    }
+
+    public BooleanProperty disagreeingOnlyProperty() {
+        return disagreeingOnly;
+    }
+
+    /** @return true to sort by time in status, oldest first, instead of by id */
+    public BooleanProperty sortByAgeProperty() {
+        return sortByAge;
+    }
+
+    /** @return the rows of the current page */
+    public ObservableList<OrderSummary> rows() {
+        return rows;
+    }
+
+    /** @return 1-based number of the current page */
+    public ReadOnlyIntegerProperty pageNumberProperty() {
+        return pageNumber.getReadOnlyProperty();
+    }
+
+    public ReadOnlyBooleanProperty hasNextProperty() {
+        return hasNext.getReadOnlyProperty();
+    }
+
+    public ReadOnlyBooleanProperty hasPreviousProperty() {
+        return hasPrevious.getReadOnlyProperty();
+    }
+
+    public ReadOnlyBooleanProperty loadingProperty() {
+        return loading.getReadOnlyProperty();
+    }
+
+    /** @return an error or hint in words, "" when there is none */
+    public ReadOnlyStringProperty messageProperty() {
+        return message.getReadOnlyProperty();
+    }
+
+    /** @return when the shown page was read, epoch ms (for "in status for" ages) */
+    public long loadedAtMs() {
+        return loadedAtMs;
+    }
+}
