@@ -4,11 +4,16 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneId;
 import java.time.format.DateTimeFormatter;
+import java.util.Locale;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /** Text for times and durations as the console shows them (local time zone). */
 public final class Formats {
     private static final DateTimeFormatter DATE_TIME = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss");
     private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("HH:mm:ss");
+
+    private static final Pattern DURATION = Pattern.compile("(\\d+)\\s*(sec|s|min|m|h|d)");
 
     private Formats() {
     }
@@ -58,5 +63,36 @@ public final class Formats {
     public static String dueIn(long dueAtMs, long nowMs) {
         long left = dueAtMs - nowMs;
         return left >= 0 ? "in " + duration(left) : "overdue by " + duration(-left);
+    }
+
+    /**
+     * Parses a duration typed by a person.
+     *
+     * @param text e.g. "30 min", "2h", "48 h", "14d", "1h 30min", "90 s"
+     * @return the duration
+     * @throws IllegalArgumentException in words when the text is not a positive duration
+     */
+    public static Duration parseDuration(String text) {
+        String t = text == null ? "" : text.trim().toLowerCase(Locale.ROOT);
+        Matcher m = DURATION.matcher(t);
+        Duration d = Duration.ZERO;
+        int end = 0;
+        while (m.find()) {
+            if (!t.substring(end, m.start()).isBlank()) {
+                break;
+            }
+            long n = Long.parseLong(m.group(1));
+            d = d.plus(switch (m.group(2)) {
+                case "s", "sec" -> Duration.ofSeconds(n);
+                case "m", "min" -> Duration.ofMinutes(n);
+                case "h" -> Duration.ofHours(n);
+                default -> Duration.ofDays(n);
+            });
+            end = m.end();
+        }
+        if (end == 0 || end != t.length() || d.isZero()) {
+            throw new IllegalArgumentException("'" + text + "' is not a duration: write e.g. 30 min, 2 h, 14 d");
+        }
+        return d;
     }
 }

@@ -42,7 +42,7 @@ public final class OrderDetailView {
     @FXML private TitledPane overridePane;
     @FXML private ComboBox<OrderStatus> overrideTarget;
     @FXML private Button overrideButton;
-    @FXML private Label message;
+    @FXML private Label detailMessage;
     @FXML private TableView<HistoryEntry> historyTable;
     @FXML private TableColumn<HistoryEntry, String> hTime;
     @FXML private TableColumn<HistoryEntry, String> hMove;
@@ -78,7 +78,7 @@ public final class OrderDetailView {
         vm.legalTargets().addListener((ListChangeListener<OrderStatus>) c -> showMoves());
         vm.busyProperty().addListener((o, a, b) -> moves.getChildren().forEach(n -> n.setDisable(b || !vm.canMove())));
 
-        message.textProperty().bind(vm.messageProperty());
+        detailMessage.textProperty().bind(vm.messageProperty());
         vm.messageIsErrorProperty().addListener((o, a, err) -> styleMessage(err));
         styleMessage(vm.messageIsErrorProperty().get());
 
@@ -96,8 +96,8 @@ public final class OrderDetailView {
     }
 
     private void styleMessage(boolean error) {
-        message.getStyleClass().removeAll("msg-error", "msg-ok");
-        message.getStyleClass().add(error ? "msg-error" : "msg-ok");
+        detailMessage.getStyleClass().removeAll("msg-error", "msg-ok");
+        detailMessage.getStyleClass().add(error ? "msg-error" : "msg-ok");
     }
 
     private void showFields(OrderDetails d) {

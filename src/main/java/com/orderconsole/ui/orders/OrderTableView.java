@@ -41,7 +41,7 @@ public final class OrderTableView {
     @FXML private CheckBox disagreeBox;
     @FXML private CheckBox ageBox;
     @FXML private Button searchButton;
-    @FXML private TableView<OrderSummary> table;
+    @FXML private TableView<OrderSummary> ordersTable;
     @FXML private TableColumn<OrderSummary, String> cId;
     @FXML private TableColumn<OrderSummary, String> cMysql;
     @FXML private TableColumn<OrderSummary, Long> cMysqlV;
@@ -53,7 +53,7 @@ public final class OrderTableView {
     @FXML private Button prevButton;
     @FXML private Button nextButton;
     @FXML private Label pageLabel;
-    @FXML private Label message;
+    @FXML private Label ordersMessage;
     @FXML private StackPane detailPane;
 
     /**
@@ -96,8 +96,8 @@ public final class OrderTableView {
         ageBox.selectedProperty().bindBidirectional(vm.sortByAgeProperty());
         searchButton.disableProperty().bind(vm.loadingProperty());
 
-        table.setItems(vm.rows());
-        table.setPlaceholder(new Label("No orders to show."));
+        ordersTable.setItems(vm.rows());
+        ordersTable.setPlaceholder(new Label("No orders to show."));
         cId.setCellValueFactory(c -> new ReadOnlyStringWrapper(c.getValue().orderId()));
         cMysql.setCellValueFactory(c -> new ReadOnlyStringWrapper(name(c.getValue().mysqlStatus())));
         cMysqlV.setCellValueFactory(c -> new ReadOnlyObjectWrapper<>(c.getValue().mysqlVersion()));
@@ -107,7 +107,7 @@ public final class OrderTableView {
         cAge.setCellValueFactory(c -> new ReadOnlyStringWrapper(
                 Formats.duration(vm.loadedAtMs() - c.getValue().statusSinceMs())));
         cCreated.setCellValueFactory(c -> new ReadOnlyStringWrapper(Formats.dateTime(c.getValue().createdAtMs())));
-        table.setRowFactory(t -> new TableRow<>() {
+        ordersTable.setRowFactory(t -> new TableRow<>() {
             @Override
             protected void updateItem(OrderSummary item, boolean empty) {
                 super.updateItem(item, empty);
@@ -117,7 +117,7 @@ public final class OrderTableView {
                 }
             }
         });
-        table.getSelectionModel().selectedItemProperty().addListener((o, a, row) -> {
+        ordersTable.getSelectionModel().selectedItemProperty().addListener((o, a, row) -> {
             if (row != null) {
                 openOrder.accept(row.orderId());
             }
@@ -126,7 +126,7 @@ public final class OrderTableView {
         prevButton.disableProperty().bind(vm.hasPreviousProperty().not().or(vm.loadingProperty()));
         nextButton.disableProperty().bind(vm.hasNextProperty().not().or(vm.loadingProperty()));
         pageLabel.textProperty().bind(vm.pageNumberProperty().asString("Page %d"));
-        message.textProperty().bind(vm.messageProperty());
+        ordersMessage.textProperty().bind(vm.messageProperty());
     }
 
     private static String name(OrderStatus s) {

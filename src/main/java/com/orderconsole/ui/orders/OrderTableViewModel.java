@@ -279,6 +279,11 @@ public final class OrderTableViewModel implements Refreshable {
         return message.getReadOnlyProperty();
     }
 
+    /** @return the filter of the shown page (as last applied by a search) */
+    public OrderQuery currentQuery() {
+        return query;
+    }
+
     /** @return when the shown page was read, epoch ms (for "in status for" ages) */
     public long loadedAtMs() {
         return loadedAtMs;

@@ -1,0 +1,115 @@
+package com.orderconsole.ui;
+
+import com.orderconsole.app.Engine;
+import com.orderconsole.app.EngineConfig;
+import com.orderconsole.domain.Operator;
+import com.orderconsole.domain.Role;
+import com.orderconsole.ui.common.ErrorText;
+import com.orderconsole.ui.common.FxBackground;
+import com.orderconsole.ui.main.MainView;
+import com.orderconsole.ui.main.MainViewModel;
+import com.orderconsole.ui.start.StartView;
+import javafx.application.Application;
+import javafx.concurrent.Task;
+import javafx.scene.Parent;
+import javafx.scene.Scene;
+import javafx.stage.Stage;
+
+import java.util.Objects;
+
+/**
+ * The console application. The launcher calls {@link #configure} and then {@code Application.launch}.
+ * The engine starts in a background task behind a splash; the window never waits on a server.
+ */
+public class OrderConsoleApp extends Application {
+    /**
+     * AtlantaFX's Primer Light theme, loaded as a stylesheet: atlantafx-base 2.1.0's classes are Java 21
+     * bytecode and cannot load on Java 17, but its compiled CSS is plain text and works on any JavaFX.
+     */
+    private static final String THEME = "/atlantafx/base/theme/primer-light.css";
+
+    private static EngineConfig config = EngineConfig.embeddedDefault();
+    private static Operator operator = defaultOperator();
+
+    private Engine engine;
+    private FxBackground background;
+    private MainView mainView;
+
+    /**
+     * Sets what the next launch uses. Call before {@code Application.launch}.
+     *
+     * @param engineConfig servers and tuning; null for {@link EngineConfig#embeddedDefault()}
+     * @param who who is working and their role; null for the system user name with role OPS
+     */
+    public static void configure(EngineConfig engineConfig, Operator who) {
+        config = engineConfig == null ? EngineConfig.embeddedDefault() : engineConfig;
+        operator = who == null ? defaultOperator() : who;
+    }
+
+    /** @return the system user name (or "operator" if it is not a valid operator name) with role OPS */
+    public static Operator defaultOperator() {
+        String name = Objects.requireNonNullElse(System.getProperty("user.name"), "operator");
+        try {
+            return new Operator(name, Role.OPS);
+        } catch (IllegalArgumentException e) {
+            return new Operator("operator", Role.OPS);
+        }
+    }
+
+    /**
+     * Applies the console's look to a scene: the AtlantaFX Primer theme plus styles/app.css.
+     * Tests use it too, so they see what users see.
+     *
+     * @param root the scene's root
+     * @return a scene with the stylesheets applied
+     */
+    public static Scene styledScene(Parent root, double width, double height) {
+        Application.setUserAgentStylesheet(Objects.requireNonNull(OrderConsoleApp.class.getResource(THEME)).toExternalForm());
+        Scene scene = new Scene(root, width, height);
+        scene.getStylesheets().add(Objects.requireNonNull(OrderConsoleApp.class.getResource("/styles/app.css")).toExternalForm());
+        return scene;
+    }
+
+    @Override
+    public void start(Stage stage) {
+        String who = operator.name() + " · " + operator.role().name().toLowerCase();
+        StartView splash = new StartView(who);
+        stage.setTitle("Order State Console — " + who);
+        stage.setScene(styledScene(splash.root(), 560, 320));
+        stage.show();
+        splash.showStatus(config.redisUri() == null ? "Starting the embedded Redis and MariaDB…" : "Connecting to Redis and MySQL…");
+
+        Task<Engine> starting = new Task<>() {
+            @Override
+            protected Engine call() {
+                return Engine.start(config);
+            }
+        };
+        starting.setOnSucceeded(e -> {
+            engine = starting.getValue();
+            background = new FxBackground(4);
+            MainViewModel vm = new MainViewModel(new ConsoleContext(engine.services(), operator, background));
+            mainView = new MainView(vm);
+            stage.setScene(styledScene(mainView.root(), 1280, 800));
+            stage.centerOnScreen();
+            mainView.start();
+        });
+        starting.setOnFailed(e -> splash.showFailure(ErrorText.couldNot("start the engine", starting.getException())));
+        Thread t = new Thread(starting, "engine-start");
+        t.setDaemon(true);
+        t.start();
+    }
+
+    @Override
+    public void stop() {
+        if (mainView != null) {
+            mainView.stop();
+        }
+        if (background != null) {
+            background.close();
+        }
+        if (engine != null) {
+            engine.close();
+        }
+    }
+}

@@ -1,0 +1,188 @@
+package com.orderconsole.ui.graph;
+
+import com.orderconsole.domain.OrderStatus;
+import com.orderconsole.ui.common.Formats;
+import com.orderconsole.ui.common.Fxml;
+import com.orderconsole.ui.graph.StateGraphLayout.Box;
+import com.orderconsole.ui.graph.StateGraphLayout.Point;
+import com.orderconsole.ui.graph.StateGraphLayout.Route;
+import com.orderconsole.ui.graph.StateGraphViewModel.Snapshot;
+import javafx.fxml.FXML;
+import javafx.geometry.Insets;
+import javafx.geometry.Pos;
+import javafx.scene.control.Button;
+import javafx.scene.control.ButtonType;
+import javafx.scene.control.Dialog;
+import javafx.scene.control.Label;
+import javafx.scene.control.TextField;
+import javafx.scene.control.Tooltip;
+import javafx.scene.layout.BorderPane;
+import javafx.scene.layout.GridPane;
+import javafx.scene.layout.Pane;
+import javafx.scene.layout.VBox;
+import javafx.scene.shape.Polygon;
+import javafx.scene.shape.Polyline;
+
+import java.time.Duration;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+
+/** Draws the state graph from the view model's snapshot: ELK positions, counts, stuck badges, edge counts. */
+public final class StateGraphView {
+    private final StateGraphViewModel vm;
+    private final BorderPane root;
+    private final Map<OrderStatus, Label> countLabels = new EnumMap<>(OrderStatus.class);
+    private final Map<OrderStatus, Button> stuckBadges = new EnumMap<>(OrderStatus.class);
+    private final Map<Route, Label> edgeLabels = new java.util.HashMap<>();
+    private StateGraphLayout.Result drawn;
+
+    @FXML private Label rulesLabel;
+    @FXML private Label graphMessage;
+    @FXML private Label updated;
+    @FXML private Pane canvas;
+
+    public StateGraphView(StateGraphViewModel vm) {
+        this.vm = vm;
+        this.root = Fxml.load("/fxml/graph/StateGraphView.fxml", this);
+        graphMessage.textProperty().bind(vm.messageProperty());
+        vm.snapshotProperty().addListener((o, a, s) -> show(s));
+        show(vm.snapshotProperty().get());
+    }
+
+    /** @return the page's root node */
+    public BorderPane root() {
+        return root;
+    }
+
+    private void show(Snapshot s) {
+        if (s == null) {
+            return;
+        }
+        if (s.layout() != drawn) {
+            draw(s);
+        }
+        rulesLabel.setText("rules version " + s.rules().version());
+        updated.setText("updated " + Formats.time(s.atMs()));
+        for (OrderStatus st : OrderStatus.values()) {
+            countLabels.get(st).setText(Long.toString(s.liveCount(st)));
+            Button badge = stuckBadges.get(st);
+            Long stuck = s.stuckCount(st);
+            badge.setVisible(stuck != null);
+            badge.setManaged(stuck != null);
+            if (stuck != null) {
+                badge.setText(stuck + " stuck");
+                badge.getStyleClass().remove("stuck-none");
+                if (stuck == 0) {
+                    badge.getStyleClass().add("stuck-none");
+                }
+                badge.setTooltip(new Tooltip("In " + st + " longer than " + Formats.duration(s.thresholds().get(st))
+                        + ". Click to list them."));
+            }
+        }
+        edgeLabels.forEach((route, label) -> label.setText(s.lastHour(route.edge()) + " /h"));
+    }
+
+    private void draw(Snapshot s) {
+        drawn = s.layout();
+        canvas.getChildren().clear();
+        countLabels.clear();
+        stuckBadges.clear();
+        edgeLabels.clear();
+        canvas.setPrefSize(drawn.width(), drawn.height());
+        for (Route r : drawn.routes()) {
+            drawEdge(r);
+        }
+        drawn.nodes().forEach((st, box) -> canvas.getChildren().add(node(st, box, s.rules().isTerminal(st))));
+    }
+
+    private void drawEdge(Route r) {
+        List<Point> pts = r.points();
+        Polyline line = new Polyline();
+        pts.forEach(p -> line.getPoints().addAll(p.x(), p.y()));
+        line.getStyleClass().add("graph-edge");
+        Point end = pts.get(pts.size() - 1);
+        Point before = pts.get(pts.size() - 2);
+        double angle = Math.atan2(end.y() - before.y(), end.x() - before.x());
+        double len = 10;
+        double spread = Math.toRadians(25);
+        Polygon head = new Polygon(end.x(), end.y(),
+                end.x() - len * Math.cos(angle - spread), end.y() - len * Math.sin(angle - spread),
+                end.x() - len * Math.cos(angle + spread), end.y() - len * Math.sin(angle + spread));
+        head.getStyleClass().add("graph-arrow");
+        Box lb = r.label();
+        Label label = new Label();
+        label.setId("edge-" + r.edge().from() + "-" + r.edge().to());
+        label.getStyleClass().add("graph-edge-label");
+        label.setAlignment(Pos.CENTER);
+        label.relocate(lb.x(), lb.y());
+        label.setPrefSize(lb.width(), lb.height());
+        label.setTooltip(new Tooltip("Transitions " + r.edge() + " applied in the last hour"));
+        edgeLabels.put(r, label);
+        canvas.getChildren().addAll(line, head, label);
+    }
+
+    private VBox node(OrderStatus st, Box box, boolean terminal) {
+        Label name = new Label(st.name());
+        name.getStyleClass().add("graph-node-name");
+        Label count = new Label("–");
+        count.setId("count-" + st.name());
+        count.getStyleClass().add("graph-node-count");
+        Button badge = new Button();
+        badge.setId("stuck-" + st.name());
+        badge.getStyleClass().add("stuck-badge");
+        badge.setFocusTraversable(false);
+        badge.setOnAction(e -> vm.open(st, true));
+        VBox v = new VBox(2, name, count, badge);
+        v.setId("node-" + st.name());
+        v.setAlignment(Pos.CENTER);
+        v.getStyleClass().addAll("graph-node", "status-" + st.name().toLowerCase());
+        if (terminal) {
+            v.getStyleClass().add("terminal");
+        }
+        v.relocate(box.x(), box.y());
+        v.setPrefSize(box.width(), box.height());
+        v.setOnMouseClicked(e -> vm.open(st, false));
+        Tooltip.install(v, new Tooltip("Click to list the orders in " + st));
+        countLabels.put(st, count);
+        stuckBadges.put(st, badge);
+        return v;
+    }
+
+    @FXML
+    private void onThresholds() {
+        Dialog<Map<OrderStatus, Duration>> d = new Dialog<>();
+        d.initOwner(root.getScene().getWindow());
+        d.setTitle("Stuck thresholds");
+        d.setHeaderText("An order counts as stuck when it has been in its status longer than this.");
+        GridPane grid = new GridPane();
+        grid.setHgap(10);
+        grid.setVgap(6);
+        grid.setPadding(new Insets(10));
+        Map<OrderStatus, TextField> fields = new EnumMap<>(OrderStatus.class);
+        int row = 0;
+        for (Map.Entry<OrderStatus, Duration> e : vm.thresholds().entrySet()) {
+            TextField f = new TextField(Formats.duration(e.getValue()));
+            f.setId("threshold-" + e.getKey().name());
+            grid.addRow(row++, new Label(e.getKey().name()), f);
+            fields.put(e.getKey(), f);
+        }
+        Label error = new Label();
+        error.getStyleClass().add("msg-error");
+        grid.add(error, 0, row, 2, 1);
+        d.getDialogPane().setContent(grid);
+        d.getDialogPane().getButtonTypes().addAll(ButtonType.OK, ButtonType.CANCEL);
+        Map<OrderStatus, Duration> parsed = new EnumMap<>(OrderStatus.class);
+        d.getDialogPane().lookupButton(ButtonType.OK).addEventFilter(javafx.event.ActionEvent.ACTION, ev -> {
+            parsed.clear();
+            try {
+                fields.forEach((st, f) -> parsed.put(st, Formats.parseDuration(f.getText())));
+            } catch (IllegalArgumentException ex) {
+                error.setText(ex.getMessage());
+                ev.consume();
+            }
+        });
+        d.setResultConverter(b -> b == ButtonType.OK ? parsed : null);
+        d.showAndWait().ifPresent(vm::setThresholds);
+    }
+}

@@ -1,0 +1,138 @@
+package com.orderconsole.ui.graph;
+
+import com.orderconsole.domain.OrderStatus;
+import com.orderconsole.domain.TransitionRules;
+import com.orderconsole.service.Edge;
+import com.orderconsole.service.OrderQuery;
+import com.orderconsole.service.StateCounts;
+import com.orderconsole.ui.ConsoleContext;
+import com.orderconsole.ui.common.Navigator;
+import com.orderconsole.ui.common.Refreshable;
+import javafx.beans.property.ReadOnlyBooleanProperty;
+import javafx.beans.property.ReadOnlyBooleanWrapper;
+import javafx.beans.property.ReadOnlyObjectProperty;
+import javafx.beans.property.ReadOnlyObjectWrapper;
+import javafx.beans.property.ReadOnlyStringProperty;
+import javafx.beans.property.ReadOnlyStringWrapper;
+
+import java.time.Duration;
+import java.util.Map;
+
+/**
+ * The state graph: the rules in force laid out by ELK, live count and stuck count per status, and
+ * transitions per edge in the last hour. Clicking a status or its stuck badge opens the order table
+ * filtered to it.
+ */
+public final class StateGraphViewModel implements Refreshable {
+    /** Node and edge-label sizes handed to the layout, pixels. */
+    static final double NODE_W = 170;
+    static final double NODE_H = 92;
+    static final double LABEL_W = 64;
+    static final double LABEL_H = 18;
+
+    private final ConsoleContext ctx;
+    private final Navigator navigator;
+    private final ReadOnlyObjectWrapper<Snapshot> snapshot = new ReadOnlyObjectWrapper<>();
+    private final ReadOnlyBooleanWrapper loading = new ReadOnlyBooleanWrapper();
+    private final ReadOnlyStringWrapper message = new ReadOnlyStringWrapper("");
+
+    /**
+     * Everything the graph shows at one moment.
+     *
+     * @param rules the rules in force
+     * @param layout where to draw them (recomputed only when the rules' graph changes)
+     * @param live orders per status
+     * @param stuck stuck orders per non-terminal status
+     * @param lastHour applied transitions per edge during the last hour
+     * @param thresholds stuck threshold per status (absent: never stuck)
+     * @param atMs when it was read, epoch ms
+     */
+    public record Snapshot(TransitionRules rules, StateGraphLayout.Result layout, Map<OrderStatus, Long> live,
+                           Map<OrderStatus, Long> stuck, Map<Edge, Long> lastHour,
+                           Map<OrderStatus, Duration> thresholds, long atMs) {
+        /** @return live count of a status (0 when unknown) */
+        public long liveCount(OrderStatus s) {
+            return live.getOrDefault(s, 0L);
+        }
+
+        /** @return stuck count, or null for statuses that are never stuck (terminal or no threshold) */
+        public Long stuckCount(OrderStatus s) {
+            return rules.isTerminal(s) || !thresholds.containsKey(s) ? null : stuck.getOrDefault(s, 0L);
+        }
+
+        /** @return applied transitions along an edge in the last hour */
+        public long lastHour(Edge e) {
+            return lastHour.getOrDefault(e, 0L);
+        }
+    }
+
+    public StateGraphViewModel(ConsoleContext ctx, Navigator navigator) {
+        this.ctx = ctx;
+        this.navigator = navigator;
+    }
+
+    @Override
+    public void refresh() {
+        if (loading.get()) {
+            return;
+        }
+        loading.set(true);
+        Snapshot previous = snapshot.get();
+        ctx.background().run("read the state counts", job -> {
+            TransitionRules rules = ctx.services().rules().current();
+            StateGraphLayout.Result layout = previous != null && previous.rules().sameGraph(rules) ? previous.layout()
+                    : StateGraphLayout.layout(rules, NODE_W, NODE_H, LABEL_W, LABEL_H);
+            StateCounts counts = ctx.services().metrics().stateCounts();
+            Map<Edge, Long> lastHour = ctx.services().metrics().transitionsLastHour();
+            return new Snapshot(rules, layout, counts.live(), counts.stuck(), lastHour,
+                    ctx.services().stuckThresholds().all(), System.currentTimeMillis());
+        }, s -> {
+            loading.set(false);
+            message.set("");
+            snapshot.set(s);
+        }, error -> {
+            loading.set(false);
+            message.set(error);
+        });
+    }
+
+    /**
+     * Opens the order table filtered to one status, oldest in status first.
+     *
+     * @param status the clicked status
+     * @param stuckOnly true when the stuck badge was clicked
+     */
+    public void open(OrderStatus status, boolean stuckOnly) {
+        navigator.showOrders(OrderQuery.inStatus(status, stuckOnly));
+    }
+
+    /**
+     * Changes the stuck thresholds (this console session; the service keeps them in memory) and re-reads the counts.
+     *
+     * @param thresholds new threshold per non-terminal status; a status left out keeps its threshold
+     * @throws IllegalArgumentException when a threshold is not positive
+     */
+    public void setThresholds(Map<OrderStatus, Duration> thresholds) {
+        thresholds.forEach((s, d) -> ctx.services().stuckThresholds().set(s, d));
+        refresh();
+    }
+
+    /** @return the current stuck thresholds */
+    public Map<OrderStatus, Duration> thresholds() {
+        return ctx.services().stuckThresholds().all();
+    }
+
+    /** @return the last reading, or null before the first */
+    public ReadOnlyObjectProperty<Snapshot> snapshotProperty() {
+        return snapshot.getReadOnlyProperty();
+    }
+
+    public ReadOnlyBooleanProperty loadingProperty() {
+        return loading.getReadOnlyProperty();
+    }
+
+    /** @return the last error in words, "" when the last reading succeeded */
+    public ReadOnlyStringProperty messageProperty() {
+        return message.getReadOnlyProperty();
+    }
+}

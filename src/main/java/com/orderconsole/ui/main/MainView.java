@@ -1,0 +1,159 @@
+package com.orderconsole.ui.main;
+
+import com.orderconsole.service.Health;
+import com.orderconsole.ui.common.Fxml;
+import com.orderconsole.ui.graph.StateGraphView;
+import com.orderconsole.ui.metrics.MetricsView;
+import com.orderconsole.ui.order.OrderDetailView;
+import com.orderconsole.ui.orders.OrderTableView;
+import com.orderconsole.ui.queue.CancelQueueView;
+import com.orderconsole.ui.recon.ReconciliationView;
+import javafx.animation.KeyFrame;
+import javafx.animation.Timeline;
+import javafx.collections.ListChangeListener;
+import javafx.fxml.FXML;
+import javafx.scene.Node;
+import javafx.scene.Scene;
+import javafx.scene.control.Label;
+import javafx.scene.control.ToggleButton;
+import javafx.scene.control.ToggleGroup;
+import javafx.scene.control.Tooltip;
+import javafx.scene.input.KeyCode;
+import javafx.scene.input.KeyCodeCombination;
+import javafx.scene.input.KeyCombination;
+import javafx.scene.layout.BorderPane;
+import javafx.scene.layout.StackPane;
+import javafx.scene.layout.VBox;
+import javafx.util.Duration;
+
+import java.util.EnumMap;
+import java.util.Map;
+
+/**
+ * The main window: navigation on the left, the current page in the middle, server health at the
+ * bottom. Pages are built on first visit. Shortcuts: F5 refresh, Ctrl+F order lookup.
+ */
+public final class MainView {
+    /** Period of the auto-refresh tick. */
+    public static final Duration TICK = Duration.seconds(2);
+
+    private final MainViewModel vm;
+    private final BorderPane root;
+    private final Map<Page, Node> pages = new EnumMap<>(Page.class);
+    private final Timeline ticker;
+    private OrderTableView ordersView;
+
+    @FXML private Label operatorLabel;
+    @FXML private ToggleButton autoRefreshToggle;
+    @FXML private VBox nav;
+    @FXML private StackPane content;
+    @FXML private Label redisStatus;
+    @FXML private Label mysqlStatus;
+    @FXML private Label rulesStatus;
+    @FXML private Label warningsLabel;
+
+    public MainView(MainViewModel vm) {
+        this.vm = vm;
+        this.root = Fxml.load("/fxml/main/MainView.fxml", this);
+        this.ticker = new Timeline(new KeyFrame(TICK, e -> vm.tick()));
+        ticker.setCycleCount(Timeline.INDEFINITE);
+        operatorLabel.setText(vm.operatorText());
+        operatorLabel.setTooltip(new Tooltip("Working as " + vm.operatorText() + "; every action is recorded under this name."));
+        autoRefreshToggle.selectedProperty().bindBidirectional(vm.autoRefreshProperty());
+        buildNav();
+        bindStatusBar();
+        vm.pageProperty().addListener((o, a, p) -> show(p));
+        show(vm.pageProperty().get());
+        root.sceneProperty().addListener((o, a, scene) -> {
+            if (scene != null) {
+                installShortcuts(scene);
+            }
+        });
+    }
+
+    /** @return the window's root node */
+    public BorderPane root() {
+        return root;
+    }
+
+    /** Loads the first data and starts the auto-refresh tick. */
+    public void start() {
+        vm.start();
+        ticker.play();
+    }
+
+    /** Stops the tick (before the engine closes). */
+    public void stop() {
+        ticker.stop();
+    }
+
+    private void buildNav() {
+        ToggleGroup group = new ToggleGroup();
+        for (Page p : Page.values()) {
+            ToggleButton b = new ToggleButton(p.title());
+            b.setId("nav-" + p.name());
+            b.setToggleGroup(group);
+            b.setMaxWidth(Double.MAX_VALUE);
+            b.getStyleClass().add("nav-button");
+            b.setSelected(p == vm.pageProperty().get());
+            b.setOnAction(e -> {
+                // A toggle group lets the selected button be unselected; a page is always shown.
+                b.setSelected(true);
+                vm.pageProperty().set(p);
+            });
+            vm.pageProperty().addListener((o, a, now) -> b.setSelected(now == p));
+            nav.getChildren().add(b);
+        }
+    }
+
+    private void show(Page p) {
+        content.getChildren().setAll(pages.computeIfAbsent(p, this::build));
+    }
+
+    private Node build(Page p) {
+        return switch (p) {
+            case GRAPH -> new StateGraphView(vm.graph()).root();
+            case ORDERS -> {
+                ordersView = new OrderTableView(vm.orders(), new OrderDetailView(vm.detail()), vm::showOrder);
+                yield ordersView.root();
+            }
+            case QUEUE -> new CancelQueueView(vm.queue()).root();
+            case RECON -> new ReconciliationView(vm.recon()).root();
+            case METRICS -> new MetricsView(vm.metrics()).root();
+        };
+    }
+
+    private void installShortcuts(Scene scene) {
+        scene.getAccelerators().put(new KeyCodeCombination(KeyCode.F5), vm::refresh);
+        scene.getAccelerators().put(new KeyCodeCombination(KeyCode.F, KeyCombination.SHORTCUT_DOWN), () -> {
+            vm.pageProperty().set(Page.ORDERS);
+            ordersView.focusLookup();
+        });
+    }
+
+    private void bindStatusBar() {
+        vm.statusBar().healthProperty().addListener((o, a, h) -> showHealth(h));
+        vm.statusBar().warnings().addListener((ListChangeListener<String>) c -> {
+            String text = String.join(" · ", vm.statusBar().warnings());
+            warningsLabel.setText(text.isEmpty() ? "" : "⚠ " + text);
+            warningsLabel.setTooltip(text.isEmpty() ? null : new Tooltip(String.join("\n", vm.statusBar().warnings())));
+        });
+    }
+
+    private void showHealth(Health h) {
+        upDown(redisStatus, "Redis", h.redisUp());
+        upDown(mysqlStatus, "MySQL", h.mysqlUp());
+        rulesStatus.setText(h.rulesVersion() == null ? "Rules: unknown" : "Rules v" + h.rulesVersion());
+    }
+
+    private static void upDown(Label l, String name, boolean up) {
+        l.setText(name + (up ? " UP" : " DOWN"));
+        l.getStyleClass().removeAll("up", "down");
+        l.getStyleClass().add(up ? "up" : "down");
+    }
+
+    @FXML
+    private void onRefresh() {
+        vm.refresh();
+    }
+}

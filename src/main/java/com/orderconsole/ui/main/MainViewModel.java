@@ -1,0 +1,156 @@
+package com.orderconsole.ui.main;
+
+import com.orderconsole.service.OrderQuery;
+import com.orderconsole.ui.ConsoleContext;
+import com.orderconsole.ui.common.Navigator;
+import com.orderconsole.ui.common.Refreshable;
+import com.orderconsole.ui.graph.StateGraphViewModel;
+import com.orderconsole.ui.metrics.MetricsViewModel;
+import com.orderconsole.ui.order.OrderDetailViewModel;
+import com.orderconsole.ui.orders.OrderTableViewModel;
+import com.orderconsole.ui.queue.CancelQueueViewModel;
+import com.orderconsole.ui.recon.ReconciliationViewModel;
+import javafx.beans.property.BooleanProperty;
+import javafx.beans.property.ObjectProperty;
+import javafx.beans.property.SimpleBooleanProperty;
+import javafx.beans.property.SimpleObjectProperty;
+
+import java.util.EnumSet;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * The main window's model: which page is shown, navigation between pages, refresh (F5 and the
+ * pausable auto-refresh tick), and the page models themselves.
+ */
+public final class MainViewModel implements Navigator {
+    private final ConsoleContext ctx;
+    private final ObjectProperty<Page> page = new SimpleObjectProperty<>(Page.GRAPH);
+    private final BooleanProperty autoRefresh = new SimpleBooleanProperty(true);
+    private final Set<Page> loadedOnce = EnumSet.noneOf(Page.class);
+
+    private final StatusBarViewModel statusBar;
+    private final StateGraphViewModel graph;
+    private final OrderTableViewModel orders;
+    private final OrderDetailViewModel detail;
+    private final CancelQueueViewModel queue;
+    private final ReconciliationViewModel recon;
+    private final MetricsViewModel metrics;
+
+    public MainViewModel(ConsoleContext ctx) {
+        this.ctx = ctx;
+        statusBar = new StatusBarViewModel(ctx);
+        graph = new StateGraphViewModel(ctx, this);
+        detail = new OrderDetailViewModel(ctx);
+        orders = new OrderTableViewModel(ctx, this::showOrder);
+        queue = new CancelQueueViewModel(ctx);
+        recon = new ReconciliationViewModel(ctx, orders::currentQuery);
+        metrics = new MetricsViewModel(ctx);
+        page.addListener((o, a, p) -> onShown(p));
+    }
+
+    /** Loads the first page and the status bar; call once the window is up. */
+    public void start() {
+        statusBar.check();
+        onShown(page.get());
+    }
+
+    private void onShown(Page p) {
+        if (loadedOnce.add(p) || p.autoRefresh()) {
+            if (p == Page.ORDERS && orders.rows().isEmpty()) {
+                orders.search();
+            } else {
+                refreshable(p).ifPresent(Refreshable::refresh);
+            }
+        }
+    }
+
+    /** F5: reloads the visible page (and the open order, on the orders page) and the status bar. */
+    public void refresh() {
+        statusBar.check();
+        Page p = page.get();
+        refreshable(p).ifPresent(Refreshable::refresh);
+        if (p == Page.ORDERS) {
+            detail.refresh();
+        }
+    }
+
+    /** The auto-refresh tick: status bar always; the visible page when it auto-refreshes and refresh is not paused. */
+    public void tick() {
+        statusBar.check();
+        if (autoRefresh.get() && page.get().autoRefresh()) {
+            refreshable(page.get()).ifPresent(Refreshable::refresh);
+        }
+    }
+
+    private Optional<Refreshable> refreshable(Page p) {
+        return Optional.ofNullable(switch (p) {
+            case GRAPH -> graph;
+            case ORDERS -> orders;
+            case QUEUE -> queue;
+            case METRICS -> metrics;
+            case RECON -> null;
+        });
+    }
+
+    @Override
+    public void showOrders(OrderQuery query) {
+        orders.apply(query);
+        loadedOnce.add(Page.ORDERS);
+        detail.clear();
+        page.set(Page.ORDERS);
+    }
+
+    @Override
+    public void showOrder(String orderId) {
+        loadedOnce.add(Page.ORDERS);
+        page.set(Page.ORDERS);
+        detail.load(orderId);
+    }
+
+    /** @return e.g. "alice · support" */
+    public String operatorText() {
+        return ctx.operator().name() + " · " + ctx.operator().role().name().toLowerCase().replace('_', '-');
+    }
+
+    public ObjectProperty<Page> pageProperty() {
+        return page;
+    }
+
+    /** @return false while auto-refresh is paused */
+    public BooleanProperty autoRefreshProperty() {
+        return autoRefresh;
+    }
+
+    public ConsoleContext context() {
+        return ctx;
+    }
+
+    public StatusBarViewModel statusBar() {
+        return statusBar;
+    }
+
+    public StateGraphViewModel graph() {
+        return graph;
+    }
+
+    public OrderTableViewModel orders() {
+        return orders;
+    }
+
+    public OrderDetailViewModel detail() {
+        return detail;
+    }
+
+    public CancelQueueViewModel queue() {
+        return queue;
+    }
+
+    public ReconciliationViewModel recon() {
+        return recon;
+    }
+
+    public MetricsViewModel metrics() {
+        return metrics;
+    }
+}

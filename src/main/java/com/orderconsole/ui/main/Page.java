@@ -1,0 +1,31 @@
+package com.orderconsole.ui.main;
+
+/** The console's pages, in navigation order. */
+public enum Page {
+    GRAPH("State graph", true),
+    ORDERS("Orders", false),
+    QUEUE("Cancel queue", true),
+    RECON("Reconciliation", false),
+    METRICS("Metrics", true);
+
+    private final String title;
+    private final boolean autoRefresh;
+
+    Page(String title, boolean autoRefresh) {
+        this.title = title;
+        this.autoRefresh = autoRefresh;
+    }
+
+    /** @return the page name shown in the navigation */
+    public String title() {
+        return title;
+    }
+
+    /**
+     * @return true when the page reloads on the auto-refresh tick; the order table does not, so a page
+     *         the user is reading does not move under them
+     */
+    public boolean autoRefresh() {
+        return autoRefresh;
+    }
+}

@@ -1,0 +1,52 @@
+package com.orderconsole.ui.main;
+
+import com.orderconsole.service.Health;
+import com.orderconsole.ui.ConsoleContext;
+import javafx.beans.property.ReadOnlyObjectProperty;
+import javafx.beans.property.ReadOnlyObjectWrapper;
+import javafx.collections.FXCollections;
+import javafx.collections.ObservableList;
+
+import java.util.List;
+
+/**
+ * The status bar: Redis and MySQL up or down, rules version, warnings. The health check pings each
+ * server within the engine's command timeout, so a server that stops answering shows DOWN within it.
+ */
+public final class StatusBarViewModel {
+    private final ConsoleContext ctx;
+    private final ReadOnlyObjectWrapper<Health> health = new ReadOnlyObjectWrapper<>();
+    private final ObservableList<String> warnings = FXCollections.observableArrayList();
+    private boolean checking;
+
+    public StatusBarViewModel(ConsoleContext ctx) {
+        this.ctx = ctx;
+    }
+
+    /** Runs a health check in the background; skipped while the previous one is still waiting for a server. */
+    public void check() {
+        if (checking) {
+            return;
+        }
+        checking = true;
+        ctx.background().run("check server health", job -> ctx.services().health().check(), h -> {
+            checking = false;
+            health.set(h);
+            warnings.setAll(h.warnings());
+        }, error -> {
+            checking = false;
+            health.set(new Health(false, false, null, List.of(error)));
+            warnings.setAll(error);
+        });
+    }
+
+    /** @return the last health reading, null before the first */
+    public ReadOnlyObjectProperty<Health> healthProperty() {
+        return health.getReadOnlyProperty();
+    }
+
+    /** @return warnings in words from the last reading */
+    public ObservableList<String> warnings() {
+        return warnings;
+    }
+}

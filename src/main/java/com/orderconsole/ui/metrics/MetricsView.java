@@ -1,0 +1,71 @@
+package com.orderconsole.ui.metrics;
+
+import com.orderconsole.domain.ResultCode;
+import com.orderconsole.service.MinuteCount;
+import com.orderconsole.ui.common.Formats;
+import com.orderconsole.ui.common.Fxml;
+import com.orderconsole.ui.metrics.MetricsViewModel.Reading;
+import javafx.fxml.FXML;
+import javafx.scene.chart.BarChart;
+import javafx.scene.chart.LineChart;
+import javafx.scene.chart.XYChart;
+import javafx.scene.control.Label;
+import javafx.scene.layout.BorderPane;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/** The metrics page: rejections by result code and transitions/rejections per minute. */
+public final class MetricsView {
+    private final MetricsViewModel vm;
+    private final BorderPane root;
+    private final XYChart.Series<String, Number> rejections = new XYChart.Series<>();
+    private final XYChart.Series<Number, Number> appliedPerMinute = new XYChart.Series<>();
+    private final XYChart.Series<Number, Number> rejectedPerMinute = new XYChart.Series<>();
+
+    @FXML private Label totals;
+    @FXML private Label metricsMessage;
+    @FXML private Label updated;
+    @FXML private BarChart<String, Number> rejectionChart;
+    @FXML private LineChart<Number, Number> minuteChart;
+
+    public MetricsView(MetricsViewModel vm) {
+        this.vm = vm;
+        this.root = Fxml.load("/fxml/metrics/MetricsView.fxml", this);
+        rejectionChart.getData().add(rejections);
+        appliedPerMinute.setName("applied");
+        rejectedPerMinute.setName("rejected");
+        minuteChart.getData().setAll(List.of(appliedPerMinute, rejectedPerMinute));
+        metricsMessage.textProperty().bind(vm.messageProperty());
+        vm.readingProperty().addListener((o, a, r) -> show(r));
+    }
+
+    /** @return the page's root node */
+    public BorderPane root() {
+        return root;
+    }
+
+    private void show(Reading r) {
+        totals.setText(String.format("%,d applied · %,d rejected", r.applied(), r.rejections()));
+        updated.setText("updated " + Formats.time(r.atMs()));
+        List<XYChart.Data<String, Number>> bars = new ArrayList<>();
+        for (Map.Entry<ResultCode, Long> e : r.resultCounts().entrySet()) {
+            if (!e.getKey().applied()) {
+                bars.add(new XYChart.Data<>(e.getKey().name(), e.getValue()));
+            }
+        }
+        rejections.getData().setAll(bars);
+        List<XYChart.Data<Number, Number>> applied = new ArrayList<>();
+        List<XYChart.Data<Number, Number>> rejected = new ArrayList<>();
+        for (MinuteCount m : r.perMinute()) {
+            double minutesAgo = (m.minuteStartMs() - r.atMs()) / 60_000.0;
+            long ok = m.byCode().getOrDefault(ResultCode.APPLIED, 0L);
+            long no = m.byCode().entrySet().stream().filter(e -> !e.getKey().applied()).mapToLong(Map.Entry::getValue).sum();
+            applied.add(new XYChart.Data<>(minutesAgo, ok));
+            rejected.add(new XYChart.Data<>(minutesAgo, no));
+        }
+        appliedPerMinute.getData().setAll(applied);
+        rejectedPerMinute.getData().setAll(rejected);
+    }
+}

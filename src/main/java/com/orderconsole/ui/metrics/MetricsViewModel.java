@@ -1,0 +1,75 @@
+package com.orderconsole.ui.metrics;
+
+import com.orderconsole.domain.ResultCode;
+import com.orderconsole.service.MinuteCount;
+import com.orderconsole.ui.ConsoleContext;
+import com.orderconsole.ui.common.Refreshable;
+import javafx.beans.property.ReadOnlyObjectProperty;
+import javafx.beans.property.ReadOnlyObjectWrapper;
+import javafx.beans.property.ReadOnlyStringProperty;
+import javafx.beans.property.ReadOnlyStringWrapper;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+
+/** Metrics: result codes counted by the transition script, and transitions/rejections per minute. */
+public final class MetricsViewModel implements Refreshable {
+    /** How far back the per-minute chart goes. */
+    public static final Duration WINDOW = Duration.ofMinutes(60);
+
+    private final ConsoleContext ctx;
+    private final ReadOnlyObjectWrapper<Reading> reading = new ReadOnlyObjectWrapper<>();
+    private final ReadOnlyStringWrapper message = new ReadOnlyStringWrapper("");
+    private boolean loading;
+
+    /**
+     * One reading.
+     *
+     * @param resultCounts how often the script returned each code (every code present), since the counters began
+     * @param perMinute outcomes per minute over {@link #WINDOW}, oldest first, minutes without history left out
+     * @param atMs when it was read, epoch ms
+     */
+    public record Reading(Map<ResultCode, Long> resultCounts, List<MinuteCount> perMinute, long atMs) {
+        /** @return all rejections (every code but APPLIED) */
+        public long rejections() {
+            return resultCounts.entrySet().stream().filter(e -> !e.getKey().applied()).mapToLong(Map.Entry::getValue).sum();
+        }
+
+        /** @return applied transitions */
+        public long applied() {
+            return resultCounts.getOrDefault(ResultCode.APPLIED, 0L);
+        }
+    }
+
+    public MetricsViewModel(ConsoleContext ctx) {
+        this.ctx = ctx;
+    }
+
+    @Override
+    public void refresh() {
+        if (loading) {
+            return;
+        }
+        loading = true;
+        ctx.background().run("read the metrics", job -> new Reading(ctx.services().metrics().resultCounts(),
+                ctx.services().metrics().perMinute(WINDOW), System.currentTimeMillis()), r -> {
+            loading = false;
+            message.set("");
+            reading.set(r);
+        }, error -> {
+            loading = false;
+            message.set(error);
+        });
+    }
+
+    /** @return the last reading, null before the first */
+    public ReadOnlyObjectProperty<Reading> readingProperty() {
+        return reading.getReadOnlyProperty();
+    }
+
+    /** @return the last error in words, "" when the last reading succeeded */
+    public ReadOnlyStringProperty messageProperty() {
+        return message.getReadOnlyProperty();
+    }
+}

@@ -1,0 +1,301 @@
+package com.orderconsole.ui.recon;
+
+import com.orderconsole.domain.Role;
+import com.orderconsole.service.OrderQuery;
+import com.orderconsole.service.ReconCategory;
+import com.orderconsole.service.ReconFinding;
+import com.orderconsole.service.ReconProgress;
+import com.orderconsole.service.ReconReport;
+import com.orderconsole.service.RepairResult;
+import com.orderconsole.ui.ConsoleContext;
+import com.orderconsole.ui.common.Formats;
+import com.orderconsole.ui.common.Job;
+import javafx.beans.property.BooleanProperty;
+import javafx.beans.property.ObjectProperty;
+import javafx.beans.property.ReadOnlyBooleanProperty;
+import javafx.beans.property.ReadOnlyBooleanWrapper;
+import javafx.beans.property.ReadOnlyDoubleProperty;
+import javafx.beans.property.ReadOnlyDoubleWrapper;
+import javafx.beans.property.ReadOnlyObjectProperty;
+import javafx.beans.property.ReadOnlyObjectWrapper;
+import javafx.beans.property.ReadOnlyStringProperty;
+import javafx.beans.property.ReadOnlyStringWrapper;
+import javafx.beans.property.SimpleBooleanProperty;
+import javafx.beans.property.SimpleObjectProperty;
+import javafx.collections.FXCollections;
+import javafx.collections.ObservableList;
+
+import java.io.BufferedWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.List;
+import java.util.function.Supplier;
+
+/**
+ * Reconciliation by click: compares Redis with MySQL (all orders, or the order table's filter) with
+ * progress, rate, ETA and cancel; groups the findings by category; repairs one category after a dry-run
+ * count; exports the findings as CSV. After a repair the comparison runs again, so the groups show
+ * what is left.
+ */
+public final class ReconciliationViewModel {
+    /** Least time between two progress updates on screen, ms; a run reports after every page. */
+    private static final long PROGRESS_EVERY_MS = 100;
+
+    private final ConsoleContext ctx;
+    private final Supplier<OrderQuery> tableFilter;
+    private final BooleanProperty useTableFilter = new SimpleBooleanProperty();
+    private final ReadOnlyBooleanWrapper running = new ReadOnlyBooleanWrapper();
+    private final ReadOnlyDoubleWrapper progress = new ReadOnlyDoubleWrapper(0);
+    private final ReadOnlyStringWrapper progressText = new ReadOnlyStringWrapper("");
+    private final ReadOnlyObjectWrapper<ReconReport> report = new ReadOnlyObjectWrapper<>();
+    private final ObservableList<CategoryRow> categories = FXCollections.observableArrayList();
+    private final ObjectProperty<ReconCategory> selected = new SimpleObjectProperty<>();
+    private final ObservableList<ReconFinding> findings = FXCollections.observableArrayList();
+    private final ReadOnlyStringWrapper message = new ReadOnlyStringWrapper("");
+    private final ReadOnlyBooleanWrapper messageIsError = new ReadOnlyBooleanWrapper();
+    private Job job;
+    private OrderQuery lastScope;
+
+    /**
+     * One group of the results.
+     *
+     * @param category the kind of disagreement
+     * @param count findings in this category
+     */
+    public record CategoryRow(ReconCategory category, long count) {
+    }
+
+    /**
+     * @param ctx services, operator, background
+     * @param tableFilter the order table's current filter, used when {@link #useTableFilterProperty()} is set
+     */
+    public ReconciliationViewModel(ConsoleContext ctx, Supplier<OrderQuery> tableFilter) {
+        this.ctx = ctx;
+        this.tableFilter = tableFilter;
+        selected.addListener((o, a, c) -> showFindings());
+    }
+
+    /** Starts a comparison (read-only) of all orders or of the order table's filter. */
+    public void run() {
+        if (running.get()) {
+            return;
+        }
+        lastScope = useTableFilter.get() ? tableFilter.get() : null;
+        compare(lastScope, null);
+    }
+
+    private void compare(OrderQuery scope, String afterRepair) {
+        startRun(scope == null ? "Comparing all orders…" : "Comparing the filtered orders…");
+        job = ctx.background().run("compare Redis with MySQL", j -> ctx.services().reconciliation()
+                .run(scope, throttled(System.currentTimeMillis()), j::cancelled), r -> {
+            running.set(false);
+            progress.set(1);
+            report.set(r);
+            categories.setAll(Arrays.stream(ReconCategory.values())
+                    .map(c -> new CategoryRow(c, r.counts().get(c))).toList());
+            showFindings();
+            String summary = (r.cancelled() ? "Cancelled after " : "Compared ") + r.ordersCompared() + " orders in "
+                    + Formats.duration(r.millis()) + (r.filtered() ? " (filtered; Redis-only and queue checks skipped)" : "")
+                    + ": " + (r.total() == 0 ? "Redis and MySQL agree." : r.total() + " findings.");
+            progressText.set(summary);
+            message.set(afterRepair == null ? "" : afterRepair);
+            messageIsError.set(false);
+        }, error -> {
+            running.set(false);
+            progressText.set("");
+            showError(error);
+        });
+    }
+
+    /** Asks the running comparison or repair to stop; it keeps what it found so far. */
+    public void cancel() {
+        if (job != null) {
+            job.cancel();
+        }
+    }
+
+    /**
+     * Dry run: how many findings a repair of this category would act on (changes nothing).
+     *
+     * @return the count, 0 before any run
+     */
+    public long preview(ReconCategory category) {
+        ReconReport r = report.get();
+        return r == null ? 0 : ctx.services().reconciliation().preview(r, category);
+    }
+
+    /**
+     * Repairs one category of the last report (ops and up), then compares again with the same scope.
+     *
+     * @param category what to repair
+     */
+    public void repair(ReconCategory category) {
+        ReconReport r = report.get();
+        if (r == null || running.get()) {
+            return;
+        }
+        startRun("Repairing " + category.label() + "…");
+        job = ctx.background().run("repair " + category.label(), j -> ctx.services().reconciliation()
+                .repair(ctx.operator(), r, category, throttled(System.currentTimeMillis()), j::cancelled), res -> {
+            running.set(false);
+            compare(lastScope, repairText(res));
+        }, error -> {
+            running.set(false);
+            showError(error);
+        });
+    }
+
+    /**
+     * Writes the last report's findings as CSV.
+     *
+     * @param file destination; overwritten
+     */
+    public void exportCsv(Path file) {
+        ReconReport r = report.get();
+        if (r == null) {
+            return;
+        }
+        ctx.background().run("export the findings", j -> {
+            try (BufferedWriter w = Files.newBufferedWriter(file, StandardCharsets.UTF_8)) {
+                ctx.services().reconciliation().exportCsv(r, w);
+            }
+            return file;
+        }, f -> {
+            message.set("Exported " + r.total() + " findings to " + f + ".");
+            messageIsError.set(false);
+        }, this::showError);
+    }
+
+    /**
+     * @param c a category
+     * @return what its repair does, in words, completing "It will ..."
+     */
+    public static String repairAction(ReconCategory c) {
+        return switch (c) {
+            case MISSING_IN_REDIS -> "rebuild each order's Redis state from its MySQL row";
+            case MISSING_IN_MYSQL -> "insert a MySQL row from each order's Redis state";
+            case STATE_MISMATCH -> "apply pending sync first, then copy the side with the higher version onto the other";
+            case WAIT_PAY_WITHOUT_QUEUE -> "queue each order for cancellation with its MySQL payment deadline";
+            case QUEUE_ENTRY_NOT_WAIT_PAY -> "remove each queue entry whose order is not waiting for payment";
+            case SYNC_PENDING -> "run the MySQL follower now";
+        };
+    }
+
+    /**
+     * @param r a repair outcome
+     * @return it in words, e.g. "Missing in Redis: repaired 3 of 3." plus failures
+     */
+    public static String repairText(RepairResult r) {
+        StringBuilder b = new StringBuilder(r.category().label()).append(": repaired ").append(r.repaired())
+                .append(" of ").append(r.attempted()).append('.');
+        if (r.failed() > 0) {
+            b.append(' ').append(r.failed()).append(" failed (").append(String.join("; ", r.errors())).append(").");
+        }
+        if (r.cancelled()) {
+            b.append(" Stopped by the user.");
+        }
+        return b.toString();
+    }
+
+    private void startRun(String text) {
+        running.set(true);
+        progress.set(-1);
+        progressText.set(text);
+        message.set("");
+    }
+
+    private void showFindings() {
+        ReconReport r = report.get();
+        findings.setAll(r == null || selected.get() == null ? List.of() : r.findings(selected.get()));
+    }
+
+    private void showError(String text) {
+        message.set(text);
+        messageIsError.set(true);
+    }
+
+    /** Progress for the screen: at most every 100 ms, with rate and ETA from the start of the run. */
+    private ReconProgress throttled(long startMs) {
+        long[] last = {0};
+        return (phase, done, total) -> {
+            long now = System.currentTimeMillis();
+            if (now - last[0] < PROGRESS_EVERY_MS && done < total) {
+                return;
+            }
+            last[0] = now;
+            String text = progressLine(phase, done, total, now - startMs);
+            double fraction = total <= 0 ? -1 : Math.min(1.0, (double) done / total);
+            ctx.background().fx(() -> {
+                progress.set(fraction);
+                progressText.set(text);
+            });
+        };
+    }
+
+    /**
+     * @param phase what is being compared
+     * @param done items so far
+     * @param total items expected
+     * @param elapsedMs time since the start, ms
+     * @return e.g. "MySQL vs Redis: 12,000 of 40,000 · 8,000/s · about 4 s left"
+     */
+    static String progressLine(String phase, long done, long total, long elapsedMs) {
+        double rate = elapsedMs <= 0 ? 0 : done * 1000.0 / elapsedMs;
+        String eta = rate <= 0 || total <= done ? "" : " · about " + Formats.duration((long) ((total - done) / rate * 1000)) + " left";
+        return String.format("%s: %,d of %,d · %,.0f/s%s", phase, done, total, rate, eta);
+    }
+
+    /** @return true to compare only the orders matching the order table's filter */
+    public BooleanProperty useTableFilterProperty() {
+        return useTableFilter;
+    }
+
+    public ReadOnlyBooleanProperty runningProperty() {
+        return running.getReadOnlyProperty();
+    }
+
+    /** @return 0..1, or -1 while the total is unknown */
+    public ReadOnlyDoubleProperty progressProperty() {
+        return progress.getReadOnlyProperty();
+    }
+
+    /** @return phase, counts, rate and ETA while running; a summary afterwards */
+    public ReadOnlyStringProperty progressTextProperty() {
+        return progressText.getReadOnlyProperty();
+    }
+
+    /** @return the last report, null before the first run */
+    public ReadOnlyObjectProperty<ReconReport> reportProperty() {
+        return report.getReadOnlyProperty();
+    }
+
+    /** @return one row per category with its count */
+    public ObservableList<CategoryRow> categories() {
+        return categories;
+    }
+
+    /** @return the category whose findings are listed */
+    public ObjectProperty<ReconCategory> selectedProperty() {
+        return selected;
+    }
+
+    /** @return findings of the selected category */
+    public ObservableList<ReconFinding> findings() {
+        return findings;
+    }
+
+    /** @return true when the operator may repair (ops and up) */
+    public boolean canRepair() {
+        return ctx.can(Role.OPS);
+    }
+
+    public ReadOnlyStringProperty messageProperty() {
+        return message.getReadOnlyProperty();
+    }
+
+    public ReadOnlyBooleanProperty messageIsErrorProperty() {
+        return messageIsError.getReadOnlyProperty();
+    }
+}
