@@ -1,0 +1,63 @@
+package com.orderconsole.ui.recon;
+
+import com.orderconsole.RawSql;
+import com.orderconsole.domain.Operator;
+import com.orderconsole.domain.OrderStatus;
+import com.orderconsole.domain.Role;
+import com.orderconsole.domain.TransitionRequest;
+import com.orderconsole.service.ReconCategory;
+import com.orderconsole.service.ReconFinding;
+import com.orderconsole.ui.ConsoleFxTest;
+import com.orderconsole.ui.recon.ReconciliationViewModel.CategoryRow;
+import javafx.scene.control.Button;
+import javafx.scene.control.TableView;
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** Reconciliation by click: a planted disagreement is found, previewed, repaired and gone on the re-run. */
+class ReconciliationViewTest extends ConsoleFxTest {
+
+    @Test
+    void findsAndRepairsAPlantedDisagreement() throws Exception {
+        createOrder("r-1");
+        createOrder("r-2");
+        services.transitions().transition(new Operator("setup", Role.SUPPORT),
+                TransitionRequest.of("r-2", OrderStatus.PAID, "test", "paid"));
+        services.sync().drainOnce();
+        // Plant: MySQL lost the payment (back to WAIT_PAY v1) while Redis has PAID v2.
+        RawSql.update("UPDATE orders SET status = 1, version = 1 WHERE order_id = 'r-2'");
+
+        openConsole("olga", Role.OPS);
+        clickOn("#nav-RECON");
+        clickOn("#runButton");
+        waitUntil(() -> Long.valueOf(1).equals(count(ReconCategory.STATE_MISMATCH)));
+        assertThat(rows("#categoryTable")).extracting(r -> ((CategoryRow) r).count()).containsOnly(0L, 1L);
+        assertThat(text("#progressText")).contains("1 findings");
+
+        int row = ReconCategory.STATE_MISMATCH.ordinal();
+        interact(() -> lookup("#categoryTable").<TableView<CategoryRow>>query().getSelectionModel().select(row));
+        waitUntil(() -> rows("#findingTable").size() == 1);
+        ReconFinding f = (ReconFinding) rows("#findingTable").get(0);
+        assertThat(f.orderId()).isEqualTo("r-2");
+        assertThat(f.detail()).isEqualTo("Redis ahead by 1 version");
+
+        clickOn("#repairButton");
+        waitUntil(() -> lookup(".dialog-pane").tryQuery().isPresent());
+        assertThat(onFx(() -> lookup(".dialog-pane .content").<javafx.scene.control.Label>query().getText()))
+                .startsWith("Dry run: the repair would act on 1 finding.");
+        clickOn(onFx(() -> (Button) lookup(".dialog-pane .button").match(b -> "OK".equals(((Button) b).getText())).query()));
+
+        waitUntil(() -> text("#reconMessage").startsWith("Status/version disagree: repaired 1 of 1."));
+        waitUntil(() -> Long.valueOf(0).equals(count(ReconCategory.STATE_MISMATCH)));
+        assertThat(text("#progressText")).contains("Redis and MySQL agree.");
+        assertThat(RawSql.count("SELECT COUNT(*) FROM orders WHERE order_id = 'r-2' AND status = 2 AND version = 2")).isEqualTo(1);
+    }
+
+    private Long count(ReconCategory c) {
+        List<CategoryRow> rows = rows("#categoryTable");
+        return rows.stream().filter(r -> r.category() == c).map(CategoryRow::count).findFirst().orElse(null);
+    }
+}
