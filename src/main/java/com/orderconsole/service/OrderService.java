@@ -232,7 +232,8 @@ public final class OrderService {
         }
         OrderPageQuery pq = new OrderPageQuery();
         pq.exactId = q.exactId();
-        pq.idPrefix = q.idPrefix();
+        // '_' is a LIKE wildcard and legal in ids: escape it so a prefix matches literally.
+        pq.idPrefix = q.idPrefix() == null ? null : q.idPrefix().replace("_", "\\_");
         pq.statuses = q.statuses().stream().map(OrderStatus::code).toList();
         pq.createdFromMs = q.createdFromMs();
         pq.createdToMs = q.createdToMs();
@@ -292,6 +293,11 @@ public final class OrderService {
         }
         pq.afterSince = Long.parseLong(cursor.substring(0, bar));
         pq.afterId = OrderId.require(cursor.substring(bar + 1));
+    }
+
+    /** Records a new payment deadline in MySQL, so a rebuild after a Redis loss keeps it. */
+    void recordExpiry(String orderId, long expireAtMs) {
+        db.inTransaction(s -> s.getMapper(OrderMapper.class).setExpiry(orderId, expireAtMs));
     }
 
     static OrderSummary summarize(OrderRow row, OrderState st, String orderId) {

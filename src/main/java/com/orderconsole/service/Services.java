@@ -33,7 +33,7 @@ public final class Services implements AutoCloseable {
         this.sync = new OutboxRelay(redis, db);
         relay[0] = sync;
         this.sweeper = new CancelSweeper(redis, transitions, access, 500, 20);
-        this.queue = new QueueService(redis, transitions, sweeper, access);
+        this.queue = new QueueService(redis, transitions, sweeper, orders, access);
         this.metrics = new MetricsService(redis, db, stuck);
         this.health = new HealthService(redis, db, rules, sync);
         this.reconciliation = new ReconciliationService(redis, db, orders, sync, access);
