@@ -38,11 +38,12 @@ import java.util.function.Consumer;
  * started the previous page, so no page is ever read by offset.
  */
 public final class OrderTableViewModel implements Refreshable {
-    /** Rows per page. */
+    /** Rows per page by default. */
     public static final int PAGE_SIZE = 100;
 
     private final ConsoleContext ctx;
     private final Consumer<String> openOrder;
+    private final int pageSize;
 
     private final StringProperty idText = new SimpleStringProperty("");
     private final ObjectProperty<OrderStatus> status = new SimpleObjectProperty<>();
@@ -71,8 +72,18 @@ public final class OrderTableViewModel implements Refreshable {
      * @param openOrder called on the UI thread with an order id when a lookup hits one order exactly
      */
     public OrderTableViewModel(ConsoleContext ctx, Consumer<String> openOrder) {
+        this(ctx, openOrder, PAGE_SIZE);
+    }
+
+    /**
+     * @param ctx services, operator and background runner
+     * @param openOrder called on the UI thread with an order id when a lookup hits one order exactly
+     * @param pageSize rows per page, 1..1000
+     */
+    public OrderTableViewModel(ConsoleContext ctx, Consumer<String> openOrder, int pageSize) {
         this.ctx = ctx;
         this.openOrder = openOrder;
+        this.pageSize = pageSize;
     }
 
     /**
@@ -147,7 +158,7 @@ public final class OrderTableViewModel implements Refreshable {
         OrderQuery q = query;
         loading.set(true);
         ctx.background().run("load orders", job -> {
-            OrderPage page = ctx.services().orders().page(q, cursor, PAGE_SIZE);
+            OrderPage page = ctx.services().orders().page(q, cursor, pageSize);
             String hit = null;
             if (exactId != null) {
                 try {
@@ -184,6 +195,9 @@ public final class OrderTableViewModel implements Refreshable {
      */
     OrderQuery buildQuery() {
         String id = idText.get() == null ? "" : idText.get().trim();
+        if (createdFrom.get() != null && createdTo.get() != null && createdFrom.get().isAfter(createdTo.get())) {
+            throw new IllegalArgumentException("The \"created from\" day is after the \"created to\" day.");
+        }
         ZoneId zone = ZoneId.systemDefault();
         Long from = createdFrom.get() == null ? null : createdFrom.get().atStartOfDay(zone).toInstant().toEpochMilli();
         // "Created to" is inclusive for the user: up to the end of that day.

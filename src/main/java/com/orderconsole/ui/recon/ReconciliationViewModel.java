@@ -31,6 +31,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Locale;
 import java.util.function.Supplier;
 
 /**
@@ -244,7 +245,7 @@ public final class ReconciliationViewModel {
     static String progressLine(String phase, long done, long total, long elapsedMs) {
         double rate = elapsedMs <= 0 ? 0 : done * 1000.0 / elapsedMs;
         String eta = rate <= 0 || total <= done ? "" : " · about " + Formats.duration((long) ((total - done) / rate * 1000)) + " left";
-        return String.format("%s: %,d of %,d · %,.0f/s%s", phase, done, total, rate, eta);
+        return String.format(Locale.ROOT, "%s: %,d of %,d · %,.0f/s%s", phase, done, total, rate, eta);
     }
 
     /** @return true to compare only the orders matching the order table's filter */

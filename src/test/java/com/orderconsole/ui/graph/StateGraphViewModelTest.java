@@ -1,0 +1,81 @@
+package com.orderconsole.ui.graph;
+
+import com.orderconsole.RawSql;
+import com.orderconsole.domain.OrderStatus;
+import com.orderconsole.domain.Role;
+import com.orderconsole.service.Edge;
+import com.orderconsole.service.OrderQuery;
+import com.orderconsole.ui.ViewModelTestBase;
+import com.orderconsole.ui.common.Navigator;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class StateGraphViewModelTest extends ViewModelTestBase {
+    private final List<OrderQuery> shown = new ArrayList<>();
+    private final Navigator navigator = new Navigator() {
+        @Override
+        public void showOrders(OrderQuery query) {
+            shown.add(query);
+        }
+
+        @Override
+        public void showOrder(String orderId) {
+        }
+    };
+
+    @Test
+    void readsCountsStuckCountsAndLastHourEdges() {
+        createOrder("c-1");
+        createOrder("c-2");
+        createOrder("c-3");
+        move("c-3", OrderStatus.PAID);
+        services.sync().drainOnce();
+        StateGraphViewModel vm = new StateGraphViewModel(as("olga", Role.OPS), navigator);
+        vm.refresh();
+
+        StateGraphViewModel.Snapshot s = vm.snapshotProperty().get();
+        assertThat(s.liveCount(OrderStatus.WAIT_PAY)).isEqualTo(2);
+        assertThat(s.liveCount(OrderStatus.PAID)).isEqualTo(1);
+        assertThat(s.stuckCount(OrderStatus.WAIT_PAY)).isZero();
+        assertThat(s.stuckCount(OrderStatus.FINISHED)).as("terminal: never stuck").isNull();
+        assertThat(s.lastHour(new Edge(OrderStatus.WAIT_PAY, OrderStatus.PAID))).isEqualTo(1);
+        assertThat(s.layout().nodes()).hasSize(6);
+        assertThat(vm.messageProperty().get()).isEmpty();
+    }
+
+    @Test
+    void changingAThresholdChangesTheStuckCount() {
+        createOrder("t-1");
+        RawSql.update("UPDATE orders SET status_since_ms = " + (System.currentTimeMillis() - 10 * 60_000L)
+                + " WHERE order_id = 't-1'");
+        StateGraphViewModel vm = new StateGraphViewModel(as("olga", Role.OPS), navigator);
+        vm.refresh();
+        assertThat(vm.snapshotProperty().get().stuckCount(OrderStatus.WAIT_PAY)).as("10 min < 30 min").isZero();
+
+        vm.setThresholds(Map.of(OrderStatus.WAIT_PAY, Duration.ofMinutes(5)));
+        assertThat(vm.snapshotProperty().get().stuckCount(OrderStatus.WAIT_PAY)).isEqualTo(1);
+        assertThat(vm.thresholds()).containsEntry(OrderStatus.WAIT_PAY, Duration.ofMinutes(5));
+    }
+
+    @Test
+    void keepsTheLayoutWhileTheRulesStayTheSame() {
+        StateGraphViewModel vm = new StateGraphViewModel(as("olga", Role.OPS), navigator);
+        vm.refresh();
+        StateGraphLayout.Result first = vm.snapshotProperty().get().layout();
+        vm.refresh();
+        assertThat(vm.snapshotProperty().get().layout()).isSameAs(first);
+    }
+
+    @Test
+    void openingAStatusAsksForTheFilteredTable() {
+        StateGraphViewModel vm = new StateGraphViewModel(as("olga", Role.OPS), navigator);
+        vm.open(OrderStatus.PAID, true);
+        assertThat(shown).containsExactly(OrderQuery.inStatus(OrderStatus.PAID, true));
+    }
+}

@@ -1,0 +1,132 @@
+package com.orderconsole.ui.orders;
+
+import com.orderconsole.RawSql;
+import com.orderconsole.domain.OrderStatus;
+import com.orderconsole.domain.Role;
+import com.orderconsole.service.OrderQuery;
+import com.orderconsole.service.OrderSummary;
+import com.orderconsole.ui.ViewModelTestBase;
+import org.junit.jupiter.api.Test;
+
+import java.time.LocalDate;
+import java.util.ArrayList;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class OrderTableViewModelTest extends ViewModelTestBase {
+    private final List<String> opened = new ArrayList<>();
+
+    private OrderTableViewModel table(int pageSize) {
+        return new OrderTableViewModel(as("alice", Role.SUPPORT), opened::add, pageSize);
+    }
+
+    private static List<String> ids(OrderTableViewModel vm) {
+        return vm.rows().stream().map(OrderSummary::orderId).toList();
+    }
+
+    @Test
+    void pagesForwardAndBackByKeyset() {
+        for (String id : List.of("p-1", "p-2", "p-3", "p-4", "p-5")) {
+            createOrder(id);
+        }
+        OrderTableViewModel vm = table(2);
+        vm.search();
+        assertThat(ids(vm)).containsExactly("p-1", "p-2");
+        assertThat(vm.hasPreviousProperty().get()).isFalse();
+        assertThat(vm.hasNextProperty().get()).isTrue();
+
+        vm.nextPage();
+        assertThat(ids(vm)).containsExactly("p-3", "p-4");
+        assertThat(vm.pageNumberProperty().get()).isEqualTo(2);
+        vm.nextPage();
+        assertThat(ids(vm)).containsExactly("p-5");
+        assertThat(vm.hasNextProperty().get()).isFalse();
+
+        vm.previousPage();
+        assertThat(ids(vm)).containsExactly("p-3", "p-4");
+        vm.previousPage();
+        assertThat(ids(vm)).containsExactly("p-1", "p-2");
+        assertThat(vm.pageNumberProperty().get()).isEqualTo(1);
+        assertThat(vm.hasPreviousProperty().get()).isFalse();
+    }
+
+    @Test
+    void prefixFiltersAndAnExactIdOpensTheOrder() {
+        createOrder("abc-1");
+        createOrder("abc-2");
+        createOrder("abd-1");
+        OrderTableViewModel vm = table(100);
+
+        vm.idTextProperty().set("abc");
+        vm.search();
+        assertThat(ids(vm)).containsExactly("abc-1", "abc-2");
+        assertThat(opened).as("a prefix matching no id exactly opens nothing").isEmpty();
+
+        vm.idTextProperty().set("abd-1");
+        vm.search();
+        assertThat(ids(vm)).containsExactly("abd-1");
+        assertThat(opened).containsExactly("abd-1");
+    }
+
+    @Test
+    void invalidInputIsReportedInWords() {
+        OrderTableViewModel vm = table(100);
+        vm.idTextProperty().set("a*b");
+        vm.search();
+        assertThat(vm.messageProperty().get()).contains("'a*b' is invalid");
+
+        vm.idTextProperty().set("");
+        vm.createdFromProperty().set(LocalDate.of(2024, 5, 2));
+        vm.createdToProperty().set(LocalDate.of(2024, 5, 1));
+        vm.search();
+        assertThat(vm.messageProperty().get()).isEqualTo("The \"created from\" day is after the \"created to\" day.");
+    }
+
+    @Test
+    void filtersByStatusCreationDayAndDisagreement() {
+        createOrder("f-1");
+        createOrder("f-2");
+        createOrder("f-3");
+        move("f-2", OrderStatus.PAID);
+        move("f-3", OrderStatus.PAID);
+        services.sync().drainOnce();
+        RawSql.update("UPDATE orders SET status = 1, version = 1 WHERE order_id = 'f-3'");
+        OrderTableViewModel vm = table(100);
+
+        vm.statusProperty().set(OrderStatus.PAID);
+        vm.search();
+        assertThat(ids(vm)).containsExactly("f-2");
+
+        vm.statusProperty().set(null);
+        vm.disagreeingOnlyProperty().set(true);
+        vm.search();
+        assertThat(ids(vm)).containsExactly("f-3");
+        assertThat(OrderTableViewModel.agreement(vm.rows().get(0))).isEqualTo("Redis ahead");
+
+        vm.disagreeingOnlyProperty().set(false);
+        vm.createdToProperty().set(LocalDate.now().minusDays(1));
+        vm.search();
+        assertThat(vm.rows()).isEmpty();
+        assertThat(vm.messageProperty().get()).isEqualTo("No orders match the filter.");
+        vm.createdFromProperty().set(LocalDate.now());
+        vm.createdToProperty().set(LocalDate.now());
+        vm.search();
+        assertThat(ids(vm)).containsExactly("f-1", "f-2", "f-3");
+    }
+
+    @Test
+    void applyingAQueryFromElsewhereSetsTheFilterFields() {
+        createOrder("x-1");
+        OrderTableViewModel vm = table(100);
+        vm.apply(OrderQuery.inStatus(OrderStatus.WAIT_PAY, true));
+        assertThat(vm.statusProperty().get()).isEqualTo(OrderStatus.WAIT_PAY);
+        assertThat(vm.stuckOnlyProperty().get()).isTrue();
+        assertThat(vm.sortByAgeProperty().get()).isTrue();
+        assertThat(vm.rows()).as("a fresh order is not stuck").isEmpty();
+        assertThat(vm.currentQuery().statuses()).containsExactly(OrderStatus.WAIT_PAY);
+
+        vm.clearFilters();
+        assertThat(ids(vm)).containsExactly("x-1");
+    }
+}

@@ -1,0 +1,93 @@
+package com.orderconsole.ui.recon;
+
+import com.orderconsole.RawRedis;
+import com.orderconsole.domain.Role;
+import com.orderconsole.redis.RedisKeys;
+import com.orderconsole.service.OrderQuery;
+import com.orderconsole.service.ReconCategory;
+import com.orderconsole.ui.ViewModelTestBase;
+import com.orderconsole.ui.recon.ReconciliationViewModel.CategoryRow;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class ReconciliationViewModelTest extends ViewModelTestBase {
+
+    private static long count(ReconciliationViewModel vm, ReconCategory c) {
+        return vm.categories().stream().filter(r -> r.category() == c).mapToLong(CategoryRow::count).findFirst().orElseThrow();
+    }
+
+    private void plantMissingInRedis(String id) {
+        try (RawRedis r = new RawRedis()) {
+            r.cmd().del(RedisKeys.order(id));
+        }
+    }
+
+    @Test
+    void findsRepairsAndExports(@TempDir Path dir) throws Exception {
+        createOrder("k-1");
+        createOrder("k-2");
+        plantMissingInRedis("k-2");
+        ReconciliationViewModel vm = new ReconciliationViewModel(as("olga", Role.OPS), OrderQuery::all);
+
+        vm.run();
+        assertThat(count(vm, ReconCategory.MISSING_IN_REDIS)).isEqualTo(1);
+        assertThat(vm.progressTextProperty().get()).startsWith("Compared ").endsWith("findings.");
+        vm.selectedProperty().set(ReconCategory.MISSING_IN_REDIS);
+        assertThat(vm.findings()).extracting(f -> f.orderId()).containsExactly("k-2");
+        assertThat(vm.preview(ReconCategory.MISSING_IN_REDIS)).isEqualTo(1);
+
+        Path csv = dir.resolve("findings.csv");
+        vm.exportCsv(csv);
+        List<String> lines = Files.readAllLines(csv);
+        assertThat(lines.get(0)).startsWith("category,order_id");
+        assertThat(lines).anyMatch(l -> l.startsWith("MISSING_IN_REDIS,k-2"));
+
+        vm.repair(ReconCategory.MISSING_IN_REDIS);
+        assertThat(vm.messageProperty().get()).isEqualTo("Missing in Redis: repaired 1 of 1.");
+        assertThat(count(vm, ReconCategory.MISSING_IN_REDIS)).as("the re-run after the repair").isZero();
+        try (RawRedis r = new RawRedis()) {
+            assertThat(r.cmd().exists(RedisKeys.order("k-2"))).isEqualTo(1);
+        }
+    }
+
+    @Test
+    void supportMayCompareButNotRepair() {
+        createOrder("k-3");
+        plantMissingInRedis("k-3");
+        ReconciliationViewModel vm = new ReconciliationViewModel(as("alice", Role.SUPPORT), OrderQuery::all);
+        assertThat(vm.canRepair()).isFalse();
+        vm.run();
+        assertThat(count(vm, ReconCategory.MISSING_IN_REDIS)).isEqualTo(1);
+        vm.repair(ReconCategory.MISSING_IN_REDIS);
+        assertThat(vm.messageIsErrorProperty().get()).isTrue();
+        assertThat(vm.messageProperty().get()).contains("alice (support) may not repair reconciliation findings");
+    }
+
+    @Test
+    void comparesOnlyTheTableFilterWhenAsked() {
+        createOrder("in-1");
+        createOrder("out-1");
+        plantMissingInRedis("in-1");
+        plantMissingInRedis("out-1");
+        ReconciliationViewModel vm = new ReconciliationViewModel(as("olga", Role.OPS),
+                () -> new OrderQuery(null, "in-", java.util.Set.of(), false, null, null, false, false));
+        vm.useTableFilterProperty().set(true);
+        vm.run();
+        assertThat(count(vm, ReconCategory.MISSING_IN_REDIS)).isEqualTo(1);
+        assertThat(vm.reportProperty().get().filtered()).isTrue();
+        assertThat(vm.progressTextProperty().get()).contains("filtered");
+    }
+
+    @Test
+    void progressLineShowsRateAndTimeLeft() {
+        assertThat(ReconciliationViewModel.progressLine("MySQL vs Redis", 2_000, 10_000, 1_000))
+                .isEqualTo("MySQL vs Redis: 2,000 of 10,000 · 2,000/s · about 4 s left");
+        assertThat(ReconciliationViewModel.progressLine("cancel queues", 10, 10, 500)).doesNotContain("left");
+    }
+}
