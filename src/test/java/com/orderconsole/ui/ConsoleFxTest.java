@@ -10,6 +10,7 @@ import com.orderconsole.ui.main.MainView;
 import com.orderconsole.ui.main.MainViewModel;
 import javafx.scene.Node;
 import javafx.scene.control.Labeled;
+import javafx.scene.control.ListView;
 import javafx.scene.control.TableView;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -113,8 +114,12 @@ public abstract class ConsoleFxTest extends FxRobot {
         return n.getScene() != null;
     }
 
-    /** @return the items of a table found by CSS query, copied on the FX thread */
+    /** @return the items of a table or list found by CSS query, copied on the FX thread */
+    @SuppressWarnings("unchecked")
     protected <T> List<T> rows(String query) {
-        return onFx(() -> List.copyOf(lookup(query).<TableView<T>>query().getItems()));
+        return onFx(() -> {
+            Node n = lookup(query).query();
+            return List.copyOf(n instanceof ListView<?> l ? (List<T>) l.getItems() : ((TableView<T>) n).getItems());
+        });
     }
 }

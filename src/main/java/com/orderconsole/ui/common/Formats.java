@@ -50,6 +50,14 @@ public final class Formats {
         return sec + " s";
     }
 
+    /**
+     * @param ms how long something took, milliseconds
+     * @return "850 ms" below a second, else as {@link #duration(long)}
+     */
+    public static String elapsed(long ms) {
+        return ms < 1000 ? ms + " ms" : duration(ms);
+    }
+
     /** @return e.g. "30 min", "2 h", "14 d" for thresholds */
     public static String duration(Duration d) {
         return duration(d.toMillis());

@@ -2,6 +2,7 @@ package com.orderconsole.ui.common;
 
 import javafx.beans.binding.Bindings;
 import javafx.scene.Node;
+import javafx.scene.control.Button;
 import javafx.scene.control.ButtonBar;
 import javafx.scene.control.ButtonType;
 import javafx.scene.control.Dialog;
@@ -44,7 +45,10 @@ public final class ReasonDialog {
         dialog.getDialogPane().setContent(box);
         dialog.getDialogPane().lookupButton(confirm).disableProperty()
                 .bind(Bindings.createBooleanBinding(() -> reason.getText().isBlank(), reason.textProperty()));
-        dialog.getDialogPane().lookupButton(confirm).setId("confirmButton");
+        Button confirmButton = (Button) dialog.getDialogPane().lookupButton(confirm);
+        confirmButton.setId("confirmButton");
+        // Status names contain '_', which a button would otherwise take as a mnemonic marker.
+        confirmButton.setMnemonicParsing(false);
         dialog.setResultConverter(b -> b == confirm ? reason.getText().strip() : null);
         dialog.setOnShown(e -> reason.requestFocus());
         return dialog.showAndWait();

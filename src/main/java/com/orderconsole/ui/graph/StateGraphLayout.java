@@ -83,8 +83,10 @@ public final class StateGraphLayout {
         root.setProperty(CoreOptions.EDGE_ROUTING, EdgeRouting.ORTHOGONAL);
         root.setProperty(CoreOptions.PADDING, new ElkPadding(24));
         root.setProperty(CoreOptions.SPACING_NODE_NODE, 36.0);
-        root.setProperty(LayeredOptions.SPACING_NODE_NODE_BETWEEN_LAYERS, 70.0);
-        root.setProperty(LayeredOptions.SPACING_EDGE_NODE_BETWEEN_LAYERS, 20.0);
+        // Centre edge labels get a layer of their own, so layers can sit closer than usual.
+        root.setProperty(LayeredOptions.SPACING_NODE_NODE_BETWEEN_LAYERS, 24.0);
+        root.setProperty(LayeredOptions.SPACING_EDGE_NODE_BETWEEN_LAYERS, 16.0);
+        root.setProperty(LayeredOptions.EDGE_LABELS_INLINE, true);
         root.setProperty(CoreOptions.SPACING_EDGE_LABEL, 4.0);
 
         Map<OrderStatus, ElkNode> nodes = new EnumMap<>(OrderStatus.class);
@@ -99,7 +101,8 @@ public final class StateGraphLayout {
         rules.edges().forEach((from, tos) -> {
             for (OrderStatus to : tos) {
                 ElkEdge e = ElkGraphUtil.createSimpleEdge(nodes.get(from), nodes.get(to));
-                ElkLabel l = ElkGraphUtil.createLabel("", e);
+                // ELK skips labels without text; the text here only stands for the count drawn later.
+                ElkLabel l = ElkGraphUtil.createLabel("0 /h", e);
                 l.setDimensions(labelWidth, labelHeight);
                 l.setProperty(CoreOptions.EDGE_LABELS_PLACEMENT, EdgeLabelPlacement.CENTER);
                 edges.add(new Edge(from, to));

@@ -14,6 +14,7 @@ import javafx.scene.control.Button;
 import javafx.scene.control.ButtonType;
 import javafx.scene.control.Dialog;
 import javafx.scene.control.Label;
+import javafx.scene.control.ScrollPane;
 import javafx.scene.control.TextField;
 import javafx.scene.control.Tooltip;
 import javafx.scene.layout.BorderPane;
@@ -41,12 +42,14 @@ public final class StateGraphView {
     @FXML private Label graphMessage;
     @FXML private Label updated;
     @FXML private Pane canvas;
+    @FXML private ScrollPane scroll;
 
     public StateGraphView(StateGraphViewModel vm) {
         this.vm = vm;
         this.root = Fxml.load("/fxml/graph/StateGraphView.fxml", this);
         graphMessage.textProperty().bind(vm.messageProperty());
         vm.snapshotProperty().addListener((o, a, s) -> show(s));
+        scroll.viewportBoundsProperty().addListener((o, a, b) -> fit());
         show(vm.snapshotProperty().get());
     }
 
@@ -94,6 +97,19 @@ public final class StateGraphView {
             drawEdge(r);
         }
         drawn.nodes().forEach((st, box) -> canvas.getChildren().add(node(st, box, s.rules().isTerminal(st))));
+        fit();
+    }
+
+    /** Shrinks the drawing to the visible area (never enlarges it); scroll bars appear only below half size. */
+    private void fit() {
+        if (drawn == null) {
+            return;
+        }
+        double w = scroll.getViewportBounds().getWidth() - 16;
+        double h = scroll.getViewportBounds().getHeight() - 16;
+        double scale = w <= 0 || h <= 0 ? 1 : Math.max(0.5, Math.min(1, Math.min(w / drawn.width(), h / drawn.height())));
+        canvas.setScaleX(scale);
+        canvas.setScaleY(scale);
     }
 
     private void drawEdge(Route r) {
@@ -129,6 +145,7 @@ public final class StateGraphView {
         count.setId("count-" + st.name());
         count.getStyleClass().add("graph-node-count");
         Button badge = new Button();
+        badge.setMnemonicParsing(false);
         badge.setId("stuck-" + st.name());
         badge.getStyleClass().add("stuck-badge");
         badge.setFocusTraversable(false);

@@ -25,8 +25,8 @@ import java.util.Map;
  */
 public final class StateGraphViewModel implements Refreshable {
     /** Node and edge-label sizes handed to the layout, pixels. */
-    static final double NODE_W = 170;
-    static final double NODE_H = 92;
+    static final double NODE_W = 150;
+    static final double NODE_H = 88;
     static final double LABEL_W = 64;
     static final double LABEL_H = 18;
 

@@ -1,7 +1,6 @@
 package com.orderconsole.ui.metrics;
 
 import com.orderconsole.domain.ResultCode;
-import com.orderconsole.service.MinuteCount;
 import com.orderconsole.ui.common.Formats;
 import com.orderconsole.ui.common.Fxml;
 import com.orderconsole.ui.metrics.MetricsViewModel.Reading;
@@ -58,12 +57,9 @@ public final class MetricsView {
         rejections.getData().setAll(bars);
         List<XYChart.Data<Number, Number>> applied = new ArrayList<>();
         List<XYChart.Data<Number, Number>> rejected = new ArrayList<>();
-        for (MinuteCount m : r.perMinute()) {
-            double minutesAgo = (m.minuteStartMs() - r.atMs()) / 60_000.0;
-            long ok = m.byCode().getOrDefault(ResultCode.APPLIED, 0L);
-            long no = m.byCode().entrySet().stream().filter(e -> !e.getKey().applied()).mapToLong(Map.Entry::getValue).sum();
-            applied.add(new XYChart.Data<>(minutesAgo, ok));
-            rejected.add(new XYChart.Data<>(minutesAgo, no));
+        for (MetricsViewModel.MinutePoint m : r.minutes()) {
+            applied.add(new XYChart.Data<>(m.minutesAgo(), m.applied()));
+            rejected.add(new XYChart.Data<>(m.minutesAgo(), m.rejected()));
         }
         appliedPerMinute.getData().setAll(applied);
         rejectedPerMinute.getData().setAll(rejected);

@@ -10,6 +10,8 @@ import javafx.beans.property.ReadOnlyStringProperty;
 import javafx.beans.property.ReadOnlyStringWrapper;
 
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -36,10 +38,41 @@ public final class MetricsViewModel implements Refreshable {
             return resultCounts.entrySet().stream().filter(e -> !e.getKey().applied()).mapToLong(Map.Entry::getValue).sum();
         }
 
+        /**
+         * Every minute of the window, oldest first, minutes without history as zeros (so a chart line
+         * does not bridge quiet minutes).
+         *
+         * @return one point per minute; {@code minutesAgo} is 0 for the current minute, negative before
+         */
+        public List<MinutePoint> minutes() {
+            long current = Math.floorDiv(atMs, 60_000L);
+            Map<Long, MinuteCount> byMinute = new HashMap<>();
+            perMinute.forEach(m -> byMinute.put(Math.floorDiv(m.minuteStartMs(), 60_000L), m));
+            List<MinutePoint> out = new ArrayList<>();
+            for (long m = current - WINDOW.toMinutes() + 1; m <= current; m++) {
+                MinuteCount c = byMinute.get(m);
+                long applied = c == null ? 0 : c.byCode().getOrDefault(ResultCode.APPLIED, 0L);
+                long rejected = c == null ? 0 : c.byCode().entrySet().stream().filter(e -> !e.getKey().applied())
+                        .mapToLong(Map.Entry::getValue).sum();
+                out.add(new MinutePoint(m - current, applied, rejected));
+            }
+            return out;
+        }
+
         /** @return applied transitions */
         public long applied() {
             return resultCounts.getOrDefault(ResultCode.APPLIED, 0L);
         }
+    }
+
+    /**
+     * One minute of the per-minute chart.
+     *
+     * @param minutesAgo 0 for the current minute, -1 for the one before, ...
+     * @param applied history rows with code APPLIED (creations included, as the history records them)
+     * @param rejected history rows with any other code
+     */
+    public record MinutePoint(long minutesAgo, long applied, long rejected) {
     }
 
     public MetricsViewModel(ConsoleContext ctx) {

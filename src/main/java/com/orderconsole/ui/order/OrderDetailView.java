@@ -7,15 +7,13 @@ import com.orderconsole.service.OrderSummary;
 import com.orderconsole.ui.common.Formats;
 import com.orderconsole.ui.common.Fxml;
 import com.orderconsole.ui.common.ReasonDialog;
-import javafx.beans.property.ReadOnlyObjectWrapper;
-import javafx.beans.property.ReadOnlyStringWrapper;
 import javafx.collections.ListChangeListener;
 import javafx.fxml.FXML;
 import javafx.scene.control.Button;
 import javafx.scene.control.ComboBox;
 import javafx.scene.control.Label;
-import javafx.scene.control.TableColumn;
-import javafx.scene.control.TableView;
+import javafx.scene.control.ListCell;
+import javafx.scene.control.ListView;
 import javafx.scene.control.TitledPane;
 import javafx.scene.layout.FlowPane;
 import javafx.scene.layout.VBox;
@@ -43,14 +41,7 @@ public final class OrderDetailView {
     @FXML private ComboBox<OrderStatus> overrideTarget;
     @FXML private Button overrideButton;
     @FXML private Label detailMessage;
-    @FXML private TableView<HistoryEntry> historyTable;
-    @FXML private TableColumn<HistoryEntry, String> hTime;
-    @FXML private TableColumn<HistoryEntry, String> hMove;
-    @FXML private TableColumn<HistoryEntry, Long> hVersion;
-    @FXML private TableColumn<HistoryEntry, String> hResult;
-    @FXML private TableColumn<HistoryEntry, String> hActor;
-    @FXML private TableColumn<HistoryEntry, String> hSource;
-    @FXML private TableColumn<HistoryEntry, String> hReason;
+    @FXML private ListView<HistoryEntry> historyList;
 
     public OrderDetailView(OrderDetailViewModel vm) {
         this.vm = vm;
@@ -82,17 +73,31 @@ public final class OrderDetailView {
         vm.messageIsErrorProperty().addListener((o, a, err) -> styleMessage(err));
         styleMessage(vm.messageIsErrorProperty().get());
 
-        historyTable.setItems(vm.history());
-        historyTable.setPlaceholder(new Label("No history in MySQL yet."));
-        hTime.setCellValueFactory(c -> new ReadOnlyStringWrapper(Formats.dateTime(c.getValue().atMs())));
-        hMove.setCellValueFactory(c -> new ReadOnlyStringWrapper(
-                (c.getValue().from() == null ? "(created)" : c.getValue().from().name()) + " → " + c.getValue().to()));
-        hVersion.setCellValueFactory(c -> new ReadOnlyObjectWrapper<>(c.getValue().version()));
-        hResult.setCellValueFactory(c -> new ReadOnlyStringWrapper(c.getValue().code().applied() ? "applied"
-                : "refused: " + c.getValue().code().description()));
-        hActor.setCellValueFactory(c -> new ReadOnlyStringWrapper(c.getValue().actor()));
-        hSource.setCellValueFactory(c -> new ReadOnlyStringWrapper(c.getValue().source()));
-        hReason.setCellValueFactory(c -> new ReadOnlyStringWrapper(c.getValue().reason()));
+        historyList.setItems(vm.history());
+        historyList.setPlaceholder(new Label("No history in MySQL yet."));
+        historyList.setCellFactory(l -> new TimelineCell());
+    }
+
+    /** One history line: when and what, the outcome, who and why. */
+    private static final class TimelineCell extends ListCell<HistoryEntry> {
+        @Override
+        protected void updateItem(HistoryEntry h, boolean empty) {
+            super.updateItem(h, empty);
+            if (empty || h == null) {
+                setGraphic(null);
+                return;
+            }
+            Label what = new Label(Formats.dateTime(h.atMs()) + "   " + (h.from() == null ? "(created)" : h.from().name())
+                    + " → " + h.to() + "   v" + h.version());
+            what.getStyleClass().add("timeline-what");
+            Label outcome = new Label(h.code().applied() ? "applied" : "refused: " + h.code().description());
+            outcome.getStyleClass().add(h.code().applied() ? "msg-ok" : "msg-error");
+            Label who = new Label("by " + h.actor() + " via " + h.source()
+                    + (h.reason() == null || h.reason().isBlank() ? "" : " — " + h.reason()));
+            who.getStyleClass().add("text-muted");
+            who.setWrapText(true);
+            setGraphic(new VBox(1, what, outcome, who));
+        }
     }
 
     private void styleMessage(boolean error) {
@@ -130,6 +135,7 @@ public final class OrderDetailView {
         moves.getChildren().clear();
         for (OrderStatus target : vm.legalTargets()) {
             Button b = new Button("→ " + target.name());
+            b.setMnemonicParsing(false);
             b.setId("move-" + target.name());
             b.getStyleClass().add(target == OrderStatus.CANCELLED ? "danger" : "accent");
             b.setDisable(!vm.canMove() || vm.busyProperty().get());

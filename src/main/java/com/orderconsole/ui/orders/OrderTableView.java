@@ -5,7 +5,6 @@ import com.orderconsole.service.OrderSummary;
 import com.orderconsole.ui.common.Formats;
 import com.orderconsole.ui.common.Fxml;
 import com.orderconsole.ui.order.OrderDetailView;
-import javafx.beans.property.ReadOnlyObjectWrapper;
 import javafx.beans.property.ReadOnlyStringWrapper;
 import javafx.collections.FXCollections;
 import javafx.fxml.FXML;
@@ -44,9 +43,7 @@ public final class OrderTableView {
     @FXML private TableView<OrderSummary> ordersTable;
     @FXML private TableColumn<OrderSummary, String> cId;
     @FXML private TableColumn<OrderSummary, String> cMysql;
-    @FXML private TableColumn<OrderSummary, Long> cMysqlV;
     @FXML private TableColumn<OrderSummary, String> cRedis;
-    @FXML private TableColumn<OrderSummary, Long> cRedisV;
     @FXML private TableColumn<OrderSummary, String> cSync;
     @FXML private TableColumn<OrderSummary, String> cAge;
     @FXML private TableColumn<OrderSummary, String> cCreated;
@@ -96,13 +93,12 @@ public final class OrderTableView {
         ageBox.selectedProperty().bindBidirectional(vm.sortByAgeProperty());
         searchButton.disableProperty().bind(vm.loadingProperty());
 
+        ordersTable.setColumnResizePolicy(TableView.CONSTRAINED_RESIZE_POLICY_FLEX_LAST_COLUMN);
         ordersTable.setItems(vm.rows());
         ordersTable.setPlaceholder(new Label("No orders to show."));
         cId.setCellValueFactory(c -> new ReadOnlyStringWrapper(c.getValue().orderId()));
-        cMysql.setCellValueFactory(c -> new ReadOnlyStringWrapper(name(c.getValue().mysqlStatus())));
-        cMysqlV.setCellValueFactory(c -> new ReadOnlyObjectWrapper<>(c.getValue().mysqlVersion()));
-        cRedis.setCellValueFactory(c -> new ReadOnlyStringWrapper(name(c.getValue().redisStatus())));
-        cRedisV.setCellValueFactory(c -> new ReadOnlyObjectWrapper<>(c.getValue().redisVersion()));
+        cMysql.setCellValueFactory(c -> new ReadOnlyStringWrapper(side(c.getValue().mysqlStatus(), c.getValue().mysqlVersion())));
+        cRedis.setCellValueFactory(c -> new ReadOnlyStringWrapper(side(c.getValue().redisStatus(), c.getValue().redisVersion())));
         cSync.setCellValueFactory(c -> new ReadOnlyStringWrapper(OrderTableViewModel.agreement(c.getValue())));
         cAge.setCellValueFactory(c -> new ReadOnlyStringWrapper(
                 Formats.duration(vm.loadedAtMs() - c.getValue().statusSinceMs())));
@@ -129,8 +125,9 @@ public final class OrderTableView {
         ordersMessage.textProperty().bind(vm.messageProperty());
     }
 
-    private static String name(OrderStatus s) {
-        return s == null ? "—" : s.name();
+    /** @return e.g. "PAID v2", or "—" when that store has no record */
+    private static String side(OrderStatus s, long version) {
+        return s == null ? "—" : s.name() + " v" + version;
     }
 
     private static ListCell<OrderStatus> statusCell() {

@@ -77,6 +77,7 @@ public final class CancelQueueView {
         vm.depthHistory().addListener((ListChangeListener<DepthSample>) c -> plot());
         vm.summaryProperty().addListener((o, a, s) -> showSummary(s));
 
+        queueTable.setColumnResizePolicy(TableView.CONSTRAINED_RESIZE_POLICY_FLEX_LAST_COLUMN);
         queueTable.setItems(vm.entries());
         queueTable.setPlaceholder(new Label("The cancel queue is empty."));
         cId.setCellValueFactory(c -> new ReadOnlyStringWrapper(c.getValue().orderId()));
@@ -148,10 +149,9 @@ public final class CancelQueueView {
         SweeperStatus sw = s.sweeper();
         lastTick.setText(sw.lastTickMs() == null ? "never" : Formats.duration(s.nowMs() - sw.lastTickMs()) + " ago");
         perMinute.setText(Long.toString(sw.cancelsLastMinute()));
-        String where = sw.runningHere() ? "runs in this console" : "runs elsewhere" + (sw.lastTickBy() == null ? "" : " (" + sw.lastTickBy() + ")");
-        sweeperState.setText("Sweeper " + (sw.paused() ? "PAUSED" : "running") + " · " + where);
+        sweeperState.setText(CancelQueueViewModel.sweeperText(sw, s.nowMs()));
         sweeperState.getStyleClass().removeAll("paused", "running");
-        sweeperState.getStyleClass().add(sw.paused() ? "paused" : "running");
+        sweeperState.getStyleClass().add(sw.paused() || sw.lastTickMs() == null ? "paused" : "running");
         pauseButton.setText(sw.paused() ? "Resume sweeper" : "Pause sweeper");
     }
 

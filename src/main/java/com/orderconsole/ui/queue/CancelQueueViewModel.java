@@ -4,6 +4,7 @@ import com.orderconsole.domain.Role;
 import com.orderconsole.domain.TransitionResult;
 import com.orderconsole.service.QueueItem;
 import com.orderconsole.service.QueueSummary;
+import com.orderconsole.service.SweeperStatus;
 import com.orderconsole.ui.ConsoleContext;
 import com.orderconsole.ui.common.Formats;
 import com.orderconsole.ui.common.Refreshable;
@@ -29,6 +30,8 @@ public final class CancelQueueViewModel implements Refreshable {
     public static final int ENTRIES_SHOWN = 200;
     /** Depth samples kept for the chart (one per refresh). */
     public static final int SAMPLES_KEPT = 180;
+    /** A sweeper that has not ticked for this long, ms, is shown as silent (it ticks every second). */
+    static final long SILENT_MS = 10_000;
 
     private final ConsoleContext ctx;
     private final ReadOnlyObjectWrapper<QueueSummary> summary = new ReadOnlyObjectWrapper<>();
@@ -135,6 +138,27 @@ public final class CancelQueueViewModel implements Refreshable {
     }
 
     private record Outcome(String text, boolean ok) {
+    }
+
+    /**
+     * @param sw the sweepers' state
+     * @param nowMs Redis time of the reading, epoch ms
+     * @return e.g. "Sweeper PAUSED", "Sweeper running (this console)", "No sweeper has run yet",
+     *         "Sweeper silent for 2 min (last: 1234@host)"
+     */
+    public static String sweeperText(SweeperStatus sw, long nowMs) {
+        if (sw.paused()) {
+            return "Sweeper PAUSED";
+        }
+        if (sw.lastTickMs() == null) {
+            return "No sweeper has run yet: overdue orders are not cancelled";
+        }
+        long silent = nowMs - sw.lastTickMs();
+        String who = sw.runningHere() ? "this console" : sw.lastTickBy();
+        if (silent > SILENT_MS) {
+            return "Sweeper silent for " + Formats.duration(silent) + " (last: " + who + ")";
+        }
+        return "Sweeper running (" + who + ")";
     }
 
     private void showError(String text) {

@@ -64,6 +64,7 @@ public final class ReconciliationView {
         progressBar.progressProperty().bind(vm.progressProperty());
         progressText.textProperty().bind(vm.progressTextProperty());
 
+        categoryTable.setColumnResizePolicy(TableView.CONSTRAINED_RESIZE_POLICY_FLEX_LAST_COLUMN);
         categoryTable.setItems(vm.categories());
         categoryTable.setPlaceholder(new Label("Run a comparison to see findings."));
         cCategory.setCellValueFactory(c -> new ReadOnlyStringWrapper(c.getValue().category().label()));
@@ -79,6 +80,7 @@ public final class ReconciliationView {
         repairButton.disableProperty().bind(vm.runningProperty()
                 .or(categoryTable.getSelectionModel().selectedItemProperty().isNull()));
 
+        findingTable.setColumnResizePolicy(TableView.CONSTRAINED_RESIZE_POLICY_FLEX_LAST_COLUMN);
         findingTable.setItems(vm.findings());
         findingTable.setPlaceholder(new Label("Select a category to list its findings."));
         fId.setCellValueFactory(c -> new ReadOnlyStringWrapper(c.getValue().orderId()));

@@ -97,9 +97,11 @@ public final class ReconciliationViewModel {
             categories.setAll(Arrays.stream(ReconCategory.values())
                     .map(c -> new CategoryRow(c, r.counts().get(c))).toList());
             showFindings();
-            String summary = (r.cancelled() ? "Cancelled after " : "Compared ") + r.ordersCompared() + " orders in "
-                    + Formats.duration(r.millis()) + (r.filtered() ? " (filtered; Redis-only and queue checks skipped)" : "")
-                    + ": " + (r.total() == 0 ? "Redis and MySQL agree." : r.total() + " findings.");
+            // The report counts MySQL rows and Redis keys read, so this says "records", not "orders".
+            String summary = (r.cancelled() ? "Cancelled after checking " : "Checked ") + r.ordersCompared() + " records in "
+                    + Formats.elapsed(r.millis()) + (r.filtered() ? " (filtered; Redis-only and queue checks skipped)" : "")
+                    + ": " + (r.total() == 0 ? "Redis and MySQL agree."
+                    : r.total() + (r.total() == 1 ? " finding." : " findings."));
             progressText.set(summary);
             message.set(afterRepair == null ? "" : afterRepair);
             messageIsError.set(false);

@@ -17,6 +17,8 @@ class FormatsTest {
         assertThat(Formats.duration(Duration.ofHours(2))).isEqualTo("2 h");
         assertThat(Formats.duration(Duration.ofDays(3).plusHours(4).plusMinutes(9))).isEqualTo("3 d 4 h");
         assertThat(Formats.dueIn(10_000, 4_000)).isEqualTo("in 6 s");
+        assertThat(Formats.elapsed(98)).isEqualTo("98 ms");
+        assertThat(Formats.elapsed(61_000)).isEqualTo("1 min 1 s");
         assertThat(Formats.dueIn(4_000, 7_000)).isEqualTo("overdue by 3 s");
     }
 

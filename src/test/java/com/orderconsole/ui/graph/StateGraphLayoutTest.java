@@ -57,6 +57,14 @@ class StateGraphLayoutTest {
             assertThat(onBorder(r.nodes().get(route.edge().from()), start)).as("start of %s", route.edge()).isTrue();
             assertThat(onBorder(r.nodes().get(route.edge().to()), end)).as("end of %s", route.edge()).isTrue();
             r.nodes().forEach((s, b) -> assertThat(route.label().overlaps(b)).as("label of %s over %s", route.edge(), s).isFalse());
+            // The label sits beside its own edge: within the edge's horizontal span and close to one of its segments.
+            double cx = route.label().x() + route.label().width() / 2;
+            double cy = route.label().y() + route.label().height() / 2;
+            double minX = route.points().stream().mapToDouble(Point::x).min().orElseThrow();
+            double maxX = route.points().stream().mapToDouble(Point::x).max().orElseThrow();
+            assertThat(cx).as("label of %s", route.edge()).isBetween(minX, maxX);
+            assertThat(route.points()).as("label of %s near the edge", route.edge())
+                    .anyMatch(p -> Math.abs(p.y() - cy) <= route.label().height());
         }
     }
 

@@ -49,7 +49,7 @@ class OrderDetailViewTest extends ConsoleFxTest {
         assertThat(last.actor()).isEqualTo("alice");
         assertThat(last.source()).isEqualTo("console");
         assertThat(last.reason()).isEqualTo("customer paid by bank transfer");
-        List<HistoryEntry> shownHistory = rows("#historyTable");
+        List<HistoryEntry> shownHistory = rows("#historyList");
         assertThat(shownHistory).extracting(HistoryEntry::actor).contains("alice");
         assertThat(services.orders().lookup("d-100").summary().redisStatus()).as("other orders untouched").isEqualTo(OrderStatus.WAIT_PAY);
     }

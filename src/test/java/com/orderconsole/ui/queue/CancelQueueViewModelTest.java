@@ -3,6 +3,7 @@ package com.orderconsole.ui.queue;
 import com.orderconsole.domain.OrderStatus;
 import com.orderconsole.domain.Role;
 import com.orderconsole.service.QueueItem;
+import com.orderconsole.service.SweeperStatus;
 import com.orderconsole.ui.ViewModelTestBase;
 import org.junit.jupiter.api.Test;
 
@@ -23,6 +24,19 @@ class CancelQueueViewModelTest extends ViewModelTestBase {
         assertThat(vm.entries()).extracting(QueueItem::orderId).containsExactlyInAnyOrder("e-1", "e-2");
         assertThat(vm.entries()).noneMatch(QueueItem::stale);
         assertThat(vm.depthHistory()).hasSize(2).allMatch(s -> s.depth() == 2);
+    }
+
+    @Test
+    void sweeperStateInWords() {
+        long now = 1_000_000;
+        assertThat(CancelQueueViewModel.sweeperText(new SweeperStatus(false, false, null, null, 0, 0), now))
+                .startsWith("No sweeper has run yet");
+        assertThat(CancelQueueViewModel.sweeperText(new SweeperStatus(true, false, now - 1000, "p", 0, 0), now))
+                .isEqualTo("Sweeper running (this console)");
+        assertThat(CancelQueueViewModel.sweeperText(new SweeperStatus(false, false, now - 120_000, "42@cli-host", 0, 0), now))
+                .isEqualTo("Sweeper silent for 2 min (last: 42@cli-host)");
+        assertThat(CancelQueueViewModel.sweeperText(new SweeperStatus(false, true, now - 1000, "p", 0, 0), now))
+                .isEqualTo("Sweeper PAUSED");
     }
 
     @Test

@@ -37,7 +37,8 @@ class ReconciliationViewModelTest extends ViewModelTestBase {
 
         vm.run();
         assertThat(count(vm, ReconCategory.MISSING_IN_REDIS)).isEqualTo(1);
-        assertThat(vm.progressTextProperty().get()).startsWith("Compared ").endsWith("findings.");
+        assertThat(count(vm, ReconCategory.QUEUE_ENTRY_NOT_WAIT_PAY)).as("its queue entry now has no order state").isEqualTo(1);
+        assertThat(vm.progressTextProperty().get()).startsWith("Checked ").endsWith(": 2 findings.");
         vm.selectedProperty().set(ReconCategory.MISSING_IN_REDIS);
         assertThat(vm.findings()).extracting(f -> f.orderId()).containsExactly("k-2");
         assertThat(vm.preview(ReconCategory.MISSING_IN_REDIS)).isEqualTo(1);
@@ -51,6 +52,7 @@ class ReconciliationViewModelTest extends ViewModelTestBase {
         vm.repair(ReconCategory.MISSING_IN_REDIS);
         assertThat(vm.messageProperty().get()).isEqualTo("Missing in Redis: repaired 1 of 1.");
         assertThat(count(vm, ReconCategory.MISSING_IN_REDIS)).as("the re-run after the repair").isZero();
+        assertThat(count(vm, ReconCategory.QUEUE_ENTRY_NOT_WAIT_PAY)).as("the entry belongs to a WAIT_PAY order again").isZero();
         try (RawRedis r = new RawRedis()) {
             assertThat(r.cmd().exists(RedisKeys.order("k-2"))).isEqualTo(1);
         }

@@ -35,7 +35,7 @@ class ReconciliationViewTest extends ConsoleFxTest {
         clickOn("#runButton");
         waitUntil(() -> Long.valueOf(1).equals(count(ReconCategory.STATE_MISMATCH)));
         assertThat(rows("#categoryTable")).extracting(r -> ((CategoryRow) r).count()).containsOnly(0L, 1L);
-        assertThat(text("#progressText")).contains("1 findings");
+        assertThat(text("#progressText")).endsWith(": 1 finding.");
 
         int row = ReconCategory.STATE_MISMATCH.ordinal();
         interact(() -> lookup("#categoryTable").<TableView<CategoryRow>>query().getSelectionModel().select(row));
