@@ -11,6 +11,7 @@ import java.util.regex.Pattern;
 /** Text for times and durations as the console shows them (local time zone). */
 public final class Formats {
     private static final DateTimeFormatter DATE_TIME = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss");
+    private static final DateTimeFormatter SHORT = DateTimeFormatter.ofPattern("MM-dd HH:mm");
     private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("HH:mm:ss");
 
     private static final Pattern DURATION = Pattern.compile("(\\d+)\\s*(sec|s|min|m|h|d)");
@@ -21,6 +22,11 @@ public final class Formats {
     /** @param epochMs epoch milliseconds, or null @return local date and time, "" for null */
     public static String dateTime(Long epochMs) {
         return epochMs == null ? "" : DATE_TIME.format(Instant.ofEpochMilli(epochMs).atZone(ZoneId.systemDefault()));
+    }
+
+    /** @param epochMs epoch milliseconds, or null @return local month-day and minute for narrow columns, "" for null */
+    public static String shortDateTime(Long epochMs) {
+        return epochMs == null ? "" : SHORT.format(Instant.ofEpochMilli(epochMs).atZone(ZoneId.systemDefault()));
     }
 
     /** @param epochMs epoch milliseconds, or null @return local time of day, "" for null */

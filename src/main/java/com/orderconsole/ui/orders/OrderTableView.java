@@ -102,7 +102,7 @@ public final class OrderTableView {
         cSync.setCellValueFactory(c -> new ReadOnlyStringWrapper(OrderTableViewModel.agreement(c.getValue())));
         cAge.setCellValueFactory(c -> new ReadOnlyStringWrapper(
                 Formats.duration(vm.loadedAtMs() - c.getValue().statusSinceMs())));
-        cCreated.setCellValueFactory(c -> new ReadOnlyStringWrapper(Formats.dateTime(c.getValue().createdAtMs())));
+        cCreated.setCellValueFactory(c -> new ReadOnlyStringWrapper(Formats.shortDateTime(c.getValue().createdAtMs())));
         ordersTable.setRowFactory(t -> new TableRow<>() {
             @Override
             protected void updateItem(OrderSummary item, boolean empty) {
