@@ -9,6 +9,7 @@ import com.orderconsole.service.OrderSummary;
 import com.orderconsole.ui.ConsoleFxTest;
 import com.orderconsole.ui.main.Page;
 import javafx.scene.control.ComboBox;
+import javafx.scene.input.KeyCode;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
@@ -57,5 +58,17 @@ class StateGraphViewTest extends ConsoleFxTest {
         waitUntil(() -> vm.pageProperty().get() == Page.ORDERS && !rows("#ordersTable").isEmpty());
         assertThat(rows("#ordersTable")).extracting(o -> ((OrderSummary) o).orderId()).containsExactly("s-old");
         assertThat(onFx(() -> lookup("#stuckBox").<javafx.scene.control.CheckBox>query().isSelected())).isTrue();
+    }
+
+    @Test
+    void f5RefreshesTheGraphWhileAutoRefreshIsPaused() throws Exception {
+        createOrder("r-1");
+        openConsole("olga", Role.OPS);
+        waitUntil(() -> "1".equals(text("#count-WAIT_PAY")));
+        assertThat(onFx(() -> vm.autoRefreshProperty().get())).as("paused by the test base").isFalse();
+
+        createOrder("r-2");
+        push(KeyCode.F5);
+        waitUntil(() -> "2".equals(text("#count-WAIT_PAY")));
     }
 }
