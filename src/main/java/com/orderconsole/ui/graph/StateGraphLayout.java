@@ -34,10 +34,6 @@ public final class StateGraphLayout {
 
     /** A rectangle: top-left corner and size, pixels. */
     public record Box(double x, double y, double width, double height) {
-        /** @return true when the two rectangles share any area */
-        public boolean overlaps(Box o) {
-            return x < o.x + o.width && o.x < x + width && y < o.y + o.height && o.y < y + height;
-        }
     }
 
     /** A point, pixels. */

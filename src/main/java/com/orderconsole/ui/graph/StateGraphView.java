@@ -7,6 +7,7 @@ import com.orderconsole.ui.graph.StateGraphLayout.Box;
 import com.orderconsole.ui.graph.StateGraphLayout.Point;
 import com.orderconsole.ui.graph.StateGraphLayout.Route;
 import com.orderconsole.ui.graph.StateGraphViewModel.Snapshot;
+import javafx.event.ActionEvent;
 import javafx.fxml.FXML;
 import javafx.geometry.Insets;
 import javafx.geometry.Pos;
@@ -26,6 +27,7 @@ import javafx.scene.shape.Polyline;
 
 import java.time.Duration;
 import java.util.EnumMap;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -35,7 +37,7 @@ public final class StateGraphView {
     private final BorderPane root;
     private final Map<OrderStatus, Label> countLabels = new EnumMap<>(OrderStatus.class);
     private final Map<OrderStatus, Button> stuckBadges = new EnumMap<>(OrderStatus.class);
-    private final Map<Route, Label> edgeLabels = new java.util.HashMap<>();
+    private final Map<Route, Label> edgeLabels = new HashMap<>();
     private StateGraphLayout.Result drawn;
 
     @FXML private Label rulesLabel;
@@ -190,7 +192,7 @@ public final class StateGraphView {
         d.getDialogPane().setContent(grid);
         d.getDialogPane().getButtonTypes().addAll(ButtonType.OK, ButtonType.CANCEL);
         Map<OrderStatus, Duration> parsed = new EnumMap<>(OrderStatus.class);
-        d.getDialogPane().lookupButton(ButtonType.OK).addEventFilter(javafx.event.ActionEvent.ACTION, ev -> {
+        d.getDialogPane().lookupButton(ButtonType.OK).addEventFilter(ActionEvent.ACTION, ev -> {
             parsed.clear();
             try {
                 fields.forEach((st, f) -> parsed.put(st, Formats.parseDuration(f.getText())));

@@ -122,10 +122,6 @@ public final class MainViewModel implements Navigator {
         return autoRefresh;
     }
 
-    public ConsoleContext context() {
-        return ctx;
-    }
-
     public StatusBarViewModel statusBar() {
         return statusBar;
     }

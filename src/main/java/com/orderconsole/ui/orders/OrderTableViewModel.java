@@ -66,6 +66,8 @@ public final class OrderTableViewModel implements Refreshable {
     private String currentCursor;
     private String nextCursor;
     private long loadedAtMs;
+    /** Counts loads, so only the answer to the latest one is shown when searches overlap. */
+    private long generation;
 
     /**
      * @param ctx services, operator and background runner
@@ -156,6 +158,7 @@ public final class OrderTableViewModel implements Refreshable {
 
     private void load(String cursor, String exactId) {
         OrderQuery q = query;
+        long mine = ++generation;
         loading.set(true);
         ctx.background().run("load orders", job -> {
             OrderPage page = ctx.services().orders().page(q, cursor, pageSize);
@@ -170,6 +173,9 @@ public final class OrderTableViewModel implements Refreshable {
             }
             return new Loaded(page, hit, System.currentTimeMillis());
         }, loaded -> {
+            if (mine != generation) {
+                return;
+            }
             loading.set(false);
             currentCursor = cursor;
             nextCursor = loaded.page().nextCursor();
@@ -182,6 +188,9 @@ public final class OrderTableViewModel implements Refreshable {
                 openOrder.accept(loaded.exactHit());
             }
         }, error -> {
+            if (mine != generation) {
+                return;
+            }
             loading.set(false);
             message.set(error);
         });
