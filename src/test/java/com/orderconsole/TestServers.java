@@ -81,7 +81,7 @@ public final class TestServers {
         }
         try (Connection c = DriverManager.getConnection(mariaDb.jdbcUrl(), "root", "");
              Statement st = c.createStatement()) {
-            for (String t : new String[]{"orders", "order_history", "sync_cursor"}) {
+            for (String t : new String[]{"orders", "order_history", "sync_cursor", "transition_rules"}) {
                 try {
                     st.execute("TRUNCATE TABLE " + t);
                 } catch (SQLException e) {
