@@ -265,12 +265,15 @@ public final class RedisStateStore implements AutoCloseable {
      * and reads the states in pipelined pages.
      *
      * @param bucket 0..15
-     * @param pageSize keys per SCAN round, e.g. 1000
+     * @param pageSize about this many states per SCAN round, e.g. 1000
      * @param page called with each page of states (orders deleted meanwhile are skipped)
      */
     public void scanBucket(int bucket, int pageSize, Consumer<List<OrderState>> page) {
         String prefix = RedisKeys.orderPrefix(bucket);
-        ScanArgs args = ScanArgs.Builder.matches(prefix + "*").limit(pageSize);
+        // COUNT is how many keys SCAN visits, not how many it returns: every bucket's keys share one
+        // keyspace, so a bucket matches about 1/BUCKETS of them. Visiting pageSize * BUCKETS per round
+        // returns about pageSize states per round trip instead of pageSize / BUCKETS.
+        ScanArgs args = ScanArgs.Builder.matches(prefix + "*").limit((long) pageSize * RedisKeys.BUCKETS);
         ScanCursor cursor = ScanCursor.INITIAL;
         do {
             KeyScanCursor<String> c = await(async.scan(cursor, args), "SCAN");
