@@ -9,6 +9,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.LongFunction;
+import java.util.function.LongUnaryOperator;
 
 /** Drives an asynchronous operation closed-loop with a fixed number in flight, bounded in count and time. */
 final class AsyncLoad {
@@ -23,6 +24,11 @@ final class AsyncLoad {
      * @return the outcome; latency in microseconds from issue to completion
      */
     static LoadResult run(long count, int window, long maxMs, LongFunction<CompletionStage<Boolean>> op) {
+        return run(count, window, maxMs, op, null);
+    }
+
+    /** @param dueAt when operation i was due (System.nanoTime), or null to measure from its issue */
+    private static LoadResult run(long count, int window, long maxMs, LongFunction<CompletionStage<Boolean>> op, LongUnaryOperator dueAt) {
         Semaphore permits = new Semaphore(window);
         Histogram hist = new ConcurrentHistogram(3);
         AtomicLong done = new AtomicLong();
@@ -37,7 +43,7 @@ final class AsyncLoad {
                 if (!permits.tryAcquire(30, TimeUnit.SECONDS)) {
                     throw new IllegalStateException("no completion within 30 s");
                 }
-                long t0 = System.nanoTime();
+                long t0 = dueAt == null ? System.nanoTime() : dueAt.applyAsLong(i);
                 CompletionStage<Boolean> f;
                 try {
                     f = op.apply(i);
@@ -69,6 +75,23 @@ final class AsyncLoad {
             throw new IllegalStateException(e);
         }
         return new LoadResult(done.get(), ok.get(), errors.get(), busy.get(), firstError.get(), System.nanoTime() - start, hist);
+    }
+
+    /**
+     * Open loop: issues op(i) at {@code perSecond} evenly spaced instants (never more than {@code window}
+     * in flight), stopping after {@code count} operations or {@code maxMs}. Latency is measured from when
+     * each operation was due, so a stalled client or server shows in the percentiles.
+     */
+    static LoadResult paced(long count, int perSecond, int window, long maxMs, LongFunction<CompletionStage<Boolean>> op) {
+        long start = System.nanoTime();
+        long period = 1_000_000_000L / perSecond;
+        return run(count, window, maxMs, i -> {
+            long due = start + i * period;
+            while (System.nanoTime() < due) {
+                java.util.concurrent.locks.LockSupport.parkNanos(Math.min(due - System.nanoTime(), 200_000));
+            }
+            return op.apply(i);
+        }, i -> start + i * period);
     }
 
     static String rootMessage(Throwable t) {

@@ -62,7 +62,9 @@ public final class BenchMain {
                 failed |= scenario(table, "End-to-end with MySQL follower", tx::endToEnd);
             }
             if (only.contains("storm")) {
-                failed |= scenario(table, "Sweep storm", () -> new SweepStormScenario(env, table).run(storm));
+                failed |= scenario(table, "Sweep storm", () -> new SweepStormScenario(env, table).run(storm, null));
+                failed |= scenario(table, "Sweep storm what-if: smaller sweeper batches",
+                        () -> new SweepStormScenario(env, table).run(storm, SweepStormScenario.WHAT_IF_BATCH));
             }
             if (only.contains("scale")) {
                 failed |= scenario(table, "Scale: memory, console, reconciliation", () -> new ScaleScenarios(env, table, orders).run());

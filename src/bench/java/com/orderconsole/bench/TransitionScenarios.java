@@ -233,35 +233,74 @@ final class TransitionScenarios {
         return new LoadResult(done.get(), ok.get(), error.get() == null ? 0 : 1, 0, error.get(), System.nanoTime() - start, hist);
     }
 
-    /** Service transitions with the MySQL follower running; sync lag at the end and time to catch up. */
+    /**
+     * Service transitions with the MySQL follower running: first closed loop at full speed (how far the
+     * follower falls behind and how fast it catches up), then open loop at 80 % of the follower's
+     * measured apply rate, sampling the sync lag every second (the rate at which it keeps up).
+     */
     void endToEnd() {
         Services s = env.fresh();
         long now = env.redis.nowMs();
         long expire = now + BenchEnv.PAYMENT_TIMEOUT.toMillis();
         int orders = perRun;
-        env.seed(orders, i -> BenchEnv.Seed.both(new OrderState(id("e", i), OrderStatus.WAIT_PAY, 1, now, now), expire));
+        env.seed(2 * orders, i -> BenchEnv.Seed.both(new OrderState(id("e", i), OrderStatus.WAIT_PAY, 1, now, now), expire));
         s.sync().start(Duration.ofMillis(200)); // the product's default follower period
         long count = 4L * orders;
-        LoadResult lr = check(AsyncLoad.run(count, WINDOW, MAX_RUN_MS, i -> s.transitions().transitionAsync(OPERATOR,
+        LoadResult full = check(AsyncLoad.run(count, WINDOW, MAX_RUN_MS, i -> s.transitions().transitionAsync(OPERATOR,
                 TransitionRequest.of(id("e", i % orders), target(i, orders), "bench", "")).thenApply(TransitionResult::applied)),
                 "end-to-end", count);
         SyncStatus end = s.sync().status();
         long t0 = System.nanoTime();
         boolean caughtUp = s.sync().awaitCaughtUp(Duration.ofSeconds(120));
         double catchUpMs = (System.nanoTime() - t0) / 1e6;
+        verifyMysql(caughtUp, orders, full.done());
+        double applyRate = end.pending() / (catchUpMs / 1000);
+        table.add(Row.info("End-to-end, full speed with the follower running (vs service path alone: "
+                + Table.num(full.opsPerSecond() / serviceBest * 100, 0) + " %)", Table.num(full.opsPerSecond(), 0), "transitions/s"));
+        table.add(Row.info("  sync lag at the end of that run (oldest unsynced change; " + Table.num(end.pending(), 0)
+                + (end.pendingCapped() ? "+" : "") + " pending)", Table.num(end.oldestPendingAgeMs() == null ? 0 : end.oldestPendingAgeMs(), 0), "ms"));
+        table.add(Row.info("  follower catch-up after the load stopped: " + Table.num(catchUpMs, 0) + " ms, apply rate",
+                Table.num(applyRate, 0), "changes/s"));
+
+        int rate = (int) Math.max(100, applyRate * 0.8);
+        long pacedCount = Math.min(count, rate * 15L); // about 15 s
+        long[] maxLag = {0};
+        Thread sampler = new Thread(() -> {
+            while (!Thread.currentThread().isInterrupted()) {
+                try {
+                    Thread.sleep(1000);
+                } catch (InterruptedException e) {
+                    return;
+                }
+                Long lag = s.sync().status().oldestPendingAgeMs();
+                maxLag[0] = Math.max(maxLag[0], lag == null ? 0 : lag);
+            }
+        }, "lag-sampler");
+        sampler.start();
+        LoadResult paced = check(AsyncLoad.paced(pacedCount, rate, WINDOW, MAX_RUN_MS, i -> s.transitions().transitionAsync(OPERATOR,
+                TransitionRequest.of(id("e", orders + i % orders), target(i, orders), "bench", "")).thenApply(TransitionResult::applied)),
+                "end-to-end paced", pacedCount);
+        sampler.interrupt();
+        try {
+            sampler.join(5000);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        Long lagEnd = s.sync().status().oldestPendingAgeMs();
+        table.add(Row.info("End-to-end, paced at 80 % of the follower's apply rate (" + Table.num(paced.done(), 0)
+                + " transitions; p50 / p99 " + Table.num(paced.ms(50), 2) + " / " + Table.num(paced.ms(99), 2) + " ms)",
+                Table.num(paced.opsPerSecond(), 0), "transitions/s"));
+        table.add(Row.info("  sync lag: largest of the 1 s samples / at the end", Table.num(maxLag[0], 0) + " / "
+                + Table.num(lagEnd == null ? 0 : lagEnd, 0), "ms"));
+    }
+
+    private void verifyMysql(boolean caughtUp, int orders, long transitions) {
         long finished = ((Number) env.sqlValue("SELECT COUNT(*) FROM orders WHERE status = 5 AND version = 5")).longValue();
         long history = ((Number) env.sqlValue("SELECT COUNT(*) FROM order_history")).longValue();
-        if (!caughtUp || finished != orders || history != lr.done()) {
+        if (!caughtUp || finished != orders || history != transitions) {
             throw new IllegalStateException("follower did not converge: caught up " + caughtUp + ", " + finished + " of " + orders
-                    + " FINISHED in MySQL, " + history + " history rows for " + lr.done() + " transitions");
+                    + " FINISHED in MySQL, " + history + " history rows for " + transitions + " transitions");
         }
-        double ratio = lr.opsPerSecond() / serviceBest;
-        table.add(Row.info("End-to-end transitions/s with the MySQL follower running (vs service path alone: "
-                + Table.num(ratio * 100, 0) + " %)", Table.num(lr.opsPerSecond(), 0), "transitions/s"));
-        table.add(Row.info("Sync lag at the end of the run (oldest unsynced change; " + Table.num(end.pending(), 0)
-                + (end.pendingCapped() ? "+" : "") + " pending)", Table.num(end.oldestPendingAgeMs() == null ? 0 : end.oldestPendingAgeMs(), 0), "ms"));
-        table.add(Row.info("Time for the follower to catch up after the load stopped", Table.num(catchUpMs, 0), "ms"));
-        table.add(Row.info("Follower apply rate (history rows + guarded UPDATEs)", Table.num(lr.done() / ((lr.elapsedNanos() / 1e9) + catchUpMs / 1000), 0), "changes/s"));
     }
 
     private static String sha1(String text) {
