@@ -148,15 +148,25 @@ final class TransitionScenarios {
         env.fresh();
         long now = env.redis.nowMs();
         int warm = Math.max(1000, orders / 10);
-        env.seed(2 * orders + warm, i -> new BenchEnv.Seed(new OrderState(id("m", i), OrderStatus.WAIT_PAY, 1, now, now), null,
+        env.seed(3 * orders + warm, i -> new BenchEnv.Seed(new OrderState(id("m", i), OrderStatus.WAIT_PAY, 1, now, now), null,
                 false, true, 1, 1));
-        runMysql(2 * orders, warm, false); // warm-up: JIT, pool, buffer pool
+        runMysql(3 * orders, warm, false); // warm-up: JIT, pool, buffer pool
         LoadResult lr = checkMysql(runMysql(0, orders, false));
         double ratio = serviceBest / lr.opsPerSecond();
         table.add(Row.judged("MySQL-only path: conditional UPDATE ... WHERE status = ? (" + MYSQL_THREADS + " threads, auto-commit)",
                 Table.num(lr.opsPerSecond(), 0), "transitions/s", "Redis service path ≥ 5×", Table.num(ratio, 1) + "×", ratio >= 5));
         table.add(Row.info("Latency p50 / p99, MySQL-only path", Table.num(lr.ms(50), 2) + " / " + Table.num(lr.ms(99), 2), "ms"));
-        LoadResult eq = checkMysql(runMysql(orders, orders, true));
+        LoadResult eq = checkMysql(runMysql(2 * orders, orders, true));
+        env.sql("SET GLOBAL innodb_flush_log_at_trx_commit = 1");
+        LoadResult durable;
+        try {
+            durable = checkMysql(runMysql(orders, orders, false));
+        } finally {
+            env.sql("SET GLOBAL innodb_flush_log_at_trx_commit = 2");
+        }
+        table.add(Row.info("MySQL-only path, durable commits (innodb_flush_log_at_trx_commit=1; Redis path is "
+                + Table.num(serviceBest / durable.opsPerSecond(), 1) + "×; p50 / p99 " + Table.num(durable.ms(50), 2) + " / "
+                + Table.num(durable.ms(99), 2) + " ms)", Table.num(durable.opsPerSecond(), 0), "transitions/s"));
         table.add(Row.info("MySQL-only path with a history row per transition (equal work; Redis path is "
                 + Table.num(serviceBest / eq.opsPerSecond(), 1) + "×; p50 / p99 " + Table.num(eq.ms(50), 2) + " / "
                 + Table.num(eq.ms(99), 2) + " ms)", Table.num(eq.opsPerSecond(), 0), "transitions/s"));
@@ -249,7 +259,9 @@ final class TransitionScenarios {
         LoadResult full = check(AsyncLoad.run(count, WINDOW, MAX_RUN_MS, i -> s.transitions().transitionAsync(OPERATOR,
                 TransitionRequest.of(id("e", i % orders), target(i, orders), "bench", "")).thenApply(TransitionResult::applied)),
                 "end-to-end", count);
+        long st0 = System.nanoTime();
         SyncStatus end = s.sync().status();
+        double statusMs = (System.nanoTime() - st0) / 1e6;
         long t0 = System.nanoTime();
         boolean caughtUp = s.sync().awaitCaughtUp(Duration.ofSeconds(120));
         double catchUpMs = (System.nanoTime() - t0) / 1e6;
@@ -258,7 +270,7 @@ final class TransitionScenarios {
         table.add(Row.info("End-to-end, full speed with the follower running (vs service path alone: "
                 + Table.num(full.opsPerSecond() / serviceBest * 100, 0) + " %)", Table.num(full.opsPerSecond(), 0), "transitions/s"));
         table.add(Row.info("  sync lag at the end of that run (oldest unsynced change; " + Table.num(end.pending(), 0)
-                + (end.pendingCapped() ? "+" : "") + " pending)", Table.num(end.oldestPendingAgeMs() == null ? 0 : end.oldestPendingAgeMs(), 0), "ms"));
+                + (end.pendingCapped() ? "+" : "") + " pending; that status() call took " + Table.num(statusMs, 0) + " ms)", Table.num(end.oldestPendingAgeMs() == null ? 0 : end.oldestPendingAgeMs(), 0), "ms"));
         table.add(Row.info("  follower catch-up after the load stopped: " + Table.num(catchUpMs, 0) + " ms, apply rate",
                 Table.num(applyRate, 0), "changes/s"));
 
