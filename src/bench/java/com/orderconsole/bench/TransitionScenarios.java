@@ -66,7 +66,7 @@ final class TransitionScenarios {
     /** Service path vs raw EVALSHA (Lettuce raw commands and a bare RESP socket), two rounds, best of each. */
     void throughput() {
         Services s = env.fresh();
-        int ranges = 9; // 3 warm-up runs, then 2 rounds of (service, RESP, Lettuce raw)
+        int ranges = 11; // 3 warm-up runs, 2 rounds of (service, RESP, Lettuce raw), 2 unloaded-latency runs
         long now = env.redis.nowMs();
         long expire = now + BenchEnv.PAYMENT_TIMEOUT.toMillis();
         env.seedRedis(ranges * perRun, i -> BenchEnv.Seed.both(new OrderState(id("t", i), OrderStatus.WAIT_PAY, 1, now, now), expire));
@@ -95,18 +95,29 @@ final class TransitionScenarios {
                 "transitions/s", "≥ 60 % of ceiling", Table.num(ratio * 100, 0) + " %", ratio >= 0.60));
         table.add(Row.info("Ceiling: same script, raw pipelined EVALSHA, bare RESP socket", Table.num(best[1].opsPerSecond(), 0), "transitions/s"));
         table.add(Row.info("Ceiling: same script, raw EVALSHA via Lettuce rawAsync", Table.num(best[2].opsPerSecond(), 0), "transitions/s"));
+        // One request at a time: the latency of the path itself, without 255 others queued ahead.
+        long single = Math.min(perRun, 20_000);
+        for (int p = 0; p < 2; p++) {
+            LoadResult lr = check(runPath(p, s, (9 + p) * perRun, single, 1), names[p] + " (one in flight)", single);
+            table.add(Row.info("Latency p50 / p99 with one request in flight, " + names[p], Table.num(lr.ms(50), 3) + " / "
+                    + Table.num(lr.ms(99), 3), "ms"));
+        }
         for (int p = 0; p < 3; p++) {
-            table.add(Row.info("Latency p50 / p99, " + names[p], Table.num(best[p].ms(50), 2) + " / " + Table.num(best[p].ms(99), 2), "ms"));
+            table.add(Row.info("Latency p50 / p99 at " + WINDOW + " in flight, " + names[p], Table.num(best[p].ms(50), 2) + " / " + Table.num(best[p].ms(99), 2), "ms"));
         }
     }
 
     private LoadResult runPath(int path, Services s, int base, long count) {
+        return runPath(path, s, base, count, WINDOW);
+    }
+
+    private LoadResult runPath(int path, Services s, int base, long count, int window) {
         return switch (path) {
-            case 0 -> AsyncLoad.run(count, WINDOW, MAX_RUN_MS, i -> s.transitions().transitionAsync(OPERATOR,
+            case 0 -> AsyncLoad.run(count, window, MAX_RUN_MS, i -> s.transitions().transitionAsync(OPERATOR,
                     TransitionRequest.of(id("t", base + i % perRun), target(i, perRun), "bench", "")).thenApply(TransitionResult::applied));
-            case 1 -> RespPipeline.run("127.0.0.1", env.redisServer.port(), count, WINDOW, MAX_RUN_MS,
+            case 1 -> RespPipeline.run("127.0.0.1", env.redisServer.port(), count, window, MAX_RUN_MS,
                     i -> evalshaCommand(id("t", base + i % perRun), target(i, perRun)), code -> code == 1);
-            default -> AsyncLoad.run(count, WINDOW, MAX_RUN_MS, i -> {
+            default -> AsyncLoad.run(count, window, MAX_RUN_MS, i -> {
                 String oid = id("t", base + i % perRun);
                 String[] keys = keys(oid);
                 return env.redis.rawAsync().<List<Object>>evalsha(sha, ScriptOutputType.MULTI, keys, oid,
