@@ -6,7 +6,6 @@ import org.slf4j.LoggerFactory;
 
 import java.time.Duration;
 import java.util.UUID;
-import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
@@ -67,11 +66,7 @@ public final class Maintenance implements AutoCloseable {
         if (scheduler != null) {
             return;
         }
-        scheduler = Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread t = new Thread(r, "maintenance");
-            t.setDaemon(true);
-            return t;
-        });
+        scheduler = DaemonScheduler.create("maintenance");
         scheduler.scheduleWithFixedDelay(this::runOnce, period.toMillis(), period.toMillis(), TimeUnit.MILLISECONDS);
     }
 
