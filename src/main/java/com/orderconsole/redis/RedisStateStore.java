@@ -11,6 +11,7 @@ import io.lettuce.core.KeyScanCursor;
 import io.lettuce.core.Limit;
 import io.lettuce.core.Range;
 import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisCommandExecutionException;
 import io.lettuce.core.RedisCommandTimeoutException;
 import io.lettuce.core.RedisConnectionException;
 import io.lettuce.core.RedisException;
@@ -261,28 +262,27 @@ public final class RedisStateStore implements AutoCloseable {
     }
 
     /**
-     * Visits every order key of a bucket with SCAN (cursor-based: memory stays flat at any size)
-     * and reads the states in pipelined pages.
+     * Visits every order key with one SCAN pass (cursor-based: memory stays flat at any size) and
+     * reads the states in pipelined pages. On Redis Cluster this would run once per master.
      *
-     * @param bucket 0..15
-     * @param pageSize keys per SCAN round, e.g. 1000
+     * @param pageSize keys SCAN visits per round, e.g. 1000
      * @param page called with each page of states (orders deleted meanwhile are skipped)
      */
-    public void scanBucket(int bucket, int pageSize, Consumer<List<OrderState>> page) {
-        String prefix = RedisKeys.orderPrefix(bucket);
-        ScanArgs args = ScanArgs.Builder.matches(prefix + "*").limit(pageSize);
+    public void scanOrders(int pageSize, Consumer<List<OrderState>> page) {
+        // '{' and '}' are literal in SCAN patterns; '?' matches the two bucket digits.
+        ScanArgs args = ScanArgs.Builder.matches("osm:{b??}:order:*").limit(pageSize);
         ScanCursor cursor = ScanCursor.INITIAL;
         do {
             KeyScanCursor<String> c = await(async.scan(cursor, args), "SCAN");
             List<String> ids = new ArrayList<>(c.getKeys().size());
             for (String k : c.getKeys()) {
-                ids.add(k.substring(prefix.length()));
+                ids.add(k.substring(k.indexOf(":order:") + ":order:".length()));
             }
             if (!ids.isEmpty()) {
                 List<OrderState> states = new ArrayList<>(ids.size());
-                getAll(ids).values().forEach(s -> {
-                    if (s != null) {
-                        states.add(s);
+                getAll(ids).values().forEach(st -> {
+                    if (st != null) {
+                        states.add(st);
                     }
                 });
                 page.accept(states);
@@ -408,6 +408,16 @@ public final class RedisStateStore implements AutoCloseable {
     /** Deletes outbox entries older than {@code minId} (exclusive): only call with an id MySQL has. */
     public void trimOutbox(int bucket, String minId) {
         await(async.xtrim(RedisKeys.outbox(bucket), XTrimArgs.Builder.minId(minId)), "XTRIM");
+    }
+
+    /**
+     * Counts outbox entries at or before an id (normally just that one: the follower trims the rest).
+     *
+     * @param upToId a stream id
+     * @param max stop counting here
+     */
+    public int countOutboxUpTo(int bucket, String upToId, int max) {
+        return await(async.xrange(RedisKeys.outbox(bucket), Range.create("-", upToId), Limit.create(0, max)), "XRANGE").size();
     }
 
     /** @return the oldest entry after {@code afterId}, or null */
@@ -573,8 +583,11 @@ public final class RedisStateStore implements AutoCloseable {
             return new RedisUnavailableException("Redis at " + where + " did not answer " + what + " within "
                     + timeout.toMillis() + " ms", cause);
         }
-        if (cause instanceof RedisConnectionException || (cause instanceof RedisException
-                && String.valueOf(cause.getMessage()).contains("not connected"))) {
+        if (cause instanceof RedisCommandExecutionException re) {
+            return re; // the server answered with an error: not an availability problem
+        }
+        if (cause instanceof RedisException || cause instanceof java.io.IOException) {
+            // Connection refused, reset, closed or disconnected while the command was in flight.
             return new RedisUnavailableException("Redis at " + where + " is unreachable (" + what + "): "
                     + rootMessage(cause), cause);
         }

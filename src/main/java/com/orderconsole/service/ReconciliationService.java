@@ -103,25 +103,28 @@ public final class ReconciliationService {
         } while (cursor != null && !stop);
 
         if (filter == null && !stop) {
-            // 2. Redis orders MySQL does not have.
-            for (int b = 0; b < RedisKeys.BUCKETS && !stop; b++) {
-                long[] seen = {done};
-                redis.scanBucket(b, PAGE, states -> {
-                    List<String> ids = states.stream().map(OrderState::orderId).toList();
-                    Set<String> known = new HashSet<>();
-                    db.read(s -> s.getMapper(OrderMapper.class).findByIds(ids)).forEach(r -> known.add(r.orderId));
-                    for (OrderState st : states) {
-                        if (!known.contains(st.orderId())) {
-                            add(counts, kept, new ReconFinding(ReconCategory.MISSING_IN_MYSQL, st.orderId(), null, 0,
-                                    st.status(), st.version(), "no MySQL row"));
-                        }
+            // 2. Redis orders MySQL does not have: one SCAN pass over every bucket's order keys.
+            long[] seen = {done};
+            boolean[] stopped = {false};
+            redis.scanOrders(PAGE * 4, states -> {
+                if (stopped[0]) {
+                    return;
+                }
+                List<String> ids = states.stream().map(OrderState::orderId).toList();
+                Set<String> known = new HashSet<>();
+                db.read(s -> s.getMapper(OrderMapper.class).findByIds(ids)).forEach(r -> known.add(r.orderId));
+                for (OrderState st : states) {
+                    if (!known.contains(st.orderId())) {
+                        add(counts, kept, new ReconFinding(ReconCategory.MISSING_IN_MYSQL, st.orderId(), null, 0,
+                                st.status(), st.version(), "no MySQL row"));
                     }
-                    seen[0] += states.size();
-                    progress.update("Redis vs MySQL", seen[0], total);
-                });
-                done = seen[0];
-                stop = cancelled.getAsBoolean();
-            }
+                }
+                seen[0] += states.size();
+                progress.update("Redis vs MySQL", seen[0], total);
+                stopped[0] = cancelled.getAsBoolean();
+            });
+            done = seen[0];
+            stop = stopped[0];
             // 3. Queue entries of orders that are not waiting for payment.
             for (int b = 0; b < RedisKeys.BUCKETS && !stop; b++) {
                 for (long off = 0; ; off += PAGE) {

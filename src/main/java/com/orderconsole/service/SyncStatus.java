@@ -3,8 +3,8 @@ package com.orderconsole.service;
 /**
  * How far MySQL lags Redis.
  *
- * @param pending outbox entries not yet applied to MySQL (counted up to 10,000 per bucket)
- * @param pendingCapped true when some bucket had more than the counted limit
+ * @param pending outbox entries not yet applied to MySQL
+ * @param pendingCapped true when the count is an upper bound (over 1,000 applied entries not yet trimmed)
  * @param oldestPendingAgeMs age of the oldest unapplied entry in milliseconds, or null when none
  * @param appliedTotal entries this process applied since start
  * @param lastError the last failure of the follower in words, or null when the last run succeeded

@@ -1,0 +1,241 @@
+package com.orderconsole.bench;
+
+import com.orderconsole.domain.OrderState;
+import com.orderconsole.embedded.EmbeddedMariaDb;
+import com.orderconsole.embedded.EmbeddedRedis;
+import com.orderconsole.redis.RedisStateStore;
+import com.orderconsole.service.Services;
+import com.orderconsole.store.Database;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.IntFunction;
+import java.util.stream.Stream;
+
+/**
+ * The benchmark's own servers (embedded Redis and MariaDB on loopback under {@code bench.dir}, data
+ * wiped at start) and connections, plus bulk seeding that bypasses order creation: pipelined
+ * init_order.lua in Redis and batched multi-row INSERTs in MySQL.
+ */
+final class BenchEnv implements AutoCloseable {
+    /** Default payment deadline of the services built here. */
+    static final Duration PAYMENT_TIMEOUT = Duration.ofMinutes(30);
+
+    final EmbeddedRedis redisServer;
+    final EmbeddedMariaDb mariaDb;
+    final RedisStateStore redis;
+    final Database db;
+    private Services services;
+
+    private BenchEnv(EmbeddedRedis redisServer, EmbeddedMariaDb mariaDb, RedisStateStore redis, Database db) {
+        this.redisServer = redisServer;
+        this.mariaDb = mariaDb;
+        this.redis = redis;
+        this.db = db;
+    }
+
+    /** Starts both servers in {@code dir} (Redis data and MariaDB data wiped first) and connects. */
+    static BenchEnv start(Path dir) {
+        deleteTree(dir.resolve("redis"));
+        deleteTree(dir.resolve("mariadb").resolve("data"));
+        EmbeddedRedis r = new EmbeddedRedis(dir.resolve("redis"), 0).start();
+        // A buffer pool that holds 1M orders with their indexes; commit flushed to the OS every
+        // commit and fsynced once a second, the same durability as Redis' appendfsync everysec.
+        EmbeddedMariaDb m = new EmbeddedMariaDb(dir.resolve("mariadb"), 0, "--innodb-buffer-pool-size=2G",
+                "--innodb-log-file-size=512M", "--innodb-flush-log-at-trx-commit=2", "--max-connections=100").start();
+        RedisStateStore store = RedisStateStore.connect(r.uri(), Duration.ofSeconds(5));
+        Database db = Database.connect(m.jdbcUrl(), "root", "", Duration.ofSeconds(5));
+        return new BenchEnv(r, m, store, db);
+    }
+
+    /**
+     * Empties both stores (FLUSHALL, TRUNCATE: benchmark data only) and returns a new service layer
+     * with the default rules and no background jobs; the previous one is closed.
+     */
+    Services fresh() {
+        if (services != null) {
+            services.close();
+        }
+        redis.await(redis.rawAsync().flushall(), "FLUSHALL");
+        sql("TRUNCATE TABLE orders", "TRUNCATE TABLE order_history", "TRUNCATE TABLE sync_cursor");
+        services = Services.create(redis, db, PAYMENT_TIMEOUT);
+        services.rules().ensureSeeded();
+        return services;
+    }
+
+    /** Runs statements in auto-commit mode. */
+    void sql(String... statements) {
+        try (Connection c = db.dataSource().getConnection(); Statement st = c.createStatement()) {
+            for (String s : statements) {
+                st.execute(s);
+            }
+        } catch (SQLException e) {
+            throw new IllegalStateException(e.getMessage(), e);
+        }
+    }
+
+    /** @return the first column of the first row of a query, or null */
+    Object sqlValue(String query) {
+        try (Connection c = db.dataSource().getConnection(); Statement st = c.createStatement();
+             ResultSet rs = st.executeQuery(query)) {
+            return rs.next() ? rs.getObject(1) : null;
+        } catch (SQLException e) {
+            throw new IllegalStateException(e.getMessage(), e);
+        }
+    }
+
+    /** @return one INFO section parsed into field to value */
+    Map<String, String> info(String section) {
+        Map<String, String> out = new HashMap<>();
+        for (String line : redis.await(redis.rawAsync().info(section), "INFO").split("\r?\n")) {
+            int c = line.indexOf(':');
+            if (c > 0 && !line.startsWith("#")) {
+                out.put(line.substring(0, c), line.substring(c + 1).trim());
+            }
+        }
+        return out;
+    }
+
+    /** One seeded order: its Redis state, the cancel-queue expiry (null = none) and the MySQL side. */
+    record Seed(OrderState state, Long expireAtMs, boolean inRedis, boolean inMysql, int mysqlStatus, long mysqlVersion) {
+        static Seed both(OrderState s, Long expireAtMs) {
+            return new Seed(s, expireAtMs, true, true, s.status().code(), s.version());
+        }
+    }
+
+    /**
+     * Writes orders 0..count-1 to Redis (pipelined init_order.lua, 4,096 in flight) and MySQL (one
+     * thread, batches of 2,000 rows sent as multi-row INSERTs), both at once.
+     *
+     * @return wall time, milliseconds
+     */
+    long seed(int count, IntFunction<Seed> gen) {
+        long t0 = System.currentTimeMillis();
+        AtomicReference<Throwable> mysqlFailure = new AtomicReference<>();
+        Thread mysql = new Thread(() -> {
+            try {
+                seedMysql(count, gen);
+            } catch (Throwable e) {
+                mysqlFailure.set(e);
+            }
+        }, "seed-mysql");
+        mysql.start();
+        seedRedis(count, gen);
+        try {
+            mysql.join();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+        if (mysqlFailure.get() != null) {
+            throw new IllegalStateException("MySQL seeding failed: " + mysqlFailure.get().getMessage(), mysqlFailure.get());
+        }
+        return System.currentTimeMillis() - t0;
+    }
+
+    /** Redis half of {@link #seed}. */
+    void seedRedis(int count, IntFunction<Seed> gen) {
+        Semaphore inFlight = new Semaphore(4096);
+        AtomicReference<Throwable> failure = new AtomicReference<>();
+        try {
+            for (int i = 0; i < count && failure.get() == null; i++) {
+                Seed s = gen.apply(i);
+                if (!s.inRedis()) {
+                    continue;
+                }
+                if (!inFlight.tryAcquire(30, TimeUnit.SECONDS)) {
+                    throw new IllegalStateException("Redis seeding stalled");
+                }
+                redis.initOrder(s.state(), s.expireAtMs()).whenComplete((ok, e) -> {
+                    if (e != null) {
+                        failure.compareAndSet(null, e);
+                    }
+                    inFlight.release();
+                });
+            }
+            if (!inFlight.tryAcquire(4096, 60, TimeUnit.SECONDS)) {
+                throw new IllegalStateException("Redis seeding did not finish");
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+        if (failure.get() != null) {
+            throw new IllegalStateException("Redis seeding failed: " + failure.get().getMessage(), failure.get());
+        }
+    }
+
+    private void seedMysql(int count, IntFunction<Seed> gen) throws SQLException {
+        try (Connection c = db.dataSource().getConnection()) {
+            c.setAutoCommit(false);
+            // The connection pool sets rewriteBatchedStatements, so each batch goes as multi-row INSERTs.
+            try (PreparedStatement ps = c.prepareStatement("INSERT INTO orders (order_id, customer_id, status, version, "
+                    + "created_at_ms, status_since_ms, expire_at_ms, redis_ready) VALUES (?, NULL, ?, ?, ?, ?, ?, 1)")) {
+                int pending = 0;
+                for (int i = 0; i < count; i++) {
+                    Seed s = gen.apply(i);
+                    if (!s.inMysql()) {
+                        continue;
+                    }
+                    OrderState st = s.state();
+                    ps.setString(1, st.orderId());
+                    ps.setInt(2, s.mysqlStatus());
+                    ps.setLong(3, s.mysqlVersion());
+                    ps.setLong(4, st.createTimeMs());
+                    ps.setLong(5, st.updateTimeMs());
+                    if (s.mysqlStatus() == 1) {
+                        ps.setLong(6, s.expireAtMs() != null ? s.expireAtMs() : st.updateTimeMs() + PAYMENT_TIMEOUT.toMillis());
+                    } else {
+                        ps.setNull(6, java.sql.Types.BIGINT);
+                    }
+                    ps.addBatch();
+                    if (++pending == 2000) {
+                        ps.executeBatch();
+                        c.commit();
+                        pending = 0;
+                    }
+                }
+                if (pending > 0) {
+                    ps.executeBatch();
+                    c.commit();
+                }
+            }
+        }
+    }
+
+    static void deleteTree(Path p) {
+        if (!Files.exists(p)) {
+            return;
+        }
+        try (Stream<Path> s = Files.walk(p)) {
+            s.sorted(Comparator.reverseOrder()).forEach(x -> x.toFile().delete());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    @Override
+    public void close() {
+        if (services != null) {
+            services.close();
+        }
+        redis.close();
+        db.close();
+        redisServer.stop();
+        mariaDb.stop();
+    }
+}

@@ -1,0 +1,128 @@
+package com.orderconsole.bench;
+
+import com.orderconsole.bench.jmh.HotPathBenchmarks;
+import org.openjdk.jmh.results.RunResult;
+import org.openjdk.jmh.runner.Runner;
+import org.openjdk.jmh.runner.RunnerException;
+import org.openjdk.jmh.runner.options.OptionsBuilder;
+import org.openjdk.jmh.runner.options.VerboseMode;
+
+import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.Collection;
+import java.util.Locale;
+import java.util.Set;
+
+/**
+ * Runs every benchmark scenario of issue 5 in one JVM on this machine and prints one table.
+ *
+ * <p>Run with {@code mvn -B -Pbench verify} (see BENCHMARKS.md). System properties: {@code bench.orders}
+ * (reconciliation/console/memory data set, default 1,000,000), {@code bench.storm} (orders expiring in
+ * the same second, default 100,000), {@code bench.throughputOrders} (orders per throughput run; each
+ * makes 4 transitions, default 50,000), {@code bench.jmh} (run the JMH micro-benchmarks, default true),
+ * {@code bench.scenarios} (comma list of throughput, mysql, e2e, storm, scale; default all),
+ * {@code bench.dir} (server data), {@code bench.out} (Markdown results file).
+ */
+public final class BenchMain {
+    private BenchMain() {
+    }
+
+    /** Entry point; exits non-zero when a scenario could not run (a missed target is not a failure). */
+    public static void main(String[] args) throws IOException {
+        int orders = Integer.getInteger("bench.orders", 1_000_000);
+        int storm = Integer.getInteger("bench.storm", 100_000);
+        int perRun = Integer.getInteger("bench.throughputOrders", 50_000);
+        boolean jmh = Boolean.parseBoolean(System.getProperty("bench.jmh", "true"));
+        Set<String> only = Set.of(System.getProperty("bench.scenarios", "throughput,mysql,e2e,storm,scale").split(","));
+        Path dir = Path.of(System.getProperty("bench.dir", "target/bench-servers")).toAbsolutePath();
+        Path out = Path.of(System.getProperty("bench.out", "target/bench-results.md")).toAbsolutePath();
+        long start = System.nanoTime();
+        Table table = new Table();
+        boolean failed = false;
+
+        if (jmh) {
+            failed |= scenario(table, "JMH micro-benchmarks", () -> microBenchmarks(table));
+        }
+        String machine;
+        System.out.println("== starting embedded Redis and MariaDB in " + dir);
+        try (BenchEnv env = BenchEnv.start(dir)) {
+            machine = Machine.describe(env);
+            System.out.println(machine);
+            TransitionScenarios tx = new TransitionScenarios(env, table, perRun);
+            if (only.contains("throughput")) {
+                failed |= scenario(table, "Transition throughput vs ceiling", tx::throughput);
+            }
+            if (only.contains("mysql")) { // its ratio needs the throughput scenario's figure
+                failed |= scenario(table, "Redis path vs MySQL-only path", () -> tx.mysqlOnly(Math.max(1000, perRun / 2)));
+            }
+            if (only.contains("e2e")) {
+                failed |= scenario(table, "End-to-end with MySQL follower", tx::endToEnd);
+            }
+            if (only.contains("storm")) {
+                failed |= scenario(table, "Sweep storm", () -> new SweepStormScenario(env, table).run(storm, null));
+                failed |= scenario(table, "Sweep storm what-if: smaller sweeper batches",
+                        () -> new SweepStormScenario(env, table).run(storm, SweepStormScenario.WHAT_IF_BATCH));
+            }
+            if (only.contains("scale")) {
+                failed |= scenario(table, "Scale: memory, console, reconciliation", () -> new ScaleScenarios(env, table, orders).run());
+            }
+        }
+        double minutes = (System.nanoTime() - start) / 60e9;
+        String scale = String.format(Locale.ROOT, "Scale: %,d orders (reconciliation, console, memory), %,d in the sweep storm, "
+                + "%,d orders × 4 transitions per throughput run. Whole run: %.1f min, finished %s.", orders, storm, perRun, minutes,
+                Instant.now());
+        String md = "## Machine\n\n" + machine + "\n\n## Results\n\n" + scale + "\n\n" + table.markdown();
+        Files.createDirectories(out.getParent());
+        Files.writeString(out, md);
+        System.out.println();
+        System.out.println(md);
+        System.out.println("(also written to " + out + ")");
+        if (failed) {
+            System.exit(1);
+        }
+    }
+
+    /** Runs one scenario; a scenario that throws gets a MISS row naming the error and the others still run. */
+    private static boolean scenario(Table table, String name, Runnable body) {
+        System.out.println("== " + name);
+        long t0 = System.nanoTime();
+        try {
+            body.run();
+            System.out.printf(Locale.ROOT, "   (%s took %.1f s)%n", name, (System.nanoTime() - t0) / 1e9);
+            return false;
+        } catch (RuntimeException e) {
+            e.printStackTrace();
+            table.add(Row.judged(name + " could not run: " + e.getMessage(), "error", "", "runs", "", false));
+            return true;
+        }
+    }
+
+    private static void microBenchmarks(Table table) {
+        try {
+            Collection<RunResult> results = new Runner(new OptionsBuilder()
+                    .include(HotPathBenchmarks.class.getName())
+                    .verbosity(VerboseMode.SILENT)
+                    .shouldFailOnError(true)
+                    .jvmArgs("-Xmx256m")
+                    .build()).run();
+            for (RunResult r : results) {
+                String label = r.getParams().getBenchmark();
+                label = label.substring(label.lastIndexOf('.') + 1);
+                table.add(Row.info("JMH " + label + " (client CPU, no server; ± " + Table.num(r.getPrimaryResult().getScoreError(), 1) + ")",
+                        Table.num(r.getPrimaryResult().getScore(), 1), r.getPrimaryResult().getScoreUnit()));
+            }
+        } catch (RunnerException e) {
+            throw new IllegalStateException("JMH failed: " + e.getMessage(), e);
+        }
+    }
+
+    /** Keeps the JVM's view of itself next to the figures it produced. */
+    static String jvm() {
+        return System.getProperty("java.vm.name") + " " + System.getProperty("java.version") + ", "
+                + String.join(" ", ManagementFactory.getRuntimeMXBean().getInputArguments().stream()
+                .filter(a -> a.startsWith("-Xm")).toList());
+    }
+}

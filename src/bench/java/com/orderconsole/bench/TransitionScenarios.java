@@ -1,0 +1,336 @@
+package com.orderconsole.bench;
+
+import com.orderconsole.domain.Operator;
+import com.orderconsole.domain.OrderState;
+import com.orderconsole.domain.OrderStatus;
+import com.orderconsole.domain.TransitionRequest;
+import com.orderconsole.domain.TransitionResult;
+import com.orderconsole.redis.LuaScript;
+import com.orderconsole.redis.RedisKeys;
+import com.orderconsole.service.Services;
+import com.orderconsole.service.SyncStatus;
+import io.lettuce.core.ScriptOutputType;
+import org.HdrHistogram.ConcurrentHistogram;
+import org.HdrHistogram.Histogram;
+
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+
+/**
+ * Transition throughput: the service path against the raw-EVALSHA ceiling, against a MySQL-only
+ * conditional UPDATE, and with the MySQL follower running.
+ *
+ * <p>Workload: every order walks WAIT_PAY → PAID → WAIT_SHIP → SHIPPED → FINISHED, one pass of all
+ * orders per step, so each run of {@code perRun} orders makes 4 × perRun transitions, all of which
+ * the rules allow. Each run uses orders of its own. Closed loop, {@value #WINDOW} in flight.
+ */
+final class TransitionScenarios {
+    /** Requests in flight for every Redis path (service, Lettuce raw, RESP raw). */
+    static final int WINDOW = 256;
+    /** Threads (and pooled connections) for the MySQL-only path: the pool's size. */
+    static final int MYSQL_THREADS = 8;
+    private static final long MAX_RUN_MS = 60_000;
+    private static final Operator OPERATOR = Operator.system("bench");
+
+    private final BenchEnv env;
+    private final Table table;
+    private final int perRun;
+    private final String sha = sha1(LuaScript.TRANSITION.source());
+    private double serviceBest;
+
+    TransitionScenarios(BenchEnv env, Table table, int perRun) {
+        this.env = env;
+        this.table = table;
+        this.perRun = perRun;
+    }
+
+    private static String id(String prefix, long n) {
+        return String.format("%s%08d", prefix, n);
+    }
+
+    private static OrderStatus target(long i, int perRun) {
+        return OrderStatus.ofCode((int) (i / perRun) + 2);
+    }
+
+    /** Service path vs raw EVALSHA (Lettuce raw commands and a bare RESP socket), two rounds, best of each. */
+    void throughput() {
+        Services s = env.fresh();
+        int ranges = 11; // 3 warm-up runs, 2 rounds of (service, RESP, Lettuce raw), 2 unloaded-latency runs
+        long now = env.redis.nowMs();
+        long expire = now + BenchEnv.PAYMENT_TIMEOUT.toMillis();
+        env.seedRedis(ranges * perRun, i -> BenchEnv.Seed.both(new OrderState(id("t", i), OrderStatus.WAIT_PAY, 1, now, now), expire));
+        long count = 4L * perRun;
+        LoadResult[] best = new LoadResult[3];
+        String[] names = {"service transitionAsync", "raw EVALSHA, bare RESP socket", "raw EVALSHA, Lettuce rawAsync"};
+        for (int r = 0; r < 3; r++) {
+            int base = r * perRun;
+            check(runPath(r, s, base, perRun), names[r] + " (warm-up)", perRun); // step 1 only
+        }
+        for (int round = 0; round < 2; round++) {
+            for (int p = 0; p < 3; p++) {
+                int base = (3 + round * 3 + p) * perRun;
+                LoadResult lr = check(runPath(p, s, base, count), names[p], count);
+                System.out.printf("  round %d %-32s %,10.0f transitions/s  p50 %.2f ms  p99 %.2f ms%n", round + 1, names[p],
+                        lr.opsPerSecond(), lr.ms(50), lr.ms(99));
+                if (best[p] == null || lr.opsPerSecond() > best[p].opsPerSecond()) {
+                    best[p] = lr;
+                }
+            }
+        }
+        double ceiling = Math.max(best[1].opsPerSecond(), best[2].opsPerSecond());
+        serviceBest = best[0].opsPerSecond();
+        double ratio = serviceBest / ceiling;
+        table.add(Row.judged("Transitions/s, service path (async, " + WINDOW + " in flight)", Table.num(serviceBest, 0),
+                "transitions/s", "≥ 60 % of ceiling", Table.num(ratio * 100, 0) + " %", ratio >= 0.60));
+        table.add(Row.info("Ceiling: same script, raw pipelined EVALSHA, bare RESP socket", Table.num(best[1].opsPerSecond(), 0), "transitions/s"));
+        table.add(Row.info("Ceiling: same script, raw EVALSHA via Lettuce rawAsync", Table.num(best[2].opsPerSecond(), 0), "transitions/s"));
+        // One request at a time: the latency of the path itself, without 255 others queued ahead.
+        long single = Math.min(perRun, 20_000);
+        for (int p = 0; p < 2; p++) {
+            LoadResult lr = check(runPath(p, s, (9 + p) * perRun, single, 1), names[p] + " (one in flight)", single);
+            table.add(Row.info("Latency p50 / p99 with one request in flight, " + names[p], Table.num(lr.ms(50), 3) + " / "
+                    + Table.num(lr.ms(99), 3), "ms"));
+        }
+        for (int p = 0; p < 3; p++) {
+            table.add(Row.info("Latency p50 / p99 at " + WINDOW + " in flight, " + names[p], Table.num(best[p].ms(50), 2) + " / " + Table.num(best[p].ms(99), 2), "ms"));
+        }
+    }
+
+    private LoadResult runPath(int path, Services s, int base, long count) {
+        return runPath(path, s, base, count, WINDOW);
+    }
+
+    private LoadResult runPath(int path, Services s, int base, long count, int window) {
+        return switch (path) {
+            case 0 -> AsyncLoad.run(count, window, MAX_RUN_MS, i -> s.transitions().transitionAsync(OPERATOR,
+                    TransitionRequest.of(id("t", base + i % perRun), target(i, perRun), "bench", "")).thenApply(TransitionResult::applied));
+            case 1 -> RespPipeline.run("127.0.0.1", env.redisServer.port(), count, window, MAX_RUN_MS,
+                    i -> evalshaCommand(id("t", base + i % perRun), target(i, perRun)), code -> code == 1);
+            default -> AsyncLoad.run(count, window, MAX_RUN_MS, i -> {
+                String oid = id("t", base + i % perRun);
+                String[] keys = keys(oid);
+                return env.redis.rawAsync().<List<Object>>evalsha(sha, ScriptOutputType.MULTI, keys, oid,
+                                Integer.toString(target(i, perRun).code()), "", "0", OPERATOR.name(), "bench", "")
+                        .thenApply(r -> ((Long) r.get(0)) == 1L);
+            });
+        };
+    }
+
+    private static String[] keys(String oid) {
+        int b = RedisKeys.bucket(oid);
+        return new String[]{RedisKeys.order(oid), RedisKeys.rules(b), RedisKeys.outbox(b), RedisKeys.cancelQueue(b), RedisKeys.stats(b)};
+    }
+
+    private String[] evalshaCommand(String oid, OrderStatus target) {
+        String[] k = keys(oid);
+        return new String[]{"EVALSHA", sha, "5", k[0], k[1], k[2], k[3], k[4], oid, Integer.toString(target.code()), "", "0",
+                OPERATOR.name(), "bench", ""};
+    }
+
+    /** Fails the run when a path did not complete or apply everything: a fast wrong path proves nothing. */
+    private static LoadResult check(LoadResult r, String what, long expected) {
+        if (r.errors() > 0 || r.ok() != r.done()) {
+            throw new IllegalStateException(what + ": " + r.ok() + " of " + r.done() + " applied, " + r.errors()
+                    + " errors (first: " + r.firstError() + ")");
+        }
+        if (r.done() < expected) {
+            System.out.printf("  %s stopped by its time bound after %,d of %,d%n", what, r.done(), expected);
+        }
+        return r;
+    }
+
+    /**
+     * The same transitions as conditional UPDATEs on MariaDB alone ({@code WHERE order_id = ? AND status = ?},
+     * auto-commit), {@value #MYSQL_THREADS} threads, each walking its orders through the four steps. Then,
+     * for equal work, the same with the history row the Redis path also records (UPDATE + INSERT, one commit).
+     */
+    void mysqlOnly(int orders) {
+        env.fresh();
+        long now = env.redis.nowMs();
+        int warm = Math.max(1000, orders / 10);
+        env.seed(3 * orders + warm, i -> new BenchEnv.Seed(new OrderState(id("m", i), OrderStatus.WAIT_PAY, 1, now, now), null,
+                false, true, 1, 1));
+        runMysql(3 * orders, warm, false); // warm-up: JIT, pool, buffer pool
+        LoadResult lr = checkMysql(runMysql(0, orders, false));
+        double ratio = serviceBest / lr.opsPerSecond();
+        table.add(Row.judged("MySQL-only path: conditional UPDATE ... WHERE status = ? (" + MYSQL_THREADS + " threads, auto-commit)",
+                Table.num(lr.opsPerSecond(), 0), "transitions/s", "Redis service path ≥ 5×", Table.num(ratio, 1) + "×", ratio >= 5));
+        table.add(Row.info("Latency p50 / p99, MySQL-only path", Table.num(lr.ms(50), 2) + " / " + Table.num(lr.ms(99), 2), "ms"));
+        LoadResult eq = checkMysql(runMysql(2 * orders, orders, true));
+        env.sql("SET GLOBAL innodb_flush_log_at_trx_commit = 1");
+        LoadResult durable;
+        try {
+            durable = checkMysql(runMysql(orders, orders, false));
+        } finally {
+            env.sql("SET GLOBAL innodb_flush_log_at_trx_commit = 2");
+        }
+        table.add(Row.info("MySQL-only path, durable commits (innodb_flush_log_at_trx_commit=1; Redis path is "
+                + Table.num(serviceBest / durable.opsPerSecond(), 1) + "×; p50 / p99 " + Table.num(durable.ms(50), 2) + " / "
+                + Table.num(durable.ms(99), 2) + " ms)", Table.num(durable.opsPerSecond(), 0), "transitions/s"));
+        table.add(Row.info("MySQL-only path with a history row per transition (equal work; Redis path is "
+                + Table.num(serviceBest / eq.opsPerSecond(), 1) + "×; p50 / p99 " + Table.num(eq.ms(50), 2) + " / "
+                + Table.num(eq.ms(99), 2) + " ms)", Table.num(eq.opsPerSecond(), 0), "transitions/s"));
+    }
+
+    private static LoadResult checkMysql(LoadResult lr) {
+        if (lr.errors() > 0 || lr.ok() != lr.done()) {
+            throw new IllegalStateException("MySQL path: " + lr.ok() + " of " + lr.done() + " applied, first error " + lr.firstError());
+        }
+        return lr;
+    }
+
+    private LoadResult runMysql(int first, int orders, boolean withHistory) {
+        Histogram hist = new ConcurrentHistogram(3);
+        AtomicLong next = new AtomicLong();
+        AtomicLong done = new AtomicLong();
+        AtomicLong ok = new AtomicLong();
+        AtomicReference<String> error = new AtomicReference<>();
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(MAX_RUN_MS);
+        List<Thread> threads = new ArrayList<>();
+        long start = System.nanoTime();
+        for (int t = 0; t < MYSQL_THREADS; t++) {
+            Thread th = new Thread(() -> {
+                try (Connection c = env.db.dataSource().getConnection();
+                     PreparedStatement ps = c.prepareStatement(
+                             "UPDATE orders SET status = ?, version = version + 1, status_since_ms = ? WHERE order_id = ? AND status = ?");
+                     PreparedStatement hs = c.prepareStatement("INSERT INTO order_history (order_id, from_status, to_status, version, "
+                             + "result_code, actor, source, reason, at_ms, event_key) VALUES (?, ?, ?, ?, 1, 'bench', 'bench', '', ?, ?)")) {
+                    c.setAutoCommit(!withHistory);
+                    for (long n = next.getAndIncrement(); n < orders && System.nanoTime() < deadline; n = next.getAndIncrement()) {
+                        String oid = id("m", first + n);
+                        for (int step = 2; step <= 5; step++) {
+                            long t0 = System.nanoTime();
+                            long at = System.currentTimeMillis();
+                            ps.setInt(1, step);
+                            ps.setLong(2, at);
+                            ps.setString(3, oid);
+                            ps.setInt(4, step - 1);
+                            int changed = ps.executeUpdate();
+                            if (withHistory) {
+                                if (changed == 1) {
+                                    hs.setString(1, oid);
+                                    hs.setInt(2, step - 1);
+                                    hs.setInt(3, step);
+                                    hs.setLong(4, step);
+                                    hs.setLong(5, at);
+                                    hs.setString(6, "m:" + oid + ":" + step);
+                                    hs.executeUpdate();
+                                }
+                                c.commit();
+                            }
+                            hist.recordValue((System.nanoTime() - t0) / 1000);
+                            done.incrementAndGet();
+                            if (changed == 1) {
+                                ok.incrementAndGet();
+                            }
+                        }
+                    }
+                } catch (SQLException e) {
+                    error.compareAndSet(null, e.getMessage());
+                }
+            }, "mysql-path-" + t);
+            threads.add(th);
+            th.start();
+        }
+        for (Thread th : threads) {
+            try {
+                th.join();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException(e);
+            }
+        }
+        return new LoadResult(done.get(), ok.get(), error.get() == null ? 0 : 1, 0, error.get(), System.nanoTime() - start, hist);
+    }
+
+    /**
+     * Service transitions with the MySQL follower running: first closed loop at full speed (how far the
+     * follower falls behind and how fast it catches up), then open loop at 80 % of the follower's
+     * measured apply rate, sampling the sync lag every second (the rate at which it keeps up).
+     */
+    void endToEnd() {
+        Services s = env.fresh();
+        long now = env.redis.nowMs();
+        long expire = now + BenchEnv.PAYMENT_TIMEOUT.toMillis();
+        int orders = perRun;
+        env.seed(2 * orders, i -> BenchEnv.Seed.both(new OrderState(id("e", i), OrderStatus.WAIT_PAY, 1, now, now), expire));
+        s.sync().start(Duration.ofMillis(200)); // the product's default follower period
+        long count = 4L * orders;
+        LoadResult full = check(AsyncLoad.run(count, WINDOW, MAX_RUN_MS, i -> s.transitions().transitionAsync(OPERATOR,
+                TransitionRequest.of(id("e", i % orders), target(i, orders), "bench", "")).thenApply(TransitionResult::applied)),
+                "end-to-end", count);
+        long st0 = System.nanoTime();
+        SyncStatus end = s.sync().status();
+        double statusMs = (System.nanoTime() - st0) / 1e6;
+        long t0 = System.nanoTime();
+        boolean caughtUp = s.sync().awaitCaughtUp(Duration.ofSeconds(120));
+        double catchUpMs = (System.nanoTime() - t0) / 1e6;
+        verifyMysql(caughtUp, orders, full.done());
+        double applyRate = end.pending() / (catchUpMs / 1000);
+        table.add(Row.info("End-to-end, full speed with the follower running (vs service path alone: "
+                + Table.num(full.opsPerSecond() / serviceBest * 100, 0) + " %)", Table.num(full.opsPerSecond(), 0), "transitions/s"));
+        table.add(Row.info("  sync lag at the end of that run (oldest unsynced change; " + Table.num(end.pending(), 0)
+                + (end.pendingCapped() ? "+" : "") + " pending; that status() call took " + Table.num(statusMs, 0) + " ms)", Table.num(end.oldestPendingAgeMs() == null ? 0 : end.oldestPendingAgeMs(), 0), "ms"));
+        table.add(Row.info("  follower catch-up after the load stopped: " + Table.num(catchUpMs, 0) + " ms, apply rate",
+                Table.num(applyRate, 0), "changes/s"));
+
+        int rate = (int) Math.max(100, applyRate * 0.8);
+        long pacedCount = Math.min(count, rate * 15L); // about 15 s
+        long[] maxLag = {0};
+        Thread sampler = new Thread(() -> {
+            while (!Thread.currentThread().isInterrupted()) {
+                try {
+                    Thread.sleep(1000);
+                } catch (InterruptedException e) {
+                    return;
+                }
+                Long lag = s.sync().status().oldestPendingAgeMs();
+                maxLag[0] = Math.max(maxLag[0], lag == null ? 0 : lag);
+            }
+        }, "lag-sampler");
+        sampler.start();
+        LoadResult paced = check(AsyncLoad.paced(pacedCount, rate, WINDOW, MAX_RUN_MS, i -> s.transitions().transitionAsync(OPERATOR,
+                TransitionRequest.of(id("e", orders + i % orders), target(i, orders), "bench", "")).thenApply(TransitionResult::applied)),
+                "end-to-end paced", pacedCount);
+        sampler.interrupt();
+        try {
+            sampler.join(5000);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        Long lagEnd = s.sync().status().oldestPendingAgeMs();
+        table.add(Row.info("End-to-end, paced at 80 % of the follower's apply rate (" + Table.num(paced.done(), 0)
+                + " transitions; p50 / p99 " + Table.num(paced.ms(50), 2) + " / " + Table.num(paced.ms(99), 2) + " ms)",
+                Table.num(paced.opsPerSecond(), 0), "transitions/s"));
+        table.add(Row.info("  sync lag: largest of the 1 s samples / at the end", Table.num(maxLag[0], 0) + " / "
+                + Table.num(lagEnd == null ? 0 : lagEnd, 0), "ms"));
+    }
+
+    private void verifyMysql(boolean caughtUp, int orders, long transitions) {
+        long finished = ((Number) env.sqlValue("SELECT COUNT(*) FROM orders WHERE status = 5 AND version = 5")).longValue();
+        long history = ((Number) env.sqlValue("SELECT COUNT(*) FROM order_history")).longValue();
+        if (!caughtUp || finished != orders || history != transitions) {
+            throw new IllegalStateException("follower did not converge: caught up " + caughtUp + ", " + finished + " of " + orders
+                    + " FINISHED in MySQL, " + history + " history rows for " + transitions + " transitions");
+        }
+    }
+
+    private static String sha1(String text) {
+        try {
+            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-1").digest(text.getBytes(StandardCharsets.UTF_8)));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}
