@@ -9,7 +9,7 @@ import java.util.Map;
  *
  * @param counts findings per category (every category present)
  * @param findings the findings per category, at most {@link ReconciliationService#MAX_FINDINGS_KEPT} each
- * @param ordersCompared orders compared
+ * @param ordersCompared distinct orders compared (MySQL rows plus orders only Redis has)
  * @param millis wall time of the run
  * @param cancelled true when the user cancelled before the end (counts cover what was compared)
  * @param filtered true when the run covered only the orders matching a filter (Redis-only and queue checks skipped)

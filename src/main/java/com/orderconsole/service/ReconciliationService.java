@@ -65,6 +65,7 @@ public final class ReconciliationService {
         Map<ReconCategory, List<ReconFinding>> kept = new EnumMap<>(ReconCategory.class);
         long total = db.read(s -> s.getMapper(OrderMapper.class).countAll()) * (filter == null ? 2 : 1);
         long done = 0;
+        long compared = 0;
         boolean stop = false;
 
         // 1. MySQL rows with their Redis state.
@@ -97,6 +98,7 @@ public final class ReconciliationService {
                 });
             }
             done += page.rows().size();
+            compared += page.rows().size();
             progress.update("MySQL vs Redis", done, total);
             cursor = page.nextCursor();
             stop = cancelled.getAsBoolean();
@@ -157,8 +159,9 @@ public final class ReconciliationService {
                     ReconCategory.SYNC_PENDING, "", null, 0, null, 0, s.pending() + (s.pendingCapped() ? "+" : "")
                     + " changes waiting in the outbox, oldest " + (s.oldestPendingAgeMs() == null ? 0 : s.oldestPendingAgeMs()) + " ms old"));
         }
-        ReconReport r = new ReconReport(counts, kept, done, System.currentTimeMillis() - start, stop, filter != null);
-        log.info("reconciliation compared {} orders in {} ms: {}{}", done, r.millis(), counts, stop ? " (cancelled)" : "");
+        compared += counts.get(ReconCategory.MISSING_IN_MYSQL);
+        ReconReport r = new ReconReport(counts, kept, compared, System.currentTimeMillis() - start, stop, filter != null);
+        log.info("reconciliation compared {} orders in {} ms: {}{}", compared, r.millis(), counts, stop ? " (cancelled)" : "");
         return r;
     }
 

@@ -27,9 +27,12 @@ public interface HistoryMapper {
             + "WHERE at_ms >= #{sinceMs} AND result_code = 1 AND from_status IS NOT NULL GROUP BY from_status, to_status")
     List<CountRow> appliedEdgesSince(@Param("sinceMs") long sinceMs);
 
-    /** Rows per result code since {@code sinceMs}, bucketed by minute: key = minute (epoch ms / 60000), key2 = code. */
+    /**
+     * Transition attempts per result code since {@code sinceMs}, bucketed by minute: key = minute
+     * (epoch ms / 60000), key2 = code. Creation rows (no from-status) are not transitions and are left out.
+     */
     @Select("SELECT FLOOR(at_ms / 60000) AS `key`, result_code AS key2, COUNT(*) AS n FROM order_history "
-            + "WHERE at_ms >= #{sinceMs} GROUP BY FLOOR(at_ms / 60000), result_code")
+            + "WHERE at_ms >= #{sinceMs} AND from_status IS NOT NULL GROUP BY FLOOR(at_ms / 60000), result_code")
     List<CountRow> perMinuteSince(@Param("sinceMs") long sinceMs);
 
     @Select("SELECT COUNT(*) FROM order_history WHERE order_id = #{id}")

@@ -61,6 +61,7 @@ class ReconciliationTest {
             assertThat(r.findings(ReconCategory.STATE_MISMATCH)).filteredOn(f -> f.orderId().equals("p-mysql-ahead"))
                     .extracting(ReconFinding::detail).containsExactly("MySQL ahead by 1 version");
             assertThat(s.reconciliation().preview(r, ReconCategory.MISSING_IN_REDIS)).isEqualTo(1);
+            assertThat(r.ordersCompared()).as("46 MySQL rows plus one order only Redis has").isEqualTo(47);
 
             StringWriter csv = new StringWriter();
             s.reconciliation().exportCsv(r, csv);

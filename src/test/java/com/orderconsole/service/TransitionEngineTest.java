@@ -178,6 +178,11 @@ class TransitionEngineTest {
         assertThat(s.metrics().rejectionsByEdge().get(new Edge(OrderStatus.PAID, OrderStatus.CANCELLED)))
                 .containsEntry(ResultCode.NOT_ALLOWED, 2L);
         assertThat(s.metrics().stateCounts().live()).containsEntry(OrderStatus.PAID, 1L).containsEntry(OrderStatus.WAIT_PAY, 0L);
+        s.sync().drainOnce();
+        var minutes = s.metrics().perMinute(Duration.ofHours(1));
+        assertThat(minutes.stream().mapToLong(m -> m.byCode().getOrDefault(ResultCode.APPLIED, 0L)).sum())
+                .as("per-minute history counts transitions like the counters, not creations").isEqualTo(1);
+        assertThat(s.metrics().transitionsLastHour()).containsExactly(java.util.Map.entry(new Edge(OrderStatus.WAIT_PAY, OrderStatus.PAID), 1L));
     }
 
     @Test

@@ -98,7 +98,7 @@ public final class ReconciliationViewModel {
                     .map(c -> new CategoryRow(c, r.counts().get(c))).toList());
             showFindings();
             // The report counts MySQL rows and Redis keys read, so this says "records", not "orders".
-            String summary = (r.cancelled() ? "Cancelled after checking " : "Checked ") + r.ordersCompared() + " records in "
+            String summary = (r.cancelled() ? "Cancelled after checking " : "Checked ") + r.ordersCompared() + " orders in "
                     + Formats.elapsed(r.millis()) + (r.filtered() ? " (filtered; Redis-only and queue checks skipped)" : "")
                     + ": " + (r.total() == 0 ? "Redis and MySQL agree."
                     : r.total() + (r.total() == 1 ? " finding." : " findings."));
