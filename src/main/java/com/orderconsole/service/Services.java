@@ -17,6 +17,7 @@ public final class Services implements AutoCloseable {
     private final TransitionService transitions;
     private final OutboxRelay sync;
     private final CancelSweeper sweeper;
+    private final OlistImporter importer;
     private final Duration paymentTimeout;
 
     private Services(RedisStateStore redis, Database db, Duration paymentTimeout) {
@@ -28,6 +29,7 @@ public final class Services implements AutoCloseable {
         this.sync = new OutboxRelay(redis, db, orders);
         relay[0] = sync;
         this.sweeper = new CancelSweeper(redis, transitions, access, 500, 20);
+        this.importer = new OlistImporter(redis, db, access, paymentTimeout);
     }
 
     /**
@@ -57,6 +59,11 @@ public final class Services implements AutoCloseable {
 
     public CancelSweeper sweeper() {
         return sweeper;
+    }
+
+    /** @return the Olist CSV importer */
+    public OlistImporter importer() {
+        return importer;
     }
 
     public StuckThresholds stuckThresholds() {
