@@ -18,6 +18,7 @@ public final class Services implements AutoCloseable {
     private final OutboxRelay sync;
     private final CancelSweeper sweeper;
     private final OlistImporter importer;
+    private final TrafficSimulator simulator;
     private final Duration paymentTimeout;
 
     private Services(RedisStateStore redis, Database db, Duration paymentTimeout) {
@@ -30,6 +31,7 @@ public final class Services implements AutoCloseable {
         relay[0] = sync;
         this.sweeper = new CancelSweeper(redis, transitions, access, 500, 20);
         this.importer = new OlistImporter(redis, db, access, paymentTimeout);
+        this.simulator = new TrafficSimulator(orders, transitions, access);
     }
 
     /**
@@ -66,6 +68,11 @@ public final class Services implements AutoCloseable {
         return importer;
     }
 
+    /** @return the live-traffic simulator (stopped until started) */
+    public TrafficSimulator simulator() {
+        return simulator;
+    }
+
     public StuckThresholds stuckThresholds() {
         return stuck;
     }
@@ -77,6 +84,7 @@ public final class Services implements AutoCloseable {
 
     @Override
     public void close() {
+        simulator.close();
         sweeper.close();
         sync.close();
     }
