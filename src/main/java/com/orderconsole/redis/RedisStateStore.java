@@ -240,11 +240,17 @@ public final class RedisStateStore implements AutoCloseable {
     }
 
     /**
-     * Deletes an order's Redis state (and queue entry). Used only by tests and fault drills that
-     * simulate Redis data loss; never by a user-facing path.
+     * Deletes an order's Redis state and queue entry, keeping the live status count right. Used by
+     * reconciliation repair before rebuilding an order from a newer MySQL record, and by fault drills.
      */
     public void forgetOrder(String orderId) {
-        await(async.del(RedisKeys.order(orderId)), "DEL");
+        OrderState st = getSync(orderId);
+        if (st == null) {
+            return;
+        }
+        if (await(async.del(RedisKeys.order(orderId)), "DEL") > 0) {
+            adjustStatusCount(orderId, st.status(), -1);
+        }
         await(async.zrem(RedisKeys.cancelQueue(RedisKeys.bucket(orderId)), orderId), "ZREM");
     }
 
@@ -318,6 +324,24 @@ public final class RedisStateStore implements AutoCloseable {
     public Long queueScore(String orderId) {
         Double s = await(async.zscore(RedisKeys.cancelQueue(RedisKeys.bucket(orderId)), orderId), "ZSCORE");
         return s == null ? null : s.longValue();
+    }
+
+    /**
+     * Reads many queue entries in one pipelined round.
+     *
+     * @return id to expiry (epoch ms); ids without an entry map to null
+     */
+    public Map<String, Long> queueScores(List<String> orderIds) {
+        List<CompletableFuture<Double>> fs = new ArrayList<>(orderIds.size());
+        for (String id : orderIds) {
+            fs.add(async.zscore(RedisKeys.cancelQueue(RedisKeys.bucket(id)), id).toCompletableFuture());
+        }
+        Map<String, Long> out = new HashMap<>();
+        for (int i = 0; i < orderIds.size(); i++) {
+            Double d = await(fs.get(i), "ZSCORE");
+            out.put(orderIds.get(i), d == null ? null : d.longValue());
+        }
+        return out;
     }
 
     /** @return number of entries in a bucket's queue */

@@ -17,6 +17,10 @@ public final class Services implements AutoCloseable {
     private final TransitionService transitions;
     private final OutboxRelay sync;
     private final CancelSweeper sweeper;
+    private final QueueService queue;
+    private final MetricsService metrics;
+    private final HealthService health;
+    private final ReconciliationService reconciliation;
     private final OlistImporter importer;
     private final TrafficSimulator simulator;
     private final Duration paymentTimeout;
@@ -30,6 +34,10 @@ public final class Services implements AutoCloseable {
         this.sync = new OutboxRelay(redis, db, orders);
         relay[0] = sync;
         this.sweeper = new CancelSweeper(redis, transitions, access, 500, 20);
+        this.queue = new QueueService(redis, transitions, sweeper, access);
+        this.metrics = new MetricsService(redis, db, stuck);
+        this.health = new HealthService(redis, db, rules, sync);
+        this.reconciliation = new ReconciliationService(redis, db, orders, sync, access);
         this.importer = new OlistImporter(redis, db, access, paymentTimeout);
         this.simulator = new TrafficSimulator(orders, transitions, access);
     }
@@ -61,6 +69,22 @@ public final class Services implements AutoCloseable {
 
     public CancelSweeper sweeper() {
         return sweeper;
+    }
+
+    public QueueService queue() {
+        return queue;
+    }
+
+    public MetricsService metrics() {
+        return metrics;
+    }
+
+    public HealthService health() {
+        return health;
+    }
+
+    public ReconciliationService reconciliation() {
+        return reconciliation;
     }
 
     /** @return the Olist CSV importer */
