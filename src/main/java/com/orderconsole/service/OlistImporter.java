@@ -269,7 +269,7 @@ public final class OlistImporter {
     private record Parsed(String orderId, String customerId, OrderStatus status, List<Step> path) {
     }
 
-    private final class Run {
+    private static final class Run {
         final String sourceReason;
         final List<ImportProblem> problems = new ArrayList<>();
         final Map<String, Long> seen = new HashMap<>();
@@ -502,6 +502,7 @@ public final class OlistImporter {
         }
         List<CompletableFuture<Boolean>> created = new ArrayList<>(fresh.size());
         for (Parsed r : fresh) {
+            // All sent before any is awaited: Lettuce pipelines them, one round trip for the batch.
             OrderRow row = orderRow(r);
             created.add(redis.initOrder(new OrderState(r.orderId(), r.status(), row.version, row.statusSinceMs,
                     row.createdAtMs), row.expireAtMs));
