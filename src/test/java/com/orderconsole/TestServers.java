@@ -37,8 +37,8 @@ public final class TestServers {
         deleteTree(dir.resolve("redis"));
         deleteTree(dir.resolve("mariadb").resolve("data"));
         redis = new EmbeddedRedis(dir.resolve("redis"), 0).start();
-        // Tests favour speed over crash durability of the test database.
-        mariaDb = new EmbeddedMariaDb(dir.resolve("mariadb"), 0, "--innodb-flush-log-at-trx-commit=2",
+        // Tests favour speed over crash durability of the test database; TLS on so one test can ask for it.
+        mariaDb = new EmbeddedMariaDb(dir.resolve("mariadb"), 0, true, "--innodb-flush-log-at-trx-commit=2",
                 "--innodb-buffer-pool-size=256M").start();
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             redis.stop();
@@ -81,7 +81,7 @@ public final class TestServers {
         }
         try (Connection c = DriverManager.getConnection(mariaDb.jdbcUrl(), "root", "");
              Statement st = c.createStatement()) {
-            for (String t : new String[]{"orders", "order_history", "sync_cursor"}) {
+            for (String t : new String[]{"orders", "order_history", "sync_cursor", "transition_rules"}) {
                 try {
                     st.execute("TRUNCATE TABLE " + t);
                 } catch (SQLException e) {

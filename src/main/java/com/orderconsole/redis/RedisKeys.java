@@ -16,6 +16,7 @@ import java.util.zip.CRC32;
  * osm:{b07}:stats        hash   c:&lt;code&gt;, e:&lt;from&gt;&gt;&lt;to&gt;, r:&lt;from&gt;&gt;&lt;to&gt;:&lt;code&gt;, n:&lt;status&gt;
  * osm:rules              string the rules as JSON (the source of truth for rules)
  * osm:sweeper            hash   last tick and pause flag of the cancel sweepers
+ * osm:epoch              string marker of this Redis data set (absent after a data loss)
  * </pre>
  */
 public final class RedisKeys {
@@ -23,6 +24,8 @@ public final class RedisKeys {
     public static final int BUCKETS = 16;
     /** The rules JSON document. */
     public static final String RULES = "osm:rules";
+    /** Random marker written when the rules are seeded; its absence means Redis lost its data. */
+    public static final String EPOCH = "osm:epoch";
     /** Sweeper heartbeat and pause flag. */
     public static final String SWEEPER = "osm:sweeper";
 

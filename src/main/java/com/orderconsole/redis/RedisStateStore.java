@@ -435,6 +435,16 @@ public final class RedisStateStore implements AutoCloseable {
         return await(async.get(RedisKeys.RULES), "GET " + RedisKeys.RULES);
     }
 
+    /** @return the data-set marker, or null when Redis lost (or never had) it */
+    public String epoch() {
+        return await(async.get(RedisKeys.EPOCH), "GET " + RedisKeys.EPOCH);
+    }
+
+    /** Sets the data-set marker unless one exists. @return true when this call set it */
+    public boolean setEpochIfAbsent(String marker) {
+        return await(async.setnx(RedisKeys.EPOCH, marker), "SETNX " + RedisKeys.EPOCH);
+    }
+
     /** Stores the rules JSON. */
     public void setRulesJson(String json) {
         await(async.set(RedisKeys.RULES, json), "SET " + RedisKeys.RULES);

@@ -20,7 +20,6 @@ import java.util.Deque;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
@@ -122,11 +121,7 @@ public final class CancelSweeper implements AutoCloseable {
         if (scheduler != null) {
             return;
         }
-        scheduler = Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread t = new Thread(r, "cancel-sweeper");
-            t.setDaemon(true);
-            return t;
-        });
+        scheduler = DaemonScheduler.create("cancel-sweeper");
         task = scheduler.scheduleWithFixedDelay(() -> {
             try {
                 tick();

@@ -141,13 +141,49 @@ public final class OrderService {
         return true;
     }
 
+    /**
+     * Recreates the Redis state and cancel-queue entry of every order MySQL has in WAIT_PAY (after Redis
+     * lost its data), in keyset pages of 1,000 with pipelined writes. Existing state is never overwritten.
+     *
+     * @return orders whose state was recreated
+     */
+    public long rebuildUnpaid() {
+        OrderPageQuery pq = new OrderPageQuery();
+        pq.statuses = List.of(OrderStatus.WAIT_PAY.code());
+        pq.limit = 1000;
+        long created = 0;
+        while (true) {
+            List<OrderRow> rows = db.read(s -> s.getMapper(OrderMapper.class).page(pq));
+            List<java.util.concurrent.CompletableFuture<Boolean>> fs = new ArrayList<>(rows.size());
+            for (OrderRow r : rows) {
+                fs.add(redis.initOrder(stateOf(r), expiryOf(r)));
+            }
+            for (var f : fs) {
+                if (redis.await(f, "rebuild unpaid order")) {
+                    created++;
+                }
+            }
+            if (rows.size() < pq.limit) {
+                return created;
+            }
+            pq.afterId = rows.get(rows.size() - 1).orderId;
+        }
+    }
+
+    private static OrderState stateOf(OrderRow row) {
+        return new OrderState(row.orderId, OrderStatus.ofCode(row.status), row.version, row.statusSinceMs, row.createdAtMs);
+    }
+
+    private static Long expiryOf(OrderRow row) {
+        if (row.status != OrderStatus.WAIT_PAY.code()) {
+            return null;
+        }
+        return row.expireAtMs != null ? row.expireAtMs : row.createdAtMs + Duration.ofMinutes(30).toMillis();
+    }
+
     void rebuildFrom(OrderRow row) {
-        OrderState st = new OrderState(row.orderId, OrderStatus.ofCode(row.status), row.version, row.statusSinceMs,
-                row.createdAtMs);
-        Long expire = row.status == OrderStatus.WAIT_PAY.code()
-                ? (row.expireAtMs != null ? row.expireAtMs : row.createdAtMs + Duration.ofMinutes(30).toMillis())
-                : null;
-        if (redis.initOrderSync(st, expire)) {
+        OrderState st = stateOf(row);
+        if (redis.initOrderSync(st, expiryOf(row))) {
             log.info("rebuilt Redis state of order {} from MySQL: {} v{}", row.orderId, st.status(), st.version());
         }
     }
@@ -196,7 +232,8 @@ public final class OrderService {
         }
         OrderPageQuery pq = new OrderPageQuery();
         pq.exactId = q.exactId();
-        pq.idPrefix = q.idPrefix();
+        // '_' is a LIKE wildcard and legal in ids: escape it so a prefix matches literally.
+        pq.idPrefix = q.idPrefix() == null ? null : q.idPrefix().replace("_", "\\_");
         pq.statuses = q.statuses().stream().map(OrderStatus::code).toList();
         pq.createdFromMs = q.createdFromMs();
         pq.createdToMs = q.createdToMs();
@@ -256,6 +293,11 @@ public final class OrderService {
         }
         pq.afterSince = Long.parseLong(cursor.substring(0, bar));
         pq.afterId = OrderId.require(cursor.substring(bar + 1));
+    }
+
+    /** Records a new payment deadline in MySQL, so a rebuild after a Redis loss keeps it. */
+    void recordExpiry(String orderId, long expireAtMs) {
+        db.inTransaction(s -> s.getMapper(OrderMapper.class).setExpiry(orderId, expireAtMs));
     }
 
     static OrderSummary summarize(OrderRow row, OrderState st, String orderId) {

@@ -38,7 +38,6 @@ public final class OutboxRelay implements AutoCloseable {
 
     private final RedisStateStore redis;
     private final Database db;
-    private final OrderService orders;
     private final Semaphore wake = new Semaphore(0);
     private final AtomicLong applied = new AtomicLong();
     private volatile String lastError;
@@ -46,10 +45,9 @@ public final class OutboxRelay implements AutoCloseable {
     private Thread thread;
     private boolean cursorsEnsured;
 
-    OutboxRelay(RedisStateStore redis, Database db, OrderService orders) {
+    OutboxRelay(RedisStateStore redis, Database db) {
         this.redis = redis;
         this.db = db;
-        this.orders = orders;
     }
 
     /**
@@ -123,7 +121,7 @@ public final class OutboxRelay implements AutoCloseable {
 
     /**
      * Starts the background follower: drains when nudged and at least every {@code idle}; backs off
-     * while MySQL or Redis is down; completes interrupted order creations every few seconds.
+     * while MySQL or Redis is down.
      */
     public synchronized void start(Duration idle) {
         if (running) {
@@ -136,7 +134,6 @@ public final class OutboxRelay implements AutoCloseable {
     }
 
     private void loop(Duration idle) {
-        long lastPendingCheck = 0;
         long lastLoggedFailure = 0;
         while (running) {
             try {
@@ -146,10 +143,6 @@ public final class OutboxRelay implements AutoCloseable {
                     break;
                 }
                 drainOnce();
-                if (System.currentTimeMillis() - lastPendingCheck > 5000) {
-                    lastPendingCheck = System.currentTimeMillis();
-                    orders.finishPendingCreations();
-                }
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 break;

@@ -26,10 +26,13 @@ public final class QueueService {
     private final RedisStateStore redis;
     private final TransitionService transitions;
     private final CancelSweeper sweeper;
+    private final OrderService orders;
     private final Access access;
 
-    QueueService(RedisStateStore redis, TransitionService transitions, CancelSweeper sweeper, Access access) {
+    QueueService(RedisStateStore redis, TransitionService transitions, CancelSweeper sweeper, OrderService orders,
+                 Access access) {
         this.redis = redis;
+        this.orders = orders;
         this.transitions = transitions;
         this.sweeper = sweeper;
         this.access = access;
@@ -136,6 +139,7 @@ public final class QueueService {
         if (r == 0) {
             throw new IllegalStateException("order " + orderId + " is not waiting for payment; its queue entry was removed");
         }
+        orders.recordExpiry(orderId, expiry);
         log.info("{} extended the payment deadline of order {} to {}", operator.name(), orderId, expiry);
         return expiry;
     }

@@ -6,6 +6,8 @@ import com.orderconsole.domain.OrderStatus;
 import com.orderconsole.domain.Role;
 import com.orderconsole.domain.TransitionRules;
 import com.orderconsole.redis.RedisStateStore;
+import com.orderconsole.store.Database;
+import com.orderconsole.store.RulesArchiveMapper;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -15,21 +17,24 @@ import java.util.Set;
 import java.util.stream.Collectors;
 
 /**
- * The transition rules as data: a JSON document in Redis ({@code osm:rules}), seeded from the bundled
- * default when absent, and a per-bucket copy that transition.lua reads. Changing the rules takes effect
- * for the next transition; no restart.
+ * The transition rules as data: a JSON document in Redis ({@code osm:rules}) and a per-bucket copy
+ * that transition.lua reads. Every version is also archived in MySQL, so when Redis loses its data the
+ * rules come back from there (the bundled default is used only when neither has any). Changing the
+ * rules takes effect for the next transition; no restart.
  */
 public final class RulesService {
     private static final Logger log = LoggerFactory.getLogger(RulesService.class);
     private static final long CACHE_MS = 1000;
 
     private final RedisStateStore redis;
+    private final Database db;
     private final Access access;
     private volatile TransitionRules cached;
     private volatile long cachedAt;
 
-    RulesService(RedisStateStore redis, Access access) {
+    RulesService(RedisStateStore redis, Database db, Access access) {
         this.redis = redis;
+        this.db = db;
         this.access = access;
     }
 
@@ -44,12 +49,15 @@ public final class RulesService {
         String json = redis.rulesJson();
         TransitionRules rules;
         if (json == null) {
-            rules = TransitionRules.defaults();
+            String archived = db.read(s -> s.getMapper(RulesArchiveMapper.class).latest());
+            rules = archived != null ? RulesJson.parse(archived, 1) : TransitionRules.defaults();
             redis.setRulesJson(RulesJson.write(rules));
-            log.info("seeded default transition rules, version {}", rules.version());
+            log.info("{} transition rules version {} into Redis", archived != null ? "restored archived" : "seeded default",
+                    rules.version());
         } else {
             rules = RulesJson.parse(json, 1);
         }
+        archive(rules, "system");
         if (redis.publishedRuleVersions().stream().anyMatch(v -> v == null || v != rules.version())) {
             publish(rules);
         }
@@ -96,11 +104,18 @@ public final class RulesService {
         access.require(operator, Role.OPS, "change the transition rules");
         TransitionRules parsed = RulesJson.parse(json, 1);
         TransitionRules next = parsed.withVersion(current().version() + 1);
+        // MySQL first: a rules version Redis knows but the archive does not could be lost with Redis.
+        archive(next, operator.name());
         redis.setRulesJson(RulesJson.write(next));
         publish(next);
         remember(next);
         log.info("{} set transition rules version {}: {}", operator.name(), next.version(), next.edges());
         return next;
+    }
+
+    private void archive(TransitionRules rules, String by) {
+        String json = RulesJson.write(rules);
+        db.inTransaction(s -> s.getMapper(RulesArchiveMapper.class).record(rules.version(), json, by, System.currentTimeMillis()));
     }
 
     private void publish(TransitionRules rules) {

@@ -21,23 +21,25 @@ public final class Services implements AutoCloseable {
     private final MetricsService metrics;
     private final HealthService health;
     private final ReconciliationService reconciliation;
+    private final Maintenance maintenance;
     private final OlistImporter importer;
     private final TrafficSimulator simulator;
     private final Duration paymentTimeout;
 
     private Services(RedisStateStore redis, Database db, Duration paymentTimeout) {
         this.paymentTimeout = paymentTimeout;
-        this.rules = new RulesService(redis, access);
+        this.rules = new RulesService(redis, db, access);
         this.orders = new OrderService(redis, db, access, rules, stuck);
         OutboxRelay[] relay = new OutboxRelay[1];
         this.transitions = new TransitionService(redis, orders, rules, access, () -> relay[0].nudge());
-        this.sync = new OutboxRelay(redis, db, orders);
+        this.sync = new OutboxRelay(redis, db);
         relay[0] = sync;
         this.sweeper = new CancelSweeper(redis, transitions, access, 500, 20);
-        this.queue = new QueueService(redis, transitions, sweeper, access);
+        this.queue = new QueueService(redis, transitions, sweeper, orders, access);
         this.metrics = new MetricsService(redis, db, stuck);
         this.health = new HealthService(redis, db, rules, sync);
         this.reconciliation = new ReconciliationService(redis, db, orders, sync, access);
+        this.maintenance = new Maintenance(redis, rules, orders);
         this.importer = new OlistImporter(redis, db, access, paymentTimeout);
         this.simulator = new TrafficSimulator(orders, transitions, access);
     }
@@ -87,6 +89,10 @@ public final class Services implements AutoCloseable {
         return reconciliation;
     }
 
+    public Maintenance maintenance() {
+        return maintenance;
+    }
+
     /** @return the Olist CSV importer */
     public OlistImporter importer() {
         return importer;
@@ -108,6 +114,7 @@ public final class Services implements AutoCloseable {
 
     @Override
     public void close() {
+        maintenance.close();
         simulator.close();
         sweeper.close();
         sync.close();

@@ -34,6 +34,7 @@ public final class Database implements AutoCloseable {
         cfg.addMapper(OrderMapper.class);
         cfg.addMapper(HistoryMapper.class);
         cfg.addMapper(SyncCursorMapper.class);
+        cfg.addMapper(RulesArchiveMapper.class);
         this.sessions = new SqlSessionFactoryBuilder().build(cfg);
     }
 

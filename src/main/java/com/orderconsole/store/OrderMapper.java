@@ -39,6 +39,9 @@ public interface OrderMapper {
     int applyIfNewer(@Param("id") String id, @Param("status") int status, @Param("version") long version,
                      @Param("sinceMs") long sinceMs);
 
+    @Update("UPDATE orders SET expire_at_ms = #{at} WHERE order_id = #{id}")
+    int setExpiry(@Param("id") String id, @Param("at") long expireAtMs);
+
     @Update("UPDATE orders SET redis_ready = 1 WHERE order_id = #{id}")
     int markRedisReady(@Param("id") String id);
 
@@ -76,18 +79,18 @@ public interface OrderMapper {
     /** One page of the console's order table; see {@link OrderPageQuery}. */
     @Select("<script>SELECT " + COLUMNS + " FROM orders"
             + "<where>"
-            + "<if test='exactId != null'>AND order_id = #{exactId}</if>"
-            + "<if test='idPrefix != null'>AND order_id LIKE CONCAT(#{idPrefix}, '%')</if>"
-            + "<if test='statuses != null and !statuses.isEmpty()'>AND status IN "
+            + "<if test='exactId != null'> AND order_id = #{exactId}</if>"
+            + "<if test='idPrefix != null'> AND order_id LIKE CONCAT(#{idPrefix}, '%')</if>"
+            + "<if test='statuses != null and !statuses.isEmpty()'> AND status IN "
             + "<foreach item='s' collection='statuses' open='(' separator=',' close=')'>#{s}</foreach></if>"
-            + "<if test='stuckBounds != null and !stuckBounds.isEmpty()'>AND ("
+            + "<if test='stuckBounds != null and !stuckBounds.isEmpty()'> AND ("
             + "<foreach item='b' collection='stuckBounds' separator=' OR '>(status = #{b.status} AND status_since_ms &lt; #{b.beforeMs})</foreach>)</if>"
-            + "<if test='createdFromMs != null'>AND created_at_ms &gt;= #{createdFromMs}</if>"
-            + "<if test='createdToMs != null'>AND created_at_ms &lt; #{createdToMs}</if>"
-            + "<if test='afterId != null and byAge and !descending'>AND (status_since_ms &gt; #{afterSince} OR (status_since_ms = #{afterSince} AND order_id &gt; #{afterId}))</if>"
-            + "<if test='afterId != null and byAge and descending'>AND (status_since_ms &lt; #{afterSince} OR (status_since_ms = #{afterSince} AND order_id &lt; #{afterId}))</if>"
-            + "<if test='afterId != null and !byAge and !descending'>AND order_id &gt; #{afterId}</if>"
-            + "<if test='afterId != null and !byAge and descending'>AND order_id &lt; #{afterId}</if>"
+            + "<if test='createdFromMs != null'> AND created_at_ms &gt;= #{createdFromMs}</if>"
+            + "<if test='createdToMs != null'> AND created_at_ms &lt; #{createdToMs}</if>"
+            + "<if test='afterId != null and byAge and !descending'> AND (status_since_ms &gt; #{afterSince} OR (status_since_ms = #{afterSince} AND order_id &gt; #{afterId}))</if>"
+            + "<if test='afterId != null and byAge and descending'> AND (status_since_ms &lt; #{afterSince} OR (status_since_ms = #{afterSince} AND order_id &lt; #{afterId}))</if>"
+            + "<if test='afterId != null and !byAge and !descending'> AND order_id &gt; #{afterId}</if>"
+            + "<if test='afterId != null and !byAge and descending'> AND order_id &lt; #{afterId}</if>"
             + "</where>"
             + "<if test='byAge and !descending'>ORDER BY status_since_ms, order_id</if>"
             + "<if test='byAge and descending'>ORDER BY status_since_ms DESC, order_id DESC</if>"

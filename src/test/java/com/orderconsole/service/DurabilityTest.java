@@ -73,6 +73,58 @@ class DurabilityTest {
     }
 
     @Test
+    void sixtySecondsOfMySqlOutageUnderTrafficAreCaughtUpWithNothingAppliedTwice() throws Exception {
+        int n = 300;
+        try (Engine e = Engine.start(freshConfigWithFollower())) {
+            Services s = e.services();
+            for (int i = 0; i < n; i++) {
+                s.orders().create(support, "out-" + i, null, Duration.ofMinutes(30));
+            }
+            OrderStatus[] path = {OrderStatus.PAID, OrderStatus.WAIT_SHIP, OrderStatus.SHIPPED, OrderStatus.FINISHED};
+            java.util.concurrent.atomic.AtomicBoolean stop = new java.util.concurrent.atomic.AtomicBoolean();
+            java.util.concurrent.atomic.AtomicLong applied = new java.util.concurrent.atomic.AtomicLong();
+            CompletableFuture<Void> traffic = CompletableFuture.runAsync(() -> {
+                java.util.Random rnd = new java.util.Random(7);
+                while (!stop.get()) {
+                    String id = "out-" + rnd.nextInt(n);
+                    if (s.transitions().transition(support, TransitionRequest.of(id, path[rnd.nextInt(path.length)], "traffic", ""))
+                            .applied()) {
+                        applied.incrementAndGet();
+                    }
+                    try {
+                        Thread.sleep(5);
+                    } catch (InterruptedException ex) {
+                        return;
+                    }
+                }
+            });
+            Thread.sleep(2000);
+            TestServers.mariaDb().stop();
+            long appliedAtStop = applied.get();
+            try {
+                Thread.sleep(60_000);
+                assertThat(applied.get()).as("Redis kept accepting transitions while MySQL was down").isGreaterThan(appliedAtStop + 100);
+                assertThat(s.health().check().mysqlUp()).isFalse();
+            } finally {
+                TestServers.mariaDb().start();
+            }
+            Thread.sleep(2000);
+            stop.set(true);
+            traffic.get();
+            assertThat(s.sync().awaitCaughtUp(Duration.ofSeconds(60))).isTrue();
+            ReconReport r = s.reconciliation().run(null, ReconProgress.NONE, () -> false);
+            assertThat(r.total()).as("%s", r.counts()).isZero();
+            assertThat(RawSql.count("SELECT COUNT(*) FROM order_history WHERE result_code = 1 AND source = 'traffic'"))
+                    .as("each applied transition written once").isEqualTo(applied.get());
+        }
+    }
+
+    private static com.orderconsole.app.EngineConfig freshConfigWithFollower() {
+        TestServers.reset();
+        return TestServers.config().withBackgroundJobs(null, Duration.ofMillis(200));
+    }
+
+    @Test
     void twoFollowersDrainingAtOnceWriteEachEventOnce() throws Exception {
         try (Engine a = TestServers.freshEngine(); Engine b = Engine.start(TestServers.config())) {
             for (int i = 0; i < 300; i++) {

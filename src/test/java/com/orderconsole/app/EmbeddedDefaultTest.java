@@ -1,0 +1,37 @@
+package com.orderconsole.app;
+
+import com.orderconsole.TestServers;
+import com.orderconsole.domain.Operator;
+import com.orderconsole.domain.OrderStatus;
+import com.orderconsole.domain.Role;
+import com.orderconsole.domain.TransitionRequest;
+import org.junit.jupiter.api.Test;
+
+import java.nio.file.Path;
+import java.time.Duration;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** With no server addresses the engine starts its own servers and keeps their data between runs. */
+class EmbeddedDefaultTest {
+    @Test
+    void embeddedServersKeepOrdersBetweenRuns() {
+        Path dir = Path.of("target", "embedded-default").toAbsolutePath();
+        TestServers.deleteTree(dir);
+        EngineConfig cfg = EngineConfig.embeddedDefault().withDataDir(dir).withBackgroundJobs(null, null);
+        Operator op = new Operator("alice", Role.SUPPORT);
+        try (Engine first = Engine.start(cfg)) {
+            assertThat(first.embedded()).isTrue();
+            first.services().orders().create(op, "keep-1", null, Duration.ofMinutes(30));
+            first.services().transitions().transition(op, TransitionRequest.of("keep-1", OrderStatus.PAID, "t", ""));
+            first.services().sync().drainOnce();
+        }
+        try (Engine second = Engine.start(cfg)) {
+            var d = second.services().orders().lookup("keep-1");
+            assertThat(d.summary().redisStatus()).isEqualTo(OrderStatus.PAID);
+            assertThat(d.summary().mysqlStatus()).isEqualTo(OrderStatus.PAID);
+            assertThat(d.rebuilt()).as("Redis kept its own data (AOF)").isFalse();
+            assertThat(d.history()).hasSize(2);
+        }
+    }
+}
