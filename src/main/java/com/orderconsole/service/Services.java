@@ -30,6 +30,8 @@ public final class Services implements AutoCloseable {
     private final HealthService health;
     private final ReconciliationService reconciliation;
     private final Maintenance maintenance;
+    private final OlistImporter importer;
+    private final TrafficSimulator simulator;
     private final Duration paymentTimeout;
 
     private Services(RedisStateStore redis, Database db, Duration paymentTimeout) {
@@ -46,6 +48,8 @@ public final class Services implements AutoCloseable {
         this.health = new HealthService(redis, db, rules, sync);
         this.reconciliation = new ReconciliationService(redis, db, orders, sync, access);
         this.maintenance = new Maintenance(redis, rules, orders);
+        this.importer = new OlistImporter(redis, db, access, paymentTimeout);
+        this.simulator = new TrafficSimulator(orders, transitions, access);
     }
 
     /**
@@ -97,6 +101,16 @@ public final class Services implements AutoCloseable {
         return maintenance;
     }
 
+    /** @return the Olist CSV importer */
+    public OlistImporter importer() {
+        return importer;
+    }
+
+    /** @return the live-traffic simulator (stopped until started) */
+    public TrafficSimulator simulator() {
+        return simulator;
+    }
+
     public StuckThresholds stuckThresholds() {
         return stuck;
     }
@@ -109,6 +123,7 @@ public final class Services implements AutoCloseable {
     @Override
     public void close() {
         maintenance.close();
+        simulator.close();
         sweeper.close();
         sync.close();
     }

@@ -45,6 +45,19 @@ public interface OrderMapper {
     @Update("UPDATE orders SET redis_ready = 1 WHERE order_id = #{id}")
     int markRedisReady(@Param("id") String id);
 
+    /** Marks many orders' Redis state as created (bulk import). @return rows updated */
+    @Update("<script>UPDATE orders SET redis_ready = 1 WHERE order_id IN "
+            + "<foreach item='id' collection='ids' open='(' separator=',' close=')'>#{id}</foreach></script>")
+    int markRedisReadyAll(@Param("ids") List<String> ids);
+
+    /**
+     * Which of {@code ids} exist, locking them and the gaps where absent ones would go until the
+     * transaction ends, so a concurrent create cannot slip in between this check and a bulk insert.
+     */
+    @Select("<script>SELECT order_id FROM orders WHERE order_id IN "
+            + "<foreach item='id' collection='ids' open='(' separator=',' close=')'>#{id}</foreach> FOR UPDATE</script>")
+    List<String> existingIdsForUpdate(@Param("ids") List<String> ids);
+
     /** Orders whose Redis state may not exist yet (creation interrupted), created before {@code beforeMs}. */
     @Select("SELECT " + COLUMNS + " FROM orders WHERE redis_ready = 0 AND created_at_ms < #{beforeMs} LIMIT #{limit}")
     List<OrderRow> redisPending(@Param("beforeMs") long beforeMs, @Param("limit") int limit);

@@ -1,0 +1,138 @@
+package com.orderconsole.cli;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.orderconsole.domain.OrderId;
+import com.orderconsole.domain.OrderStatus;
+import com.orderconsole.domain.Role;
+import picocli.CommandLine.ITypeConverter;
+import picocli.CommandLine.TypeConversionException;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
+import java.time.temporal.ChronoUnit;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutionException;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/** Helpers shared by the subcommands: value converters, JSON, time and error formatting. */
+final class Cli {
+    static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+
+    private Cli() {
+    }
+
+    /** @return the document as pretty-printed JSON */
+    static String json(Object doc) {
+        try {
+            return JSON.writeValueAsString(doc);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("cannot write JSON: " + e.getOriginalMessage(), e);
+        }
+    }
+
+    /** @return epoch milliseconds as an ISO-8601 UTC instant to the second, "-" for null */
+    static String time(Long epochMs) {
+        return epochMs == null ? "-" : Instant.ofEpochMilli(epochMs).truncatedTo(ChronoUnit.SECONDS).toString();
+    }
+
+    /** @return an error in words for stderr: the exception's message, unwrapped from async wrappers */
+    static String message(Throwable e) {
+        Throwable t = e;
+        while ((t instanceof CompletionException || t instanceof ExecutionException) && t.getCause() != null) {
+            t = t.getCause();
+        }
+        return t.getMessage() == null || t.getMessage().isBlank() ? t.getClass().getSimpleName() : t.getMessage();
+    }
+
+    private static final Pattern PART = Pattern.compile("(\\d+)(ms|s|m|h|d)");
+
+    /**
+     * Parses a duration: "30m", "2h", "90s", "1h30m", "500ms", "1d" or ISO-8601 ("PT30M").
+     *
+     * @throws IllegalArgumentException naming the input when it is neither
+     */
+    static Duration parseDuration(String text) {
+        String t = text == null ? "" : text.trim();
+        if (t.toUpperCase().startsWith("P")) {
+            try {
+                return Duration.parse(t);
+            } catch (DateTimeParseException e) {
+                throw new IllegalArgumentException("invalid duration '" + text + "' (examples: 30m, 2h, 90s, 1h30m, PT30M)");
+            }
+        }
+        Matcher m = PART.matcher(t);
+        Duration d = Duration.ZERO;
+        int at = 0;
+        while (at < t.length() && m.find(at) && m.start() == at) {
+            long n = Long.parseLong(m.group(1));
+            d = d.plus(switch (m.group(2)) {
+                case "ms" -> Duration.ofMillis(n);
+                case "s" -> Duration.ofSeconds(n);
+                case "m" -> Duration.ofMinutes(n);
+                case "h" -> Duration.ofHours(n);
+                default -> Duration.ofDays(n);
+            });
+            at = m.end();
+        }
+        if (t.isEmpty() || at != t.length()) {
+            throw new IllegalArgumentException("invalid duration '" + text + "' (examples: 30m, 2h, 90s, 1h30m, PT30M)");
+        }
+        return d;
+    }
+
+    /** --expire-in and similar: a positive duration. */
+    static final class DurationConverter implements ITypeConverter<Duration> {
+        @Override
+        public Duration convert(String value) {
+            try {
+                Duration d = parseDuration(value);
+                if (d.isZero() || d.isNegative()) {
+                    throw new TypeConversionException("duration must be positive, got '" + value + "'");
+                }
+                return d;
+            } catch (IllegalArgumentException | ArithmeticException e) {
+                throw new TypeConversionException(e instanceof ArithmeticException ? "duration '" + value + "' is too long" : e.getMessage());
+            }
+        }
+    }
+
+    /** --to: a status by name or code. */
+    static final class StatusConverter implements ITypeConverter<OrderStatus> {
+        @Override
+        public OrderStatus convert(String value) {
+            try {
+                return OrderStatus.parse(value);
+            } catch (IllegalArgumentException e) {
+                throw new TypeConversionException(e.getMessage());
+            }
+        }
+    }
+
+    /** --role. */
+    static final class RoleConverter implements ITypeConverter<Role> {
+        @Override
+        public Role convert(String value) {
+            try {
+                return Role.parse(value);
+            } catch (IllegalArgumentException e) {
+                throw new TypeConversionException(e.getMessage());
+            }
+        }
+    }
+
+    /** --id: checked against the id syntax before any key or query is built from it. */
+    static final class OrderIdConverter implements ITypeConverter<String> {
+        @Override
+        public String convert(String value) {
+            try {
+                return OrderId.require(value);
+            } catch (IllegalArgumentException e) {
+                throw new TypeConversionException(e.getMessage());
+            }
+        }
+    }
+}

@@ -1,0 +1,59 @@
+package com.orderconsole.cli;
+
+import com.orderconsole.app.Engine;
+import com.orderconsole.domain.Operator;
+import com.orderconsole.service.ImportProblem;
+import com.orderconsole.service.ImportProgress;
+import com.orderconsole.service.ImportReport;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/** {@code import --csv FILE}: imports Olist orders; bad rows are listed and skipped. */
+@Command(name = "import", description = {"Import orders from an Olist orders CSV (yyyy-MM-dd HH:mm:ss or M/d/yyyy H:mm timestamps).",
+        "Orders already stored are left alone, so importing a file twice changes nothing. Bad rows are "
+                + "listed with their line number and skipped; the exit code is 0 when the file could be read. "
+                + "Role: ops."})
+final class ImportCommand extends CliCommand {
+    @Option(names = "--csv", required = true, paramLabel = "FILE", description = "the CSV file (UTF-8)")
+    Path csv;
+
+    @Override
+    public Integer call() {
+        if (!Files.isRegularFile(csv)) {
+            throw new IllegalArgumentException("cannot read --csv " + csv + ": no such file");
+        }
+        Operator op = operator(null);
+        try (Engine engine = engine()) {
+            ImportReport r = engine.services().importer().importCsv(op, csv, progress());
+            Map<String, Object> doc = new LinkedHashMap<>();
+            doc.put("file", csv.toString());
+            doc.put("rowsRead", r.rowsRead());
+            doc.put("imported", r.imported());
+            doc.put("skippedDuplicates", r.skippedDuplicates());
+            doc.put("badRows", r.problems().size());
+            doc.put("problems", r.problems());
+            doc.put("millis", r.millis());
+            StringBuilder text = new StringBuilder(String.format("Read %d rows of %s in %.1f s: %d imported, %d already stored, %d bad rows skipped.%n",
+                    r.rowsRead(), csv, r.millis() / 1000.0, r.imported(), r.skippedDuplicates(), r.problems().size()));
+            for (ImportProblem p : r.problems()) {
+                text.append("  line ").append(p.line()).append(": ").append(p.reason()).append(System.lineSeparator());
+            }
+            emit(doc, text.toString());
+            return OrderCli.OK;
+        }
+    }
+
+    /** Progress on stderr, only for a person at a terminal (never in --json runs or pipes). */
+    private ImportProgress progress() {
+        if (json() || System.console() == null) {
+            return ImportProgress.NONE;
+        }
+        return (done, total) -> err().print("\rimporting: " + done + (total >= 0 ? " of " + total : "") + " rows"
+                + (done == total ? System.lineSeparator() : ""));
+    }
+}

@@ -1,0 +1,125 @@
+package com.orderconsole.cli;
+
+import com.orderconsole.app.Engine;
+import com.orderconsole.domain.InvalidRulesException;
+import com.orderconsole.domain.Operator;
+import com.orderconsole.domain.TransitionRules;
+import com.orderconsole.service.RulesJson;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/** {@code rules show|validate FILE|set FILE}: the transition rules as a JSON document. */
+@Command(name = "rules", description = {"Show, check or replace the transition rules.",
+        "The rules are a JSON document: 'rules show > rules.json' gives one to edit."},
+        subcommands = {RulesCommand.Show.class, RulesCommand.Validate.class, RulesCommand.Set.class})
+final class RulesCommand implements Runnable {
+    @Spec
+    CommandSpec spec;
+
+    @Override
+    public void run() {
+        throw new ParameterException(spec.commandLine(), "say what to do: rules show, rules validate FILE or rules set FILE");
+    }
+
+    static String read(Path file) {
+        try {
+            return Files.readString(file, StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read rules file " + file + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** Prints the faults of an invalid document: each on stderr, and the document with --json. */
+    static int invalid(CliCommand c, Path file, InvalidRulesException e) {
+        c.err().println("error: " + file + " is not valid:");
+        e.faults().forEach(f -> c.err().println("  " + f));
+        if (c.json()) {
+            Map<String, Object> doc = new LinkedHashMap<>();
+            doc.put("file", file.toString());
+            doc.put("valid", false);
+            doc.put("faults", e.faults());
+            c.out().println(Cli.json(doc));
+        }
+        return OrderCli.FAILED;
+    }
+
+    /** Prints rules: the JSON document in both modes (it is what 'rules set' reads). */
+    static void print(CliCommand c, TransitionRules rules) {
+        c.out().println(RulesJson.write(rules));
+    }
+
+    @Command(name = "show", description = "Print the rules in force as JSON.")
+    static final class Show extends CliCommand {
+        @Override
+        public Integer call() {
+            try (Engine engine = engine()) {
+                print(this, engine.services().rules().current());
+                return OrderCli.OK;
+            }
+        }
+    }
+
+    @Command(name = "validate", description = "Check a rules document without storing it (needs no server). Exit "
+            + "code 1 when it is invalid; every fault is listed.")
+    static final class Validate extends CliCommand {
+        @Parameters(paramLabel = "FILE", description = "the rules document")
+        Path file;
+
+        @Override
+        public Integer call() {
+            TransitionRules rules;
+            try {
+                rules = RulesJson.parse(read(file), 1);
+            } catch (InvalidRulesException e) {
+                return invalid(this, file, e);
+            }
+            Map<String, Object> doc = new LinkedHashMap<>();
+            doc.put("file", file.toString());
+            doc.put("valid", true);
+            doc.put("faults", List.of());
+            long edges = rules.edges().values().stream().mapToLong(java.util.Set::size).sum();
+            emit(doc, file + " is valid: " + edges + " transitions, terminal " + rules.terminal() + System.lineSeparator());
+            return OrderCli.OK;
+        }
+    }
+
+    @Command(name = "set", description = "Replace the rules with a document; they take effect for the next "
+            + "transition. The new version is the current one + 1. Role: ops.")
+    static final class Set extends CliCommand {
+        @Parameters(paramLabel = "FILE", description = "the rules document")
+        Path file;
+
+        @Override
+        public Integer call() {
+            Operator op = operator(null);
+            String text = read(file);
+            try (Engine engine = engine()) {
+                TransitionRules rules;
+                try {
+                    rules = engine.services().rules().set(op, text);
+                } catch (InvalidRulesException e) {
+                    return invalid(this, file, e);
+                }
+                if (json()) {
+                    print(this, rules);
+                } else {
+                    out().println("Rules version " + rules.version() + " in force:");
+                    print(this, rules);
+                }
+                return OrderCli.OK;
+            }
+        }
+    }
+}

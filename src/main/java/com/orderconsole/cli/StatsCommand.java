@@ -1,0 +1,69 @@
+package com.orderconsole.cli;
+
+import com.orderconsole.app.Engine;
+import com.orderconsole.domain.OrderStatus;
+import com.orderconsole.domain.ResultCode;
+import com.orderconsole.service.Health;
+import com.orderconsole.service.MetricsService;
+import com.orderconsole.service.Services;
+import com.orderconsole.service.StateCounts;
+import com.orderconsole.service.SyncStatus;
+import picocli.CommandLine.Command;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/** {@code stats}: orders per status, transition outcomes per result code, sync lag and health. */
+@Command(name = "stats", description = {"Orders per status, transition outcomes per result code, sync lag and health.",
+        "Per status: Redis live counters, MySQL rows and stuck orders. Outcomes are counted by the transition "
+                + "script since the counters began."})
+final class StatsCommand extends CliCommand {
+    @Override
+    public Integer call() {
+        try (Engine engine = engine()) {
+            Services s = engine.services();
+            MetricsService m = s.metrics();
+            StateCounts live = m.stateCounts();
+            Map<OrderStatus, Long> mysql = m.mysqlCounts();
+            Map<ResultCode, Long> results = m.resultCounts();
+            SyncStatus sync = s.sync().status();
+            Health health = s.health().check();
+
+            Map<String, Object> statuses = new LinkedHashMap<>();
+            StringBuilder text = new StringBuilder(String.format("%-10s %10s %10s %10s%n", "Status", "Redis", "MySQL", "Stuck"));
+            for (OrderStatus st : OrderStatus.values()) {
+                Long stuck = live.stuck().get(st);
+                Map<String, Object> row = new LinkedHashMap<>();
+                row.put("code", st.code());
+                row.put("redis", live.live().get(st));
+                row.put("mysql", mysql.get(st));
+                row.put("stuck", stuck);
+                statuses.put(st.name(), row);
+                text.append(String.format("%-10s %10d %10d %10s%n", st, live.live().get(st), mysql.get(st), stuck == null ? "-" : stuck));
+            }
+            Map<String, Object> codes = new LinkedHashMap<>();
+            text.append(String.format("%nTransition results%n"));
+            for (ResultCode c : ResultCode.values()) {
+                Map<String, Object> row = new LinkedHashMap<>();
+                row.put("code", c.code());
+                row.put("count", results.get(c));
+                row.put("description", c.description());
+                codes.put(c.name(), row);
+                text.append(String.format("  %3d %-52s %10d%n", c.code(), c.description(), results.get(c)));
+            }
+            text.append(String.format("%nMySQL sync: %d pending%s%n", sync.pending(),
+                    sync.oldestPendingAgeMs() == null ? "" : ", oldest " + sync.oldestPendingAgeMs() / 1000 + " s"));
+            text.append(String.format("Health: Redis %s, MySQL %s, rules v%s%n", health.redisUp() ? "up" : "DOWN",
+                    health.mysqlUp() ? "up" : "DOWN", health.rulesVersion() == null ? "?" : health.rulesVersion()));
+            health.warnings().forEach(w -> text.append("  warning: ").append(w).append(System.lineSeparator()));
+
+            Map<String, Object> doc = new LinkedHashMap<>();
+            doc.put("statuses", statuses);
+            doc.put("results", codes);
+            doc.put("sync", sync);
+            doc.put("health", health);
+            emit(doc, text.toString());
+            return OrderCli.OK;
+        }
+    }
+}

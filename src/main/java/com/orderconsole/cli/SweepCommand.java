@@ -1,0 +1,36 @@
+package com.orderconsole.cli;
+
+import com.orderconsole.app.Engine;
+import com.orderconsole.service.Services;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/** {@code sweep --once}: one pass of the cancel sweeper. */
+@Command(name = "sweep", description = {"Cancel every unpaid order whose payment deadline has passed, once (the console runs the sweeper every second).",
+        "Does nothing while the sweeper is paused."})
+final class SweepCommand extends CliCommand {
+    @Option(names = "--once", required = true, description = "run one pass and exit (the only mode of the command "
+            + "line)")
+    boolean once;
+
+    @Override
+    public Integer call() {
+        try (Engine engine = engine()) {
+            Services s = engine.services();
+            boolean paused = s.sweeper().status().paused();
+            int cancelled = s.sweeper().tick();
+            boolean synced = syncMySql(s);
+            Map<String, Object> doc = new LinkedHashMap<>();
+            doc.put("cancelled", cancelled);
+            doc.put("paused", paused);
+            doc.put("mysqlSynced", synced);
+            emit(doc, paused ? "The cancel sweeper is paused: nothing cancelled." + System.lineSeparator()
+                    : "Cancelled " + cancelled + " unpaid order" + (cancelled == 1 ? "" : "s") + " past the payment deadline."
+                    + System.lineSeparator());
+            return OrderCli.OK;
+        }
+    }
+}

@@ -1,0 +1,82 @@
+package com.orderconsole.cli;
+
+import com.orderconsole.app.Engine;
+import com.orderconsole.domain.Operator;
+import com.orderconsole.domain.OrderStatus;
+import com.orderconsole.domain.ResultCode;
+import com.orderconsole.domain.TransitionRequest;
+import com.orderconsole.domain.TransitionResult;
+import com.orderconsole.service.OrderNotFoundException;
+import com.orderconsole.service.Services;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/** {@code transition --id ID --to STATUS}: one move through the transition script. */
+@Command(name = "transition", description = {"Move an order to another status, if the rules allow it.",
+        "Exit code 3 when the script rejects the move; the result code is in the output: 0 not a legal "
+                + "move, -2 terminal status, -3 version conflict (--expect-version), -4 already in that status. "
+                + "Role: support."})
+final class TransitionCommand extends CliCommand {
+    /** Source written to the history of CLI transitions. */
+    static final String SOURCE = "cli";
+
+    @Option(names = "--id", required = true, paramLabel = "ID", converter = Cli.OrderIdConverter.class,
+            description = "order id")
+    String id;
+
+    @Option(names = "--to", required = true, paramLabel = "STATUS", converter = Cli.StatusConverter.class,
+            description = "target status by name or code: WAIT_PAY(1) PAID(2) WAIT_SHIP(3) SHIPPED(4) FINISHED(5) "
+                    + "CANCELLED(6)")
+    OrderStatus to;
+
+    @Option(names = "--actor", paramLabel = "NAME", description = "name written to the history (default: --operator)")
+    String actor;
+
+    @Option(names = "--reason", paramLabel = "TEXT", description = "why, kept in the history (at most 500 characters)")
+    String reason;
+
+    @Option(names = "--expect-version", paramLabel = "N", description = "apply only if the order is at this version "
+            + "(compare-and-set)")
+    Long expectVersion;
+
+    @Override
+    public Integer call() {
+        Operator op = operator(actor);
+        TransitionRequest request;
+        try {
+            request = new TransitionRequest(id, to, expectVersion, SOURCE, reason, false);
+        } catch (IllegalArgumentException e) {
+            throw new ParameterException(spec.commandLine(), e.getMessage());
+        }
+        try (Engine engine = engine()) {
+            Services s = engine.services();
+            TransitionResult r = s.transitions().transition(op, request);
+            if (r.code() == ResultCode.STATE_MISSING) {
+                // The service already tried to rebuild the state from MySQL: neither store knows the order.
+                throw new OrderNotFoundException(id);
+            }
+            boolean synced = syncMySql(s);
+            Map<String, Object> doc = new LinkedHashMap<>();
+            doc.put("orderId", r.orderId());
+            doc.put("applied", r.applied());
+            doc.put("code", r.code().code());
+            doc.put("result", r.code());
+            doc.put("description", r.code().description());
+            doc.put("from", r.from());
+            doc.put("to", r.target());
+            doc.put("version", r.version());
+            doc.put("atMs", r.timeMs());
+            doc.put("mysqlSynced", synced);
+            String text = r.applied()
+                    ? "Order " + id + ": " + r.from() + " -> " + r.target() + " applied, now v" + r.version() + System.lineSeparator()
+                    : "Order " + id + ": " + r.from() + " -> " + r.target() + " rejected with code " + r.code().code() + " ("
+                    + r.code().description() + "); order stays " + r.from() + " v" + r.version() + System.lineSeparator();
+            emit(doc, text);
+            return r.applied() ? OrderCli.OK : OrderCli.REJECTED;
+        }
+    }
+}

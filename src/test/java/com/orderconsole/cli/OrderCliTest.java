@@ -1,0 +1,437 @@
+package com.orderconsole.cli;
+
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.orderconsole.RawRedis;
+import com.orderconsole.TestServers;
+import com.orderconsole.app.Engine;
+import com.orderconsole.app.EngineConfig;
+import com.orderconsole.domain.HistoryEntry;
+import com.orderconsole.domain.Operator;
+import com.orderconsole.domain.OrderStatus;
+import com.orderconsole.domain.Role;
+import com.orderconsole.domain.TransitionRequest;
+import com.orderconsole.redis.RedisKeys;
+import com.orderconsole.service.OrderDetails;
+import com.orderconsole.service.Services;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** Every subcommand end to end: arguments in, exit code and stdout/stderr out, state checked in the stores. */
+class OrderCliTest {
+    private static final ObjectMapper JSON = new ObjectMapper().enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
+    private static final String HEADER = "order_id,customer_id,order_status,order_purchase_timestamp,order_approved_at,"
+            + "order_delivered_carrier_date,order_delivered_customer_date,order_estimated_delivery_date";
+
+    private Engine engine;
+    private Services s;
+    private final Operator ops = new Operator("olivia", Role.OPS);
+
+    record Run(int code, String out, String err) {
+        JsonNode json() {
+            try {
+                return JSON.readTree(out);
+            } catch (Exception e) {
+                throw new AssertionError("stdout is not one JSON document: " + out, e);
+            }
+        }
+    }
+
+    @BeforeEach
+    void start() {
+        engine = TestServers.freshEngine();
+        s = engine.services();
+    }
+
+    @AfterEach
+    void stop() {
+        engine.close();
+    }
+
+    /** Runs the CLI against the test servers (connection options before the subcommand). */
+    private static Run cli(String... args) {
+        EngineConfig c = TestServers.config();
+        List<String> all = new ArrayList<>(List.of("--redis", c.redisUri(), "--jdbc", c.jdbcUrl(), "--db-user", "root"));
+        all.addAll(List.of(args));
+        return raw(all.toArray(String[]::new));
+    }
+
+    private static Run raw(String... args) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        int code = OrderCli.run(args, new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8));
+        return new Run(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+    }
+
+    // ---------------------------------------------------------------- import
+
+    @Test
+    void importReportsBadRowsAndAReimportChangesNothing(@TempDir Path dir) throws Exception {
+        Path csv = dir.resolve("olist.csv");
+        Files.writeString(csv, String.join("\n", HEADER,
+                "i-1,c1,delivered,2017-10-02 10:56:33,2017-10-02 11:07:15,2017-10-04 19:55:00,2017-10-10 21:25:13,",
+                ",c1,shipped,10/2/2017 10:56,,,,",
+                "i-2,c2,shipped,10/2/2017 10:56,10/3/2017 8:00,10/4/2017 9:00,,") + "\n");
+
+        Run first = cli("import", "--csv", csv.toString());
+        assertThat(first.code()).as(first.err()).isZero();
+        assertThat(first.out()).contains("Read 3 rows").contains("2 imported, 0 already stored, 1 bad rows skipped")
+                .contains("line 3: order_id is empty");
+        assertThat(s.orders().lookup("i-2").summary().redisStatus()).isEqualTo(OrderStatus.SHIPPED);
+
+        Run again = cli("import", "--csv", csv.toString(), "--json");
+        assertThat(again.code()).isZero();
+        JsonNode j = again.json();
+        assertThat(j.get("rowsRead").asLong()).isEqualTo(3);
+        assertThat(j.get("imported").asLong()).isZero();
+        assertThat(j.get("skippedDuplicates").asLong()).isEqualTo(2);
+        assertThat(j.get("problems").get(0).get("line").asLong()).isEqualTo(3);
+        assertThat(j.get("problems").get(0).get("reason").asText()).isEqualTo("order_id is empty");
+    }
+
+    @Test
+    void importOfAMissingFileFailsAndWithoutCsvIsAUsageError(@TempDir Path dir) {
+        Run missing = cli("import", "--csv", dir.resolve("nope.csv").toString());
+        assertThat(missing.code()).isEqualTo(OrderCli.FAILED);
+        assertThat(missing.err()).contains("nope.csv").contains("no such file");
+        assertThat(missing.out()).isEmpty();
+
+        Run usage = cli("import");
+        assertThat(usage.code()).isEqualTo(OrderCli.USAGE);
+        assertThat(usage.err()).contains("--csv");
+    }
+
+    // ---------------------------------------------------------------- create
+
+    @Test
+    void createAcceptsShortAndIsoDurations() {
+        Run r = cli("create", "--id", "c-1", "--expire-in", "90s");
+        assertThat(r.code()).as(r.err()).isZero();
+        assertThat(r.out()).startsWith("Created order c-1: WAIT_PAY v1, payment due by ");
+        OrderDetails d = s.orders().lookup("c-1");
+        assertThat(d.queueExpiryMs() - d.summary().createdAtMs()).isEqualTo(90_000);
+
+        JsonNode j = cli("create", "--id", "c-2", "--expire-in", "PT30M", "--customer", "cust-9", "--json").json();
+        assertThat(j.get("expireAtMs").asLong() - j.get("createdAtMs").asLong()).isEqualTo(1_800_000);
+        assertThat(j.get("status").asText()).isEqualTo("WAIT_PAY");
+        assertThat(s.orders().lookup("c-2").summary().customerId()).isEqualTo("cust-9");
+
+        assertThat(cli("create", "--id", "c-3", "--expire-in", "1h30m", "--json").json().get("expireAtMs").asLong()
+                - s.orders().lookup("c-3").summary().createdAtMs()).isEqualTo(5_400_000);
+    }
+
+    @Test
+    void createRefusesBadInputWithTheRightExitCode() {
+        Run badDuration = cli("create", "--id", "c-1", "--expire-in", "soon");
+        assertThat(badDuration.code()).isEqualTo(OrderCli.USAGE);
+        assertThat(badDuration.err()).contains("invalid duration 'soon'");
+
+        Run badId = cli("create", "--id", "has space");
+        assertThat(badId.code()).isEqualTo(OrderCli.USAGE);
+        assertThat(badId.err()).contains("order id 'has space' is invalid");
+
+        assertThat(cli("create", "--id", "c-1").code()).isZero();
+        Run dup = cli("create", "--id", "c-1");
+        assertThat(dup.code()).isEqualTo(OrderCli.FAILED);
+        assertThat(dup.err()).contains("order c-1 already exists");
+
+        Run readOnly = cli("create", "--id", "c-2", "--role", "read_only");
+        assertThat(readOnly.code()).isEqualTo(OrderCli.FAILED);
+        assertThat(readOnly.err()).contains("may not create orders");
+    }
+
+    // ---------------------------------------------------------------- transition
+
+    @Test
+    void anAppliedTransitionIsInMySqlWhenTheCommandReturns() {
+        s.orders().create(ops, "t-1", null, Duration.ofMinutes(30));
+        Run r = cli("transition", "--id", "t-1", "--to", "paid", "--actor", "payment-gw", "--reason", "callback 42");
+        assertThat(r.code()).as(r.err()).isZero();
+        assertThat(r.out()).contains("WAIT_PAY -> PAID applied, now v2");
+
+        OrderDetails d = s.orders().lookup("t-1");
+        assertThat(d.summary().mysqlStatus()).isEqualTo(OrderStatus.PAID);
+        assertThat(d.summary().mysqlVersion()).isEqualTo(2);
+        HistoryEntry last = d.history().get(d.history().size() - 1);
+        assertThat(last.actor()).isEqualTo("payment-gw");
+        assertThat(last.source()).isEqualTo("cli");
+        assertThat(last.reason()).isEqualTo("callback 42");
+    }
+
+    @Test
+    void aRejectedTransitionExitsWith3AndShowsTheCode() {
+        s.orders().create(ops, "t-2", null, Duration.ofMinutes(30));
+        Run skip = cli("transition", "--id", "t-2", "--to", "FINISHED");
+        assertThat(skip.code()).isEqualTo(OrderCli.REJECTED);
+        assertThat(skip.out()).contains("rejected with code 0").contains("stays WAIT_PAY v1");
+
+        assertThat(cli("transition", "--id", "t-2", "--to", "6").code()).isZero();
+        Run late = cli("transition", "--id", "t-2", "--to", "PAID", "--json");
+        assertThat(late.code()).isEqualTo(OrderCli.REJECTED);
+        JsonNode j = late.json();
+        assertThat(j.get("applied").asBoolean()).isFalse();
+        assertThat(j.get("code").asInt()).isEqualTo(-2);
+        assertThat(j.get("result").asText()).isEqualTo("TERMINAL");
+        assertThat(j.get("from").asText()).isEqualTo("CANCELLED");
+        assertThat(j.get("mysqlSynced").asBoolean()).isTrue();
+        assertThat(s.orders().lookup("t-2").history()).as("the rejection is in the MySQL history")
+                .anyMatch(h -> h.code().code() == -2);
+
+        Run conflict = cli("transition", "--id", "t-2", "--to", "PAID", "--expect-version", "1");
+        assertThat(conflict.code()).isEqualTo(OrderCli.REJECTED);
+        assertThat(conflict.out()).contains("code -3");
+    }
+
+    @Test
+    void transitionFailuresAndUsageErrors() {
+        Run unknown = cli("transition", "--id", "ghost", "--to", "PAID");
+        assertThat(unknown.code()).isEqualTo(OrderCli.FAILED);
+        assertThat(unknown.err()).contains("order ghost not found");
+
+        Run badStatus = cli("transition", "--id", "x", "--to", "LOST");
+        assertThat(badStatus.code()).isEqualTo(OrderCli.USAGE);
+        assertThat(badStatus.err()).contains("unknown status 'LOST'");
+
+        s.orders().create(ops, "t-3", null, Duration.ofMinutes(30));
+        Run readOnly = cli("transition", "--id", "t-3", "--to", "PAID", "--role", "read-only");
+        assertThat(readOnly.code()).isEqualTo(OrderCli.FAILED);
+        assertThat(readOnly.err()).contains("may not change order status");
+        assertThat(s.orders().lookup("t-3").summary().redisStatus()).isEqualTo(OrderStatus.WAIT_PAY);
+
+        Run badRole = cli("transition", "--id", "t-3", "--to", "PAID", "--role", "boss");
+        assertThat(badRole.code()).isEqualTo(OrderCli.USAGE);
+        assertThat(badRole.err()).contains("unknown role 'boss'");
+    }
+
+    // ---------------------------------------------------------------- show
+
+    @Test
+    void showPrintsStateAndHistoryAsTextAndJson() {
+        s.orders().create(ops, "sh-1", "cust-1", Duration.ofMinutes(30));
+        s.transitions().transition(ops, TransitionRequest.of("sh-1", OrderStatus.PAID, "test", "paid"));
+        s.sync().drainOnce();
+
+        Run text = cli("show", "--id", "sh-1");
+        assertThat(text.code()).isZero();
+        assertThat(text.out()).contains("Order sh-1 (customer cust-1)").contains("Redis:   PAID v2").contains("MySQL:   PAID v2")
+                .contains("allowed next: [WAIT_SHIP]").contains("(new)").contains("WAIT_PAY  -> PAID");
+
+        JsonNode j = cli("show", "--id", "sh-1", "--json").json();
+        assertThat(j.get("summary").get("redisStatus").asText()).isEqualTo("PAID");
+        assertThat(j.get("summary").get("mysqlVersion").asLong()).isEqualTo(2);
+        assertThat(j.get("history")).hasSize(2);
+        assertThat(j.get("history").get(1).get("actor").asText()).isEqualTo("olivia");
+        assertThat(j.get("legalTargets").get(0).asText()).isEqualTo("WAIT_SHIP");
+
+        Run missing = cli("show", "--id", "nope");
+        assertThat(missing.code()).isEqualTo(OrderCli.FAILED);
+        assertThat(missing.err()).contains("order nope not found");
+        assertThat(missing.out()).isEmpty();
+    }
+
+    // ---------------------------------------------------------------- sweep, sync, reconcile
+
+    @Test
+    void sweepOnceCancelsOverdueOrdersAndLeavesMySqlInSync() throws Exception {
+        s.orders().create(ops, "sw-1", null, Duration.ofMillis(1));
+        s.orders().create(ops, "sw-2", null, Duration.ofMinutes(30));
+        Thread.sleep(20); // let sw-1's deadline pass
+
+        Run r = cli("sweep", "--once", "--json");
+        assertThat(r.code()).as(r.err()).isZero();
+        assertThat(r.json().get("cancelled").asInt()).isEqualTo(1);
+        assertThat(r.json().get("mysqlSynced").asBoolean()).isTrue();
+        assertThat(s.orders().lookup("sw-1").summary().mysqlStatus()).isEqualTo(OrderStatus.CANCELLED);
+        assertThat(s.orders().lookup("sw-2").summary().mysqlStatus()).isEqualTo(OrderStatus.WAIT_PAY);
+
+        assertThat(cli("sweep", "--once").out()).isEqualTo("Cancelled 0 unpaid orders past the payment deadline." + System.lineSeparator());
+        assertThat(cli("sweep").code()).as("--once is required").isEqualTo(OrderCli.USAGE);
+    }
+
+    @Test
+    void syncAppliesTheOutboxToMySql() {
+        s.orders().create(ops, "sy-1", null, Duration.ofMinutes(30));
+        s.transitions().transition(ops, TransitionRequest.of("sy-1", OrderStatus.PAID, "test", ""));
+        assertThat(s.orders().lookup("sy-1").summary().mysqlStatus()).as("no follower runs in tests").isEqualTo(OrderStatus.WAIT_PAY);
+
+        Run r = cli("sync", "--json");
+        assertThat(r.code()).isZero();
+        assertThat(r.json().get("applied").asInt()).isEqualTo(1);
+        assertThat(r.json().get("pending").asInt()).isZero();
+        assertThat(s.orders().lookup("sy-1").summary().mysqlStatus()).isEqualTo(OrderStatus.PAID);
+        assertThat(cli("sync").out()).contains("Applied 0 outbox entries to MySQL; 0 pending now.");
+    }
+
+    @Test
+    void reconcileFindsDisagreementsAndRepairFixesThem() {
+        s.orders().create(ops, "rc-1", null, Duration.ofMinutes(30));
+        s.orders().create(ops, "rc-2", null, Duration.ofMinutes(30));
+        s.transitions().transition(ops, TransitionRequest.of("rc-1", OrderStatus.PAID, "test", ""));
+        try (RawRedis raw = new RawRedis()) {
+            raw.cmd().del(RedisKeys.order("rc-2"));
+            raw.cmd().zrem(RedisKeys.cancelQueue(RedisKeys.bucket("rc-2")), "rc-2");
+        }
+
+        Run check = cli("reconcile");
+        assertThat(check.code()).isZero();
+        assertThat(check.out()).contains("Missing in Redis").contains("rc-2").contains("MySQL sync pending");
+        JsonNode j = cli("reconcile", "--json").json();
+        assertThat(j.get("before").get("counts").get("MISSING_IN_REDIS").asLong()).isEqualTo(1);
+        assertThat(j.get("before").get("counts").get("SYNC_PENDING").asLong()).isEqualTo(1);
+        assertThat(j.has("after")).isFalse();
+        assertThat(s.orders().lookup("rc-1").summary().mysqlStatus()).as("a check changes nothing").isEqualTo(OrderStatus.WAIT_PAY);
+
+        JsonNode repaired = cli("reconcile", "--repair", "--json").json();
+        long remaining = 0;
+        for (JsonNode n : repaired.get("after").get("counts")) {
+            remaining += n.asLong();
+        }
+        assertThat(remaining).isZero();
+        assertThat(s.orders().lookup("rc-1").summary().mysqlStatus()).isEqualTo(OrderStatus.PAID);
+        try (RawRedis raw = new RawRedis()) {
+            assertThat(raw.cmd().hget(RedisKeys.order("rc-2"), "status")).isEqualTo("1");
+        }
+        assertThat(cli("reconcile", "--repair", "--role", "support").err()).contains("may not repair");
+    }
+
+    // ---------------------------------------------------------------- stats
+
+    @Test
+    void statsCountsPerStatusAndPerResultCode() {
+        s.orders().create(ops, "st-1", null, Duration.ofMinutes(30));
+        s.orders().create(ops, "st-2", null, Duration.ofMinutes(30));
+        s.transitions().transition(ops, TransitionRequest.of("st-1", OrderStatus.PAID, "test", ""));
+        s.transitions().transition(ops, TransitionRequest.of("st-2", OrderStatus.SHIPPED, "test", ""));
+        s.sync().drainOnce();
+
+        JsonNode j = cli("stats", "--json").json();
+        assertThat(j.get("statuses").get("WAIT_PAY").get("redis").asLong()).isEqualTo(1);
+        assertThat(j.get("statuses").get("WAIT_PAY").get("mysql").asLong()).isEqualTo(1);
+        assertThat(j.get("statuses").get("PAID").get("mysql").asLong()).isEqualTo(1);
+        assertThat(j.get("results").get("APPLIED").get("count").asLong()).isEqualTo(1);
+        assertThat(j.get("results").get("NOT_ALLOWED").get("code").asInt()).isZero();
+        assertThat(j.get("results").get("NOT_ALLOWED").get("count").asLong()).isEqualTo(1);
+        assertThat(j.get("health").get("redisUp").asBoolean()).isTrue();
+
+        Run text = cli("stats");
+        assertThat(text.out()).containsPattern("WAIT_PAY\\s+1\\s+1").containsPattern("PAID\\s+1\\s+1")
+                .containsPattern("0 not a legal move from the current status\\s+1");
+    }
+
+    // ---------------------------------------------------------------- rules
+
+    @Test
+    void rulesShowValidateAndSet(@TempDir Path dir) throws Exception {
+        Run show = cli("rules", "show");
+        assertThat(show.code()).isZero();
+        JsonNode rules = JSON.readTree(show.out());
+        assertThat(rules.get("version").asLong()).isEqualTo(1);
+        assertThat(rules.get("transitions").get("WAIT_PAY")).hasSize(2);
+
+        Path bad = dir.resolve("bad.json");
+        Files.writeString(bad, "{\"terminal\":[\"FINISHED\",\"CANCELLED\"],\"transitions\":{\"WAIT_PAY\":[\"PAID\"],"
+                + "\"PAID\":[\"WAIT_PAY\"]}}");
+        Run invalid = raw("rules", "validate", bad.toString());
+        assertThat(invalid.code()).as("validate needs no server").isEqualTo(OrderCli.FAILED);
+        assertThat(invalid.err()).contains("cycle into WAIT_PAY").contains("unreachable from WAIT_PAY");
+        JsonNode ij = raw("rules", "validate", bad.toString(), "--json").json();
+        assertThat(ij.get("valid").asBoolean()).isFalse();
+        assertThat(ij.get("faults").size()).isGreaterThanOrEqualTo(2);
+
+        Path good = dir.resolve("good.json");
+        Files.writeString(good, "{\"terminal\":[\"FINISHED\",\"CANCELLED\"],\"transitions\":{\"WAIT_PAY\":[\"PAID\",\"CANCELLED\"],"
+                + "\"PAID\":[\"WAIT_SHIP\",\"CANCELLED\"],\"WAIT_SHIP\":[\"SHIPPED\"],\"SHIPPED\":[\"FINISHED\"]}}");
+        Run valid = raw("rules", "validate", good.toString());
+        assertThat(valid.code()).isZero();
+        assertThat(valid.out()).contains("is valid: 6 transitions");
+
+        assertThat(cli("rules", "set", good.toString(), "--role", "support").code()).isEqualTo(OrderCli.FAILED);
+        Run bad2 = cli("rules", "set", bad.toString());
+        assertThat(bad2.code()).isEqualTo(OrderCli.FAILED);
+        assertThat(JSON.readTree(cli("rules", "show").out()).get("version").asLong()).as("invalid rules change nothing").isEqualTo(1);
+
+        Run set = cli("rules", "set", good.toString());
+        assertThat(set.code()).as(set.err()).isZero();
+        assertThat(set.out()).contains("Rules version 2 in force");
+        s.orders().create(ops, "ru-1", null, Duration.ofMinutes(30));
+        assertThat(cli("transition", "--id", "ru-1", "--to", "PAID").code()).isZero();
+        assertThat(cli("transition", "--id", "ru-1", "--to", "CANCELLED").code()).as("the new edge is in force").isZero();
+
+        assertThat(cli("rules").code()).isEqualTo(OrderCli.USAGE);
+    }
+
+    // ---------------------------------------------------------------- global behaviour
+
+    @ParameterizedTest
+    @ValueSource(strings = {"import", "create", "transition", "show", "sweep", "sync", "reconcile", "stats", "rules",
+            "rules show", "rules validate", "rules set"})
+    void everySubcommandHasHelp(String sub) {
+        List<String> args = new ArrayList<>(List.of(sub.split(" ")));
+        args.add("--help");
+        Run r = raw(args.toArray(String[]::new));
+        assertThat(r.code()).isZero();
+        assertThat(r.out()).contains("Usage: order-console " + sub).contains("--json").contains("--redis");
+    }
+
+    @Test
+    void connectionOptionsWorkAfterTheSubcommandToo() {
+        s.orders().create(ops, "g-1", null, Duration.ofMinutes(30));
+        EngineConfig c = TestServers.config();
+        Run r = raw("show", "--id", "g-1", "--json", "--redis", c.redisUri(), "--jdbc", c.jdbcUrl());
+        assertThat(r.code()).as(r.err()).isZero();
+        assertThat(r.json().get("summary").get("orderId").asText()).isEqualTo("g-1");
+    }
+
+    @Test
+    void thePasswordComesFromTheNamedVariableAndIsNeverPrinted() {
+        Run unset = cli("stats", "--db-password-env", "ORDER_CONSOLE_TEST_UNSET_VARIABLE");
+        assertThat(unset.code()).isEqualTo(OrderCli.USAGE);
+        assertThat(unset.err()).contains("ORDER_CONSOLE_TEST_UNSET_VARIABLE").contains("not set");
+
+        // The embedded test MariaDB accepts any password; PATH is set in every environment.
+        String secret = System.getenv("PATH");
+        Run set = cli("stats", "--db-password-env", "PATH");
+        assertThat(set.code()).as(set.err()).isZero();
+        assertThat(set.out() + set.err()).doesNotContain(secret);
+    }
+
+    @Test
+    void unknownCommandsAndNoCommandAreUsageErrors() {
+        Run none = raw();
+        assertThat(none.code()).isEqualTo(OrderCli.USAGE);
+        assertThat(none.err()).contains("subcommand");
+        Run unknown = raw("explode");
+        assertThat(unknown.code()).isEqualTo(OrderCli.USAGE);
+        assertThat(unknown.err()).contains("explode");
+    }
+
+    @Test
+    void withoutServerOptionsItRunsEmbeddedServersInTheDataDirectory() {
+        Path dataDir = Path.of("target", "cli-embedded").toAbsolutePath();
+        TestServers.deleteTree(dataDir.resolve("redis"));
+        TestServers.deleteTree(dataDir.resolve("mariadb").resolve("data"));
+        Run created = raw("create", "--id", "e-1", "--data-dir", dataDir.toString(), "--json");
+        assertThat(created.code()).as(created.err()).isZero();
+        Run shown = raw("show", "--id", "e-1", "--data-dir", dataDir.toString(), "--json");
+        assertThat(shown.code()).as("the data survives between runs: " + shown.err()).isZero();
+        assertThat(shown.json().get("summary").get("mysqlStatus").asText()).isEqualTo("WAIT_PAY");
+        TestServers.deleteTree(dataDir.resolve("redis"));
+        TestServers.deleteTree(dataDir.resolve("mariadb").resolve("data"));
+    }
+}
