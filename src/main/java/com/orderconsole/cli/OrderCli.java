@@ -1,5 +1,7 @@
 package com.orderconsole.cli;
 
+import com.orderconsole.app.EngineConfig;
+import com.orderconsole.domain.Operator;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -10,6 +12,8 @@ import picocli.CommandLine.Spec;
 import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.function.BiConsumer;
 
 /**
  * The headless command line: the same service layer as the console, one subcommand per run.
@@ -59,11 +63,22 @@ public final class OrderCli {
      * @return the exit code: 0 ok, 1 failure, 2 usage error, 3 transition rejected
      */
     public static int run(String[] args, PrintStream out, PrintStream err) {
+        return run(args, out, err, null);
+    }
+
+    /**
+     * Runs one command line; without a subcommand, opens the console with the global options.
+     *
+     * @param openConsole called with the engine configuration (background jobs on) and the operator when no
+     *     subcommand is given; returns when the console closes. Null: a subcommand is required.
+     * @return the exit code, as {@link #run(String[], PrintStream, PrintStream)}
+     */
+    public static int run(String[] args, PrintStream out, PrintStream err, BiConsumer<EngineConfig, Operator> openConsole) {
         if (System.getProperty(LOG_LEVEL_PROPERTY) == null) {
             // Read when logging starts (first engine use): the CLI's stdout stays clean and stderr quiet.
             System.setProperty(LOG_LEVEL_PROPERTY, "WARN");
         }
-        Root root = new Root(out, err);
+        Root root = new Root(out, err, openConsole);
         CommandLine cl = new CommandLine(root);
         cl.setOut(new PrintWriter(out, true, StandardCharsets.UTF_8));
         cl.setErr(new PrintWriter(err, true, StandardCharsets.UTF_8));
@@ -88,8 +103,11 @@ public final class OrderCli {
                     SweepCommand.class, SyncCommand.class, ReconcileCommand.class, StatsCommand.class, RulesCommand.class},
             footer = {"", "Exit codes: 0 ok, 1 failure (message on stderr), 2 usage error, 3 transition rejected (code in the output)."})
     static final class Root extends GlobalOptions implements Runnable {
-        Root(PrintStream out, PrintStream err) {
+        private final BiConsumer<EngineConfig, Operator> openConsole;
+
+        Root(PrintStream out, PrintStream err, BiConsumer<EngineConfig, Operator> openConsole) {
             super(out, err);
+            this.openConsole = openConsole;
         }
 
         @Spec
@@ -97,7 +115,12 @@ public final class OrderCli {
 
         @Override
         public void run() {
-            throw new ParameterException(spec.commandLine(), "a subcommand is needed");
+            if (openConsole == null) {
+                throw new ParameterException(spec.commandLine(), "a subcommand is needed");
+            }
+            // The console runs the cancel sweeper (1 s) and the MySQL follower itself, unlike one-shot commands.
+            openConsole.accept(config(password()).withBackgroundJobs(Duration.ofSeconds(1), Duration.ofMillis(200)),
+                    operator(null));
         }
     }
 }
