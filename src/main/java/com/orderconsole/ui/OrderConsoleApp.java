@@ -4,13 +4,12 @@ import com.orderconsole.app.Engine;
 import com.orderconsole.app.EngineConfig;
 import com.orderconsole.domain.Operator;
 import com.orderconsole.domain.Role;
-import com.orderconsole.ui.common.ErrorText;
 import com.orderconsole.ui.common.FxBackground;
 import com.orderconsole.ui.main.MainView;
 import com.orderconsole.ui.main.MainViewModel;
 import com.orderconsole.ui.start.StartView;
+import com.orderconsole.ui.start.StartViewModel;
 import javafx.application.Application;
-import javafx.concurrent.Task;
 import javafx.scene.Parent;
 import javafx.scene.Scene;
 import javafx.stage.Stage;
@@ -19,7 +18,8 @@ import java.util.Objects;
 
 /**
  * The console application. The launcher calls {@link #configure} and then {@code Application.launch}.
- * The engine starts in a background task behind a splash; the window never waits on a server.
+ * The engine starts in a background task behind a splash, followed on a first start by the import of
+ * the bundled Olist sample; the window never waits on a server.
  */
 public class OrderConsoleApp extends Application {
     /**
@@ -73,31 +73,21 @@ public class OrderConsoleApp extends Application {
     @Override
     public void start(Stage stage) {
         String who = operator.name() + " · " + operator.role().name().toLowerCase();
-        StartView splash = new StartView(who);
+        background = new FxBackground(4);
+        StartViewModel starting = new StartViewModel(background);
+        StartView splash = new StartView(starting, who);
         stage.setTitle("Order State Console — " + who);
         stage.setScene(styledScene(splash.root(), 560, 320));
         stage.show();
-        splash.showStatus(config.redisUri() == null ? "Starting the embedded Redis and MariaDB…" : "Connecting to Redis and MySQL…");
-
-        Task<Engine> starting = new Task<>() {
-            @Override
-            protected Engine call() {
-                return Engine.start(config);
-            }
-        };
-        starting.setOnSucceeded(e -> {
-            engine = starting.getValue();
-            background = new FxBackground(4);
+        starting.start(config, (started, note) -> {
+            engine = started;
             MainViewModel vm = new MainViewModel(new ConsoleContext(engine.services(), operator, background));
+            vm.statusBar().noticeProperty().set(note);
             mainView = new MainView(vm);
             stage.setScene(styledScene(mainView.root(), 1280, 800));
             stage.centerOnScreen();
             mainView.start();
         });
-        starting.setOnFailed(e -> splash.showFailure(ErrorText.couldNot("start the engine", starting.getException())));
-        Thread t = new Thread(starting, "engine-start");
-        t.setDaemon(true);
-        t.start();
     }
 
     @Override

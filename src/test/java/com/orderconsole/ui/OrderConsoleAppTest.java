@@ -5,6 +5,7 @@ import com.orderconsole.TestServers;
 import com.orderconsole.app.Engine;
 import com.orderconsole.app.EngineConfig;
 import com.orderconsole.domain.Operator;
+import com.orderconsole.domain.OrderStatus;
 import com.orderconsole.domain.Role;
 import com.orderconsole.ui.main.Page;
 import javafx.application.Application;
@@ -21,11 +22,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 class OrderConsoleAppTest extends ConsoleFxTest {
 
     @Test
-    void launchesThroughTheSplashIntoTheMainWindow() throws Exception {
+    void aFirstLaunchImportsTheSampleBehindTheSplashAndOpensOnIt() throws Exception {
+        assertThat(services.metrics().mysqlCounts().values()).as("the test store starts empty").containsOnly(0L);
         OrderConsoleApp.configure(TestServers.config(), new Operator("launch-test", Role.SUPPORT));
         Application app = FxToolkit.setupApplication(OrderConsoleApp.class);
         try {
             waitUntil(() -> lookup("#nav-GRAPH").tryQuery().isPresent() && text("#redisStatus").equals("Redis UP"));
+            waitUntil(() -> graphTotal() == 4998);
+            assertThat(text("#count-FINISHED")).isEqualTo("4856");
+            assertThat(text("#noticeLabel")).startsWith("First start: imported 4,998 Olist sample orders in ");
             assertThat(text("#operatorLabel")).isEqualTo("launch-test · support");
             assertThat(text("#mysqlStatus")).isEqualTo("MySQL UP");
             assertThat(text("#rulesStatus")).isEqualTo("Rules v1");
@@ -34,6 +39,19 @@ class OrderConsoleAppTest extends ConsoleFxTest {
         } finally {
             FxToolkit.cleanupApplication(app);
         }
+    }
+
+    /** @return the live counts on the state graph added up, -1 while a status has no count yet */
+    private long graphTotal() {
+        long sum = 0;
+        for (OrderStatus st : OrderStatus.values()) {
+            String t = text("#count-" + st.name());
+            if (t == null || t.isEmpty()) {
+                return -1;
+            }
+            sum += Long.parseLong(t);
+        }
+        return sum;
     }
 
     @Test

@@ -51,6 +51,7 @@ public final class MainView {
     @FXML private Label mysqlStatus;
     @FXML private Label rulesStatus;
     @FXML private Label warningsLabel;
+    @FXML private Label noticeLabel;
 
     public MainView(MainViewModel vm) {
         this.vm = vm;
@@ -132,6 +133,7 @@ public final class MainView {
     }
 
     private void bindStatusBar() {
+        noticeLabel.textProperty().bind(vm.statusBar().noticeProperty());
         vm.statusBar().healthProperty().addListener((o, a, h) -> showHealth(h));
         vm.statusBar().warnings().addListener((ListChangeListener<String>) c -> {
             String text = String.join(" · ", vm.statusBar().warnings());

@@ -4,19 +4,22 @@ import com.orderconsole.service.Health;
 import com.orderconsole.ui.ConsoleContext;
 import javafx.beans.property.ReadOnlyObjectProperty;
 import javafx.beans.property.ReadOnlyObjectWrapper;
+import javafx.beans.property.SimpleStringProperty;
+import javafx.beans.property.StringProperty;
 import javafx.collections.FXCollections;
 import javafx.collections.ObservableList;
 
 import java.util.List;
 
 /**
- * The status bar: Redis and MySQL up or down, rules version, warnings. The health check pings each
+ * The status bar: Redis and MySQL up or down, rules version, warnings, and a notice from the console. The health check pings each
  * server within the engine's command timeout, so a server that stops answering shows DOWN within it.
  */
 public final class StatusBarViewModel {
     private final ConsoleContext ctx;
     private final ReadOnlyObjectWrapper<Health> health = new ReadOnlyObjectWrapper<>();
     private final ObservableList<String> warnings = FXCollections.observableArrayList();
+    private final StringProperty notice = new SimpleStringProperty("");
     private boolean checking;
 
     public StatusBarViewModel(ConsoleContext ctx) {
@@ -43,6 +46,11 @@ public final class StatusBarViewModel {
     /** @return the last health reading, null before the first */
     public ReadOnlyObjectProperty<Health> healthProperty() {
         return health.getReadOnlyProperty();
+    }
+
+    /** @return a one-off message from the console itself, e.g. that the sample was imported on first start; "" for none */
+    public StringProperty noticeProperty() {
+        return notice;
     }
 
     /** @return warnings in words from the last reading */

@@ -8,7 +8,7 @@ import javafx.scene.control.Label;
 import javafx.scene.control.ProgressBar;
 import javafx.scene.layout.VBox;
 
-/** The splash shown while the engine starts (embedded servers take a few seconds), or why it could not. */
+/** The splash shown while the engine starts and the sample is imported, or why the engine could not start. */
 public final class StartView {
     private final VBox root;
 
@@ -17,28 +17,30 @@ public final class StartView {
     @FXML private Label status;
     @FXML private Button quitButton;
 
-    /** @param operatorText who will be working, e.g. "alice · ops" */
-    public StartView(String operatorText) {
+    /**
+     * @param vm the start-up's state
+     * @param operatorText who will be working, e.g. "alice · ops"
+     */
+    public StartView(StartViewModel vm, String operatorText) {
         root = Fxml.load("/fxml/start/StartView.fxml", this);
         operator.setText("Working as " + operatorText);
+        status.textProperty().bind(vm.statusProperty());
+        progress.progressProperty().bind(vm.progressProperty());
+        vm.failureProperty().addListener((o, a, text) -> {
+            // The only way on after a failed start is to quit.
+            boolean failed = !text.isEmpty();
+            progress.setVisible(!failed);
+            quitButton.setVisible(failed);
+            status.getStyleClass().remove("msg-error");
+            if (failed) {
+                status.getStyleClass().add("msg-error");
+            }
+        });
     }
 
     /** @return the view's root node */
     public VBox root() {
         return root;
-    }
-
-    /** @param text what is starting, in words */
-    public void showStatus(String text) {
-        status.setText(text);
-    }
-
-    /** Shows why the engine did not start; the only way on is to quit. */
-    public void showFailure(String text) {
-        progress.setVisible(false);
-        status.setText(text);
-        status.getStyleClass().add("msg-error");
-        quitButton.setVisible(true);
     }
 
     @FXML

@@ -1,0 +1,89 @@
+package com.orderconsole.ui.start;
+
+import com.orderconsole.app.Engine;
+import com.orderconsole.app.EngineConfig;
+import com.orderconsole.service.ImportReport;
+import com.orderconsole.ui.common.Background;
+import com.orderconsole.ui.common.Formats;
+import javafx.beans.property.ReadOnlyDoubleProperty;
+import javafx.beans.property.ReadOnlyDoubleWrapper;
+import javafx.beans.property.ReadOnlyStringProperty;
+import javafx.beans.property.ReadOnlyStringWrapper;
+
+import java.util.Locale;
+import java.util.Optional;
+import java.util.function.BiConsumer;
+
+/**
+ * The splash's model: starts the engine and, on a first start (no orders stored yet), imports the
+ * bundled Olist sample so the console opens on real orders. Both run in the background; the splash
+ * shows what is happening and the import's rows done of total.
+ */
+public final class StartViewModel {
+    /** Progress value for "working, amount unknown" (what a ProgressBar shows as indeterminate). */
+    public static final double UNKNOWN = -1;
+
+    private final Background background;
+    private final ReadOnlyStringWrapper status = new ReadOnlyStringWrapper("Starting the engine…");
+    private final ReadOnlyDoubleWrapper progress = new ReadOnlyDoubleWrapper(UNKNOWN);
+    private final ReadOnlyStringWrapper failure = new ReadOnlyStringWrapper("");
+
+    /** @param background where the engine start and the import run */
+    public StartViewModel(Background background) {
+        this.background = background;
+    }
+
+    /**
+     * Starts the engine, then imports the bundled sample when the store is empty, then hands over.
+     * A failed import does not keep the console closed: the orders imported so far are kept and the
+     * failure is handed over as the note, for the status bar.
+     *
+     * @param config servers and tuning
+     * @param ready receives the running engine and a note for the status bar ("" when nothing was imported)
+     */
+    public void start(EngineConfig config, BiConsumer<Engine, String> ready) {
+        status.set(config.redisUri() == null ? "Starting the embedded Redis and MariaDB…" : "Connecting to Redis and MySQL…");
+        background.run("start the engine", job -> Engine.start(config), engine -> importSample(engine, ready), error -> {
+            progress.set(0);
+            status.set(error);
+            failure.set(error);
+        });
+    }
+
+    private void importSample(Engine engine, BiConsumer<Engine, String> ready) {
+        status.set("Checking for orders…");
+        background.run("import the bundled Olist sample", job -> engine.services().importer().importBundledSampleIfEmpty(
+                        (done, total) -> background.fx(() -> showImport(done, total))),
+                (Optional<ImportReport> report) -> ready.accept(engine, report.map(StartViewModel::importedText).orElse("")),
+                error -> ready.accept(engine, error));
+    }
+
+    private void showImport(long done, long total) {
+        status.set(String.format(Locale.ROOT, "First start: importing the Olist sample, %,d / %,d orders", done, total));
+        progress.set(total > 0 ? (double) done / total : UNKNOWN);
+    }
+
+    /**
+     * @param r the bundled sample's import
+     * @return e.g. "First start: imported 4,998 Olist sample orders in 3 s"
+     */
+    static String importedText(ImportReport r) {
+        String skipped = r.problems().isEmpty() ? "" : String.format(Locale.ROOT, " (%,d bad rows skipped)", r.problems().size());
+        return String.format(Locale.ROOT, "First start: imported %,d Olist sample orders in %s%s", r.imported(), Formats.elapsed(r.millis()), skipped);
+    }
+
+    /** @return what is happening, or why the engine could not start */
+    public ReadOnlyStringProperty statusProperty() {
+        return status.getReadOnlyProperty();
+    }
+
+    /** @return 0..1 during the import, {@link #UNKNOWN} while the amount of work is unknown */
+    public ReadOnlyDoubleProperty progressProperty() {
+        return progress.getReadOnlyProperty();
+    }
+
+    /** @return why the engine could not start in words, "" while it has not failed */
+    public ReadOnlyStringProperty failureProperty() {
+        return failure.getReadOnlyProperty();
+    }
+}
