@@ -13,8 +13,10 @@ import javafx.scene.input.KeyCode;
 import javafx.stage.Window;
 import org.junit.jupiter.api.Test;
 import org.testfx.api.FxToolkit;
+import org.testfx.util.WaitForAsyncUtils;
 
 import java.time.Duration;
+import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -39,6 +41,25 @@ class OrderConsoleAppTest extends ConsoleFxTest {
         } finally {
             FxToolkit.cleanupApplication(app);
         }
+    }
+
+    @Test
+    void closingTheAppStopsTheTrafficSimulator() throws Exception {
+        OrderConsoleApp.configure(TestServers.config(), new Operator("launch-ops", Role.OPS));
+        Application app = FxToolkit.setupApplication(OrderConsoleApp.class);
+        try {
+            waitUntil(() -> "Stopped".equals(text("#trafficState")));
+            clickOn("#startTrafficButton");
+            waitUntil(() -> "Running".equals(text("#trafficState")));
+            assertThat(simulatorThreadAlive()).isTrue();
+        } finally {
+            FxToolkit.cleanupApplication(app);
+        }
+        WaitForAsyncUtils.waitFor(WAIT_S, TimeUnit.SECONDS, () -> !simulatorThreadAlive());
+    }
+
+    private static boolean simulatorThreadAlive() {
+        return Thread.getAllStackTraces().keySet().stream().anyMatch(t -> t.isAlive() && t.getName().equals("traffic-simulator"));
     }
 
     /** @return the live counts on the state graph added up, -1 while a status has no count yet */

@@ -7,6 +7,7 @@ import com.orderconsole.ui.graph.StateGraphLayout.Box;
 import com.orderconsole.ui.graph.StateGraphLayout.Point;
 import com.orderconsole.ui.graph.StateGraphLayout.Route;
 import com.orderconsole.ui.graph.StateGraphViewModel.Snapshot;
+import com.orderconsole.ui.traffic.TrafficView;
 import javafx.event.ActionEvent;
 import javafx.fxml.FXML;
 import javafx.geometry.Insets;
@@ -21,6 +22,7 @@ import javafx.scene.control.Tooltip;
 import javafx.scene.layout.BorderPane;
 import javafx.scene.layout.GridPane;
 import javafx.scene.layout.Pane;
+import javafx.scene.layout.StackPane;
 import javafx.scene.layout.VBox;
 import javafx.scene.shape.Polygon;
 import javafx.scene.shape.Polyline;
@@ -45,10 +47,16 @@ public final class StateGraphView {
     @FXML private Label updated;
     @FXML private Pane canvas;
     @FXML private ScrollPane scroll;
+    @FXML private StackPane sidePane;
 
-    public StateGraphView(StateGraphViewModel vm) {
+    /**
+     * @param vm the graph's model
+     * @param traffic the live-traffic panel, shown beside the graph so its effect is seen as it happens
+     */
+    public StateGraphView(StateGraphViewModel vm, TrafficView traffic) {
         this.vm = vm;
         this.root = Fxml.load("/fxml/graph/StateGraphView.fxml", this);
+        sidePane.getChildren().add(traffic.root());
         graphMessage.textProperty().bind(vm.messageProperty());
         vm.snapshotProperty().addListener((o, a, s) -> show(s));
         scroll.viewportBoundsProperty().addListener((o, a, b) -> fit());

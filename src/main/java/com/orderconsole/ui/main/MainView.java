@@ -8,6 +8,7 @@ import com.orderconsole.ui.order.OrderDetailView;
 import com.orderconsole.ui.orders.OrderTableView;
 import com.orderconsole.ui.queue.CancelQueueView;
 import com.orderconsole.ui.recon.ReconciliationView;
+import com.orderconsole.ui.traffic.TrafficView;
 import javafx.animation.KeyFrame;
 import javafx.animation.Timeline;
 import javafx.collections.ListChangeListener;
@@ -113,7 +114,7 @@ public final class MainView {
 
     private Node build(Page p) {
         return switch (p) {
-            case GRAPH -> new StateGraphView(vm.graph()).root();
+            case GRAPH -> new StateGraphView(vm.graph(), new TrafficView(vm.traffic())).root();
             case ORDERS -> {
                 ordersView = new OrderTableView(vm.orders(), new OrderDetailView(vm.detail()), vm::showOrder);
                 yield ordersView.root();

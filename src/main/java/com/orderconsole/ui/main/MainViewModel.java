@@ -10,6 +10,7 @@ import com.orderconsole.ui.order.OrderDetailViewModel;
 import com.orderconsole.ui.orders.OrderTableViewModel;
 import com.orderconsole.ui.queue.CancelQueueViewModel;
 import com.orderconsole.ui.recon.ReconciliationViewModel;
+import com.orderconsole.ui.traffic.TrafficViewModel;
 import javafx.beans.property.BooleanProperty;
 import javafx.beans.property.ObjectProperty;
 import javafx.beans.property.SimpleBooleanProperty;
@@ -36,6 +37,8 @@ public final class MainViewModel implements Navigator {
     private final CancelQueueViewModel queue;
     private final ReconciliationViewModel recon;
     private final MetricsViewModel metrics;
+    private final TrafficViewModel traffic;
+    private final Refreshable graphPage;
 
     public MainViewModel(ConsoleContext ctx) {
         this.ctx = ctx;
@@ -46,6 +49,12 @@ public final class MainViewModel implements Navigator {
         queue = new CancelQueueViewModel(ctx);
         recon = new ReconciliationViewModel(ctx, orders::currentQuery);
         metrics = new MetricsViewModel(ctx);
+        traffic = new TrafficViewModel(ctx);
+        // The traffic panel sits on the graph page: its counters refresh with the graph.
+        graphPage = () -> {
+            graph.refresh();
+            traffic.refresh();
+        };
         page.addListener((o, a, p) -> onShown(p));
     }
 
@@ -85,7 +94,7 @@ public final class MainViewModel implements Navigator {
 
     private Optional<Refreshable> refreshable(Page p) {
         return Optional.ofNullable(switch (p) {
-            case GRAPH -> graph;
+            case GRAPH -> graphPage;
             case ORDERS -> orders;
             case QUEUE -> queue;
             case METRICS -> metrics;
@@ -148,5 +157,10 @@ public final class MainViewModel implements Navigator {
 
     public MetricsViewModel metrics() {
         return metrics;
+    }
+
+    /** @return the live-traffic panel's model */
+    public TrafficViewModel traffic() {
+        return traffic;
     }
 }

@@ -1,0 +1,93 @@
+package com.orderconsole.ui.traffic;
+
+import com.orderconsole.domain.Role;
+import com.orderconsole.service.SimulatorSettings;
+import com.orderconsole.ui.ViewModelTestBase;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/** The live-traffic panel's model: settings in words, start and stop, refusal below ops. */
+class TrafficViewModelTest extends ViewModelTestBase {
+
+    @AfterEach
+    void stopSimulator() {
+        services.simulator().stop();
+    }
+
+    @Test
+    void startsAtTheTypedRateCountsAndStops() {
+        TrafficViewModel vm = new TrafficViewModel(as("olga", Role.OPS));
+        vm.rateProperty().set("20");
+        vm.payPercentProperty().set("70");
+        vm.latePayPercentProperty().set("10");
+        vm.timeoutProperty().set("20 s");
+
+        vm.start();
+        assertThat(vm.messageIsErrorProperty().get()).as(vm.messageProperty().get()).isFalse();
+        assertThat(vm.messageProperty().get())
+                .isEqualTo("Running: 20 orders/s, 70 % pay in time, 10 % pay late, payment timeout 20 s.");
+        assertThat(vm.statusProperty().get().running()).isTrue();
+        assertThat(services.simulator().status().running()).isTrue();
+
+        await().atMost(20, TimeUnit.SECONDS).until(() -> {
+            vm.refresh();
+            return vm.statusProperty().get().created() > 0;
+        });
+        vm.stop();
+        assertThat(vm.statusProperty().get().running()).isFalse();
+        assertThat(services.simulator().status().running()).isFalse();
+        assertThat(vm.statusProperty().get().created()).isPositive();
+        assertThat(services.metrics().stateCounts().live().values().stream().mapToLong(Long::longValue).sum())
+                .isEqualTo(vm.statusProperty().get().created());
+    }
+
+    @Test
+    void theFieldsStartAtTheDemoSettings() {
+        TrafficViewModel vm = new TrafficViewModel(as("olga", Role.OPS));
+        assertThat(vm.settings()).isEqualTo(SimulatorSettings.demo());
+        assertThat(vm.timeoutProperty().get()).isEqualTo("20 s");
+    }
+
+    @Test
+    void badSettingsAreNamedInWordsAndNothingStarts() {
+        TrafficViewModel vm = new TrafficViewModel(as("olga", Role.OPS));
+        vm.rateProperty().set("fast");
+        vm.start();
+        assertThat(vm.messageProperty().get()).isEqualTo("Rate must be a number, not 'fast'.");
+        assertThat(vm.messageIsErrorProperty().get()).isTrue();
+
+        vm.rateProperty().set("500");
+        vm.start();
+        assertThat(vm.messageProperty().get()).isEqualTo("Rate must be more than 0 and at most 200 orders/s, not 500.");
+
+        vm.rateProperty().set("2.5");
+        vm.payPercentProperty().set("90");
+        vm.latePayPercentProperty().set("20");
+        vm.start();
+        assertThat(vm.messageProperty().get()).isEqualTo("Pay in time and pay late add up to 110 %; together they can be at most 100 %.");
+
+        vm.latePayPercentProperty().set("5");
+        vm.timeoutProperty().set("soon");
+        vm.start();
+        assertThat(vm.messageProperty().get()).startsWith("'soon' is not a duration");
+        assertThat(services.simulator().status().running()).isFalse();
+
+        vm.timeoutProperty().set("5 s");
+        assertThat(vm.settings()).isEqualTo(new SimulatorSettings(2.5, 0.9, 0.05, Duration.ofSeconds(5)));
+    }
+
+    @Test
+    void supportIsNotOfferedTheSimulatorAndTheServiceRefusesIt() {
+        TrafficViewModel vm = new TrafficViewModel(as("alice", Role.SUPPORT));
+        assertThat(vm.canRun()).isFalse();
+        vm.start();
+        assertThat(vm.messageProperty().get()).startsWith("Could not start the traffic simulator: ").doesNotContain("Exception");
+        assertThat(services.simulator().status().running()).isFalse();
+    }
+}
