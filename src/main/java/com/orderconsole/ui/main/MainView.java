@@ -8,6 +8,7 @@ import com.orderconsole.ui.order.OrderDetailView;
 import com.orderconsole.ui.orders.OrderTableView;
 import com.orderconsole.ui.queue.CancelQueueView;
 import com.orderconsole.ui.recon.ReconciliationView;
+import com.orderconsole.ui.rules.RulesView;
 import com.orderconsole.ui.traffic.TrafficView;
 import javafx.animation.KeyFrame;
 import javafx.animation.Timeline;
@@ -122,6 +123,7 @@ public final class MainView {
             case QUEUE -> new CancelQueueView(vm.queue()).root();
             case RECON -> new ReconciliationView(vm.recon()).root();
             case METRICS -> new MetricsView(vm.metrics()).root();
+            case RULES -> new RulesView(vm.rules()).root();
         };
     }
 

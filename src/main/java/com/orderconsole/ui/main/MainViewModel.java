@@ -10,6 +10,7 @@ import com.orderconsole.ui.order.OrderDetailViewModel;
 import com.orderconsole.ui.orders.OrderTableViewModel;
 import com.orderconsole.ui.queue.CancelQueueViewModel;
 import com.orderconsole.ui.recon.ReconciliationViewModel;
+import com.orderconsole.ui.rules.RulesViewModel;
 import com.orderconsole.ui.traffic.TrafficViewModel;
 import javafx.beans.property.BooleanProperty;
 import javafx.beans.property.ObjectProperty;
@@ -39,6 +40,7 @@ public final class MainViewModel implements Navigator {
     private final MetricsViewModel metrics;
     private final TrafficViewModel traffic;
     private final Refreshable graphPage;
+    private final RulesViewModel rules;
 
     public MainViewModel(ConsoleContext ctx) {
         this.ctx = ctx;
@@ -55,6 +57,11 @@ public final class MainViewModel implements Navigator {
             graph.refresh();
             traffic.refresh();
         };
+        // New rules redraw the graph and show their version in the status bar at once, not on the next tick.
+        rules = new RulesViewModel(ctx, () -> {
+            graph.refresh();
+            statusBar.check();
+        });
         page.addListener((o, a, p) -> onShown(p));
     }
 
@@ -98,6 +105,7 @@ public final class MainViewModel implements Navigator {
             case ORDERS -> orders;
             case QUEUE -> queue;
             case METRICS -> metrics;
+            case RULES -> rules;
             case RECON -> null;
         });
     }
@@ -157,6 +165,11 @@ public final class MainViewModel implements Navigator {
 
     public MetricsViewModel metrics() {
         return metrics;
+    }
+
+    /** @return the rules page's model */
+    public RulesViewModel rules() {
+        return rules;
     }
 
     /** @return the live-traffic panel's model */

@@ -6,7 +6,8 @@ public enum Page {
     ORDERS("Orders", false),
     QUEUE("Cancel queue", true),
     RECON("Reconciliation", false),
-    METRICS("Metrics", true);
+    METRICS("Metrics", true),
+    RULES("Rules", false);
 
     private final String title;
     private final boolean autoRefresh;

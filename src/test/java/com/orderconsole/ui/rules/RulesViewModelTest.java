@@ -1,0 +1,116 @@
+package com.orderconsole.ui.rules;
+
+import com.orderconsole.domain.OrderStatus;
+import com.orderconsole.domain.Role;
+import com.orderconsole.domain.TransitionRules;
+import com.orderconsole.ui.ViewModelTestBase;
+import org.junit.jupiter.api.Test;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** The rules page's model: the document in force, faults in words, apply as the next version, role refusal. */
+class RulesViewModelTest extends ViewModelTestBase {
+    /** The default rules plus PAID → CANCELLED (a refund before shipping). */
+    static final String WITH_REFUND = """
+            { "terminal": ["FINISHED", "CANCELLED"],
+              "transitions": { "WAIT_PAY": ["PAID", "CANCELLED"], "PAID": ["WAIT_SHIP", "CANCELLED"],
+                               "WAIT_SHIP": ["SHIPPED"], "SHIPPED": ["FINISHED"] } }
+            """;
+    /** An edge out of a terminal status and an unknown status. */
+    static final String INVALID = """
+            { "terminal": ["FINISHED", "CANCELLED"],
+              "transitions": { "WAIT_PAY": ["PAID", "CANCELLED"], "PAID": ["WAIT_SHIP"],
+                               "WAIT_SHIP": ["SHIPPED"], "SHIPPED": ["FINISHED"], "FINISHED": ["PAID"] } }
+            """;
+
+    private int applied;
+    private final List<RulesViewModel.Change> confirmations = new ArrayList<>();
+
+    @Test
+    void showsTheDocumentInForceAndItsVersion() {
+        RulesViewModel vm = new RulesViewModel(as("olga", Role.OPS), () -> applied++);
+        vm.refresh();
+        assertThat(vm.inForceProperty().get().version()).isEqualTo(1);
+        assertThat(vm.textProperty().get()).contains("\"WAIT_PAY\" : [ \"PAID\", \"CANCELLED\" ]");
+        assertThat(vm.editedProperty().get()).isFalse();
+    }
+
+    @Test
+    void anInvalidDocumentListsItsFaultsAndChangesNothing() {
+        RulesViewModel vm = new RulesViewModel(as("olga", Role.OPS), () -> applied++);
+        vm.refresh();
+        vm.textProperty().set(INVALID);
+        assertThat(vm.editedProperty().get()).isTrue();
+
+        vm.validate();
+        assertThat(vm.faults()).containsExactly("terminal status FINISHED has outgoing edges to [PAID]");
+        assertThat(vm.messageProperty().get()).isEqualTo("1 fault: nothing was changed.");
+        assertThat(vm.messageIsErrorProperty().get()).isTrue();
+
+        vm.prepareApply(confirmations::add);
+        assertThat(confirmations).as("no confirmation for an invalid document").isEmpty();
+        vm.apply();
+        assertThat(vm.faults()).hasSize(1);
+        assertThat(services.rules().current().version()).isEqualTo(1);
+        assertThat(services.rules().current().sameGraph(TransitionRules.defaults())).isTrue();
+        assertThat(applied).isZero();
+
+        vm.textProperty().set("{ \"terminal\": [\"FINISHED\"");
+        vm.validate();
+        assertThat(vm.faults()).singleElement().asString().startsWith("malformed JSON at line 1");
+    }
+
+    @Test
+    void aValidDocumentIsConfirmedWithItsChangesAndAppliedAsTheNextVersion() {
+        RulesViewModel vm = new RulesViewModel(as("olga", Role.OPS), () -> applied++);
+        vm.refresh();
+        vm.textProperty().set(WITH_REFUND);
+        vm.validate();
+        assertThat(vm.faults()).isEmpty();
+        assertThat(vm.messageProperty().get()).startsWith("Valid: 6 transitions");
+
+        vm.prepareApply(confirmations::add);
+        assertThat(confirmations).containsExactly(new RulesViewModel.Change(2, List.of("adds PAID → CANCELLED")));
+        vm.apply();
+
+        assertThat(services.rules().current().version()).isEqualTo(2);
+        assertThat(services.rules().current().allows(OrderStatus.PAID, OrderStatus.CANCELLED)).isTrue();
+        assertThat(vm.inForceProperty().get().version()).isEqualTo(2);
+        assertThat(vm.editedProperty().get()).isFalse();
+        assertThat(vm.textProperty().get()).contains("\"version\" : 2");
+        assertThat(vm.messageProperty().get()).startsWith("Rules version 2 is in force");
+        assertThat(applied).isEqualTo(1);
+
+        vm.prepareApply(confirmations::add);
+        assertThat(confirmations).as("same rules again: nothing to confirm").hasSize(1);
+        assertThat(vm.messageProperty().get()).contains("nothing to apply");
+    }
+
+    @Test
+    void refreshKeepsEditsAndRevertDropsThem() {
+        RulesViewModel vm = new RulesViewModel(as("olga", Role.OPS), () -> applied++);
+        vm.refresh();
+        String inForce = vm.textProperty().get();
+        vm.textProperty().set(WITH_REFUND);
+        vm.refresh();
+        assertThat(vm.textProperty().get()).isEqualTo(WITH_REFUND);
+        vm.revert();
+        assertThat(vm.textProperty().get()).isEqualTo(inForce);
+        assertThat(vm.editedProperty().get()).isFalse();
+    }
+
+    @Test
+    void supportIsNotOfferedEditingAndTheServiceRefusesIt() {
+        RulesViewModel vm = new RulesViewModel(as("alice", Role.SUPPORT), () -> applied++);
+        assertThat(vm.canEdit()).isFalse();
+        vm.refresh();
+        vm.textProperty().set(WITH_REFUND);
+        vm.apply();
+        assertThat(vm.messageProperty().get()).startsWith("Could not apply the transition rules: ").doesNotContain("Exception");
+        assertThat(services.rules().current().version()).isEqualTo(1);
+        assertThat(applied).isZero();
+    }
+}
