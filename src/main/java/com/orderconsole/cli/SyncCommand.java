@@ -16,7 +16,7 @@ final class SyncCommand extends CliCommand {
     public Integer call() {
         try (Engine engine = engine()) {
             Services s = engine.services();
-            int applied = s.sync().drainOnce();
+            int applied = s.sync().syncNow(operator(null));
             SyncStatus st = s.sync().status();
             Map<String, Object> doc = new LinkedHashMap<>();
             doc.put("applied", applied);

@@ -61,7 +61,18 @@ public final class CancelSweeper implements AutoCloseable {
     }
 
     /**
-     * One sweep over all buckets (does nothing while paused).
+     * One sweep now, on an operator's request (role ops: it cancels orders).
+     *
+     * @return orders cancelled
+     * @throws com.orderconsole.domain.PermissionDeniedException below ops
+     */
+    public int sweepNow(Operator operator) {
+        access.require(operator, Role.OPS, "run the cancel sweeper");
+        return tick();
+    }
+
+    /**
+     * One sweep over all buckets (does nothing while paused); the background job's own call.
      *
      * @return orders cancelled by this tick
      */

@@ -1,6 +1,8 @@
 package com.orderconsole.service;
 
+import com.orderconsole.domain.Operator;
 import com.orderconsole.domain.ResultCode;
+import com.orderconsole.domain.Role;
 import com.orderconsole.redis.OutboxEntry;
 import com.orderconsole.redis.RedisKeys;
 import com.orderconsole.redis.RedisStateStore;
@@ -38,6 +40,7 @@ public final class OutboxRelay implements AutoCloseable {
 
     private final RedisStateStore redis;
     private final Database db;
+    private final Access access;
     private final Semaphore wake = new Semaphore(0);
     private final AtomicLong applied = new AtomicLong();
     private volatile String lastError;
@@ -45,9 +48,20 @@ public final class OutboxRelay implements AutoCloseable {
     private Thread thread;
     private boolean cursorsEnsured;
 
-    OutboxRelay(RedisStateStore redis, Database db) {
+    OutboxRelay(RedisStateStore redis, Database db, Access access) {
         this.redis = redis;
         this.db = db;
+        this.access = access;
+    }
+
+    /**
+     * {@link #drainOnce} on an operator's request (role support or higher; read-only operators only look).
+     *
+     * @return entries applied
+     */
+    public int syncNow(Operator operator) {
+        access.require(operator, Role.SUPPORT, "run the MySQL sync");
+        return drainOnce();
     }
 
     /**

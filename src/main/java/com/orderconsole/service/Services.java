@@ -40,7 +40,7 @@ public final class Services implements AutoCloseable {
         this.orders = new OrderService(redis, db, access, rules, stuck);
         OutboxRelay[] relay = new OutboxRelay[1];
         this.transitions = new TransitionService(redis, orders, rules, access, () -> relay[0].nudge());
-        this.sync = new OutboxRelay(redis, db);
+        this.sync = new OutboxRelay(redis, db, access);
         relay[0] = sync;
         this.sweeper = new CancelSweeper(redis, transitions, access, SWEEP_BATCH, SWEEP_ROUNDS);
         this.queue = new QueueService(redis, transitions, sweeper, orders, access);

@@ -75,6 +75,8 @@ public final class TrafficSimulator implements AutoCloseable {
         for (AtomicLong c : new AtomicLong[]{created, paid, latePays, shipped, finished}) {
             c.set(0);
         }
+        // Not DaemonScheduler: stop() relies on delayed steps being dropped at shutdown, a policy only
+        // ScheduledThreadPoolExecutor exposes (the default would run every pending step first).
         ScheduledThreadPoolExecutor ex = new ScheduledThreadPoolExecutor(1, r -> {
             Thread t = new Thread(r, "traffic-simulator");
             t.setDaemon(true);

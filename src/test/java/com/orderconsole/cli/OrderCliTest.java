@@ -262,6 +262,9 @@ class OrderCliTest {
 
         assertThat(cli("sweep", "--once").out()).isEqualTo("Cancelled 0 unpaid orders past the payment deadline." + System.lineSeparator());
         assertThat(cli("sweep").code()).as("--once is required").isEqualTo(OrderCli.USAGE);
+        Run viewer = cli("sweep", "--once", "--role", "support");
+        assertThat(viewer.code()).isEqualTo(OrderCli.FAILED);
+        assertThat(viewer.err()).contains("may not run the cancel sweeper");
     }
 
     @Test

@@ -69,7 +69,7 @@ public final class MetricsViewModel implements Refreshable {
      * One minute of the per-minute chart.
      *
      * @param minutesAgo 0 for the current minute, -1 for the one before, ...
-     * @param applied history rows with code APPLIED (creations included, as the history records them)
+     * @param applied transitions applied (history rows with code APPLIED; creations are not transitions)
      * @param rejected history rows with any other code
      */
     public record MinutePoint(long minutesAgo, long applied, long rejected) {
