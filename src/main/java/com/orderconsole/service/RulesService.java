@@ -92,20 +92,27 @@ public final class RulesService {
     }
 
     /**
-     * Replaces the rules (role ops or higher). The new version is the current one + 1, whatever the
-     * document says.
+     * Replaces the rules (role ops or higher). The new version is the stored one + 1, whatever the
+     * document says. Versions are claimed in the MySQL archive (primary key): when two operators apply
+     * at once, the second is refused instead of both writing the same version.
      *
      * @param operator who changes them
      * @param json the new document
      * @return the rules now in force
      * @throws InvalidRulesException naming every fault; nothing stored changes then
+     * @throws IllegalStateException when someone else set the rules meanwhile (reload and apply again)
      */
     public TransitionRules set(Operator operator, String json) {
         access.require(operator, Role.OPS, "change the transition rules");
         TransitionRules parsed = RulesJson.parse(json, 1);
-        TransitionRules next = parsed.withVersion(current().version() + 1);
+        String stored = redis.rulesJson();
+        long base = stored == null ? ensureSeeded().version() : RulesJson.parse(stored, 1).version();
+        TransitionRules next = parsed.withVersion(base + 1);
         // MySQL first: a rules version Redis knows but the archive does not could be lost with Redis.
-        archive(next, operator.name());
+        if (archive(next, operator.name()) == 0) {
+            throw new IllegalStateException("the rules were changed by someone else meanwhile (version " + next.version()
+                    + " exists); reload them and apply again");
+        }
         redis.setRulesJson(RulesJson.write(next));
         publish(next);
         remember(next);
@@ -113,9 +120,10 @@ public final class RulesService {
         return next;
     }
 
-    private void archive(TransitionRules rules, String by) {
+    /** @return 1 when this version was recorded now, 0 when the archive already had it */
+    private int archive(TransitionRules rules, String by) {
         String json = RulesJson.write(rules);
-        db.inTransaction(s -> s.getMapper(RulesArchiveMapper.class).record(rules.version(), json, by, System.currentTimeMillis()));
+        return db.inTransaction(s -> s.getMapper(RulesArchiveMapper.class).record(rules.version(), json, by, System.currentTimeMillis()));
     }
 
     private void publish(TransitionRules rules) {

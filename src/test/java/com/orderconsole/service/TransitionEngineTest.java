@@ -197,6 +197,30 @@ class TransitionEngineTest {
     }
 
     @Test
+    void twoOperatorsApplyingRulesAtOnceCannotWriteTheSameVersion() throws Exception {
+        String doc = RulesJson.write(s.rules().current());
+        try (Engine other = Engine.start(TestServers.config())) {
+            var a = java.util.concurrent.CompletableFuture.supplyAsync(() -> {
+                try {
+                    return s.rules().set(ops, doc).version();
+                } catch (IllegalStateException e) {
+                    return -1L;
+                }
+            });
+            var b = java.util.concurrent.CompletableFuture.supplyAsync(() -> {
+                try {
+                    return other.services().rules().set(ops, doc).version();
+                } catch (IllegalStateException e) {
+                    return -1L;
+                }
+            });
+            java.util.List<Long> versions = java.util.List.of(a.get(), b.get());
+            assertThat(versions.stream().filter(v -> v > 0)).doesNotHaveDuplicates();
+            assertThat(s.rules().set(ops, doc).version()).isEqualTo(versions.stream().mapToLong(Long::longValue).max().orElseThrow() + 1);
+        }
+    }
+
+    @Test
     void invalidRulesAreRejectedAndTheStoredOnesStay() {
         long before = s.rules().current().version();
         assertThatThrownBy(() -> s.rules().set(ops, "{\"terminal\":[\"FINISHED\",\"CANCELLED\"],\"transitions\":{\"WAIT_PAY\":[\"PAID\",\"CANCELLED\"],"
