@@ -34,6 +34,7 @@ public class OrderConsoleApp extends Application {
     private Engine engine;
     private FxBackground background;
     private MainView mainView;
+    private boolean stopped;
 
     /**
      * Sets what the next launch uses. Call before {@code Application.launch}.
@@ -80,6 +81,11 @@ public class OrderConsoleApp extends Application {
         stage.setScene(styledScene(splash.root(), 560, 320));
         stage.show();
         starting.start(config, (started, note) -> {
+            if (stopped) {
+                // The window was closed while the engine was still starting: nobody else will close it.
+                started.close();
+                return;
+            }
             engine = started;
             MainViewModel vm = new MainViewModel(new ConsoleContext(engine.services(), operator, background));
             vm.statusBar().noticeProperty().set(note);
@@ -92,6 +98,7 @@ public class OrderConsoleApp extends Application {
 
     @Override
     public void stop() {
+        stopped = true;
         if (mainView != null) {
             mainView.stop();
         }
