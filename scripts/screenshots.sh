@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Renders every page of the console (state graph, orders, cancel queue, reconciliation, metrics) to PNG,
+# Renders every page of the console (state graph, orders, cancel queue, reconciliation, metrics, rules) to PNG,
 # with 120 sample orders, into docs/screenshots/ (or the directory given as $1).
 #
 # It runs the real views on the JavaFX headless platform (Monocle, software rendering), the same way the

@@ -22,7 +22,8 @@ import java.nio.file.Path;
 import java.util.Random;
 
 /**
- * Renders every page of the console to PNG (docs/screenshots), with sample data, on the headless
+ * Renders every page of the console (the state graph with its live-traffic panel, orders, cancel queue,
+ * reconciliation, metrics, rules) to PNG (docs/screenshots), with sample data, on the headless
  * Monocle platform. Not part of the normal test run: enabled by -Dscreenshots.dir=DIR (see
  * scripts/screenshots.sh).
  */
@@ -66,6 +67,10 @@ class ViewScreenshots extends ConsoleFxTest {
         interact(() -> vm.pageProperty().set(Page.METRICS));
         waitUntil(() -> vm.metrics().readingProperty().get() != null);
         shoot(dir.resolve("metrics.png"));
+
+        interact(() -> vm.pageProperty().set(Page.RULES));
+        waitUntil(() -> vm.rules().inForceProperty().get() != null);
+        shoot(dir.resolve("rules.png"));
     }
 
     /** Sample data: 120 orders spread over the statuses, some stuck, a few rejections and disagreements. */
