@@ -63,7 +63,7 @@ public final class BenchMain {
             }
             if (only.contains("storm")) {
                 failed |= scenario(table, "Sweep storm", () -> new SweepStormScenario(env, table).run(storm, null));
-                failed |= scenario(table, "Sweep storm what-if: smaller sweeper batches",
+                failed |= scenario(table, "Sweep storm what-if: the earlier, larger sweeper batches",
                         () -> new SweepStormScenario(env, table).run(storm, SweepStormScenario.WHAT_IF_BATCH));
             }
             if (only.contains("scale")) {
