@@ -260,6 +260,19 @@ class TransitionEngineTest {
     }
 
     @Test
+    void idsDifferingOnlyInCaseAreDifferentOrders() {
+        s.orders().create(support, "A-1001", null, Duration.ofMinutes(30));
+        move("A-1001", OrderStatus.PAID);
+        s.orders().create(support, "a-1001", null, Duration.ofMinutes(30));
+        s.sync().drainOnce();
+        assertThat(s.orders().lookup("A-1001").summary().mysqlStatus()).isEqualTo(OrderStatus.PAID);
+        assertThat(s.orders().lookup("a-1001").summary().mysqlStatus()).isEqualTo(OrderStatus.WAIT_PAY);
+        assertThat(s.orders().lookup("a-1001").history()).hasSize(1);
+        assertThat(s.orders().page(new OrderQuery("a-1001", null, java.util.Set.of(), false, null, null, false, false), null, 10)
+                .rows()).extracting(OrderSummary::orderId).containsExactly("a-1001");
+    }
+
+    @Test
     void duplicateCreationIsRefusedAndChangesNothing() {
         s.orders().create(support, "d-1", null, Duration.ofMinutes(30));
         move("d-1", OrderStatus.PAID);
