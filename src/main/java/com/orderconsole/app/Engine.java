@@ -23,8 +23,11 @@ public final class Engine implements AutoCloseable {
     private final RedisStateStore redis;
     private final Database db;
     private final Services services;
+    private final DataDirLease lease;
 
-    private Engine(EmbeddedRedis er, EmbeddedMariaDb edb, RedisStateStore redis, Database db, Services services) {
+    private Engine(EmbeddedRedis er, EmbeddedMariaDb edb, RedisStateStore redis, Database db, Services services,
+                   DataDirLease lease) {
+        this.lease = lease;
         this.embeddedRedis = er;
         this.embeddedDb = edb;
         this.redis = redis;
@@ -45,20 +48,36 @@ public final class Engine implements AutoCloseable {
         EmbeddedMariaDb edb = null;
         RedisStateStore redis = null;
         Database db = null;
+        DataDirLease lease = null;
+        boolean longLived = config.sweepInterval() != null;
         try {
             String redisUri = config.redisUri();
+            String jdbc = config.jdbcUrl();
+            if (redisUri == null && jdbc == null) {
+                DataDirLease.Outcome o = DataDirLease.acquire(config.dataDir(), longLived);
+                lease = o.lease();
+                if (o.running() != null) {
+                    redisUri = "redis://127.0.0.1:" + o.running().redisPort();
+                    jdbc = "jdbc:mysql://127.0.0.1:" + o.running().mariaDbPort() + "/" + EmbeddedMariaDb.SCHEMA
+                            + "?sslMode=DISABLED&allowPublicKeyRetrieval=true";
+                }
+            }
             if (redisUri == null) {
                 er = new EmbeddedRedis(config.dataDir().resolve("redis"), 0).start();
                 redisUri = er.uri();
             }
-            String jdbc = config.jdbcUrl();
             String user = config.dbUser();
             String password = config.dbPassword();
             if (jdbc == null) {
                 edb = new EmbeddedMariaDb(config.dataDir().resolve("mariadb"), 0).start();
                 jdbc = edb.jdbcUrl();
+            }
+            if (config.jdbcUrl() == null) {
                 user = "root";
                 password = "";
+            }
+            if (lease != null) {
+                lease.publish(er.port(), edb.port(), longLived);
             }
             redis = RedisStateStore.connect(redisUri, config.commandTimeout());
             db = Database.connect(jdbc, user, password, config.commandTimeout());
@@ -72,7 +91,7 @@ public final class Engine implements AutoCloseable {
             if (config.sweepInterval() != null) {
                 services.sweeper().start(config.sweepInterval());
             }
-            return new Engine(er, edb, redis, db, services);
+            return new Engine(er, edb, redis, db, services, lease);
         } catch (RuntimeException e) {
             if (redis != null) {
                 redis.close();
@@ -85,6 +104,9 @@ public final class Engine implements AutoCloseable {
             }
             if (edb != null) {
                 edb.stop();
+            }
+            if (lease != null) {
+                lease.close();
             }
             throw e;
         }
@@ -110,6 +132,9 @@ public final class Engine implements AutoCloseable {
         }
         if (embeddedDb != null) {
             embeddedDb.stop();
+        }
+        if (lease != null) {
+            lease.close();
         }
     }
 }

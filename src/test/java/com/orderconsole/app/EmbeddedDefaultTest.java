@@ -35,4 +35,21 @@ class EmbeddedDefaultTest {
             assertThat(d.history()).hasSize(2);
         }
     }
+
+    @Test
+    void aCommandUsesTheServersOfAConsoleOpenOnTheSameDataDirectory() {
+        Path dir = Path.of("target", "embedded-shared").toAbsolutePath();
+        TestServers.deleteTree(dir);
+        EngineConfig console = EngineConfig.embeddedDefault().withDataDir(dir);
+        EngineConfig command = console.withBackgroundJobs(null, null);
+        Operator op = new Operator("alice", Role.SUPPORT);
+        try (Engine open = Engine.start(console)) {
+            try (Engine cli = Engine.start(command)) {
+                assertThat(cli.embedded()).as("attached, not a second pair of servers on the same files").isFalse();
+                cli.services().orders().create(op, "shared-1", null, Duration.ofMinutes(30));
+            }
+            assertThat(open.services().orders().lookup("shared-1").summary().redisStatus()).isEqualTo(OrderStatus.WAIT_PAY);
+            assertThat(open.services().orders().lookup("shared-1").summary().mysqlStatus()).isEqualTo(OrderStatus.WAIT_PAY);
+        }
+    }
 }
