@@ -26,15 +26,27 @@ public final class OrderId {
      * @throws IllegalArgumentException saying which rule the id breaks and showing it (control characters escaped)
      */
     public static String require(String id) {
+        return require(id, "order id");
+    }
+
+    /**
+     * Checks an id of the same syntax, naming it in the error (e.g. "customer id").
+     *
+     * @param id user input
+     * @param what the field's name for the error message
+     * @return the id unchanged
+     * @throws IllegalArgumentException naming the field and showing the value
+     */
+    public static String require(String id, String what) {
         if (id == null || id.isEmpty()) {
-            throw new IllegalArgumentException("order id is empty");
+            throw new IllegalArgumentException(what + " is empty");
         }
         if (id.length() > MAX_LENGTH) {
-            throw new IllegalArgumentException("order id is " + id.length() + " characters long (at most " + MAX_LENGTH + "): '"
+            throw new IllegalArgumentException(what + " is " + id.length() + " characters long (at most " + MAX_LENGTH + "): '"
                     + OrderStatus.printable(id.substring(0, 20)) + "...'");
         }
         if (!VALID.matcher(id).matches()) {
-            throw new IllegalArgumentException("order id '" + OrderStatus.printable(id)
+            throw new IllegalArgumentException(what + " '" + OrderStatus.printable(id)
                     + "' is invalid: use 1-64 ASCII letters, digits, '_' or '-', starting with a letter or digit");
         }
         return id;

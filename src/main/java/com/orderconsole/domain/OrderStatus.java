@@ -53,7 +53,8 @@ public enum OrderStatus {
             throw new IllegalArgumentException("status is empty (expected 1..6 or one of WAIT_PAY, PAID, WAIT_SHIP, SHIPPED, FINISHED, CANCELLED)");
         }
         String t = text.trim();
-        if (t.chars().allMatch(Character::isDigit) && t.length() <= 3) {
+        // ASCII digits only: Character.isDigit would take e.g. Arabic-Indic digits for codes.
+        if (t.length() <= 3 && t.chars().allMatch(c -> c >= '0' && c <= '9')) {
             return ofCode(Integer.parseInt(t));
         }
         String norm = t.toUpperCase(Locale.ROOT).replace('-', '_').replace(' ', '_');

@@ -7,7 +7,8 @@ package com.orderconsole.domain;
  * @param target the status to move to
  * @param expectedVersion when not null, apply only if the order's version equals this (compare-and-set)
  * @param source where the request comes from, e.g. "api", "console", "cli", "sweeper", "simulator"
- * @param reason free text kept in the history (may be empty; required for console moves and overrides)
+ * @param reason free text kept in the history, at most 500 characters, no control characters (may be empty;
+ *     required for console moves and overrides)
  * @param override when true the rules are not consulted (admin only; requires expectedVersion)
  */
 public record TransitionRequest(String orderId, OrderStatus target, Long expectedVersion, String source, String reason,
@@ -21,6 +22,10 @@ public record TransitionRequest(String orderId, OrderStatus target, Long expecte
         reason = reason == null ? "" : reason;
         if (reason.length() > 500) {
             throw new IllegalArgumentException("reason is " + reason.length() + " characters long (at most 500)");
+        }
+        // A newline or escape code in a reason could forge history lines or recolour a terminal.
+        if (reason.chars().anyMatch(c -> c < 0x20 || c == 0x7f)) {
+            throw new IllegalArgumentException("reason contains a control character (newline, tab or escape); use plain text");
         }
         if (override && expectedVersion == null) {
             throw new IllegalArgumentException("an override needs the version the operator saw");

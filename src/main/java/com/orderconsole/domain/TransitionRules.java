@@ -16,7 +16,9 @@ import java.util.Set;
  *
  * <p>Validity: no edge leaves a terminal status; no edge enters WAIT_PAY (it is the initial status,
  * so an edge into it would be a cycle back to the start); no self-loops; every status is reachable
- * from WAIT_PAY; every non-terminal status has at least one outgoing edge.
+ * from WAIT_PAY; every non-terminal status has at least one outgoing edge and a path to a terminal
+ * status (no loop orders could never leave); WAIT_PAY → CANCELLED exists (the payment-timeout cancel
+ * of the delay queue is that move).
  */
 public final class TransitionRules {
     private final long version;
@@ -83,10 +85,34 @@ public final class TransitionRules {
                 faults.add("status " + s + " is unreachable from WAIT_PAY");
             }
         }
+        if (!copy.get(OrderStatus.WAIT_PAY).contains(OrderStatus.CANCELLED)) {
+            faults.add("WAIT_PAY -> CANCELLED is missing: unpaid orders could not be cancelled at their payment deadline");
+        }
+        for (OrderStatus s : OrderStatus.values()) {
+            if (!term.contains(s) && !copy.get(s).isEmpty() && !reachesTerminal(s, copy, term)) {
+                faults.add("status " + s + " cannot reach a terminal status: orders there would loop forever");
+            }
+        }
         if (!faults.isEmpty()) {
             throw new InvalidRulesException(faults);
         }
         return new TransitionRules(version, Collections.unmodifiableMap(copy), Collections.unmodifiableSet(term));
+    }
+
+    private static boolean reachesTerminal(OrderStatus from, Map<OrderStatus, Set<OrderStatus>> edges, Set<OrderStatus> term) {
+        Set<OrderStatus> seen = EnumSet.of(from);
+        Deque<OrderStatus> todo = new ArrayDeque<>(seen);
+        while (!todo.isEmpty()) {
+            for (OrderStatus n : edges.get(todo.pop())) {
+                if (term.contains(n)) {
+                    return true;
+                }
+                if (seen.add(n)) {
+                    todo.push(n);
+                }
+            }
+        }
+        return false;
     }
 
     /** The rules this product ships with: 1→2, 1→6, 2→3, 3→4, 4→5; 5 and 6 terminal; version 1. */

@@ -31,6 +31,8 @@ import java.util.Set;
  */
 public final class OrderService {
     private static final Logger log = LoggerFactory.getLogger(OrderService.class);
+    /** Longest payment timeout accepted; beyond it a typo (99999999999d) would park an order for ever. */
+    public static final Duration MAX_PAYMENT_TIMEOUT = Duration.ofDays(365);
     /** Retry delays for the Redis step of creation, in milliseconds. */
     private static final long[] CREATE_RETRY_MS = {50, 200, 800};
 
@@ -65,10 +67,11 @@ public final class OrderService {
         access.require(operator, Role.SUPPORT, "create orders");
         OrderId.require(orderId);
         if (customerId != null) {
-            OrderId.require(customerId);
+            OrderId.require(customerId, "customer id");
         }
-        if (expireIn == null || expireIn.isNegative() || expireIn.isZero()) {
-            throw new IllegalArgumentException("payment timeout must be positive, got " + expireIn);
+        if (expireIn == null || expireIn.isNegative() || expireIn.isZero() || expireIn.compareTo(MAX_PAYMENT_TIMEOUT) > 0) {
+            throw new IllegalArgumentException("payment timeout must be positive and at most " + MAX_PAYMENT_TIMEOUT.toDays()
+                    + " days, got " + expireIn);
         }
         long now = redis.nowMs();
         long expireAt = now + expireIn.toMillis();

@@ -32,7 +32,11 @@ import java.util.Set;
  * service assigns the next version).
  */
 public final class RulesJson {
-    private static final ObjectMapper JSON = new ObjectMapper();
+    // Strict: a duplicated key would silently drop edges, trailing text would hide a bad paste.
+    private static final ObjectMapper JSON = com.fasterxml.jackson.databind.json.JsonMapper.builder()
+            .enable(com.fasterxml.jackson.core.StreamReadFeature.STRICT_DUPLICATE_DETECTION)
+            .enable(com.fasterxml.jackson.databind.DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
+            .build();
 
     private RulesJson() {
     }
@@ -117,6 +121,10 @@ public final class RulesJson {
     private static OrderStatus status(JsonNode n, String where, List<String> faults) {
         try {
             if (n.isIntegralNumber()) {
+                if (!n.canConvertToInt()) {
+                    faults.add("in " + where + ": " + n + " is not a status code (1..6)");
+                    return null;
+                }
                 return OrderStatus.ofCode(n.asInt());
             }
             if (n.isTextual()) {

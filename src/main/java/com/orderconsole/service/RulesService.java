@@ -93,7 +93,7 @@ public final class RulesService {
 
     /**
      * Replaces the rules (role ops or higher). The new version is the stored one + 1, whatever the
-     * document says. Versions are claimed in the MySQL archive (primary key): when two operators apply
+     * document says; a document with the same graph as the rules in force changes nothing. Versions are claimed in the MySQL archive (primary key): when two operators apply
      * at once, the second is refused instead of both writing the same version.
      *
      * @param operator who changes them
@@ -106,8 +106,11 @@ public final class RulesService {
         access.require(operator, Role.OPS, "change the transition rules");
         TransitionRules parsed = RulesJson.parse(json, 1);
         String stored = redis.rulesJson();
-        long base = stored == null ? ensureSeeded().version() : RulesJson.parse(stored, 1).version();
-        TransitionRules next = parsed.withVersion(base + 1);
+        TransitionRules inForce = stored == null ? ensureSeeded() : RulesJson.parse(stored, 1);
+        if (inForce.sameGraph(parsed)) {
+            return inForce; // nothing changes: no new version
+        }
+        TransitionRules next = parsed.withVersion(inForce.version() + 1);
         // MySQL first: a rules version Redis knows but the archive does not could be lost with Redis.
         if (archive(next, operator.name()) == 0) {
             throw new IllegalStateException("the rules were changed by someone else meanwhile (version " + next.version()

@@ -66,11 +66,43 @@ class TransitionRulesTest {
     }
 
     @Test
+    void aLoopWithoutExitToATerminalStatusIsRejected() {
+        assertThatThrownBy(() -> RulesJson.parse("{\"terminal\":[\"FINISHED\",\"CANCELLED\"],\"transitions\":{"
+                + "\"WAIT_PAY\":[\"PAID\",\"SHIPPED\",\"CANCELLED\"],\"PAID\":[\"WAIT_SHIP\"],\"WAIT_SHIP\":[\"PAID\"],"
+                + "\"SHIPPED\":[\"FINISHED\"]}}", 1))
+                .isInstanceOf(InvalidRulesException.class).hasMessageContaining("PAID cannot reach a terminal status");
+    }
+
+    @Test
+    void rulesWithoutThePaymentTimeoutCancelAreRejected() {
+        assertThatThrownBy(() -> RulesJson.parse("{\"terminal\":[\"FINISHED\",\"CANCELLED\"],\"transitions\":{"
+                + "\"WAIT_PAY\":[\"PAID\"],\"PAID\":[\"WAIT_SHIP\",\"CANCELLED\"],\"WAIT_SHIP\":[\"SHIPPED\"],"
+                + "\"SHIPPED\":[\"FINISHED\"]}}", 1))
+                .isInstanceOf(InvalidRulesException.class).hasMessageContaining("WAIT_PAY -> CANCELLED is missing");
+    }
+
+    @Test
+    void duplicateKeysTrailingTextAndHugeCodesAreRejected() {
+        String edges = "\"WAIT_PAY\":[\"PAID\",\"CANCELLED\"],\"PAID\":[\"WAIT_SHIP\",\"CANCELLED\"],\"PAID\":[\"WAIT_SHIP\"],"
+                + "\"WAIT_SHIP\":[\"SHIPPED\"],\"SHIPPED\":[\"FINISHED\"]";
+        assertThatThrownBy(() -> RulesJson.parse("{\"terminal\":[5,6],\"transitions\":{" + edges + "}}", 1))
+                .isInstanceOf(InvalidRulesException.class).hasMessageContaining("Duplicate field 'PAID'");
+        String ok = RulesJson.write(TransitionRules.defaults());
+        assertThatThrownBy(() -> RulesJson.parse(ok + " trailing", 1)).isInstanceOf(InvalidRulesException.class)
+                .hasMessageContaining("malformed JSON");
+        String validEdges = "\"WAIT_PAY\":[\"PAID\",\"CANCELLED\"],\"PAID\":[\"WAIT_SHIP\"],\"WAIT_SHIP\":[\"SHIPPED\"],"
+                + "\"SHIPPED\":[\"FINISHED\"]";
+        assertThatThrownBy(() -> RulesJson.parse("{\"terminal\":[4294967301, 6],\"transitions\":{" + validEdges + "}}", 1))
+                .isInstanceOf(InvalidRulesException.class).hasMessageContaining("4294967301");
+    }
+
+    @Test
     void statusParsingAcceptsCodesAndNamesAndRejectsTheRest() {
         assertThat(OrderStatus.parse("2")).isEqualTo(OrderStatus.PAID);
         assertThat(OrderStatus.parse("wait-ship")).isEqualTo(OrderStatus.WAIT_SHIP);
         assertThatThrownBy(() -> OrderStatus.parse("7")).hasMessageContaining("unknown status code 7");
         assertThatThrownBy(() -> OrderStatus.parse("0")).hasMessageContaining("unknown status code 0");
         assertThatThrownBy(() -> OrderStatus.parse("REFUNDED")).hasMessageContaining("unknown status 'REFUNDED'");
+        assertThatThrownBy(() -> OrderStatus.parse("\u0662")).as("Arabic-Indic two is not a code").hasMessageContaining("unknown status");
     }
 }

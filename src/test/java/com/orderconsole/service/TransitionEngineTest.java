@@ -198,7 +198,9 @@ class TransitionEngineTest {
 
     @Test
     void twoOperatorsApplyingRulesAtOnceCannotWriteTheSameVersion() throws Exception {
-        String doc = RulesJson.write(s.rules().current());
+        String original = RulesJson.write(s.rules().current());
+        String doc = "{\"terminal\":[\"FINISHED\",\"CANCELLED\"],\"transitions\":{\"WAIT_PAY\":[\"PAID\",\"CANCELLED\"],"
+                + "\"PAID\":[\"WAIT_SHIP\",\"CANCELLED\"],\"WAIT_SHIP\":[\"SHIPPED\"],\"SHIPPED\":[\"FINISHED\"]}}";
         try (Engine other = Engine.start(TestServers.config())) {
             var a = java.util.concurrent.CompletableFuture.supplyAsync(() -> {
                 try {
@@ -216,7 +218,8 @@ class TransitionEngineTest {
             });
             java.util.List<Long> versions = java.util.List.of(a.get(), b.get());
             assertThat(versions.stream().filter(v -> v > 0)).doesNotHaveDuplicates();
-            assertThat(s.rules().set(ops, doc).version()).isEqualTo(versions.stream().mapToLong(Long::longValue).max().orElseThrow() + 1);
+            assertThat(versions).containsOnly(2L, -1L).contains(2L);
+            assertThat(s.rules().set(ops, original).version()).isEqualTo(3);
         }
     }
 
@@ -229,6 +232,8 @@ class TransitionEngineTest {
         assertThatThrownBy(() -> s.rules().set(ops, "not json")).isInstanceOf(InvalidRulesException.class);
         assertThat(s.rules().current().version()).isEqualTo(before);
         assertThat(s.rules().current().sameGraph(com.orderconsole.domain.TransitionRules.defaults())).isTrue();
+        assertThat(s.rules().set(ops, RulesJson.write(s.rules().current())).version()).as("same graph: no new version")
+                .isEqualTo(before);
     }
 
     @Test
@@ -256,6 +261,12 @@ class TransitionEngineTest {
                 .hasMessageContaining("order id 'a*b' is invalid");
         assertThatThrownBy(() -> TransitionRequest.of("x y", OrderStatus.PAID, "t", "")).hasMessageContaining("invalid");
         assertThatThrownBy(() -> s.orders().lookup("{b01}")).hasMessageContaining("invalid");
+        assertThatThrownBy(() -> s.orders().create(support, "ok-1", "bad customer*", Duration.ofMinutes(1)))
+                .hasMessageContaining("customer id 'bad customer*' is invalid");
+        assertThatThrownBy(() -> s.orders().create(support, "ok-1", null, Duration.ofDays(400)))
+                .hasMessageContaining("at most 365 days");
+        assertThatThrownBy(() -> TransitionRequest.of("ok-1", OrderStatus.PAID, "t", "line1\nforged line"))
+                .hasMessageContaining("control character");
         assertThat(RawSql.count("SELECT COUNT(*) FROM orders")).isZero();
     }
 
