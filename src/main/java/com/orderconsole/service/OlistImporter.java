@@ -153,7 +153,11 @@ public final class OlistImporter {
      */
     public ImportReport importCsv(Operator op, Path csv, ImportProgress progress) {
         access.require(op, Role.OPS, "import orders");
-        try (Reader r = Files.newBufferedReader(csv, StandardCharsets.UTF_8)) {
+        // Lenient decoding: a byte that is not UTF-8 becomes U+FFFD and only its row is refused (see parse),
+        // instead of the decoder failing for a whole buffer of good rows.
+        var decoder = StandardCharsets.UTF_8.newDecoder().onMalformedInput(java.nio.charset.CodingErrorAction.REPLACE)
+                .onUnmappableCharacter(java.nio.charset.CodingErrorAction.REPLACE);
+        try (Reader r = new BufferedReader(new InputStreamReader(Files.newInputStream(csv), decoder))) {
             return run(op, r, csv.getFileName().toString(), dataLines(csv), progress);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read " + csv + ": " + e.getMessage(), e);
@@ -360,6 +364,11 @@ public final class OlistImporter {
     }
 
     private static Parsed parse(CSVRecord rec, long line, int width, Map<String, Integer> columns, Run run) {
+        for (String v : rec) {
+            if (v.indexOf('\uFFFD') >= 0) {
+                return problem(run, line, "not valid UTF-8 text (re-save the file as UTF-8): '" + shorten(v) + "'");
+            }
+        }
         if (rec.size() != width) {
             return problem(run, line, "expected " + width + " columns, found " + rec.size());
         }

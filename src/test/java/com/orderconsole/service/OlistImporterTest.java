@@ -202,6 +202,28 @@ class OlistImporterTest {
     }
 
     @Test
+    void aRowThatIsNotUtf8IsSkippedWithItsLineAndEveryOtherRowImports(@TempDir Path dir) throws Exception {
+        Path csv = dir.resolve("mixed.csv");
+        java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+        bytes.write((HEADER + "\n").getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        for (int i = 0; i < 3000; i++) {
+            bytes.write(String.format("LT-%04d,c1,delivered,2017-10-02 10:56:33,,,,%n", i).getBytes(java.nio.charset.StandardCharsets.UTF_8));
+            if (i == 1500) {
+                // "São Paulo" in Latin-1: the 0xE3 byte is not UTF-8.
+                bytes.write("LT-LATIN,c1,delivered,2017-10-02 10:56:33,,,S\u00e3o Paulo,\n".getBytes(java.nio.charset.StandardCharsets.ISO_8859_1));
+            }
+        }
+        java.nio.file.Files.write(csv, bytes.toByteArray());
+        ImportReport r = s.importer().importCsv(ops, csv, ImportProgress.NONE);
+        assertThat(r.imported()).isEqualTo(3000);
+        assertThat(r.problems()).singleElement().satisfies(p -> {
+            assertThat(p.line()).isEqualTo(1503);
+            assertThat(p.reason()).contains("not valid UTF-8");
+        });
+        assertThat(s.orders().lookup("LT-2999").summary().mysqlStatus()).isEqualTo(OrderStatus.FINISHED);
+    }
+
+    @Test
     void reimportingTheSameFileChangesNothing(@TempDir Path dir) throws Exception {
         Path csv = dir.resolve("orders.csv");
         Files.writeString(csv, String.join("\n", HEADER,
