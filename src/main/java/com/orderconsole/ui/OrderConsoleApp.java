@@ -23,8 +23,9 @@ import java.util.Objects;
  */
 public class OrderConsoleApp extends Application {
     /**
-     * AtlantaFX's Primer Light theme, loaded as a stylesheet: atlantafx-base 2.1.0's classes are Java 21
-     * bytecode and cannot load on Java 17, but its compiled CSS is plain text and works on any JavaFX.
+     * AtlantaFX's Primer Light theme, loaded as a stylesheet. atlantafx-base is pinned to 2.0.1, the last
+     * release built for Java 17: 2.1.0 is Java 21 bytecode, which javafx:run drops from the module path,
+     * taking this stylesheet with it.
      */
     private static final String THEME = "/atlantafx/base/theme/primer-light.css";
 
