@@ -426,13 +426,6 @@ public final class RedisStateStore implements AutoCloseable {
         return r.isEmpty() ? null : r.get(0);
     }
 
-    /** @return the newest stream id of a bucket's outbox, or null when empty */
-    public String lastOutboxId(int bucket) {
-        List<StreamMessage<String, String>> r = await(async.xrevrange(RedisKeys.outbox(bucket), Range.unbounded(),
-                Limit.create(0, 1)), "XREVRANGE");
-        return r.isEmpty() ? null : r.get(0).getId();
-    }
-
     /** @return number of entries in a bucket's outbox stream (synced or not) */
     public long outboxLength(int bucket) {
         return await(async.xlen(RedisKeys.outbox(bucket)), "XLEN");
@@ -508,8 +501,8 @@ public final class RedisStateStore implements AutoCloseable {
         return sum;
     }
 
-    /** Adds {@code delta} to a live per-status count (used when repair moves orders without a transition). */
-    public void adjustStatusCount(String orderId, OrderStatus status, long delta) {
+    /** Adds {@code delta} to a live per-status count (state removed outside the scripts, see forgetOrder). */
+    private void adjustStatusCount(String orderId, OrderStatus status, long delta) {
         await(async.hincrby(RedisKeys.stats(RedisKeys.bucket(orderId)), "n:" + status.code(), delta), "HINCRBY");
     }
 

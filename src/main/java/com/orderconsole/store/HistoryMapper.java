@@ -43,7 +43,4 @@ public interface HistoryMapper {
     @Select("SELECT FLOOR(at_ms / 60000) AS `key`, result_code AS key2, COUNT(*) AS n FROM order_history "
             + "WHERE at_ms >= #{sinceMs} AND from_status IS NOT NULL GROUP BY FLOOR(at_ms / 60000), result_code")
     List<CountRow> perMinuteSince(@Param("sinceMs") long sinceMs);
-
-    @Select("SELECT COUNT(*) FROM order_history WHERE order_id = #{id}")
-    long countForOrder(@Param("id") String orderId);
 }

@@ -72,10 +72,6 @@ public interface OrderMapper {
     @Select("SELECT COUNT(*) FROM orders")
     long countAll();
 
-    /** One keyset page in order_id order, for streaming every row (reconciliation). */
-    @Select("SELECT " + COLUMNS + " FROM orders WHERE order_id > #{afterId} ORDER BY order_id LIMIT #{limit}")
-    List<OrderRow> pageById(@Param("afterId") String afterId, @Param("limit") int limit);
-
     /** One page of the console's order table; see {@link OrderPageQuery}. */
     @Select("<script>SELECT " + COLUMNS + " FROM orders"
             + "<where>"
