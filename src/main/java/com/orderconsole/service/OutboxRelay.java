@@ -43,6 +43,8 @@ public final class OutboxRelay implements AutoCloseable {
     private final Access access;
     private final Semaphore wake = new Semaphore(0);
     private final AtomicLong applied = new AtomicLong();
+    /** Per bucket, the stream id this process last trimmed up to; drainOnce is synchronized. */
+    private final String[] trimmedUpTo = new String[RedisKeys.BUCKETS];
     private volatile String lastError;
     private volatile boolean running;
     private Thread thread;
@@ -120,10 +122,11 @@ public final class OutboxRelay implements AutoCloseable {
             s.getMapper(SyncCursorMapper.class).save(bucket, last[0], System.currentTimeMillis());
             return batch.size();
         });
-        if (last[0] != null && !"0-0".equals(last[0])) {
+        if (last[0] != null && !"0-0".equals(last[0]) && !last[0].equals(trimmedUpTo[bucket])) {
             // After the commit only: entries up to the cursor are durable in MySQL now. Also trims what a
             // follower that died between its commit and its trim left behind.
             redis.trimOutbox(bucket, last[0]);
+            trimmedUpTo[bucket] = last[0];
         }
         return n;
     }
