@@ -5,13 +5,13 @@ import com.orderconsole.domain.OrderState;
 import com.orderconsole.domain.OrderStatus;
 import com.orderconsole.domain.TransitionRequest;
 import com.orderconsole.redis.RedisKeys;
-import com.orderconsole.service.OrderPage;
-import com.orderconsole.service.OrderQuery;
-import com.orderconsole.service.ReconCategory;
-import com.orderconsole.service.ReconProgress;
-import com.orderconsole.service.ReconReport;
+import com.orderconsole.service.order.OrderPage;
+import com.orderconsole.service.order.OrderQuery;
+import com.orderconsole.service.recon.ReconCategory;
+import com.orderconsole.service.recon.ReconProgress;
+import com.orderconsole.service.recon.ReconReport;
 import com.orderconsole.service.Services;
-import com.orderconsole.service.StateCounts;
+import com.orderconsole.service.monitor.StateCounts;
 import io.lettuce.core.RedisFuture;
 
 import java.time.Duration;
@@ -171,12 +171,12 @@ final class ScaleScenarios {
             }
         });
         double[] counts = time(11, () -> {
-            StateCounts c = s.metrics().stateCounts();
+            StateCounts c = s.monitor().stateCounts();
             if (c.live().values().stream().mapToLong(Long::longValue).sum() < n) {
                 throw new IllegalStateException("state counts miss orders: " + c.live());
             }
         });
-        StateCounts c = s.metrics().stateCounts();
+        StateCounts c = s.monitor().stateCounts();
         table.add(Row.judged("Console at " + Table.num(n, 0) + " orders: first page of the order table, 100 rows (first call; median of next 10: "
                 + Table.num(median(page), 1) + " ms)", Table.num(page[0], 1), "ms", "< 200 ms", "", page[0] < 200 && median(page) < 200));
         table.add(Row.judged("Console at " + Table.num(n, 0) + " orders: state-graph counts incl. stuck (first call; median of next 10: "

@@ -6,7 +6,7 @@ import com.orderconsole.domain.OrderStatus;
 import com.orderconsole.domain.TransitionRequest;
 import com.orderconsole.redis.RedisKeys;
 import com.orderconsole.service.BenchSweepers;
-import com.orderconsole.service.CancelSweeper;
+import com.orderconsole.service.queue.CancelSweeper;
 import com.orderconsole.service.Services;
 import io.lettuce.core.Range;
 import io.lettuce.core.RedisFuture;
@@ -131,7 +131,7 @@ final class SweepStormScenario {
         if (doneAt < 0) {
             throw new IllegalStateException("sweeper did not cancel the storm within 120 s; overdue " + overdue(second + 999));
         }
-        long cancelled = s.metrics().stateCounts().live().get(OrderStatus.CANCELLED);
+        long cancelled = s.monitor().stateCounts().live().get(OrderStatus.CANCELLED);
         Histogram during = new Histogram(3);
         for (int k = 0; k < issued[0]; k++) {
             if (dueAt[k] >= second && dueAt[k] <= doneAt) {

@@ -8,7 +8,7 @@ import com.orderconsole.domain.TransitionResult;
 import com.orderconsole.redis.LuaScript;
 import com.orderconsole.redis.RedisKeys;
 import com.orderconsole.service.Services;
-import com.orderconsole.service.SyncStatus;
+import com.orderconsole.service.follower.FollowerStatus;
 import io.lettuce.core.ScriptOutputType;
 import org.HdrHistogram.ConcurrentHistogram;
 import org.HdrHistogram.Histogram;
@@ -265,16 +265,16 @@ final class TransitionScenarios {
         long expire = now + BenchEnv.PAYMENT_TIMEOUT.toMillis();
         int orders = perRun;
         env.seed(2 * orders, i -> BenchEnv.Seed.both(new OrderState(id("e", i), OrderStatus.WAIT_PAY, 1, now, now), expire));
-        s.sync().start(Duration.ofMillis(200)); // the product's default follower period
+        s.follower().start(Duration.ofMillis(200)); // the product's default follower period
         long count = 4L * orders;
         LoadResult full = check(AsyncLoad.run(count, WINDOW, MAX_RUN_MS, i -> s.transitions().transitionAsync(OPERATOR,
                 TransitionRequest.of(id("e", i % orders), target(i, orders), "bench", "")).thenApply(TransitionResult::applied)),
                 "end-to-end", count);
         long st0 = System.nanoTime();
-        SyncStatus end = s.sync().status();
+        FollowerStatus end = s.follower().status();
         double statusMs = (System.nanoTime() - st0) / 1e6;
         long t0 = System.nanoTime();
-        boolean caughtUp = s.sync().awaitCaughtUp(Duration.ofSeconds(120));
+        boolean caughtUp = s.follower().awaitCaughtUp(Duration.ofSeconds(120));
         double catchUpMs = (System.nanoTime() - t0) / 1e6;
         verifyMysql(caughtUp, orders, full.done());
         double applyRate = end.pending() / (catchUpMs / 1000);
@@ -295,7 +295,7 @@ final class TransitionScenarios {
                 } catch (InterruptedException e) {
                     return;
                 }
-                Long lag = s.sync().status().oldestPendingAgeMs();
+                Long lag = s.follower().status().oldestPendingAgeMs();
                 maxLag[0] = Math.max(maxLag[0], lag == null ? 0 : lag);
             }
         }, "lag-sampler");
@@ -309,7 +309,7 @@ final class TransitionScenarios {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
-        Long lagEnd = s.sync().status().oldestPendingAgeMs();
+        Long lagEnd = s.follower().status().oldestPendingAgeMs();
         table.add(Row.info("End-to-end, paced at 80 % of the follower's apply rate (" + Table.num(paced.done(), 0)
                 + " transitions; p50 / p99 " + Table.num(paced.ms(50), 2) + " / " + Table.num(paced.ms(99), 2) + " ms)",
                 Table.num(paced.opsPerSecond(), 0), "transitions/s"));

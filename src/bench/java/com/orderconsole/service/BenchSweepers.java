@@ -1,5 +1,8 @@
 package com.orderconsole.service;
 
+import com.orderconsole.service.queue.CancelSweeper;
+import com.orderconsole.service.transition.TransitionService;
+
 import com.orderconsole.redis.RedisStateStore;
 
 /**

@@ -2,7 +2,7 @@ package com.orderconsole.app;
 
 import com.orderconsole.embedded.EmbeddedMariaDb;
 import com.orderconsole.embedded.EmbeddedRedis;
-import com.orderconsole.redis.RedisStateStore;
+import com.orderconsole.redis.RedisStores;
 import com.orderconsole.service.Services;
 import com.orderconsole.store.Database;
 import org.slf4j.Logger;
@@ -20,12 +20,12 @@ public final class Engine implements AutoCloseable {
 
     private final EmbeddedRedis embeddedRedis;
     private final EmbeddedMariaDb embeddedDb;
-    private final RedisStateStore redis;
+    private final RedisStores redis;
     private final Database db;
     private final Services services;
     private final DataDirLease lease;
 
-    private Engine(EmbeddedRedis er, EmbeddedMariaDb edb, RedisStateStore redis, Database db, Services services,
+    private Engine(EmbeddedRedis er, EmbeddedMariaDb edb, RedisStores redis, Database db, Services services,
                    DataDirLease lease) {
         this.lease = lease;
         this.embeddedRedis = er;
@@ -46,7 +46,7 @@ public final class Engine implements AutoCloseable {
         log.info("starting engine: {}", config);
         EmbeddedRedis er = null;
         EmbeddedMariaDb edb = null;
-        RedisStateStore redis = null;
+        RedisStores redis = null;
         Database db = null;
         DataDirLease lease = null;
         boolean longLived = config.sweepInterval() != null;
@@ -79,13 +79,13 @@ public final class Engine implements AutoCloseable {
             if (lease != null) {
                 lease.publish(er.port(), edb.port(), longLived);
             }
-            redis = RedisStateStore.connect(redisUri, config.commandTimeout());
+            redis = RedisStores.connect(redisUri, config.commandTimeout());
             db = Database.connect(jdbc, user, password, config.commandTimeout());
             Services services = Services.create(redis, db, config.paymentTimeout());
             services.rules().ensureSeeded();
             services.maintenance().recoverIfRedisLostData();
             if (config.syncIdle() != null) {
-                services.sync().start(config.syncIdle());
+                services.follower().start(config.syncIdle());
                 services.maintenance().start(Duration.ofSeconds(5));
             }
             if (config.sweepInterval() != null) {

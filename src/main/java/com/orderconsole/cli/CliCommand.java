@@ -3,7 +3,7 @@ package com.orderconsole.cli;
 import com.orderconsole.app.Engine;
 import com.orderconsole.domain.Operator;
 import com.orderconsole.service.Services;
-import com.orderconsole.service.SyncStatus;
+import com.orderconsole.service.follower.CatchUp;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
@@ -67,25 +67,21 @@ abstract class CliCommand implements Callable<Integer> {
     }
 
     /**
-     * Applies every pending outbox entry to MySQL before the process exits, so the durable record
-     * holds what this command changed.
+     * Lets the MySQL follower apply every pending outbox entry before the process exits, so the
+     * durable record holds what this command changed.
      *
      * @return true when MySQL caught up; false after a warning on stderr (the changes wait in Redis
-     *         and the next sync or the console's follower applies them)
+     *         and the next {@code follower} run or the console applies them)
      */
-    boolean syncMySql(Services s) {
-        if (s.sync().awaitCaughtUp(SYNC_WAIT)) {
-            return true;
+    boolean catchUpMySql(Services s) {
+        return reportCatchUp(s.follower().catchUp(SYNC_WAIT));
+    }
+
+    /** Warns on stderr when MySQL did not catch up. @return whether it did */
+    boolean reportCatchUp(CatchUp c) {
+        if (!c.caughtUp()) {
+            err().println("warning: MySQL is not in sync yet: " + c.detail() + "; run 'follower' later");
         }
-        String detail;
-        try {
-            SyncStatus st = s.sync().status();
-            detail = st.pending() + (st.pendingCapped() ? "+" : "") + " changes wait in the Redis outbox"
-                    + (st.lastError() == null ? "" : " (" + st.lastError() + ")");
-        } catch (RuntimeException e) {
-            detail = "changes wait in the Redis outbox (" + Cli.message(e) + ")";
-        }
-        err().println("warning: MySQL is not in sync yet: " + detail + "; run 'sync' later");
-        return false;
+        return c.caughtUp();
     }
 }

@@ -2,9 +2,9 @@ package com.orderconsole.cli;
 
 import com.orderconsole.app.Engine;
 import com.orderconsole.domain.Operator;
-import com.orderconsole.service.ImportProblem;
-import com.orderconsole.service.ImportProgress;
-import com.orderconsole.service.ImportReport;
+import com.orderconsole.service.importer.ImportProblem;
+import com.orderconsole.service.importer.ImportProgress;
+import com.orderconsole.service.importer.ImportReport;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 

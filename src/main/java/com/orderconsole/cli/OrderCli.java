@@ -2,12 +2,12 @@ package com.orderconsole.cli;
 
 import com.orderconsole.app.EngineConfig;
 import com.orderconsole.domain.Operator;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.ScopeType;
 import picocli.CommandLine.Spec;
+import picocli.CommandLine;
 
 import java.io.PrintStream;
 import java.io.PrintWriter;
@@ -100,7 +100,7 @@ public final class OrderCli {
             version = "order-console 0.1.0",
             description = "Order State Console, headless. Without a subcommand, java -jar opens the console.",
             subcommands = {ImportCommand.class, CreateCommand.class, TransitionCommand.class, ShowCommand.class,
-                    SweepCommand.class, SyncCommand.class, ReconcileCommand.class, StatsCommand.class, RulesCommand.class},
+                    SweepCommand.class, FollowerCommand.class, ReconcileCommand.class, StatsCommand.class, RulesCommand.class},
             footer = {"", "Exit codes: 0 ok, 1 failure (message on stderr), 2 usage error, 3 transition rejected (code in the output)."})
     static final class Root extends GlobalOptions implements Runnable {
         private final BiConsumer<EngineConfig, Operator> openConsole;

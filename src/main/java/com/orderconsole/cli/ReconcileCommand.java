@@ -2,12 +2,12 @@ package com.orderconsole.cli;
 
 import com.orderconsole.app.Engine;
 import com.orderconsole.domain.Operator;
-import com.orderconsole.service.ReconCategory;
-import com.orderconsole.service.ReconProgress;
-import com.orderconsole.service.ReconReport;
-import com.orderconsole.service.ReconciliationService;
-import com.orderconsole.service.RepairResult;
 import com.orderconsole.service.Services;
+import com.orderconsole.service.recon.ReconCategory;
+import com.orderconsole.service.recon.ReconProgress;
+import com.orderconsole.service.recon.ReconReport;
+import com.orderconsole.service.recon.ReconciliationService;
+import com.orderconsole.service.recon.RepairResult;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -56,7 +56,7 @@ final class ReconcileCommand extends CliCommand {
                                 r.failed() > 0 ? ", " + r.failed() + " failed: " + String.join("; ", r.errors()) : ""));
                     }
                 }
-                doc.put("mysqlSynced", syncMySql(s));
+                doc.put("mysqlSynced", catchUpMySql(s));
                 ReconReport after = recon.run(null, ReconProgress.NONE, () -> false);
                 doc.put("repairs", results);
                 doc.put("after", after);

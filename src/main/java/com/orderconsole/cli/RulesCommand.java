@@ -4,7 +4,7 @@ import com.orderconsole.app.Engine;
 import com.orderconsole.domain.InvalidRulesException;
 import com.orderconsole.domain.Operator;
 import com.orderconsole.domain.TransitionRules;
-import com.orderconsole.service.RulesJson;
+import com.orderconsole.service.rules.RulesJson;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.ParameterException;

@@ -2,8 +2,8 @@ package com.orderconsole.cli;
 
 import com.orderconsole.app.Engine;
 import com.orderconsole.domain.HistoryEntry;
-import com.orderconsole.service.OrderDetails;
-import com.orderconsole.service.OrderSummary;
+import com.orderconsole.service.order.OrderDetails;
+import com.orderconsole.service.order.OrderSummary;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -29,8 +29,9 @@ final class ShowCommand extends CliCommand {
         String nl = System.lineSeparator();
         StringBuilder b = new StringBuilder();
         b.append("Order ").append(o.orderId()).append(o.customerId() == null ? "" : " (customer " + o.customerId() + ")").append(nl);
-        b.append("  Redis:   ").append(o.redisStatus() == null ? "no state" : o.redisStatus() + " v" + o.redisVersion())
-                .append(d.rebuilt() ? " (rebuilt from MySQL just now)" : "").append(nl);
+        b.append("  Redis:   ").append(o.redisStatus() == null
+                ? "no state (rebuilt from MySQL on its next transition, or by reconcile --repair)"
+                : o.redisStatus() + " v" + o.redisVersion()).append(nl);
         b.append("  MySQL:   ").append(o.mysqlStatus() == null ? "no row" : o.mysqlStatus() + " v" + o.mysqlVersion())
                 .append(o.disagrees() ? "   <- differs from Redis" : "").append(nl);
         b.append("  created: ").append(Cli.time(o.createdAtMs())).append(", in status since ").append(Cli.time(o.statusSinceMs())).append(nl);

@@ -3,11 +3,11 @@ package com.orderconsole.cli;
 import com.orderconsole.app.Engine;
 import com.orderconsole.domain.OrderStatus;
 import com.orderconsole.domain.ResultCode;
-import com.orderconsole.service.Health;
-import com.orderconsole.service.MetricsService;
 import com.orderconsole.service.Services;
-import com.orderconsole.service.StateCounts;
-import com.orderconsole.service.SyncStatus;
+import com.orderconsole.service.follower.FollowerStatus;
+import com.orderconsole.service.monitor.Health;
+import com.orderconsole.service.monitor.MonitorService;
+import com.orderconsole.service.monitor.StateCounts;
 import picocli.CommandLine.Command;
 
 import java.util.LinkedHashMap;
@@ -22,11 +22,11 @@ final class StatsCommand extends CliCommand {
     public Integer call() {
         try (Engine engine = engine()) {
             Services s = engine.services();
-            MetricsService m = s.metrics();
+            MonitorService m = s.monitor();
             StateCounts live = m.stateCounts();
             Map<OrderStatus, Long> mysql = m.mysqlCounts();
             Map<ResultCode, Long> results = m.resultCounts();
-            SyncStatus sync = s.sync().status();
+            FollowerStatus sync = s.follower().status();
             Health health = s.health().check();
 
             Map<String, Object> statuses = new LinkedHashMap<>();

@@ -22,7 +22,7 @@ final class SweepCommand extends CliCommand {
             Services s = engine.services();
             boolean paused = s.sweeper().status().paused();
             int cancelled = s.sweeper().sweepNow(operator(null));
-            boolean synced = syncMySql(s);
+            boolean synced = catchUpMySql(s);
             Map<String, Object> doc = new LinkedHashMap<>();
             doc.put("cancelled", cancelled);
             doc.put("paused", paused);

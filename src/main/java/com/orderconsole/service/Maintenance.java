@@ -1,6 +1,9 @@
 package com.orderconsole.service;
 
-import com.orderconsole.redis.RedisStateStore;
+import com.orderconsole.redis.RedisConnection;
+import com.orderconsole.redis.RulesStore;
+import com.orderconsole.service.order.OrderService;
+import com.orderconsole.service.rules.RulesService;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -12,19 +15,21 @@ import java.util.concurrent.TimeUnit;
 /**
  * Periodic self-healing: notices that Redis lost its data (the epoch marker is gone) and restores the
  * rules and every unpaid order's state and cancel-queue entry from MySQL; completes order creations
- * interrupted between the MySQL and the Redis step. Other orders come back lazily on lookup or
+ * interrupted between the MySQL and the Redis step; reloads scripts missing from the Redis script cache. Other orders come back lazily on lookup or
  * transition, or all at once by reconciliation.
  */
 public final class Maintenance implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(Maintenance.class);
 
-    private final RedisStateStore redis;
+    private final RedisConnection redis;
+    private final RulesStore marker;
     private final RulesService rules;
     private final OrderService orders;
     private ScheduledExecutorService scheduler;
 
-    Maintenance(RedisStateStore redis, RulesService rules, OrderService orders) {
+    Maintenance(RedisConnection redis, RulesStore marker, RulesService rules, OrderService orders) {
         this.redis = redis;
+        this.marker = marker;
         this.rules = rules;
         this.orders = orders;
     }
@@ -36,10 +41,10 @@ public final class Maintenance implements AutoCloseable {
      * @return unpaid orders rebuilt (0 when Redis had not lost its data)
      */
     public long recoverIfRedisLostData() {
-        if (redis.epoch() != null) {
+        if (marker.epoch() != null) {
             return 0;
         }
-        if (!redis.setEpochIfAbsent(UUID.randomUUID().toString())) {
+        if (!marker.setEpochIfAbsent(UUID.randomUUID().toString())) {
             return 0;
         }
         rules.ensureSeeded();
@@ -55,6 +60,9 @@ public final class Maintenance implements AutoCloseable {
     public void runOnce() {
         try {
             recoverIfRedisLostData();
+            if (redis.scriptsCached().containsValue(false)) {
+                redis.loadScripts();
+            }
             orders.finishPendingCreations();
         } catch (RuntimeException e) {
             log.warn("maintenance round failed, will retry: {}", e.getMessage());

@@ -1,6 +1,19 @@
 package com.orderconsole.service;
 
-import com.orderconsole.redis.RedisStateStore;
+import com.orderconsole.redis.RedisConnection;
+import com.orderconsole.redis.RedisStores;
+import com.orderconsole.service.follower.Follower;
+import com.orderconsole.service.importer.OlistImporter;
+import com.orderconsole.service.monitor.HealthService;
+import com.orderconsole.service.monitor.MonitorService;
+import com.orderconsole.service.order.OrderCreator;
+import com.orderconsole.service.order.OrderService;
+import com.orderconsole.service.queue.CancelSweeper;
+import com.orderconsole.service.queue.QueueService;
+import com.orderconsole.service.recon.ReconciliationService;
+import com.orderconsole.service.rules.RulesService;
+import com.orderconsole.service.traffic.TrafficSimulator;
+import com.orderconsole.service.transition.TransitionService;
 import com.orderconsole.store.Database;
 
 import java.time.Duration;
@@ -16,6 +29,7 @@ public final class Services implements AutoCloseable {
      * 100 kept their p99 at 7 ms and still cancelled 100,000 orders in 8 s (BENCHMARKS.md).
      */
     static final int SWEEP_BATCH = 100;
+    /** Rounds per bucket per tick, see {@link #SWEEP_BATCH}. */
     static final int SWEEP_ROUNDS = 100;
 
     private final Access access = new Access();
@@ -23,10 +37,10 @@ public final class Services implements AutoCloseable {
     private final RulesService rules;
     private final OrderService orders;
     private final TransitionService transitions;
-    private final OutboxRelay sync;
+    private final Follower follower;
     private final CancelSweeper sweeper;
     private final QueueService queue;
-    private final MetricsService metrics;
+    private final MonitorService monitor;
     private final HealthService health;
     private final ReconciliationService reconciliation;
     private final Maintenance maintenance;
@@ -34,30 +48,30 @@ public final class Services implements AutoCloseable {
     private final TrafficSimulator simulator;
     private final Duration paymentTimeout;
 
-    private Services(RedisStateStore redis, Database db, Duration paymentTimeout) {
+    private Services(RedisStores redis, Database db, Duration paymentTimeout) {
+        RedisConnection clock = redis.connection();
         this.paymentTimeout = paymentTimeout;
-        this.rules = new RulesService(redis, db, access);
-        this.orders = new OrderService(redis, db, access, rules, stuck);
-        OutboxRelay[] relay = new OutboxRelay[1];
-        this.transitions = new TransitionService(redis, orders, rules, access, () -> relay[0].nudge());
-        this.sync = new OutboxRelay(redis, db, access);
-        relay[0] = sync;
-        this.sweeper = new CancelSweeper(redis, transitions, access, SWEEP_BATCH, SWEEP_ROUNDS);
-        this.queue = new QueueService(redis, transitions, sweeper, orders, access);
-        this.metrics = new MetricsService(redis, db, stuck);
-        this.health = new HealthService(redis, db, rules, sync);
-        this.reconciliation = new ReconciliationService(redis, db, orders, sync, access);
-        this.maintenance = new Maintenance(redis, rules, orders);
-        this.importer = new OlistImporter(redis, db, access, paymentTimeout);
+        this.rules = new RulesService(redis.rules(), db, access);
+        OrderCreator creator = new OrderCreator(redis.orders(), db);
+        this.orders = new OrderService(clock, redis.orders(), redis.queue(), db, creator, access, rules, stuck);
+        this.follower = new Follower(clock, redis.outbox(), db, access);
+        this.transitions = new TransitionService(clock, redis.orders(), orders, rules, follower, access);
+        this.sweeper = new CancelSweeper(clock, redis.queue(), transitions, access, SWEEP_BATCH, SWEEP_ROUNDS);
+        this.queue = new QueueService(clock, redis.queue(), redis.orders(), transitions, sweeper, orders, access);
+        this.monitor = new MonitorService(clock, redis.stats(), db, stuck);
+        this.health = new HealthService(clock, redis.queue(), db, rules, follower);
+        this.reconciliation = new ReconciliationService(clock, redis.orders(), redis.queue(), db, orders, follower, access);
+        this.maintenance = new Maintenance(clock, redis.rules(), rules, orders);
+        this.importer = new OlistImporter(creator, db, access, paymentTimeout);
         this.simulator = new TrafficSimulator(orders, transitions, access);
     }
 
     /**
-     * @param redis connected Redis store
+     * @param redis connected Redis stores
      * @param db connected, migrated database
      * @param paymentTimeout default payment deadline for new orders
      */
-    public static Services create(RedisStateStore redis, Database db, Duration paymentTimeout) {
+    public static Services create(RedisStores redis, Database db, Duration paymentTimeout) {
         return new Services(redis, db, paymentTimeout);
     }
 
@@ -73,8 +87,9 @@ public final class Services implements AutoCloseable {
         return transitions;
     }
 
-    public OutboxRelay sync() {
-        return sync;
+    /** @return the MySQL follower: applies the Redis outbox to MySQL */
+    public Follower follower() {
+        return follower;
     }
 
     public CancelSweeper sweeper() {
@@ -85,8 +100,9 @@ public final class Services implements AutoCloseable {
         return queue;
     }
 
-    public MetricsService metrics() {
-        return metrics;
+    /** @return counts for the state graph, the metrics page and {@code stats} */
+    public MonitorService monitor() {
+        return monitor;
     }
 
     public HealthService health() {
@@ -125,6 +141,6 @@ public final class Services implements AutoCloseable {
         maintenance.close();
         simulator.close();
         sweeper.close();
-        sync.close();
+        follower.close();
     }
 }

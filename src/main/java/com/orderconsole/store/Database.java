@@ -76,9 +76,9 @@ public final class Database implements AutoCloseable {
     }
 
     /** Runs work in one transaction, committing on success and rolling back on any exception. */
-    public <T> T inTransaction(Function<SqlSession, T> work) {
+    public <T> T inTransaction(Function<Tables, T> work) {
         try (SqlSession s = sessions.openSession(false)) {
-            T r = work.apply(s);
+            T r = work.apply(new Tables(s));
             s.commit();
             return r;
         } catch (RuntimeException e) {
@@ -86,10 +86,13 @@ public final class Database implements AutoCloseable {
         }
     }
 
-    /** Runs work with a batch executor in one transaction (for bulk inserts). */
-    public <T> T inBatch(Function<SqlSession, T> work) {
+    /**
+     * Runs work with a batch executor in one transaction (for bulk inserts): statements are sent at
+     * commit, so a write's return value is not known inside the work.
+     */
+    public <T> T inBatch(Function<Tables, T> work) {
         try (SqlSession s = sessions.openSession(ExecutorType.BATCH, false)) {
-            T r = work.apply(s);
+            T r = work.apply(new Tables(s));
             s.flushStatements();
             s.commit();
             return r;
@@ -99,9 +102,9 @@ public final class Database implements AutoCloseable {
     }
 
     /** Runs a read in auto-commit mode. */
-    public <T> T read(Function<SqlSession, T> work) {
+    public <T> T read(Function<Tables, T> work) {
         try (SqlSession s = sessions.openSession(true)) {
-            return work.apply(s);
+            return work.apply(new Tables(s));
         } catch (RuntimeException e) {
             throw wrap(e);
         }

@@ -42,9 +42,6 @@ public interface OrderMapper {
     @Update("UPDATE orders SET expire_at_ms = #{at} WHERE order_id = #{id}")
     int setExpiry(@Param("id") String id, @Param("at") long expireAtMs);
 
-    @Update("UPDATE orders SET redis_ready = 1 WHERE order_id = #{id}")
-    int markRedisReady(@Param("id") String id);
-
     /** Marks many orders' Redis state as created (bulk import). @return rows updated */
     @Update("<script>UPDATE orders SET redis_ready = 1 WHERE order_id IN "
             + "<foreach item='id' collection='ids' open='(' separator=',' close=')'>#{id}</foreach></script>")
@@ -83,15 +80,11 @@ public interface OrderMapper {
             + "<foreach item='b' collection='stuckBounds' separator=' OR '>(status = #{b.status} AND status_since_ms &lt; #{b.beforeMs})</foreach>)</if>"
             + "<if test='createdFromMs != null'> AND created_at_ms &gt;= #{createdFromMs}</if>"
             + "<if test='createdToMs != null'> AND created_at_ms &lt; #{createdToMs}</if>"
-            + "<if test='afterId != null and byAge and !descending'> AND (status_since_ms &gt; #{afterSince} OR (status_since_ms = #{afterSince} AND order_id &gt; #{afterId}))</if>"
-            + "<if test='afterId != null and byAge and descending'> AND (status_since_ms &lt; #{afterSince} OR (status_since_ms = #{afterSince} AND order_id &lt; #{afterId}))</if>"
-            + "<if test='afterId != null and !byAge and !descending'> AND order_id &gt; #{afterId}</if>"
-            + "<if test='afterId != null and !byAge and descending'> AND order_id &lt; #{afterId}</if>"
+            + "<if test='afterId != null and byAge'> AND (status_since_ms &gt; #{afterSince} OR (status_since_ms = #{afterSince} AND order_id &gt; #{afterId}))</if>"
+            + "<if test='afterId != null and !byAge'> AND order_id &gt; #{afterId}</if>"
             + "</where>"
-            + "<if test='byAge and !descending'>ORDER BY status_since_ms, order_id</if>"
-            + "<if test='byAge and descending'>ORDER BY status_since_ms DESC, order_id DESC</if>"
-            + "<if test='!byAge and !descending'>ORDER BY order_id</if>"
-            + "<if test='!byAge and descending'>ORDER BY order_id DESC</if>"
+            + "<if test='byAge'>ORDER BY status_since_ms, order_id</if>"
+            + "<if test='!byAge'>ORDER BY order_id</if>"
             + " LIMIT #{limit}</script>")
     List<OrderRow> page(OrderPageQuery q);
 

@@ -17,7 +17,6 @@ public class OrderPageQuery {
     public Long createdFromMs;
     public Long createdToMs;
     public boolean byAge;
-    public boolean descending;
     public String afterId;
     public Long afterSince;
     public int limit = 100;

@@ -25,7 +25,7 @@ class EmbeddedDefaultTest {
             assertThat(first.embedded()).isTrue();
             first.services().orders().create(op, "keep-1", null, Duration.ofMinutes(30));
             first.services().transitions().transition(op, TransitionRequest.of("keep-1", OrderStatus.PAID, "t", ""));
-            first.services().sync().drainOnce();
+            first.services().follower().drainOnce();
         }
         try (Engine second = Engine.start(cfg)) {
             var d = second.services().orders().lookup("keep-1");

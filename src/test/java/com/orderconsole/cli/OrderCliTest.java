@@ -13,8 +13,8 @@ import com.orderconsole.domain.OrderStatus;
 import com.orderconsole.domain.Role;
 import com.orderconsole.domain.TransitionRequest;
 import com.orderconsole.redis.RedisKeys;
-import com.orderconsole.service.OrderDetails;
 import com.orderconsole.service.Services;
+import com.orderconsole.service.order.OrderDetails;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -225,7 +225,7 @@ class OrderCliTest {
     void showPrintsStateAndHistoryAsTextAndJson() {
         s.orders().create(ops, "sh-1", "cust-1", Duration.ofMinutes(30));
         s.transitions().transition(ops, TransitionRequest.of("sh-1", OrderStatus.PAID, "test", "paid"));
-        s.sync().drainOnce();
+        s.follower().drainOnce();
 
         Run text = cli("show", "--id", "sh-1");
         assertThat(text.code()).isZero();
@@ -273,12 +273,12 @@ class OrderCliTest {
         s.transitions().transition(ops, TransitionRequest.of("sy-1", OrderStatus.PAID, "test", ""));
         assertThat(s.orders().lookup("sy-1").summary().mysqlStatus()).as("no follower runs in tests").isEqualTo(OrderStatus.WAIT_PAY);
 
-        Run r = cli("sync", "--json");
+        Run r = cli("follower", "--json");
         assertThat(r.code()).isZero();
         assertThat(r.json().get("applied").asInt()).isEqualTo(1);
         assertThat(r.json().get("pending").asInt()).isZero();
         assertThat(s.orders().lookup("sy-1").summary().mysqlStatus()).isEqualTo(OrderStatus.PAID);
-        assertThat(cli("sync").out()).contains("Applied 0 outbox entries to MySQL; 0 pending now.");
+        assertThat(cli("follower").out()).contains("Applied 0 outbox entries to MySQL; 0 pending now.");
     }
 
     @Test
@@ -321,7 +321,7 @@ class OrderCliTest {
         s.orders().create(ops, "st-2", null, Duration.ofMinutes(30));
         s.transitions().transition(ops, TransitionRequest.of("st-1", OrderStatus.PAID, "test", ""));
         s.transitions().transition(ops, TransitionRequest.of("st-2", OrderStatus.SHIPPED, "test", ""));
-        s.sync().drainOnce();
+        s.follower().drainOnce();
 
         JsonNode j = cli("stats", "--json").json();
         assertThat(j.get("statuses").get("WAIT_PAY").get("redis").asLong()).isEqualTo(1);
@@ -382,7 +382,7 @@ class OrderCliTest {
     // ---------------------------------------------------------------- global behaviour
 
     @ParameterizedTest
-    @ValueSource(strings = {"import", "create", "transition", "show", "sweep", "sync", "reconcile", "stats", "rules",
+    @ValueSource(strings = {"import", "create", "transition", "show", "sweep", "follower", "reconcile", "stats", "rules",
             "rules show", "rules validate", "rules set"})
     void everySubcommandHasHelp(String sub) {
         List<String> args = new ArrayList<>(List.of(sub.split(" ")));

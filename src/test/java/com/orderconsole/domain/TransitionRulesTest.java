@@ -1,6 +1,6 @@
 package com.orderconsole.domain;
 
-import com.orderconsole.service.RulesJson;
+import com.orderconsole.service.rules.RulesJson;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;

@@ -12,6 +12,10 @@ import com.orderconsole.domain.ResultCode;
 import com.orderconsole.domain.Role;
 import com.orderconsole.domain.TransitionRequest;
 import com.orderconsole.redis.RedisUnavailableException;
+import com.orderconsole.service.order.OrderDetails;
+import com.orderconsole.service.recon.ReconCategory;
+import com.orderconsole.service.recon.ReconProgress;
+import com.orderconsole.service.recon.ReconReport;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
@@ -30,7 +34,7 @@ class FaultToleranceTest {
     private final Operator ops = new Operator("olga", Role.OPS);
 
     private static void assertStoresAgree(Services s) {
-        assertThat(s.sync().awaitCaughtUp(Duration.ofSeconds(30))).isTrue();
+        assertThat(s.follower().awaitCaughtUp(Duration.ofSeconds(30))).isTrue();
         ReconReport r = s.reconciliation().run(null, ReconProgress.NONE, () -> false);
         assertThat(r.total()).as("disagreements: %s", r.counts()).isZero();
     }
@@ -48,7 +52,7 @@ class FaultToleranceTest {
                     s.transitions().transition(support, TransitionRequest.of("wipe-" + i, OrderStatus.PAID, "t", ""));
                 }
             }
-            s.sync().drainOnce();
+            s.follower().drainOnce();
 
             TestServers.redis().stopAndWipe();
             TestServers.redis().start();

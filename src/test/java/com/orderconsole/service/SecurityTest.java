@@ -102,7 +102,7 @@ class SecurityTest {
                 e.services().orders().create(support, "tls-1", null, Duration.ofMinutes(30));
                 assertThat(e.services().transitions().transition(support,
                         TransitionRequest.of("tls-1", OrderStatus.PAID, "t", "")).applied()).isTrue();
-                assertThat(e.services().sync().awaitCaughtUp(Duration.ofSeconds(10))).isTrue();
+                assertThat(e.services().follower().awaitCaughtUp(Duration.ofSeconds(10))).isTrue();
                 assertThat(e.services().orders().lookup("tls-1").summary().mysqlStatus()).isEqualTo(OrderStatus.PAID);
             }
             assertThatThrownBy(() -> Engine.start(TestServers.config().withServers("redis://127.0.0.1:" + tlsPort, jdbc, "root", "")

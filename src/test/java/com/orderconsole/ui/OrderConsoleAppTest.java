@@ -25,7 +25,7 @@ class OrderConsoleAppTest extends ConsoleFxTest {
 
     @Test
     void aFirstLaunchImportsTheSampleBehindTheSplashAndOpensOnIt() throws Exception {
-        assertThat(services.metrics().mysqlCounts().values()).as("the test store starts empty").containsOnly(0L);
+        assertThat(services.monitor().mysqlCounts().values()).as("the test store starts empty").containsOnly(0L);
         OrderConsoleApp.configure(TestServers.config(), new Operator("launch-test", Role.SUPPORT));
         Application app = FxToolkit.setupApplication(OrderConsoleApp.class);
         try {

@@ -5,7 +5,7 @@ import com.orderconsole.domain.Operator;
 import com.orderconsole.domain.OrderStatus;
 import com.orderconsole.domain.Role;
 import com.orderconsole.domain.TransitionRequest;
-import com.orderconsole.service.ReconCategory;
+import com.orderconsole.service.recon.ReconCategory;
 import com.orderconsole.ui.main.Page;
 import com.orderconsole.ui.recon.ReconciliationViewModel.CategoryRow;
 import javafx.scene.control.TableView;
@@ -14,12 +14,12 @@ import javafx.scene.image.WritableImage;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 
-import javax.imageio.ImageIO;
 import java.awt.image.BufferedImage;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Random;
+import javax.imageio.ImageIO;
 
 /**
  * Renders every page of the console (the state graph with its live-traffic panel, orders, cancel queue,
@@ -41,7 +41,7 @@ class ViewScreenshots extends ConsoleFxTest {
         waitUntil(() -> vm.graph().snapshotProperty().get() != null && !"–".equals(text("#count-PAID")));
         shoot(dir.resolve("state-graph.png"));
 
-        interact(() -> vm.showOrders(com.orderconsole.service.OrderQuery.all()));
+        interact(() -> vm.showOrders(com.orderconsole.service.order.OrderQuery.all()));
         waitUntil(() -> !rows("#ordersTable").isEmpty());
         interact(() -> vm.showOrder("BR-00017"));
         waitUntil(() -> "Order BR-00017".equals(text("#title")));
@@ -92,7 +92,7 @@ class ViewScreenshots extends ConsoleFxTest {
                 move(id, OrderStatus.FINISHED, "skipped a step");
             }
         }
-        services.sync().drainOnce();
+        services.follower().drainOnce();
         long now = System.currentTimeMillis();
         RawSql.update("UPDATE orders SET status_since_ms = " + (now - 3 * 3600_000L) + " WHERE status IN (1, 2) AND order_id LIKE 'BR-0001%'");
         // Two orders whose MySQL record fell behind Redis, for the reconciliation page.

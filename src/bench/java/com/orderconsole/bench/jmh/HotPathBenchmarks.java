@@ -4,7 +4,7 @@ import com.orderconsole.domain.OrderStatus;
 import com.orderconsole.domain.TransitionRequest;
 import com.orderconsole.domain.TransitionRules;
 import com.orderconsole.redis.RedisKeys;
-import com.orderconsole.service.RulesJson;
+import com.orderconsole.service.rules.RulesJson;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;

@@ -1,6 +1,6 @@
 package com.orderconsole.ui.common;
 
-import com.orderconsole.service.OrderQuery;
+import com.orderconsole.service.order.OrderQuery;
 
 /** Cross-page navigation, so pages never reach into each other. Implemented by the main window's model. */
 public interface Navigator {

@@ -2,7 +2,7 @@ package com.orderconsole.ui.graph;
 
 import com.orderconsole.domain.OrderStatus;
 import com.orderconsole.domain.TransitionRules;
-import com.orderconsole.service.Edge;
+import com.orderconsole.service.monitor.Edge;
 import org.eclipse.elk.alg.layered.options.LayeredOptions;
 import org.eclipse.elk.core.RecursiveGraphLayoutEngine;
 import org.eclipse.elk.core.math.ElkPadding;

@@ -2,9 +2,9 @@ package com.orderconsole.ui.graph;
 
 import com.orderconsole.domain.OrderStatus;
 import com.orderconsole.domain.TransitionRules;
-import com.orderconsole.service.Edge;
-import com.orderconsole.service.OrderQuery;
-import com.orderconsole.service.StateCounts;
+import com.orderconsole.service.monitor.Edge;
+import com.orderconsole.service.monitor.StateCounts;
+import com.orderconsole.service.order.OrderQuery;
 import com.orderconsole.ui.ConsoleContext;
 import com.orderconsole.ui.common.Navigator;
 import com.orderconsole.ui.common.Refreshable;
@@ -82,8 +82,8 @@ public final class StateGraphViewModel implements Refreshable {
             TransitionRules rules = ctx.services().rules().current();
             StateGraphLayout.Result layout = previous != null && previous.rules().sameGraph(rules) ? previous.layout()
                     : StateGraphLayout.layout(rules, NODE_W, NODE_H, LABEL_W, LABEL_H);
-            StateCounts counts = ctx.services().metrics().stateCounts();
-            Map<Edge, Long> lastHour = ctx.services().metrics().transitionsLastHour();
+            StateCounts counts = ctx.services().monitor().stateCounts();
+            Map<Edge, Long> lastHour = ctx.services().monitor().transitionsLastHour();
             return new Snapshot(rules, layout, counts.live(), counts.stuck(), lastHour,
                     ctx.services().stuckThresholds().all(), System.currentTimeMillis());
         }, s -> {

@@ -1,6 +1,6 @@
 package com.orderconsole.ui.main;
 
-import com.orderconsole.service.Health;
+import com.orderconsole.service.monitor.Health;
 import com.orderconsole.ui.common.Fxml;
 import com.orderconsole.ui.graph.StateGraphView;
 import com.orderconsole.ui.metrics.MetricsView;

@@ -1,6 +1,6 @@
 package com.orderconsole.ui.main;
 
-import com.orderconsole.service.OrderQuery;
+import com.orderconsole.service.order.OrderQuery;
 import com.orderconsole.ui.ConsoleContext;
 import com.orderconsole.ui.common.Navigator;
 import com.orderconsole.ui.common.Refreshable;

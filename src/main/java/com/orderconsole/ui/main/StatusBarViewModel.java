@@ -1,6 +1,6 @@
 package com.orderconsole.ui.main;
 
-import com.orderconsole.service.Health;
+import com.orderconsole.service.monitor.Health;
 import com.orderconsole.ui.ConsoleContext;
 import javafx.beans.property.ReadOnlyObjectProperty;
 import javafx.beans.property.ReadOnlyObjectWrapper;

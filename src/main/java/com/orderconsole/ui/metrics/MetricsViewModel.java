@@ -1,7 +1,7 @@
 package com.orderconsole.ui.metrics;
 
 import com.orderconsole.domain.ResultCode;
-import com.orderconsole.service.MinuteCount;
+import com.orderconsole.service.monitor.MinuteCount;
 import com.orderconsole.ui.ConsoleContext;
 import com.orderconsole.ui.common.Refreshable;
 import javafx.beans.property.ReadOnlyObjectProperty;
@@ -85,8 +85,8 @@ public final class MetricsViewModel implements Refreshable {
             return;
         }
         loading = true;
-        ctx.background().run("read the metrics", job -> new Reading(ctx.services().metrics().resultCounts(),
-                ctx.services().metrics().perMinute(WINDOW), System.currentTimeMillis()), r -> {
+        ctx.background().run("read the metrics", job -> new Reading(ctx.services().monitor().resultCounts(),
+                ctx.services().monitor().perMinute(WINDOW), System.currentTimeMillis()), r -> {
             loading = false;
             message.set("");
             reading.set(r);

@@ -2,8 +2,8 @@ package com.orderconsole.ui.order;
 
 import com.orderconsole.domain.HistoryEntry;
 import com.orderconsole.domain.OrderStatus;
-import com.orderconsole.service.OrderDetails;
-import com.orderconsole.service.OrderSummary;
+import com.orderconsole.service.order.OrderDetails;
+import com.orderconsole.service.order.OrderSummary;
 import com.orderconsole.ui.common.Formats;
 import com.orderconsole.ui.common.Fxml;
 import com.orderconsole.ui.common.ReasonDialog;

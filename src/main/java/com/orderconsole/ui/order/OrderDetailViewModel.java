@@ -5,10 +5,10 @@ import com.orderconsole.domain.OrderStatus;
 import com.orderconsole.domain.Role;
 import com.orderconsole.domain.TransitionRequest;
 import com.orderconsole.domain.TransitionResult;
-import com.orderconsole.service.OrderDetails;
-import com.orderconsole.service.OrderSummary;
+import com.orderconsole.service.order.OrderDetails;
+import com.orderconsole.service.order.OrderSummary;
+import com.orderconsole.service.transition.TransitionOutcome;
 import com.orderconsole.ui.ConsoleContext;
-import com.orderconsole.ui.common.ErrorText;
 import com.orderconsole.ui.common.Refreshable;
 import javafx.beans.property.ReadOnlyBooleanProperty;
 import javafx.beans.property.ReadOnlyBooleanWrapper;
@@ -19,6 +19,7 @@ import javafx.beans.property.ReadOnlyStringWrapper;
 import javafx.collections.FXCollections;
 import javafx.collections.ObservableList;
 
+import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
 
@@ -29,6 +30,8 @@ import java.util.List;
 public final class OrderDetailViewModel implements Refreshable {
     /** Source written to the history for moves made here. */
     public static final String SOURCE = "console";
+    /** How long a move waits for MySQL before it reports that MySQL is not updated yet. */
+    static final Duration MYSQL_WAIT = Duration.ofSeconds(2);
 
     private final ConsoleContext ctx;
     private final ReadOnlyObjectWrapper<OrderDetails> details = new ReadOnlyObjectWrapper<>();
@@ -106,18 +109,11 @@ public final class OrderDetailViewModel implements Refreshable {
         long version = seen.summary().redisVersion();
         busy.set(true);
         ctx.background().run(override ? "override the order status" : "move the order", job -> {
-            TransitionResult r = ctx.services().transitions().transition(ctx.operator(),
-                    new TransitionRequest(id, target, version, SOURCE, reason.strip(), override));
-            String syncNote = "";
-            if (r.applied()) {
-                // Bring MySQL up to date now so the history below already shows this move.
-                try {
-                    ctx.services().sync().drainOnce();
-                } catch (RuntimeException e) {
-                    syncNote = " MySQL is not updated yet: " + ErrorText.describe(e);
-                }
-            }
-            return new Outcome(r, syncNote, ctx.services().orders().lookup(id));
+            // Wait for MySQL so the history below already shows this move.
+            TransitionOutcome o = ctx.services().transitions().transitionAndWait(ctx.operator(),
+                    new TransitionRequest(id, target, version, SOURCE, reason.strip(), override), MYSQL_WAIT);
+            String syncNote = o.mysqlSynced() ? "" : " MySQL is not updated yet: " + o.mysql().detail();
+            return new Outcome(o.result(), syncNote, ctx.services().orders().lookup(id));
         }, outcome -> {
             busy.set(false);
             show(outcome.details());

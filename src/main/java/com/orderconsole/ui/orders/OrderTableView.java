@@ -1,7 +1,7 @@
 package com.orderconsole.ui.orders;
 
 import com.orderconsole.domain.OrderStatus;
-import com.orderconsole.service.OrderSummary;
+import com.orderconsole.service.order.OrderSummary;
 import com.orderconsole.ui.common.Formats;
 import com.orderconsole.ui.common.Fxml;
 import com.orderconsole.ui.order.OrderDetailView;

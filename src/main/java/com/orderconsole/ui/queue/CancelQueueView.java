@@ -1,8 +1,8 @@
 package com.orderconsole.ui.queue;
 
-import com.orderconsole.service.QueueItem;
-import com.orderconsole.service.QueueSummary;
-import com.orderconsole.service.SweeperStatus;
+import com.orderconsole.service.queue.QueueItem;
+import com.orderconsole.service.queue.QueueSummary;
+import com.orderconsole.service.queue.SweeperStatus;
 import com.orderconsole.ui.common.Formats;
 import com.orderconsole.ui.common.Fxml;
 import com.orderconsole.ui.common.ReasonDialog;

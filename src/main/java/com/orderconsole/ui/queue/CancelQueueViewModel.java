@@ -2,9 +2,9 @@ package com.orderconsole.ui.queue;
 
 import com.orderconsole.domain.Role;
 import com.orderconsole.domain.TransitionResult;
-import com.orderconsole.service.QueueItem;
-import com.orderconsole.service.QueueSummary;
-import com.orderconsole.service.SweeperStatus;
+import com.orderconsole.service.queue.QueueItem;
+import com.orderconsole.service.queue.QueueSummary;
+import com.orderconsole.service.queue.SweeperStatus;
 import com.orderconsole.ui.ConsoleContext;
 import com.orderconsole.ui.common.Formats;
 import com.orderconsole.ui.common.Refreshable;

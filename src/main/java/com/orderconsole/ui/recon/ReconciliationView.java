@@ -1,8 +1,8 @@
 package com.orderconsole.ui.recon;
 
 import com.orderconsole.domain.OrderStatus;
-import com.orderconsole.service.ReconCategory;
-import com.orderconsole.service.ReconFinding;
+import com.orderconsole.service.recon.ReconCategory;
+import com.orderconsole.service.recon.ReconFinding;
 import com.orderconsole.ui.common.Fxml;
 import com.orderconsole.ui.recon.ReconciliationViewModel.CategoryRow;
 import javafx.beans.property.ReadOnlyObjectWrapper;

@@ -1,12 +1,12 @@
 package com.orderconsole.ui.recon;
 
 import com.orderconsole.domain.Role;
-import com.orderconsole.service.OrderQuery;
-import com.orderconsole.service.ReconCategory;
-import com.orderconsole.service.ReconFinding;
-import com.orderconsole.service.ReconProgress;
-import com.orderconsole.service.ReconReport;
-import com.orderconsole.service.RepairResult;
+import com.orderconsole.service.order.OrderQuery;
+import com.orderconsole.service.recon.ReconCategory;
+import com.orderconsole.service.recon.ReconFinding;
+import com.orderconsole.service.recon.ReconProgress;
+import com.orderconsole.service.recon.ReconReport;
+import com.orderconsole.service.recon.RepairResult;
 import com.orderconsole.ui.ConsoleContext;
 import com.orderconsole.ui.common.Formats;
 import com.orderconsole.ui.common.Job;

@@ -4,7 +4,7 @@ import com.orderconsole.domain.InvalidRulesException;
 import com.orderconsole.domain.OrderStatus;
 import com.orderconsole.domain.Role;
 import com.orderconsole.domain.TransitionRules;
-import com.orderconsole.service.RulesJson;
+import com.orderconsole.service.rules.RulesJson;
 import com.orderconsole.ui.ConsoleContext;
 import com.orderconsole.ui.common.Refreshable;
 import javafx.beans.property.ReadOnlyBooleanProperty;

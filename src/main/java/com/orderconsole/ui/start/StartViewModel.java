@@ -2,7 +2,7 @@ package com.orderconsole.ui.start;
 
 import com.orderconsole.app.Engine;
 import com.orderconsole.app.EngineConfig;
-import com.orderconsole.service.ImportReport;
+import com.orderconsole.service.importer.ImportReport;
 import com.orderconsole.ui.common.Background;
 import com.orderconsole.ui.common.Formats;
 import javafx.beans.property.ReadOnlyDoubleProperty;

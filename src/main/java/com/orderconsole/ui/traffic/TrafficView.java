@@ -1,6 +1,6 @@
 package com.orderconsole.ui.traffic;
 
-import com.orderconsole.service.SimulatorStatus;
+import com.orderconsole.service.traffic.SimulatorStatus;
 import com.orderconsole.ui.common.Fxml;
 import javafx.beans.binding.Bindings;
 import javafx.beans.binding.BooleanBinding;

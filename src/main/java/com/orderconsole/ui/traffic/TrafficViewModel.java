@@ -1,8 +1,8 @@
 package com.orderconsole.ui.traffic;
 
 import com.orderconsole.domain.Role;
-import com.orderconsole.service.SimulatorSettings;
-import com.orderconsole.service.SimulatorStatus;
+import com.orderconsole.service.traffic.SimulatorSettings;
+import com.orderconsole.service.traffic.SimulatorStatus;
 import com.orderconsole.ui.ConsoleContext;
 import com.orderconsole.ui.common.Formats;
 import com.orderconsole.ui.common.Refreshable;

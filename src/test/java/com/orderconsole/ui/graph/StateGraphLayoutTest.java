@@ -2,7 +2,7 @@ package com.orderconsole.ui.graph;
 
 import com.orderconsole.domain.OrderStatus;
 import com.orderconsole.domain.TransitionRules;
-import com.orderconsole.service.Edge;
+import com.orderconsole.service.monitor.Edge;
 import com.orderconsole.ui.graph.StateGraphLayout.Box;
 import com.orderconsole.ui.graph.StateGraphLayout.Point;
 import com.orderconsole.ui.graph.StateGraphLayout.Result;

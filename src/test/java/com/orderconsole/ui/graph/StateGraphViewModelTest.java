@@ -3,8 +3,8 @@ package com.orderconsole.ui.graph;
 import com.orderconsole.RawSql;
 import com.orderconsole.domain.OrderStatus;
 import com.orderconsole.domain.Role;
-import com.orderconsole.service.Edge;
-import com.orderconsole.service.OrderQuery;
+import com.orderconsole.service.monitor.Edge;
+import com.orderconsole.service.order.OrderQuery;
 import com.orderconsole.ui.ViewModelTestBase;
 import com.orderconsole.ui.common.Navigator;
 import org.junit.jupiter.api.Test;
@@ -35,7 +35,7 @@ class StateGraphViewModelTest extends ViewModelTestBase {
         createOrder("c-2");
         createOrder("c-3");
         move("c-3", OrderStatus.PAID);
-        services.sync().drainOnce();
+        services.follower().drainOnce();
         StateGraphViewModel vm = new StateGraphViewModel(as("olga", Role.OPS), navigator);
         vm.refresh();
 

@@ -5,7 +5,7 @@ import com.orderconsole.domain.Operator;
 import com.orderconsole.domain.OrderStatus;
 import com.orderconsole.domain.Role;
 import com.orderconsole.domain.TransitionRequest;
-import com.orderconsole.service.OrderSummary;
+import com.orderconsole.service.order.OrderSummary;
 import com.orderconsole.ui.ConsoleFxTest;
 import com.orderconsole.ui.main.Page;
 import javafx.scene.control.ComboBox;
@@ -27,7 +27,7 @@ class StateGraphViewTest extends ConsoleFxTest {
         Operator support = new Operator("setup", Role.SUPPORT);
         services.transitions().transition(support, TransitionRequest.of("g-2", OrderStatus.PAID, "test", "paid"));
         services.transitions().transition(support, TransitionRequest.of("g-4", OrderStatus.PAID, "test", "paid"));
-        services.sync().drainOnce();
+        services.follower().drainOnce();
 
         openConsole("olga", Role.OPS);
         waitUntil(() -> "2".equals(text("#count-PAID")));

@@ -2,7 +2,7 @@ package com.orderconsole.ui.main;
 
 import com.orderconsole.domain.OrderStatus;
 import com.orderconsole.domain.Role;
-import com.orderconsole.service.OrderQuery;
+import com.orderconsole.service.order.OrderQuery;
 import com.orderconsole.ui.ViewModelTestBase;
 import org.junit.jupiter.api.Test;
 
@@ -28,7 +28,7 @@ class MainViewModelTest extends ViewModelTestBase {
         createOrder("n-2");
         createOrder("n-3");
         move("n-3", OrderStatus.PAID);
-        services.sync().drainOnce();
+        services.follower().drainOnce();
         MainViewModel vm = new MainViewModel(as("olga", Role.OPS));
 
         vm.showOrders(OrderQuery.inStatus(OrderStatus.PAID, false));

@@ -3,7 +3,7 @@ package com.orderconsole.ui.metrics;
 import com.orderconsole.domain.OrderStatus;
 import com.orderconsole.domain.ResultCode;
 import com.orderconsole.domain.Role;
-import com.orderconsole.service.MinuteCount;
+import com.orderconsole.service.monitor.MinuteCount;
 import com.orderconsole.ui.ViewModelTestBase;
 import com.orderconsole.ui.metrics.MetricsViewModel.MinutePoint;
 import com.orderconsole.ui.metrics.MetricsViewModel.Reading;
@@ -22,7 +22,7 @@ class MetricsViewModelTest extends ViewModelTestBase {
         move("u-1", OrderStatus.PAID);
         move("u-1", OrderStatus.FINISHED);
         move("u-1", OrderStatus.PAID);
-        services.sync().drainOnce();
+        services.follower().drainOnce();
         MetricsViewModel vm = new MetricsViewModel(as("olga", Role.OPS));
         vm.refresh();
 

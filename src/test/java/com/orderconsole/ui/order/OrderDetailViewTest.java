@@ -5,7 +5,7 @@ import com.orderconsole.domain.Operator;
 import com.orderconsole.domain.OrderStatus;
 import com.orderconsole.domain.Role;
 import com.orderconsole.domain.TransitionRequest;
-import com.orderconsole.service.OrderDetails;
+import com.orderconsole.service.order.OrderDetails;
 import com.orderconsole.ui.ConsoleFxTest;
 import javafx.scene.control.ComboBox;
 import javafx.scene.control.TextArea;

@@ -3,8 +3,8 @@ package com.orderconsole.ui.orders;
 import com.orderconsole.RawSql;
 import com.orderconsole.domain.OrderStatus;
 import com.orderconsole.domain.Role;
-import com.orderconsole.service.OrderQuery;
-import com.orderconsole.service.OrderSummary;
+import com.orderconsole.service.order.OrderQuery;
+import com.orderconsole.service.order.OrderSummary;
 import com.orderconsole.ui.ViewModelTestBase;
 import org.junit.jupiter.api.Test;
 
@@ -90,7 +90,7 @@ class OrderTableViewModelTest extends ViewModelTestBase {
         createOrder("f-3");
         move("f-2", OrderStatus.PAID);
         move("f-3", OrderStatus.PAID);
-        services.sync().drainOnce();
+        services.follower().drainOnce();
         RawSql.update("UPDATE orders SET status = 1, version = 1 WHERE order_id = 'f-3'");
         OrderTableViewModel vm = table(100);
 

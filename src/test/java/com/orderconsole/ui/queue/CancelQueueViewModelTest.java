@@ -2,8 +2,8 @@ package com.orderconsole.ui.queue;
 
 import com.orderconsole.domain.OrderStatus;
 import com.orderconsole.domain.Role;
-import com.orderconsole.service.QueueItem;
-import com.orderconsole.service.SweeperStatus;
+import com.orderconsole.service.queue.QueueItem;
+import com.orderconsole.service.queue.SweeperStatus;
 import com.orderconsole.ui.ViewModelTestBase;
 import org.junit.jupiter.api.Test;
 

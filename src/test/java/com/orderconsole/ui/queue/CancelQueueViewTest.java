@@ -2,7 +2,7 @@ package com.orderconsole.ui.queue;
 
 import com.orderconsole.domain.OrderStatus;
 import com.orderconsole.domain.Role;
-import com.orderconsole.service.QueueItem;
+import com.orderconsole.service.queue.QueueItem;
 import com.orderconsole.ui.ConsoleFxTest;
 import javafx.scene.control.TableView;
 import org.junit.jupiter.api.Test;

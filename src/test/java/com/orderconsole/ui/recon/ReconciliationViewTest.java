@@ -5,8 +5,8 @@ import com.orderconsole.domain.Operator;
 import com.orderconsole.domain.OrderStatus;
 import com.orderconsole.domain.Role;
 import com.orderconsole.domain.TransitionRequest;
-import com.orderconsole.service.ReconCategory;
-import com.orderconsole.service.ReconFinding;
+import com.orderconsole.service.recon.ReconCategory;
+import com.orderconsole.service.recon.ReconFinding;
 import com.orderconsole.ui.ConsoleFxTest;
 import com.orderconsole.ui.recon.ReconciliationViewModel.CategoryRow;
 import javafx.scene.control.Button;
@@ -26,7 +26,7 @@ class ReconciliationViewTest extends ConsoleFxTest {
         createOrder("r-2");
         services.transitions().transition(new Operator("setup", Role.SUPPORT),
                 TransitionRequest.of("r-2", OrderStatus.PAID, "test", "paid"));
-        services.sync().drainOnce();
+        services.follower().drainOnce();
         // Plant: MySQL lost the payment (back to WAIT_PAY v1) while Redis has PAID v2.
         RawSql.update("UPDATE orders SET status = 1, version = 1 WHERE order_id = 'r-2'");
 

@@ -64,7 +64,7 @@ class StartViewModelTest {
         vm.start(TestServers.config(), this::ready);
 
         assertThat(note).isEmpty();
-        assertThat(engine.services().metrics().mysqlCounts().values().stream().mapToLong(Long::longValue).sum()).isEqualTo(1);
+        assertThat(engine.services().monitor().mysqlCounts().values().stream().mapToLong(Long::longValue).sum()).isEqualTo(1);
     }
 
     @Test

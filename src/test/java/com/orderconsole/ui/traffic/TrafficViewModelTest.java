@@ -1,7 +1,7 @@
 package com.orderconsole.ui.traffic;
 
 import com.orderconsole.domain.Role;
-import com.orderconsole.service.SimulatorSettings;
+import com.orderconsole.service.traffic.SimulatorSettings;
 import com.orderconsole.ui.ViewModelTestBase;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -43,7 +43,7 @@ class TrafficViewModelTest extends ViewModelTestBase {
         assertThat(vm.statusProperty().get().running()).isFalse();
         assertThat(services.simulator().status().running()).isFalse();
         assertThat(vm.statusProperty().get().created()).isPositive();
-        assertThat(services.metrics().stateCounts().live().values().stream().mapToLong(Long::longValue).sum())
+        assertThat(services.monitor().stateCounts().live().values().stream().mapToLong(Long::longValue).sum())
                 .isEqualTo(vm.statusProperty().get().created());
     }
 

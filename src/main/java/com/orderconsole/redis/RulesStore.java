@@ -1,0 +1,81 @@
+package com.orderconsole.redis;
+
+import io.lettuce.core.ScriptOutputType;
+import io.lettuce.core.api.async.RedisAsyncCommands;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * The rules in Redis: the JSON document ({@code osm:rules}), each bucket's copy that transition.lua
+ * reads ({@code osm:{bNN}:rules}, written by publish_rules.lua), and the data-set marker
+ * ({@code osm:epoch}) whose absence means Redis lost its data.
+ */
+public final class RulesStore {
+    private final RedisConnection redis;
+    private final RedisAsyncCommands<String, String> async;
+
+    RulesStore(RedisConnection redis) {
+        this.redis = redis;
+        this.async = redis.commands();
+    }
+
+    /** @return the rules JSON, or null when the key is absent */
+    public String json() {
+        return redis.await(async.get(RedisKeys.RULES), "GET " + RedisKeys.RULES);
+    }
+
+    /** Stores the rules JSON. */
+    public void setJson(String json) {
+        redis.await(async.set(RedisKeys.RULES, json), "SET " + RedisKeys.RULES);
+    }
+
+    /**
+     * Replaces every bucket's copy of the rules (publish_rules.lua, one atomic step per bucket).
+     *
+     * @param version rules version
+     * @param terminal terminal codes, e.g. "5,6"
+     * @param edges from code to "to,to" lists
+     */
+    public void publish(long version, String terminal, Map<Integer, String> edges) {
+        List<String> args = new ArrayList<>();
+        args.add(Long.toString(version));
+        args.add(terminal);
+        edges.forEach((from, to) -> {
+            args.add(Integer.toString(from));
+            args.add(to);
+        });
+        String[] a = args.toArray(String[]::new);
+        List<CompletableFuture<Long>> fs = new ArrayList<>();
+        for (int b = 0; b < RedisKeys.BUCKETS; b++) {
+            fs.add(redis.evalAsync(LuaScript.PUBLISH_RULES, ScriptOutputType.INTEGER, new String[]{RedisKeys.rules(b)}, a));
+        }
+        fs.forEach(f -> redis.await(f, "publish rules"));
+    }
+
+    /** @return the rules version held by each bucket's copy (null where absent) */
+    public List<Long> publishedVersions() {
+        List<CompletableFuture<String>> fs = new ArrayList<>();
+        for (int b = 0; b < RedisKeys.BUCKETS; b++) {
+            fs.add(async.hget(RedisKeys.rules(b), "_v").toCompletableFuture());
+        }
+        List<Long> out = new ArrayList<>();
+        fs.forEach(f -> {
+            String v = redis.await(f, "HGET rules");
+            out.add(v == null ? null : Long.parseLong(v));
+        });
+        return out;
+    }
+
+    /** @return the data-set marker, or null when Redis lost (or never had) it */
+    public String epoch() {
+        return redis.await(async.get(RedisKeys.EPOCH), "GET " + RedisKeys.EPOCH);
+    }
+
+    /** Sets the data-set marker unless one exists. @return true when this call set it */
+    public boolean setEpochIfAbsent(String marker) {
+        return redis.await(async.setnx(RedisKeys.EPOCH, marker), "SETNX " + RedisKeys.EPOCH);
+    }
+}

@@ -1,8 +1,0 @@
-package com.orderconsole.service;
-
-/** No order with that id in MySQL or Redis. */
-public class OrderNotFoundException extends RuntimeException {
-    public OrderNotFoundException(String orderId) {
-        super("order " + orderId + " not found");
-    }
-}

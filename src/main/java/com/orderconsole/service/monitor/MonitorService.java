@@ -1,0 +1,127 @@
+package com.orderconsole.service.monitor;
+
+import com.orderconsole.domain.OrderStatus;
+import com.orderconsole.domain.ResultCode;
+import com.orderconsole.redis.RedisConnection;
+import com.orderconsole.redis.StatsStore;
+import com.orderconsole.service.StuckThresholds;
+import com.orderconsole.store.CountRow;
+import com.orderconsole.store.Database;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * Counters for the console and {@code stats}: result codes and edges counted by transition.lua in
+ * Redis (every process's transitions, since the counters were last reset), live status counts, stuck
+ * counts and per-minute history from MySQL.
+ */
+public final class MonitorService {
+    private final RedisConnection redis;
+    private final StatsStore stats;
+    private final Database db;
+    private final StuckThresholds stuck;
+
+    /** Built by {@link com.orderconsole.service.Services}; {@code redis} gives Redis {@code TIME}. */
+    public MonitorService(RedisConnection redis, StatsStore stats, Database db, StuckThresholds stuck) {
+        this.redis = redis;
+        this.stats = stats;
+        this.db = db;
+        this.stuck = stuck;
+    }
+
+    /** @return live count per status and stuck count per non-terminal status (every status present) */
+    public StateCounts stateCounts() {
+        Map<String, Long> s = stats.all();
+        Map<OrderStatus, Long> live = new EnumMap<>(OrderStatus.class);
+        for (OrderStatus st : OrderStatus.values()) {
+            live.put(st, Math.max(0, s.getOrDefault("n:" + st.code(), 0L)));
+        }
+        long now = redis.nowMs();
+        Map<OrderStatus, Duration> limits = stuck.all();
+        Map<OrderStatus, Long> stuckCounts = new EnumMap<>(OrderStatus.class);
+        db.read(t -> {
+            limits.forEach((st, d) -> stuckCounts.put(st, t.orders().countStuck(st.code(), now - d.toMillis())));
+            return null;
+        });
+        return new StateCounts(live, stuckCounts);
+    }
+
+    /** @return orders per status in MySQL (exact, slower at scale than {@link #stateCounts()}) */
+    public Map<OrderStatus, Long> mysqlCounts() {
+        Map<OrderStatus, Long> out = new EnumMap<>(OrderStatus.class);
+        for (OrderStatus st : OrderStatus.values()) {
+            out.put(st, 0L);
+        }
+        db.read(t -> t.orders().countByStatus()).forEach((code, n) -> out.put(OrderStatus.ofCode(code), n));
+        return out;
+    }
+
+    /** @return every result code with how often transition.lua returned it */
+    public Map<ResultCode, Long> resultCounts() {
+        Map<String, Long> s = stats.all();
+        Map<ResultCode, Long> out = new EnumMap<>(ResultCode.class);
+        for (ResultCode c : ResultCode.values()) {
+            out.put(c, s.getOrDefault("c:" + c.code(), 0L));
+        }
+        return out;
+    }
+
+    /** @return applied transitions per edge since the counters began */
+    public Map<Edge, Long> appliedByEdge() {
+        Map<Edge, Long> out = new TreeMap<>(EDGE_ORDER);
+        stats.all().forEach((k, v) -> {
+            if (k.startsWith("e:")) {
+                String[] p = k.substring(2).split(">");
+                out.put(new Edge(OrderStatus.ofCode(Integer.parseInt(p[0])), OrderStatus.ofCode(Integer.parseInt(p[1]))), v);
+            }
+        });
+        return out;
+    }
+
+    /** @return rejected attempts per (edge, result code) since the counters began */
+    public Map<Edge, Map<ResultCode, Long>> rejectionsByEdge() {
+        Map<Edge, Map<ResultCode, Long>> out = new TreeMap<>(EDGE_ORDER);
+        stats.all().forEach((k, v) -> {
+            if (k.startsWith("r:")) {
+                String[] p = k.substring(2).split("[>:]");
+                Edge e = new Edge(OrderStatus.ofCode(Integer.parseInt(p[0])), OrderStatus.ofCode(Integer.parseInt(p[1])));
+                out.computeIfAbsent(e, x -> new EnumMap<>(ResultCode.class)).put(ResultCode.ofCode(Integer.parseInt(p[2])), v);
+            }
+        });
+        return out;
+    }
+
+    /** @return applied transitions per edge during the last hour (MySQL history; lags by the sync delay) */
+    public Map<Edge, Long> transitionsLastHour() {
+        long since = redis.nowMs() - Duration.ofHours(1).toMillis();
+        Map<Edge, Long> out = new TreeMap<>(EDGE_ORDER);
+        for (CountRow r : db.read(t -> t.history().appliedEdgesSince(since))) {
+            out.put(new Edge(OrderStatus.ofCode(r.key), OrderStatus.ofCode(r.key2)), r.n);
+        }
+        return out;
+    }
+
+    /**
+     * @param window how far back, e.g. 60 minutes
+     * @return one entry per minute that had history, oldest first
+     */
+    public List<MinuteCount> perMinute(Duration window) {
+        long since = redis.nowMs() - window.toMillis();
+        Map<Long, Map<ResultCode, Long>> byMinute = new TreeMap<>();
+        for (CountRow r : db.read(t -> t.history().perMinuteSince(since))) {
+            byMinute.computeIfAbsent((long) r.key * 60_000L, k -> new EnumMap<>(ResultCode.class))
+                    .put(ResultCode.ofCode(r.key2), r.n);
+        }
+        List<MinuteCount> out = new ArrayList<>();
+        byMinute.forEach((m, c) -> out.add(new MinuteCount(m, c)));
+        return out;
+    }
+
+    private static final java.util.Comparator<Edge> EDGE_ORDER =
+            java.util.Comparator.comparing(Edge::from).thenComparing(Edge::to);
+}

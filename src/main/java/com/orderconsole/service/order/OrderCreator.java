@@ -1,0 +1,147 @@
+package com.orderconsole.service.order;
+
+import com.orderconsole.domain.HistoryEntry;
+import com.orderconsole.domain.OrderState;
+import com.orderconsole.domain.OrderStatus;
+import com.orderconsole.redis.OrderStateStore;
+import com.orderconsole.store.Database;
+import com.orderconsole.store.OrderRow;
+import com.orderconsole.store.OrderStore;
+import com.orderconsole.store.Tables;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The one way orders come into being, for creation and import alike: MySQL rows and their history
+ * first, in one transaction, marked "Redis pending"; then the Redis state (init_order.lua, which never
+ * overwrites) in one pipelined round, retried three times; then the rows marked ready. If the process
+ * dies in between, {@link OrderService#finishPendingCreations} completes the job, and a lookup or a
+ * transition rebuilds the state too.
+ */
+public final class OrderCreator {
+    private static final Logger log = LoggerFactory.getLogger(OrderCreator.class);
+    /** Retry delays for the Redis step, in milliseconds. */
+    private static final long[] REDIS_RETRY_MS = {50, 200, 800};
+    /** Payment deadline of a WAIT_PAY row that has none recorded (orders created before deadlines were stored). */
+    private static final Duration DEFAULT_PAYMENT_TIMEOUT = Duration.ofMinutes(30);
+
+    private final OrderStateStore states;
+    private final Database db;
+
+    /**
+     * @param states Redis order state
+     * @param db MySQL
+     */
+    public OrderCreator(OrderStateStore states, Database db) {
+        this.states = states;
+        this.db = db;
+    }
+
+    /**
+     * A new order and the history that led to its status.
+     *
+     * @param row the MySQL row (its {@code redisReady} is ignored: rows start pending)
+     * @param history its history entries, versions 1..row.version
+     */
+    public record NewOrder(OrderRow row, List<HistoryEntry> history) {
+    }
+
+    /**
+     * What {@link #createAll} did.
+     *
+     * @param created ids stored now, in input order
+     * @param existedInMysql orders skipped because MySQL had their id already
+     * @param existedInRedis created orders whose Redis state existed already (left as it was)
+     */
+    public record Created(List<String> created, int existedInMysql, int existedInRedis) {
+    }
+
+    /**
+     * Stores new orders (ids that exist in MySQL are skipped, nothing of them written).
+     *
+     * @param orders the orders; at most a few thousand per call (one transaction, one pipelined round)
+     * @param batch true for bulk loads: the MySQL step uses a batch executor
+     * @return what was stored
+     * @throws com.orderconsole.redis.RedisUnavailableException when Redis stayed unavailable after the
+     *     retries: the MySQL rows stand, marked pending, and maintenance completes them later
+     */
+    public Created createAll(List<NewOrder> orders, boolean batch) {
+        List<String> ids = orders.stream().map(o -> o.row().orderId).toList();
+        List<NewOrder> fresh = batch ? db.inBatch(t -> insertNew(t, orders, ids)) : db.inTransaction(t -> insertNew(t, orders, ids));
+        if (fresh.isEmpty()) {
+            return new Created(List.of(), orders.size(), 0);
+        }
+        Map<OrderState, Long> toInit = new LinkedHashMap<>();
+        fresh.forEach(o -> toInit.put(stateOf(o.row()), expiryOf(o.row())));
+        int created = initWithRetries(toInit);
+        List<String> freshIds = fresh.stream().map(o -> o.row().orderId).toList();
+        db.inTransaction(t -> {
+            t.orders().markRedisReady(freshIds);
+            return null;
+        });
+        return new Created(freshIds, orders.size() - fresh.size(), fresh.size() - created);
+    }
+
+    private static List<NewOrder> insertNew(Tables t, List<NewOrder> orders, List<String> ids) {
+        OrderStore rows = t.orders();
+        Set<String> existing = new HashSet<>(rows.existingIdsForUpdate(ids));
+        List<NewOrder> fresh = new ArrayList<>();
+        List<HistoryEntry> history = new ArrayList<>();
+        for (NewOrder o : orders) {
+            if (existing.add(o.row().orderId)) {
+                o.row().redisReady = false;
+                rows.insertIgnore(o.row());
+                history.addAll(o.history());
+                fresh.add(o);
+            }
+        }
+        t.history().appendEach(history);
+        return fresh;
+    }
+
+    private int initWithRetries(Map<OrderState, Long> toInit) {
+        RuntimeException last = null;
+        for (int attempt = 0; attempt <= REDIS_RETRY_MS.length; attempt++) {
+            try {
+                return states.initOrders(toInit);
+            } catch (RuntimeException e) {
+                last = e;
+                if (attempt < REDIS_RETRY_MS.length) {
+                    sleep(REDIS_RETRY_MS[attempt]);
+                }
+            }
+        }
+        log.warn("{} orders stored in MySQL but their Redis state could not be created yet; maintenance will retry: {}",
+                toInit.size(), last.getMessage());
+        throw last;
+    }
+
+    /** @return the Redis state a MySQL row describes */
+    static OrderState stateOf(OrderRow row) {
+        return new OrderState(row.orderId, OrderStatus.ofCode(row.status), row.version, row.statusSinceMs, row.createdAtMs);
+    }
+
+    /** @return the cancel-queue expiry of a row (epoch ms), null when it is not waiting for payment */
+    static Long expiryOf(OrderRow row) {
+        if (row.status != OrderStatus.WAIT_PAY.code()) {
+            return null;
+        }
+        return row.expireAtMs != null ? row.expireAtMs : row.createdAtMs + DEFAULT_PAYMENT_TIMEOUT.toMillis();
+    }
+
+    private static void sleep(long ms) {
+        try {
+            Thread.sleep(ms);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}

@@ -1,0 +1,303 @@
+package com.orderconsole.service.order;
+
+import com.orderconsole.domain.HistoryEntry;
+import com.orderconsole.domain.Operator;
+import com.orderconsole.domain.OrderId;
+import com.orderconsole.domain.OrderState;
+import com.orderconsole.domain.OrderStatus;
+import com.orderconsole.domain.ResultCode;
+import com.orderconsole.domain.Role;
+import com.orderconsole.redis.CancelQueueStore;
+import com.orderconsole.redis.OrderStateStore;
+import com.orderconsole.redis.RedisConnection;
+import com.orderconsole.service.Access;
+import com.orderconsole.service.StuckThresholds;
+import com.orderconsole.service.rules.RulesService;
+import com.orderconsole.store.Database;
+import com.orderconsole.store.OrderPageQuery;
+import com.orderconsole.store.OrderRow;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Order creation, lookup and the order table. Creation goes through {@link OrderCreator} (MySQL
+ * first, then Redis). Lookups only read; rebuilding missing Redis state from MySQL (never treating a
+ * known order as new) happens where a caller asks for it by name.
+ */
+public final class OrderService {
+    private static final Logger log = LoggerFactory.getLogger(OrderService.class);
+    /** Longest payment timeout accepted; beyond it a typo (99999999999d) would park an order for ever. */
+    public static final Duration MAX_PAYMENT_TIMEOUT = Duration.ofDays(365);
+    /** Creations younger than this (ms) are left to the process that is creating them. */
+    private static final long PENDING_GRACE_MS = 5000;
+
+    private final RedisConnection clock;
+    private final OrderStateStore states;
+    private final CancelQueueStore queue;
+    private final Database db;
+    private final OrderCreator creator;
+    private final Access access;
+    private final RulesService rules;
+    private final StuckThresholds stuck;
+
+    /** Built by {@link com.orderconsole.service.Services}; {@code clock} gives Redis {@code TIME}. */
+    public OrderService(RedisConnection clock, OrderStateStore states, CancelQueueStore queue, Database db,
+                        OrderCreator creator, Access access, RulesService rules, StuckThresholds stuck) {
+        this.clock = clock;
+        this.states = states;
+        this.queue = queue;
+        this.db = db;
+        this.creator = creator;
+        this.access = access;
+        this.rules = rules;
+        this.stuck = stuck;
+    }
+
+    /**
+     * Creates an order in WAIT_PAY: MySQL row first, then Redis state and cancel-queue entry (retried
+     * three times). If Redis stays unavailable the row is kept marked "Redis pending" and
+     * {@link #finishPendingCreations} completes it later; a lookup rebuilds it too.
+     *
+     * @param operator who creates (support or higher)
+     * @param orderId a valid id
+     * @param customerId optional customer id (same syntax as order ids), may be null
+     * @param expireIn time allowed for payment, e.g. 30 minutes
+     * @return the created state
+     * @throws IllegalArgumentException when the id exists already or an argument is invalid
+     * @throws com.orderconsole.redis.RedisUnavailableException when Redis cannot even give the time (nothing stored)
+     */
+    public OrderState create(Operator operator, String orderId, String customerId, Duration expireIn) {
+        access.require(operator, Role.SUPPORT, "create orders");
+        OrderId.require(orderId);
+        if (customerId != null) {
+            OrderId.require(customerId, "customer id");
+        }
+        if (expireIn == null || expireIn.isNegative() || expireIn.isZero() || expireIn.compareTo(MAX_PAYMENT_TIMEOUT) > 0) {
+            throw new IllegalArgumentException("payment timeout must be positive and at most " + MAX_PAYMENT_TIMEOUT.toDays()
+                    + " days, got " + expireIn);
+        }
+        long now = clock.nowMs();
+        long expireAt = now + expireIn.toMillis();
+        OrderRow row = new OrderRow(orderId, customerId, OrderStatus.WAIT_PAY.code(), 1, now, now, expireAt, false);
+        HistoryEntry created = new HistoryEntry(orderId, null, OrderStatus.WAIT_PAY, 1, ResultCode.APPLIED, operator.name(),
+                "create", "", now, "create:" + orderId);
+        if (creator.createAll(List.of(new OrderCreator.NewOrder(row, List.of(created))), false).created().isEmpty()) {
+            throw new IllegalArgumentException("order " + orderId + " already exists");
+        }
+        return new OrderState(orderId, OrderStatus.WAIT_PAY, 1, now, now);
+    }
+
+    /**
+     * Creates Redis state for orders whose creation stopped after the MySQL step (older than 5 s).
+     *
+     * @return how many were completed
+     */
+    public int finishPendingCreations() {
+        long before = clock.nowMs() - PENDING_GRACE_MS;
+        List<OrderRow> pending = db.read(t -> t.orders().redisPending(before, 500));
+        for (OrderRow r : pending) {
+            rebuildFrom(r);
+        }
+        List<String> ids = pending.stream().map(r -> r.orderId).toList();
+        db.inTransaction(t -> {
+            t.orders().markRedisReady(ids);
+            return null;
+        });
+        int done = ids.size();
+        if (done > 0) {
+            log.info("completed Redis state of {} orders whose creation was interrupted", done);
+        }
+        return done;
+    }
+
+    /**
+     * Rebuilds one order's Redis state from its MySQL row, if Redis has none (never overwrites).
+     *
+     * @return true when MySQL knows the order (state now exists in Redis), false when it does not
+     */
+    public boolean rebuild(String orderId) {
+        OrderId.require(orderId);
+        OrderRow row = db.read(t -> t.orders().find(orderId));
+        if (row == null) {
+            return false;
+        }
+        rebuildFrom(row);
+        return true;
+    }
+
+    /**
+     * Recreates the Redis state and cancel-queue entry of every order MySQL has in WAIT_PAY (after Redis
+     * lost its data), in keyset pages of 1,000 with pipelined writes. Existing state is never overwritten.
+     *
+     * @return orders whose state was recreated
+     */
+    public long rebuildUnpaid() {
+        OrderPageQuery pq = new OrderPageQuery();
+        pq.statuses = List.of(OrderStatus.WAIT_PAY.code());
+        pq.limit = 1000;
+        long created = 0;
+        while (true) {
+            List<OrderRow> rows = db.read(t -> t.orders().page(pq));
+            Map<OrderState, Long> toInit = new LinkedHashMap<>();
+            rows.forEach(r -> toInit.put(OrderCreator.stateOf(r), OrderCreator.expiryOf(r)));
+            created += states.initOrders(toInit);
+            if (rows.size() < pq.limit) {
+                return created;
+            }
+            pq.afterId = rows.get(rows.size() - 1).orderId;
+        }
+    }
+
+    private void rebuildFrom(OrderRow row) {
+        OrderState st = OrderCreator.stateOf(row);
+        if (states.initOrder(st, OrderCreator.expiryOf(row))) {
+            log.info("rebuilt Redis state of order {} from MySQL: {} v{}", row.orderId, st.status(), st.version());
+        }
+    }
+
+    /**
+     * Looks one order up, reading only: MySQL row, Redis state, history, legal moves. An order whose
+     * Redis state is missing is shown from MySQL alone ({@link #rebuildAndLookup} restores it).
+     *
+     * @param orderId a valid id
+     * @return the details
+     * @throws OrderNotFoundException when neither store knows the order
+     */
+    public OrderDetails lookup(String orderId) {
+        OrderId.require(orderId);
+        return details(orderId, db.read(t -> t.orders().find(orderId)), states.get(orderId), false);
+    }
+
+    /**
+     * Looks one order up after rebuilding its Redis state from MySQL when Redis has none (never
+     * overwriting state Redis has).
+     *
+     * @param orderId a valid id
+     * @return the details; {@link OrderDetails#rebuilt()} says whether a rebuild happened
+     * @throws OrderNotFoundException when neither store knows the order
+     */
+    public OrderDetails rebuildAndLookup(String orderId) {
+        OrderId.require(orderId);
+        OrderRow row = db.read(t -> t.orders().find(orderId));
+        OrderState st = states.get(orderId);
+        boolean rebuilt = false;
+        if (st == null && row != null) {
+            rebuildFrom(row);
+            st = states.get(orderId);
+            rebuilt = true;
+        }
+        return details(orderId, row, st, rebuilt);
+    }
+
+    private OrderDetails details(String orderId, OrderRow row, OrderState st, boolean rebuilt) {
+        if (row == null && st == null) {
+            throw new OrderNotFoundException(orderId);
+        }
+        List<HistoryEntry> history = db.read(t -> t.history().byOrder(orderId));
+        OrderSummary summary = summarize(row, st, orderId);
+        Set<OrderStatus> legal = st == null ? Set.of() : rules.current().targets(st.status());
+        return new OrderDetails(summary, history, legal, queue.score(orderId), rebuilt);
+    }
+
+    /**
+     * One page of the order table, read from MySQL with keyset pagination and joined with the Redis
+     * state of each row (one pipelined round).
+     *
+     * @param q the filter
+     * @param cursor null for the first page, else {@link OrderPage#nextCursor()} of the previous page
+     * @param limit rows per page, 1..1000
+     * @return the page
+     */
+    public OrderPage page(OrderQuery q, String cursor, int limit) {
+        if (limit < 1 || limit > 1000) {
+            throw new IllegalArgumentException("page size must be 1..1000, got " + limit);
+        }
+        OrderPageQuery pq = new OrderPageQuery();
+        pq.exactId = q.exactId();
+        // '_' is a LIKE wildcard and legal in ids: escape it so a prefix matches literally.
+        pq.idPrefix = q.idPrefix() == null ? null : q.idPrefix().replace("_", "\\_");
+        pq.statuses = q.statuses().stream().map(OrderStatus::code).toList();
+        pq.createdFromMs = q.createdFromMs();
+        pq.createdToMs = q.createdToMs();
+        pq.byAge = q.sortByAge();
+        pq.limit = limit;
+        if (q.stuckOnly()) {
+            long now = clock.nowMs();
+            List<OrderPageQuery.StuckBound> bounds = new ArrayList<>();
+            stuck.all().forEach((s, d) -> {
+                if (q.statuses().isEmpty() || q.statuses().contains(s)) {
+                    bounds.add(new OrderPageQuery.StuckBound(s.code(), now - d.toMillis()));
+                }
+            });
+            if (bounds.isEmpty()) {
+                return new OrderPage(List.of(), null);
+            }
+            pq.stuckBounds = bounds;
+        }
+        applyCursor(pq, cursor);
+        List<OrderSummary> out = new ArrayList<>();
+        // Disagreement is only known after reading Redis, so keep reading pages until this one is full.
+        for (int round = 0; round < (q.disagreeingOnly() ? 50 : 1); round++) {
+            List<OrderRow> rows = db.read(t -> t.orders().page(pq));
+            if (rows.isEmpty()) {
+                return new OrderPage(out, null);
+            }
+            Map<String, OrderState> redisStates = states.getAll(rows.stream().map(r -> r.orderId).toList());
+            for (OrderRow r : rows) {
+                OrderSummary sum = summarize(r, redisStates.get(r.orderId), r.orderId);
+                if (!q.disagreeingOnly() || sum.disagrees()) {
+                    out.add(sum);
+                }
+                pq.afterId = r.orderId;
+                pq.afterSince = r.statusSinceMs;
+                if (out.size() == limit) {
+                    return new OrderPage(out, encode(pq));
+                }
+            }
+            if (rows.size() < limit) {
+                return new OrderPage(out, null);
+            }
+        }
+        return new OrderPage(out, encode(pq));
+    }
+
+    private static String encode(OrderPageQuery pq) {
+        return pq.afterSince + "|" + pq.afterId;
+    }
+
+    private static void applyCursor(OrderPageQuery pq, String cursor) {
+        if (cursor == null) {
+            return;
+        }
+        int bar = cursor.indexOf('|');
+        if (bar < 0) {
+            throw new IllegalArgumentException("malformed page cursor");
+        }
+        pq.afterSince = Long.parseLong(cursor.substring(0, bar));
+        pq.afterId = OrderId.require(cursor.substring(bar + 1));
+    }
+
+    /** Records a new payment deadline (epoch ms) in MySQL, so a rebuild after a Redis loss keeps it. */
+    public void recordExpiry(String orderId, long expireAtMs) {
+        db.inTransaction(t -> {
+            t.orders().setExpiry(orderId, expireAtMs);
+            return null;
+        });
+    }
+
+    /** @return MySQL row and Redis state side by side (either may be null, not both) */
+    public static OrderSummary summarize(OrderRow row, OrderState st, String orderId) {
+        return new OrderSummary(orderId, row == null ? null : row.customerId,
+                row == null ? null : OrderStatus.ofCode(row.status), row == null ? 0 : row.version,
+                st == null ? null : st.status(), st == null ? 0 : st.version(),
+                row != null ? row.createdAtMs : st.createTimeMs(), row != null ? row.statusSinceMs : st.updateTimeMs(),
+                row == null ? null : row.expireAtMs);
+    }
+}

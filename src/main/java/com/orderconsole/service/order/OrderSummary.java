@@ -1,0 +1,30 @@
+package com.orderconsole.service.order;
+
+import com.orderconsole.domain.OrderStatus;
+
+/**
+ * One order as the console's table shows it: the durable MySQL record next to the Redis runtime state.
+ *
+ * @param orderId the id
+ * @param customerId customer id, may be null
+ * @param mysqlStatus status in MySQL (null when the row is missing)
+ * @param mysqlVersion version in MySQL (0 when missing)
+ * @param redisStatus status in Redis (null when Redis has no state)
+ * @param redisVersion version in Redis (0 when missing)
+ * @param createdAtMs creation, epoch ms
+ * @param statusSinceMs when the current MySQL status began, epoch ms
+ * @param expireAtMs cancel deadline for unpaid orders, epoch ms, or null
+ */
+public record OrderSummary(String orderId, String customerId, OrderStatus mysqlStatus, long mysqlVersion,
+                           OrderStatus redisStatus, long redisVersion, long createdAtMs, long statusSinceMs,
+                           Long expireAtMs) {
+    /** @return true when Redis and MySQL hold a different status or version */
+    public boolean disagrees() {
+        return mysqlStatus != redisStatus || mysqlVersion != redisVersion;
+    }
+
+    /** @return the status to show: Redis' when present (it leads), else MySQL's */
+    public OrderStatus status() {
+        return redisStatus != null ? redisStatus : mysqlStatus;
+    }
+}

@@ -1,0 +1,199 @@
+package com.orderconsole.service.queue;
+
+import com.orderconsole.domain.Operator;
+import com.orderconsole.domain.OrderStatus;
+import com.orderconsole.domain.ResultCode;
+import com.orderconsole.domain.Role;
+import com.orderconsole.domain.TransitionRequest;
+import com.orderconsole.domain.TransitionResult;
+import com.orderconsole.redis.CancelQueueStore;
+import com.orderconsole.redis.QueueEntry;
+import com.orderconsole.redis.RedisConnection;
+import com.orderconsole.redis.RedisKeys;
+import com.orderconsole.service.Access;
+import com.orderconsole.service.DaemonScheduler;
+import com.orderconsole.service.transition.TransitionService;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.lang.management.ManagementFactory;
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * Cancels unpaid orders whose payment deadline passed: reads due entries of each bucket's cancel
+ * queue (ZSET, score = expiry in epoch ms, Redis clock) in bounded batches and cancels each through
+ * transition.lua. The script removes the entry when the order leaves WAIT_PAY, so an order paid in time
+ * loses its entry and a cancelled one is never cancelled twice, however many sweepers run.
+ */
+public final class CancelSweeper implements AutoCloseable {
+    private static final Logger log = LoggerFactory.getLogger(CancelSweeper.class);
+    /** Operator name written to the history for timeout cancels. */
+    public static final String ACTOR = "cancel-sweeper";
+
+    private final RedisConnection redis;
+    private final CancelQueueStore queue;
+    private final TransitionService transitions;
+    private final Access access;
+    private final int batchSize;
+    private final int maxBatchesPerTick;
+    private final Operator self = Operator.system(ACTOR);
+    private final String processName = ManagementFactory.getRuntimeMXBean().getName();
+    private final AtomicLong cancelled = new AtomicLong();
+    private final Deque<long[]> recent = new ArrayDeque<>();
+    private ScheduledExecutorService scheduler;
+    private ScheduledFuture<?> task;
+
+    /**
+     * @param batchSize entries read per ZRANGEBYSCORE and cancelled per pipelined round, e.g. 500
+     * @param maxBatchesPerTick bound on rounds per bucket per tick, so a tick never runs unbounded
+     */
+    public CancelSweeper(RedisConnection redis, CancelQueueStore queue, TransitionService transitions, Access access, int batchSize, int maxBatchesPerTick) {
+        this.redis = redis;
+        this.queue = queue;
+        this.transitions = transitions;
+        this.access = access;
+        this.batchSize = batchSize;
+        this.maxBatchesPerTick = maxBatchesPerTick;
+    }
+
+    /**
+     * One sweep now, on an operator's request (role ops: it cancels orders).
+     *
+     * @return orders cancelled
+     * @throws com.orderconsole.domain.PermissionDeniedException below ops
+     */
+    public int sweepNow(Operator operator) {
+        access.require(operator, Role.OPS, "run the cancel sweeper");
+        return tick();
+    }
+
+    /**
+     * One sweep over all buckets (does nothing while paused); the background job's own call.
+     *
+     * @return orders cancelled by this tick
+     */
+    public int tick() {
+        long now = redis.nowMs();
+        Map<String, String> state = queue.sweeperState();
+        queue.sweeperHeartbeat(Map.of("lastTick", Long.toString(now), "lastTickBy", processName));
+        if ("1".equals(state.get("paused"))) {
+            return 0;
+        }
+        int done = 0;
+        for (int b = 0; b < RedisKeys.BUCKETS; b++) {
+            for (int round = 0; round < maxBatchesPerTick; round++) {
+                List<QueueEntry> due = queue.due(b, now, batchSize);
+                if (due.isEmpty()) {
+                    break;
+                }
+                done += cancelAll(due);
+                if (due.size() < batchSize) {
+                    break;
+                }
+            }
+        }
+        if (done > 0) {
+            cancelled.addAndGet(done);
+            synchronized (recent) {
+                recent.addLast(new long[]{System.currentTimeMillis(), done});
+            }
+            log.info("cancel sweeper cancelled {} unpaid orders", done);
+        }
+        return done;
+    }
+
+    private int cancelAll(List<QueueEntry> due) {
+        List<CompletableFuture<TransitionResult>> fs = new ArrayList<>(due.size());
+        for (QueueEntry e : due) {
+            fs.add(transitions.transitionAsync(self, TransitionRequest.of(e.orderId(), OrderStatus.CANCELLED, "sweeper",
+                    "payment timeout")));
+        }
+        int n = 0;
+        for (int i = 0; i < fs.size(); i++) {
+            TransitionResult r = redis.await(fs.get(i), "cancel " + due.get(i).orderId());
+            if (r.applied()) {
+                n++;
+            } else if (r.code() == ResultCode.STATE_MISSING || r.code() == ResultCode.NOT_ALLOWED
+                    && r.from() == OrderStatus.WAIT_PAY) {
+                // Unknown order, or rules that forbid cancelling: retrying every second would never succeed.
+                queue.dequeue(r.orderId());
+                log.warn("removed cancel-queue entry of order {}: {}", r.orderId(), r.code().description());
+            }
+        }
+        return n;
+    }
+
+    /** Starts ticking every {@code interval} on a daemon thread. */
+    public synchronized void start(Duration interval) {
+        if (scheduler != null) {
+            return;
+        }
+        scheduler = DaemonScheduler.create("cancel-sweeper");
+        task = scheduler.scheduleWithFixedDelay(() -> {
+            try {
+                tick();
+            } catch (RuntimeException e) {
+                log.warn("cancel sweeper tick failed, will retry: {}", e.getMessage());
+            }
+        }, 0, interval.toMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    /**
+     * Pauses or resumes every sweeper (a flag in Redis), role ops or higher.
+     *
+     * @param paused true to pause
+     */
+    public void setPaused(Operator operator, boolean paused) {
+        access.require(operator, Role.OPS, paused ? "pause the cancel sweeper" : "resume the cancel sweeper");
+        queue.sweeperHeartbeat(Map.of("paused", paused ? "1" : "0"));
+        log.info("{} {} the cancel sweeper", operator.name(), paused ? "paused" : "resumed");
+    }
+
+    /** @return the sweepers' state */
+    public SweeperStatus status() {
+        Map<String, String> s = queue.sweeperState();
+        long cutoff = System.currentTimeMillis() - 60_000;
+        long perMinute = 0;
+        synchronized (recent) {
+            while (!recent.isEmpty() && recent.peekFirst()[0] < cutoff) {
+                recent.removeFirst();
+            }
+            for (long[] r : recent) {
+                perMinute += r[1];
+            }
+        }
+        String last = s.get("lastTick");
+        boolean runningHere;
+        synchronized (this) {
+            runningHere = scheduler != null;
+        }
+        return new SweeperStatus(runningHere, "1".equals(s.get("paused")), last == null ? null : Long.parseLong(last),
+                s.get("lastTickBy"), perMinute, cancelled.get());
+    }
+
+    @Override
+    public synchronized void close() {
+        if (task != null) {
+            task.cancel(false);
+        }
+        if (scheduler != null) {
+            scheduler.shutdown();
+            try {
+                scheduler.awaitTermination(5, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            scheduler = null;
+        }
+    }
+}

@@ -1,0 +1,157 @@
+package com.orderconsole.service.queue;
+
+import com.orderconsole.domain.Operator;
+import com.orderconsole.domain.OrderId;
+import com.orderconsole.domain.OrderState;
+import com.orderconsole.domain.OrderStatus;
+import com.orderconsole.domain.Role;
+import com.orderconsole.domain.TransitionRequest;
+import com.orderconsole.domain.TransitionResult;
+import com.orderconsole.redis.CancelQueueStore;
+import com.orderconsole.redis.OrderStateStore;
+import com.orderconsole.redis.QueueEntry;
+import com.orderconsole.redis.RedisConnection;
+import com.orderconsole.redis.RedisKeys;
+import com.orderconsole.service.Access;
+import com.orderconsole.service.order.OrderNotFoundException;
+import com.orderconsole.service.order.OrderService;
+import com.orderconsole.service.transition.TransitionService;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+
+/** The cancel-queue monitor's reads and the operator actions on single entries (role ops). */
+public final class QueueService {
+    private static final Logger log = LoggerFactory.getLogger(QueueService.class);
+
+    private final RedisConnection redis;
+    private final CancelQueueStore queue;
+    private final OrderStateStore states;
+    private final TransitionService transitions;
+    private final CancelSweeper sweeper;
+    private final OrderService orders;
+    private final Access access;
+
+    /** Built by {@link com.orderconsole.service.Services}. */
+    public QueueService(RedisConnection redis, CancelQueueStore queue, OrderStateStore states, TransitionService transitions,
+                        CancelSweeper sweeper, OrderService orders, Access access) {
+        this.redis = redis;
+        this.queue = queue;
+        this.states = states;
+        this.orders = orders;
+        this.transitions = transitions;
+        this.sweeper = sweeper;
+        this.access = access;
+    }
+
+    /** @return depth, overdue count, oldest overdue age, next due and sweeper state (one round per bucket) */
+    public QueueSummary summary() {
+        long now = redis.nowMs();
+        long depth = 0;
+        long overdue = 0;
+        Long oldest = null;
+        Long next = null;
+        for (int b = 0; b < RedisKeys.BUCKETS; b++) {
+            depth += queue.size(b);
+            long o = queue.overdue(b, now);
+            overdue += o;
+            if (o > 0) {
+                QueueEntry first = queue.entries(b, 0, 1).get(0);
+                long age = now - first.expireAtMs();
+                oldest = oldest == null ? age : Math.max(oldest, age);
+            }
+            QueueEntry n = queue.nextDue(b, now);
+            if (n != null) {
+                next = next == null ? n.expireAtMs() : Math.min(next, n.expireAtMs());
+            }
+        }
+        return new QueueSummary(depth, overdue, oldest, next, now, sweeper.status());
+    }
+
+    /**
+     * The queue in expiry order, merged across buckets.
+     *
+     * @param offset entries to skip (0-based)
+     * @param limit at most this many, 1..1000
+     * @return entries with the current status of each order
+     */
+    public List<QueueItem> entries(int offset, int limit) {
+        if (offset < 0 || limit < 1 || limit > 1000) {
+            throw new IllegalArgumentException("offset must be >= 0 and limit 1..1000");
+        }
+        long now = redis.nowMs();
+        List<QueueEntry> all = new ArrayList<>();
+        for (int b = 0; b < RedisKeys.BUCKETS; b++) {
+            // The first offset+limit of the merged order are among the first offset+limit of each bucket.
+            all.addAll(queue.entries(b, 0, offset + limit));
+        }
+        all.sort(Comparator.comparingLong(QueueEntry::expireAtMs).thenComparing(QueueEntry::orderId));
+        List<QueueEntry> page = all.subList(Math.min(offset, all.size()), Math.min(offset + limit, all.size()));
+        Map<String, OrderState> byId = states.getAll(page.stream().map(QueueEntry::orderId).toList());
+        List<QueueItem> out = new ArrayList<>(page.size());
+        for (QueueEntry e : page) {
+            OrderState st = byId.get(e.orderId());
+            OrderStatus s = st == null ? null : st.status();
+            out.add(new QueueItem(e.orderId(), e.expireAtMs(), e.expireAtMs() - now, s, s != OrderStatus.WAIT_PAY));
+        }
+        return out;
+    }
+
+    /**
+     * Cancels an unpaid order now, through the transition script (role ops).
+     *
+     * @param reason why, kept in the history
+     * @return the outcome (rejected when the order has left WAIT_PAY)
+     */
+    public TransitionResult cancelNow(Operator operator, String orderId, String reason) {
+        access.require(operator, Role.OPS, "cancel orders from the queue");
+        return transitions.transition(operator, TransitionRequest.of(orderId, OrderStatus.CANCELLED, "queue",
+                reason == null || reason.isBlank() ? "cancelled from the queue monitor" : reason));
+    }
+
+    /**
+     * Removes an order's entry without touching the order (role ops): the order will not be cancelled
+     * by the timeout any more.
+     *
+     * @return true when there was an entry
+     */
+    public boolean remove(Operator operator, String orderId) {
+        access.require(operator, Role.OPS, "remove cancel-queue entries");
+        boolean removed = queue.dequeue(OrderId.require(orderId));
+        log.info("{} removed the cancel-queue entry of order {} (existed: {})", operator.name(), orderId, removed);
+        return removed;
+    }
+
+    /**
+     * Moves an unpaid order's expiry later (role ops). The entry is updated in place, never duplicated.
+     *
+     * @param by how much later than the current expiry (or than now, when the entry is missing), positive
+     * @return the new expiry, epoch ms
+     * @throws IllegalStateException when the order is not waiting for payment
+     */
+    public long extend(Operator operator, String orderId, Duration by) {
+        access.require(operator, Role.OPS, "extend payment deadlines");
+        OrderId.require(orderId);
+        if (by == null || by.isNegative() || by.isZero()) {
+            throw new IllegalArgumentException("extension must be positive, got " + by);
+        }
+        Long current = queue.score(orderId);
+        long base = current != null ? current : redis.nowMs();
+        long expiry = base + by.toMillis();
+        int r = queue.requeue(orderId, expiry);
+        if (r == -1) {
+            throw new OrderNotFoundException(orderId);
+        }
+        if (r == 0) {
+            throw new IllegalStateException("order " + orderId + " is not waiting for payment; its queue entry was removed");
+        }
+        orders.recordExpiry(orderId, expiry);
+        log.info("{} extended the payment deadline of order {} to {}", operator.name(), orderId, expiry);
+        return expiry;
+    }
+}

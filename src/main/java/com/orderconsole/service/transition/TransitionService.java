@@ -1,0 +1,133 @@
+package com.orderconsole.service.transition;
+
+import com.orderconsole.domain.Operator;
+import com.orderconsole.domain.OrderStatus;
+import com.orderconsole.domain.ResultCode;
+import com.orderconsole.domain.Role;
+import com.orderconsole.domain.TransitionRequest;
+import com.orderconsole.domain.TransitionResult;
+import com.orderconsole.redis.OrderStateStore;
+import com.orderconsole.redis.RedisConnection;
+import com.orderconsole.service.Access;
+import com.orderconsole.service.follower.Follower;
+import com.orderconsole.service.order.OrderService;
+import com.orderconsole.service.rules.RulesService;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ForkJoinPool;
+
+/**
+ * The one way to change an order's status: runs transition.lua and handles what the script cannot:
+ * rebuilding missing Redis state from MySQL (code -1) and republishing missing rules (code -5), each
+ * followed by one retry. Rejections are logged with order id, from, target and code; the script
+ * counts every code in Redis. Applied transitions reach MySQL through the outbox ({@link Follower}).
+ */
+public final class TransitionService {
+    private static final Logger log = LoggerFactory.getLogger(TransitionService.class);
+
+    private final RedisConnection redis;
+    private final OrderStateStore states;
+    private final OrderService orders;
+    private final RulesService rules;
+    private final Access access;
+    private final Follower follower;
+    // Rebuilds read MySQL (blocking); keep them off Lettuce's event-loop threads.
+    private final Executor blocking = ForkJoinPool.commonPool();
+
+    /**
+     * Built by {@link com.orderconsole.service.Services}.
+     *
+     * @param follower woken after every recorded outcome, and waited for by {@link #transitionAndWait}
+     */
+    public TransitionService(RedisConnection redis, OrderStateStore states, OrderService orders, RulesService rules, Follower follower,
+                             Access access) {
+        this.redis = redis;
+        this.states = states;
+        this.orders = orders;
+        this.rules = rules;
+        this.follower = follower;
+        this.access = access;
+    }
+
+    /**
+     * Applies a transition and waits until the MySQL follower has written its recorded outcome (applied or
+     * rejected, and everything before it) to MySQL: what the console's move buttons and the CLI's
+     * {@code transition} do, so that the history they show next already holds the attempt.
+     *
+     * @param operator who acts; written to the history
+     * @param request what to do
+     * @param mysqlWait how long to wait for MySQL, e.g. 30 s; the transition stands either way
+     * @return the outcome and whether MySQL has it
+     * @throws com.orderconsole.domain.PermissionDeniedException when the role is insufficient
+     * @throws com.orderconsole.redis.RedisUnavailableException when Redis does not answer in time
+     */
+    public TransitionOutcome transitionAndWait(Operator operator, TransitionRequest request, Duration mysqlWait) {
+        TransitionResult r = transition(operator, request);
+        if (r.code() == ResultCode.STATE_MISSING || r.code() == ResultCode.RULES_MISSING) {
+            return new TransitionOutcome(r, null); // the script recorded nothing
+        }
+        return new TransitionOutcome(r, follower.catchUp(mysqlWait));
+    }
+
+    /**
+     * Applies a transition for an operator, blocking until the script answered.
+     *
+     * <p>Support may make moves the rules allow; an override (any target, rules not consulted)
+     * needs admin and the version the operator saw.
+     *
+     * @param operator who acts; written to the history
+     * @param request what to do
+     * @return the outcome (rejections are results, not exceptions)
+     * @throws com.orderconsole.domain.PermissionDeniedException when the role is insufficient
+     * @throws com.orderconsole.redis.RedisUnavailableException when Redis does not answer in time
+     */
+    public TransitionResult transition(Operator operator, TransitionRequest request) {
+        return redis.await(transitionAsync(operator, request), "transition " + request.orderId());
+    }
+
+    /**
+     * Asynchronous {@link #transition}: many calls may be in flight at once (Lettuce pipelines them).
+     *
+     * @return a future with the outcome; fails with the Redis error when Redis fails
+     */
+    public CompletableFuture<TransitionResult> transitionAsync(Operator operator, TransitionRequest request) {
+        access.require(operator, Role.SUPPORT, "change order status");
+        if (request.override()) {
+            access.require(operator, Role.ADMIN, "override the transition rules");
+            if (request.reason().isBlank()) {
+                throw new IllegalArgumentException("an override needs a reason");
+            }
+            if (request.target() == OrderStatus.WAIT_PAY) {
+                throw new IllegalArgumentException("an override cannot move an order back to WAIT_PAY (it has no payment deadline any more)");
+            }
+        }
+        return states.transitionAsync(request, operator.name()).thenCompose(r -> {
+            if (r.code() == ResultCode.STATE_MISSING) {
+                return CompletableFuture.supplyAsync(() -> orders.rebuild(request.orderId()), blocking)
+                        .thenCompose(found -> found ? states.transitionAsync(request, operator.name())
+                                : CompletableFuture.completedFuture(r));
+            }
+            if (r.code() == ResultCode.RULES_MISSING) {
+                return CompletableFuture.runAsync(rules::republish, blocking)
+                        .thenCompose(v -> states.transitionAsync(request, operator.name()));
+            }
+            return CompletableFuture.completedFuture(r);
+        }).thenApply(r -> {
+            if (r.applied()) {
+                follower.nudge();
+            } else {
+                log.warn("transition rejected: order={} from={} target={} code={} ({}) actor={} source={}",
+                        r.orderId(), r.from(), r.target(), r.code().code(), r.code().description(), operator.name(),
+                        request.source());
+                if (r.code() != ResultCode.STATE_MISSING) {
+                    follower.nudge();
+                }
+            }
+            return r;
+        });
+    }
+}

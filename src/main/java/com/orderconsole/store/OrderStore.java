@@ -1,0 +1,116 @@
+package com.orderconsole.store;
+
+import org.apache.ibatis.exceptions.PersistenceException;
+
+import java.sql.SQLIntegrityConstraintViolationException;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The {@code orders} table: the durable record of each order's status and version. The one class
+ * that reads and writes it; times are epoch milliseconds (Redis server clock).
+ */
+public final class OrderStore {
+    private final OrderMapper m;
+
+    OrderStore(OrderMapper m) {
+        this.m = m;
+    }
+
+    /** Inserts a new order. @return false when the id exists already (nothing written) */
+    public boolean insert(OrderRow row) {
+        try {
+            m.insert(row);
+            return true;
+        } catch (PersistenceException e) {
+            for (Throwable t = e; t != null; t = t.getCause()) {
+                if (t instanceof SQLIntegrityConstraintViolationException) {
+                    return false;
+                }
+            }
+            throw e;
+        }
+    }
+
+    /** Inserts unless the id exists. @return true when inserted */
+    public boolean insertIgnore(OrderRow row) {
+        return m.insertIgnore(row) == 1;
+    }
+
+    /**
+     * Which of {@code ids} exist, locking them and the gaps where absent ones would go until the
+     * transaction ends, so a concurrent create cannot slip in between this check and an insert.
+     */
+    public List<String> existingIdsForUpdate(List<String> ids) {
+        return m.existingIdsForUpdate(ids);
+    }
+
+    /** @return the row, or null */
+    public OrderRow find(String id) {
+        return m.findById(id);
+    }
+
+    /** @return the rows of those ids that exist */
+    public List<OrderRow> findAll(List<String> ids) {
+        return ids.isEmpty() ? List.of() : m.findByIds(ids);
+    }
+
+    /**
+     * Version guard: writes the new status only when MySQL holds an older version, so a replayed or
+     * out-of-order outbox entry never overwrites newer state. Only the MySQL follower calls it.
+     *
+     * @param sinceMs when the status was entered, epoch ms
+     * @return true when applied, false when already at that version or newer (or no such row)
+     */
+    public boolean applyIfNewer(String id, int status, long version, long sinceMs) {
+        return m.applyIfNewer(id, status, version, sinceMs) == 1;
+    }
+
+    /** Records a payment deadline (epoch ms), so a rebuild after a Redis loss keeps it. */
+    public void setExpiry(String id, long expireAtMs) {
+        m.setExpiry(id, expireAtMs);
+    }
+
+    /** Marks orders whose Redis state now exists. */
+    public void markRedisReady(List<String> ids) {
+        if (!ids.isEmpty()) {
+            m.markRedisReadyAll(ids);
+        }
+    }
+
+    /** @return orders whose creation stopped before their Redis state existed, created before {@code beforeMs} */
+    public List<OrderRow> redisPending(long beforeMs, int limit) {
+        return m.redisPending(beforeMs, limit);
+    }
+
+    /** @return orders per status code (codes without orders absent) */
+    public Map<Integer, Long> countByStatus() {
+        Map<Integer, Long> out = new HashMap<>();
+        m.countByStatus().forEach(r -> out.put(r.key, r.n));
+        return out;
+    }
+
+    /** @return orders in {@code status} since before {@code beforeMs} */
+    public long countStuck(int status, long beforeMs) {
+        return m.countStuck(status, beforeMs);
+    }
+
+    /** @return all orders */
+    public long countAll() {
+        return m.countAll();
+    }
+
+    /** @return one page of the order table; see {@link OrderPageQuery} */
+    public List<OrderRow> page(OrderPageQuery q) {
+        return m.page(q);
+    }
+
+    /**
+     * Repair: copies a state onto the row (reconciliation when Redis is ahead); same version guard as
+     * the follower. @return true when the row changed
+     */
+    public boolean repairFromRedis(String id, int status, long version, long sinceMs) {
+        return m.repairFromRedis(id, status, version, sinceMs) == 1;
+    }
+}
