@@ -3,9 +3,13 @@ package com.orderconsole.bench;
 import com.orderconsole.domain.OrderState;
 import com.orderconsole.embedded.EmbeddedMariaDb;
 import com.orderconsole.embedded.EmbeddedRedis;
-import com.orderconsole.redis.RedisStateStore;
+import com.orderconsole.redis.RedisConnection;
+import com.orderconsole.redis.RedisStores;
 import com.orderconsole.service.Services;
 import com.orderconsole.store.Database;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.api.async.RedisAsyncCommands;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -37,14 +41,24 @@ final class BenchEnv implements AutoCloseable {
 
     final EmbeddedRedis redisServer;
     final EmbeddedMariaDb mariaDb;
-    final RedisStateStore redis;
+    final RedisStores stores;
+    /** The product's connection: server clock and waiting on futures. */
+    final RedisConnection redis;
+    /** A second, plain Lettuce connection for commands that measure the server itself (not product code). */
+    final RedisAsyncCommands<String, String> raw;
+    private final RedisClient rawClient;
+    private final StatefulRedisConnection<String, String> rawConnection;
     final Database db;
     private Services services;
 
-    private BenchEnv(EmbeddedRedis redisServer, EmbeddedMariaDb mariaDb, RedisStateStore redis, Database db) {
+    private BenchEnv(EmbeddedRedis redisServer, EmbeddedMariaDb mariaDb, RedisStores stores, Database db) {
         this.redisServer = redisServer;
         this.mariaDb = mariaDb;
-        this.redis = redis;
+        this.stores = stores;
+        this.redis = stores.connection();
+        this.rawClient = RedisClient.create(redisServer.uri());
+        this.rawConnection = rawClient.connect();
+        this.raw = rawConnection.async();
         this.db = db;
     }
 
@@ -57,7 +71,7 @@ final class BenchEnv implements AutoCloseable {
         // commit and fsynced once a second, the same durability as Redis' appendfsync everysec.
         EmbeddedMariaDb m = new EmbeddedMariaDb(dir.resolve("mariadb"), 0, "--innodb-buffer-pool-size=2G",
                 "--innodb-log-file-size=512M", "--innodb-flush-log-at-trx-commit=2", "--max-connections=100").start();
-        RedisStateStore store = RedisStateStore.connect(r.uri(), Duration.ofSeconds(5));
+        RedisStores store = RedisStores.connect(r.uri(), Duration.ofSeconds(5));
         Database db = Database.connect(m.jdbcUrl(), "root", "", Duration.ofSeconds(5));
         return new BenchEnv(r, m, store, db);
     }
@@ -70,9 +84,9 @@ final class BenchEnv implements AutoCloseable {
         if (services != null) {
             services.close();
         }
-        redis.await(redis.rawAsync().flushall(), "FLUSHALL");
+        redis.await(raw.flushall(), "FLUSHALL");
         sql("TRUNCATE TABLE orders", "TRUNCATE TABLE order_history", "TRUNCATE TABLE sync_cursor");
-        services = Services.create(redis, db, PAYMENT_TIMEOUT);
+        services = Services.create(stores, db, PAYMENT_TIMEOUT);
         services.rules().ensureSeeded();
         return services;
     }
@@ -101,7 +115,7 @@ final class BenchEnv implements AutoCloseable {
     /** @return one INFO section parsed into field to value */
     Map<String, String> info(String section) {
         Map<String, String> out = new HashMap<>();
-        for (String line : redis.await(redis.rawAsync().info(section), "INFO").split("\r?\n")) {
+        for (String line : redis.await(raw.info(section), "INFO").split("\r?\n")) {
             int c = line.indexOf(':');
             if (c > 0 && !line.startsWith("#")) {
                 out.put(line.substring(0, c), line.substring(c + 1).trim());
@@ -160,7 +174,7 @@ final class BenchEnv implements AutoCloseable {
                 if (!inFlight.tryAcquire(30, TimeUnit.SECONDS)) {
                     throw new IllegalStateException("Redis seeding stalled");
                 }
-                redis.initOrder(s.state(), s.expireAtMs()).whenComplete((ok, e) -> {
+                stores.orders().initOrderAsync(s.state(), s.expireAtMs()).whenComplete((ok, e) -> {
                     if (e != null) {
                         failure.compareAndSet(null, e);
                     }
@@ -233,7 +247,9 @@ final class BenchEnv implements AutoCloseable {
         if (services != null) {
             services.close();
         }
-        redis.close();
+        rawConnection.close();
+        rawClient.shutdown();
+        stores.close();
         db.close();
         redisServer.stop();
         mariaDb.stop();

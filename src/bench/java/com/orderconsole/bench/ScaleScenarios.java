@@ -5,13 +5,13 @@ import com.orderconsole.domain.OrderState;
 import com.orderconsole.domain.OrderStatus;
 import com.orderconsole.domain.TransitionRequest;
 import com.orderconsole.redis.RedisKeys;
+import com.orderconsole.service.Services;
+import com.orderconsole.service.monitor.StateCounts;
 import com.orderconsole.service.order.OrderPage;
 import com.orderconsole.service.order.OrderQuery;
 import com.orderconsole.service.recon.ReconCategory;
 import com.orderconsole.service.recon.ReconProgress;
 import com.orderconsole.service.recon.ReconReport;
-import com.orderconsole.service.Services;
-import com.orderconsole.service.monitor.StateCounts;
 import io.lettuce.core.RedisFuture;
 
 import java.time.Duration;
@@ -119,7 +119,7 @@ final class ScaleScenarios {
         // QUEUE_ENTRY_NOT_WAIT_PAY: queue entries for PAID orders.
         List<RedisFuture<Long>> fs = new ArrayList<>();
         for (int i = 3; i < (long) planted * stride; i += stride) {
-            fs.add(env.redis.rawAsync().zadd(RedisKeys.cancelQueue(RedisKeys.bucket(id(i))), now0 + DAY, id(i)));
+            fs.add(env.raw.zadd(RedisKeys.cancelQueue(RedisKeys.bucket(id(i))), now0 + DAY, id(i)));
         }
         fs.forEach(f -> env.redis.await(f, "ZADD"));
         memory(usedBefore, n + planted);
@@ -134,7 +134,7 @@ final class ScaleScenarios {
         List<RedisFuture<Long>> fs = new ArrayList<>();
         int samples = Math.min(1000, n);
         for (int k = 0; k < samples; k++) {
-            fs.add(env.redis.rawAsync().memoryUsage(RedisKeys.order(id((long) k * n / samples))));
+            fs.add(env.raw.memoryUsage(RedisKeys.order(id((long) k * n / samples))));
         }
         long sum = 0;
         for (RedisFuture<Long> f : fs) {

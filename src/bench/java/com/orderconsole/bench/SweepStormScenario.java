@@ -5,9 +5,9 @@ import com.orderconsole.domain.OrderState;
 import com.orderconsole.domain.OrderStatus;
 import com.orderconsole.domain.TransitionRequest;
 import com.orderconsole.redis.RedisKeys;
-import com.orderconsole.service.BenchSweepers;
-import com.orderconsole.service.queue.CancelSweeper;
 import com.orderconsole.service.Services;
+import com.orderconsole.service.queue.BenchSweepers;
+import com.orderconsole.service.queue.CancelSweeper;
 import io.lettuce.core.Range;
 import io.lettuce.core.RedisFuture;
 import org.HdrHistogram.Histogram;
@@ -49,7 +49,7 @@ final class SweepStormScenario {
      */
     void run(int storm, Integer batchSize) {
         Services s = env.fresh();
-        CancelSweeper sweeper = batchSize == null ? s.sweeper() : BenchSweepers.create(env.redis, s.transitions(), batchSize, 20);
+        CancelSweeper sweeper = batchSize == null ? s.sweeper() : BenchSweepers.create(env.stores, s.transitions(), batchSize, 20);
         String label = batchSize == null ? "Sweep storm" : "Sweep storm what-if, sweeper batch " + batchSize + " (the earlier default; the product now uses 100)";
         long now = env.redis.nowMs();
         int payers = PAY_RATE * 30; // enough for 30 s of PAY load, the loop's time bound
@@ -62,7 +62,7 @@ final class SweepStormScenario {
         List<RedisFuture<Long>> fs = new ArrayList<>(storm);
         for (int i = 0; i < storm; i++) {
             String oid = String.format("s%08d", i);
-            fs.add(env.redis.rawAsync().zadd(RedisKeys.cancelQueue(RedisKeys.bucket(oid)), second + i % 1000, oid));
+            fs.add(env.raw.zadd(RedisKeys.cancelQueue(RedisKeys.bucket(oid)), second + i % 1000, oid));
         }
         fs.forEach(f -> env.redis.await(f, "ZADD"));
 
@@ -162,7 +162,7 @@ final class SweepStormScenario {
     private long overdue(long upTo) {
         List<RedisFuture<Long>> fs = new ArrayList<>();
         for (int b = 0; b < RedisKeys.BUCKETS; b++) {
-            fs.add(env.redis.rawAsync().zcount(RedisKeys.cancelQueue(b), Range.create(Double.NEGATIVE_INFINITY, (double) upTo)));
+            fs.add(env.raw.zcount(RedisKeys.cancelQueue(b), Range.create(Double.NEGATIVE_INFINITY, (double) upTo)));
         }
         long n = 0;
         for (RedisFuture<Long> f : fs) {

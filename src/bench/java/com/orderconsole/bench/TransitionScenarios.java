@@ -120,7 +120,7 @@ final class TransitionScenarios {
             default -> AsyncLoad.run(count, window, MAX_RUN_MS, i -> {
                 String oid = id("t", base + i % perRun);
                 String[] keys = keys(oid);
-                return env.redis.rawAsync().<List<Object>>evalsha(sha, ScriptOutputType.MULTI, keys, oid,
+                return env.raw.<List<Object>>evalsha(sha, ScriptOutputType.MULTI, keys, oid,
                                 Integer.toString(target(i, perRun).code()), "", "0", OPERATOR.name(), "bench", "")
                         .thenApply(r -> ((Long) r.get(0)) == 1L);
             });

@@ -13,6 +13,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.time.temporal.ChronoUnit;
+import java.util.Locale;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 import java.util.regex.Matcher;
@@ -57,7 +58,7 @@ final class Cli {
      */
     static Duration parseDuration(String text) {
         String t = text == null ? "" : text.trim();
-        if (t.toUpperCase().startsWith("P")) {
+        if (t.toUpperCase(Locale.ROOT).startsWith("P")) {
             try {
                 return Duration.parse(t);
             } catch (DateTimeParseException e) {

@@ -1,5 +1,7 @@
 package com.orderconsole.domain;
 
+import java.util.Locale;
+
 /** Thrown by the service layer when an operator's role does not allow an action. */
 public class PermissionDeniedException extends RuntimeException {
     /**
@@ -8,7 +10,7 @@ public class PermissionDeniedException extends RuntimeException {
      * @param needed the least role that may do it
      */
     public PermissionDeniedException(Operator operator, String action, Role needed) {
-        super(operator.name() + " (" + operator.role().name().toLowerCase() + ") may not " + action
-                + ": needs role " + needed.name().toLowerCase());
+        super(operator.name() + " (" + operator.role().name().toLowerCase(Locale.ROOT) + ") may not " + action
+                + ": needs role " + needed.name().toLowerCase(Locale.ROOT));
     }
 }

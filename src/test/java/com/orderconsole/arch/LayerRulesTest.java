@@ -1,5 +1,11 @@
 package com.orderconsole.arch;
 
+import com.orderconsole.domain.TransitionRequest;
+import com.orderconsole.redis.OrderStateStore;
+import com.orderconsole.redis.OutboxStore;
+import com.orderconsole.service.follower.Follower;
+import com.orderconsole.service.transition.TransitionService;
+import com.orderconsole.store.OrderStore;
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.domain.JavaMethod;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
@@ -15,8 +21,11 @@ import org.junit.jupiter.api.Test;
 import java.util.Arrays;
 import java.util.Locale;
 
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAPackage;
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.simpleNameEndingWith;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.methods;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 
 /** Dependencies point one way: domain ← redis/store ← service ← app ← ui, cli. */
 class LayerRulesTest {
@@ -24,7 +33,9 @@ class LayerRulesTest {
 
     @BeforeAll
     static void load() {
+        // Benchmark classes land in target/classes after a -Pbench build; they are not product code.
         classes = new ClassFileImporter().withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+                .withImportOption(location -> !location.contains("/com/orderconsole/bench/") && !location.contains("BenchSweepers"))
                 .importPackages("com.orderconsole");
     }
 
@@ -66,6 +77,65 @@ class LayerRulesTest {
                         "com.orderconsole.embedded..", "io.lettuce..", "org.apache.ibatis..", "java.sql..", "com.zaxxer..",
                         "com.mysql..", "org.flywaydb..")
                 .allowEmptyShould(true)
+                .check(classes);
+    }
+
+    @Test
+    void clientLibrariesStayInTheirLayers() {
+        noClasses().that().resideOutsideOfPackage("com.orderconsole.redis..")
+                .should().dependOnClassesThat().resideInAPackage("io.lettuce..")
+                .because("Redis access is split by structure in redis/; services see its stores, never Lettuce")
+                .check(classes);
+        noClasses().that().resideOutsideOfPackage("com.orderconsole.store..")
+                .should().dependOnClassesThat().resideInAPackage("org.apache.ibatis..")
+                .because("each table has one store class in store/; services never hold a MyBatis session")
+                .check(classes);
+        noClasses().that().resideOutsideOfPackages("com.orderconsole.store..", "com.orderconsole.embedded..")
+                .should().dependOnClassesThat().resideInAPackage("java.sql..")
+                .because("SQL runs in store/ (and, to create the schema of an embedded server, in embedded/)")
+                .check(classes);
+        noClasses().that().resideOutsideOfPackage("com.orderconsole.store..")
+                .should().dependOnClassesThat(resideInAPackage("com.orderconsole.store").and(simpleNameEndingWith("Mapper")))
+                .because("a mapper is the store's inside: one class writes each table")
+                .check(classes);
+    }
+
+    @Test
+    void onlyTheTransitionServiceRunsTheTransitionScript() {
+        noClasses().that().doNotHaveFullyQualifiedName(TransitionService.class.getName())
+                .and().resideOutsideOfPackage("com.orderconsole.redis..")
+                .should().callMethod(OrderStateStore.class, "transitionAsync", TransitionRequest.class, String.class)
+                .because("every status change goes through one service method: role checks, rebuild of missing state, "
+                        + "republish of missing rules, rejection logging and waking the follower")
+                .check(classes);
+    }
+
+    @Test
+    void onlyTheFollowerAppliesTheOutboxToMySql() {
+        noClasses().that().resideOutsideOfPackage("com.orderconsole.service.follower..")
+                .and().resideOutsideOfPackage("com.orderconsole.redis..")
+                .and().doNotHaveFullyQualifiedName(com.orderconsole.service.Services.class.getName())
+                .should().dependOnClassesThat().haveFullyQualifiedName(OutboxStore.class.getName())
+                .because("the outbox is read and trimmed by the MySQL follower alone; trimming elsewhere could lose an entry")
+                .check(classes);
+        noClasses().that().resideOutsideOfPackage("com.orderconsole.service.follower..")
+                .should().callMethod(OrderStore.class, "applyIfNewer", String.class, int.class, long.class, long.class)
+                .because("only the follower moves an order's MySQL status forward from the outbox")
+                .check(classes);
+    }
+
+    @Test
+    void frontEndsDoNotDriveTheFollower() {
+        noClasses().that().resideInAnyPackage("com.orderconsole.ui..", "com.orderconsole.cli..")
+                .should().callMethod(Follower.class, "drainOnce")
+                .because("'apply and wait for MySQL' is TransitionService.transitionAndWait / Follower.catchUp, one use case for both front ends")
+                .check(classes);
+    }
+
+    @Test
+    void capabilitiesDoNotFormCycles() {
+        slices().matching("com.orderconsole.service.(*)..").should().beFreeOfCycles()
+                .because("each capability room can be read and changed knowing only the rooms below it")
                 .check(classes);
     }
 

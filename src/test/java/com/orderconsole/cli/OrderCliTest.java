@@ -3,9 +3,9 @@ package com.orderconsole.cli;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.orderconsole.FreshEngine;
 import com.orderconsole.RawRedis;
 import com.orderconsole.TestServers;
-import com.orderconsole.app.Engine;
 import com.orderconsole.app.EngineConfig;
 import com.orderconsole.domain.HistoryEntry;
 import com.orderconsole.domain.Operator;
@@ -15,9 +15,9 @@ import com.orderconsole.domain.TransitionRequest;
 import com.orderconsole.redis.RedisKeys;
 import com.orderconsole.service.Services;
 import com.orderconsole.service.order.OrderDetails;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -39,7 +39,8 @@ class OrderCliTest {
     private static final String HEADER = "order_id,customer_id,order_status,order_purchase_timestamp,order_approved_at,"
             + "order_delivered_carrier_date,order_delivered_customer_date,order_estimated_delivery_date";
 
-    private Engine engine;
+    @RegisterExtension
+    final FreshEngine engine = new FreshEngine();
     private Services s;
     private final Operator ops = new Operator("olivia", Role.OPS);
 
@@ -55,13 +56,7 @@ class OrderCliTest {
 
     @BeforeEach
     void start() {
-        engine = TestServers.freshEngine();
         s = engine.services();
-    }
-
-    @AfterEach
-    void stop() {
-        engine.close();
     }
 
     /** Runs the CLI against the test servers (connection options before the subcommand). */

@@ -1,7 +1,6 @@
 package com.orderconsole.service.importer;
 
-import com.orderconsole.TestServers;
-import com.orderconsole.app.Engine;
+import com.orderconsole.FreshEngine;
 import com.orderconsole.domain.HistoryEntry;
 import com.orderconsole.domain.Operator;
 import com.orderconsole.domain.OrderStatus;
@@ -13,9 +12,9 @@ import com.orderconsole.service.order.OrderDetails;
 import com.orderconsole.service.order.OrderPage;
 import com.orderconsole.service.order.OrderQuery;
 import com.orderconsole.service.order.OrderSummary;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.StringReader;
@@ -40,19 +39,14 @@ class OlistImporterTest {
             + "order_delivered_carrier_date,order_delivered_customer_date,order_estimated_delivery_date";
     private static final ZoneId SAO_PAULO = ZoneId.of("America/Sao_Paulo");
 
-    private Engine engine;
+    @RegisterExtension
+    final FreshEngine engine = new FreshEngine();
     private Services s;
     private final Operator ops = new Operator("olivia", Role.OPS);
 
     @BeforeEach
     void start() {
-        engine = TestServers.freshEngine();
         s = engine.services();
-    }
-
-    @AfterEach
-    void stop() {
-        engine.close();
     }
 
     private static long ms(int y, int mo, int d, int h, int mi, int sec) {

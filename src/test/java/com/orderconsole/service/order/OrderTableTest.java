@@ -1,16 +1,15 @@
 package com.orderconsole.service.order;
 
+import com.orderconsole.FreshEngine;
 import com.orderconsole.RawSql;
-import com.orderconsole.TestServers;
-import com.orderconsole.app.Engine;
 import com.orderconsole.domain.Operator;
 import com.orderconsole.domain.OrderStatus;
 import com.orderconsole.domain.Role;
 import com.orderconsole.domain.TransitionRequest;
 import com.orderconsole.service.Services;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -21,23 +20,18 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 class OrderTableTest {
-    private Engine engine;
+    @RegisterExtension
+    final FreshEngine engine = new FreshEngine();
     private Services s;
     private final Operator support = new Operator("alice", Role.SUPPORT);
 
     @BeforeEach
     void start() {
-        engine = TestServers.freshEngine();
         s = engine.services();
         for (int i = 0; i < 25; i++) {
             s.orders().create(support, String.format("a_%02d", i), null, Duration.ofMinutes(30));
         }
         s.orders().create(support, "axb", null, Duration.ofMinutes(30));
-    }
-
-    @AfterEach
-    void stop() {
-        engine.close();
     }
 
     private List<OrderSummary> all(OrderQuery q, int pageSize) {

@@ -1,5 +1,6 @@
 package com.orderconsole.service.queue;
 
+import com.orderconsole.FreshEngine;
 import com.orderconsole.RawRedis;
 import com.orderconsole.RawSql;
 import com.orderconsole.TestServers;
@@ -12,9 +13,9 @@ import com.orderconsole.domain.Role;
 import com.orderconsole.domain.TransitionRequest;
 import com.orderconsole.redis.RedisKeys;
 import com.orderconsole.service.Services;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -25,20 +26,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 class CancelSweeperTest {
-    private Engine engine;
+    @RegisterExtension
+    final FreshEngine engine = new FreshEngine();
     private Services s;
     private final Operator support = new Operator("alice", Role.SUPPORT);
     private final Operator ops = new Operator("olga", Role.OPS);
 
     @BeforeEach
     void start() {
-        engine = TestServers.freshEngine();
         s = engine.services();
-    }
-
-    @AfterEach
-    void stop() {
-        engine.close();
     }
 
     /** Moves an order's deadline into the past, as if its payment time had run out. */

@@ -1,7 +1,6 @@
 package com.orderconsole.service.traffic;
 
-import com.orderconsole.TestServers;
-import com.orderconsole.app.Engine;
+import com.orderconsole.FreshEngine;
 import com.orderconsole.domain.HistoryEntry;
 import com.orderconsole.domain.Operator;
 import com.orderconsole.domain.OrderStatus;
@@ -12,9 +11,9 @@ import com.orderconsole.service.Services;
 import com.orderconsole.service.order.OrderPage;
 import com.orderconsole.service.order.OrderQuery;
 import com.orderconsole.service.queue.CancelSweeper;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -26,19 +25,14 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 class TrafficSimulatorTest {
-    private Engine engine;
+    @RegisterExtension
+    final FreshEngine engine = new FreshEngine();
     private Services s;
     private final Operator ops = new Operator("olivia", Role.OPS);
 
     @BeforeEach
     void start() {
-        engine = TestServers.freshEngine();
         s = engine.services();
-    }
-
-    @AfterEach
-    void stop() {
-        engine.close();
     }
 
     @Test

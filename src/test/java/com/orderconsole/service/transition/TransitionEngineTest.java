@@ -1,5 +1,6 @@
 package com.orderconsole.service.transition;
 
+import com.orderconsole.FreshEngine;
 import com.orderconsole.RawRedis;
 import com.orderconsole.RawSql;
 import com.orderconsole.TestServers;
@@ -19,9 +20,9 @@ import com.orderconsole.service.order.OrderDetails;
 import com.orderconsole.service.order.OrderQuery;
 import com.orderconsole.service.order.OrderSummary;
 import com.orderconsole.service.rules.RulesJson;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.time.Duration;
 
@@ -29,7 +30,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 class TransitionEngineTest {
-    private Engine engine;
+    @RegisterExtension
+    final FreshEngine engine = new FreshEngine();
     private Services s;
     private final Operator support = new Operator("alice", Role.SUPPORT);
     private final Operator admin = new Operator("root-admin", Role.ADMIN);
@@ -37,13 +39,7 @@ class TransitionEngineTest {
 
     @BeforeEach
     void start() {
-        engine = TestServers.freshEngine();
         s = engine.services();
-    }
-
-    @AfterEach
-    void stop() {
-        engine.close();
     }
 
     private TransitionResult move(String id, OrderStatus to) {

@@ -1,0 +1,23 @@
+package com.orderconsole.service.queue;
+
+import com.orderconsole.redis.RedisStores;
+import com.orderconsole.service.Access;
+import com.orderconsole.service.transition.TransitionService;
+
+/**
+ * Benchmark-only: a cancel sweeper with other bounds than the product's, for the what-if run with
+ * another batch size. Lives in the bench source root, so the product has no such door.
+ */
+public final class BenchSweepers {
+    private BenchSweepers() {
+    }
+
+    /**
+     * @param batchSize entries per ZRANGEBYSCORE and per pipelined cancel round
+     * @param maxBatchesPerTick bound on rounds per bucket per tick
+     * @return a sweeper like the product's, with these bounds
+     */
+    public static CancelSweeper create(RedisStores redis, TransitionService transitions, int batchSize, int maxBatchesPerTick) {
+        return new CancelSweeper(redis.connection(), redis.queue(), transitions, new Access(), batchSize, maxBatchesPerTick);
+    }
+}

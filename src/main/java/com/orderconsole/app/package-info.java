@@ -1,0 +1,2 @@
+/** The engine: starts embedded servers or connects to external ones, and builds the service layer. */
+package com.orderconsole.app;
