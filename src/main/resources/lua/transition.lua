@@ -5,7 +5,7 @@
 -- KEYS[2] rules replica  field "<from>" = "to,to,...", "_t" = terminal list, "_v" = rules version
 -- KEYS[3] outbox stream  one entry per outcome (applied or rejected), drained into MySQL
 -- KEYS[4] cancel queue   ZSET member = order id; removed once the order leaves WAIT_PAY
--- KEYS[5] stats hash     counters per result code and per edge, live count per status
+-- KEYS[5] stats hash     counters per result code and per edge, live count per status, outbox sequence
 -- All five keys share one hash tag, so the script also runs on Redis Cluster.
 --
 -- ARGV[1] order id   ARGV[2] target status code   ARGV[3] expected version ('' = any)
@@ -13,7 +13,8 @@
 --
 -- Returns {code, from status (0 if missing), version after the call, now in epoch ms}.
 -- Codes: 1 applied, 0 not allowed, -1 state missing, -2 terminal, -3 version conflict,
---        -4 already in target status, -5 rules missing.
+--        -4 already in target status, -5 rules missing, -6 order record malformed (nothing written
+--        but the counter: an outbox entry no one can read must never be made).
 -- Time: Redis server clock (TIME), the single time source for updateTime and queue expiry.
 
 local id = ARGV[1]
@@ -28,6 +29,11 @@ if not cur[1] then
 end
 local from = tonumber(cur[1])
 local version = tonumber(cur[2])
+if not from or from ~= math.floor(from) or from < 1 or from > 6
+    or not version or version ~= math.floor(version) or version < 0 then
+  redis.call('HINCRBY', KEYS[5], 'c:-6', 1)
+  return {-6, 0, 0, now}
+end
 
 local override = ARGV[4] == '1'
 local code
@@ -71,6 +77,8 @@ redis.call('HINCRBY', KEYS[5], 'c:' .. code, 1)
 if status ~= 1 then
   redis.call('ZREM', KEYS[4], id)
 end
+-- A per-bucket sequence: a Redis restored from an older copy hands out numbers the follower has seen.
+local seq = redis.call('HINCRBY', KEYS[5], 'seq', 1)
 redis.call('XADD', KEYS[3], '*', 'o', id, 'f', from, 't', target, 'v', version, 'c', code,
-  'a', ARGV[5], 's', ARGV[6], 'r', ARGV[7], 'ts', now)
+  'a', ARGV[5], 's', ARGV[6], 'r', ARGV[7], 'ts', now, 'n', seq)
 return {code, from, version, now}

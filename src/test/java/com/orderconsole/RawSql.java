@@ -29,4 +29,18 @@ public final class RawSql {
             throw new IllegalStateException(e);
         }
     }
+
+    /** @return the first column of every row of a query, as text (for assertion messages) */
+    public static java.util.List<String> column(String sql) {
+        try (Connection c = DriverManager.getConnection(TestServers.mariaDb().jdbcUrl(), "root", "");
+             Statement st = c.createStatement(); ResultSet rs = st.executeQuery(sql)) {
+            java.util.List<String> out = new java.util.ArrayList<>();
+            while (rs.next()) {
+                out.add(rs.getString(1));
+            }
+            return out;
+        } catch (SQLException e) {
+            throw new IllegalStateException(e);
+        }
+    }
 }

@@ -81,7 +81,8 @@ public final class TestServers {
         }
         try (Connection c = DriverManager.getConnection(mariaDb.jdbcUrl(), "root", "");
              Statement st = c.createStatement()) {
-            for (String t : new String[]{"orders", "order_history", "sync_cursor", "transition_rules"}) {
+            for (String t : new String[]{"orders", "order_history", "sync_cursor", "transition_rules", "dataset_identity",
+                    "dead_letter", "audit_log"}) {
                 try {
                     st.execute("TRUNCATE TABLE " + t);
                 } catch (SQLException e) {

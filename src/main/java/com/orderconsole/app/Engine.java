@@ -51,6 +51,7 @@ public final class Engine implements AutoCloseable {
         DataDirLease lease = null;
         boolean longLived = config.sweepInterval() != null;
         try {
+            config.requireBothOrNeither();
             String redisUri = config.redisUri();
             String jdbc = config.jdbcUrl();
             if (redisUri == null && jdbc == null) {
@@ -82,6 +83,7 @@ public final class Engine implements AutoCloseable {
             redis = RedisStores.connect(redisUri, config.commandTimeout());
             db = Database.connect(jdbc, user, password, config.commandTimeout());
             Services services = Services.create(redis, db, config.paymentTimeout());
+            services.dataset().verifyPairing();
             services.rules().ensureSeeded();
             services.maintenance().recoverIfRedisLostData();
             if (config.syncIdle() != null) {

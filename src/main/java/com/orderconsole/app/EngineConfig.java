@@ -48,6 +48,25 @@ public record EngineConfig(String redisUri, String jdbcUrl, String dbUser, Strin
         return new EngineConfig(redisUri, jdbcUrl, dbUser, dbPassword, dataDir, timeout, sweepInterval, syncIdle, paymentTimeout);
     }
 
+    /**
+     * External servers come as a pair: a Redis without its MySQL (or the reverse) would be paired with a
+     * fresh embedded server, and the follower would apply real transitions into a throwaway database.
+     *
+     * @throws IllegalArgumentException when exactly one of the Redis URI and the JDBC URL is given
+     */
+    public void requireBothOrNeither() {
+        if (redisUri == null && jdbcUrl != null) {
+            throw new IllegalArgumentException("a MySQL URL was given without a Redis URI: give both (external servers) "
+                    + "or neither (the embedded servers of the data directory); mixing one external server with an "
+                    + "embedded one would split the system");
+        }
+        if (redisUri != null && jdbcUrl == null) {
+            throw new IllegalArgumentException("a Redis URI was given without a MySQL URL: give both (external servers) "
+                    + "or neither (the embedded servers of the data directory); mixing one external server with an "
+                    + "embedded one would split the system");
+        }
+    }
+
     @Override
     public String toString() {
         // Never print the password.

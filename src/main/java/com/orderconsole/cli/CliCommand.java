@@ -1,6 +1,7 @@
 package com.orderconsole.cli;
 
 import com.orderconsole.app.Engine;
+import com.orderconsole.app.EngineConfig;
 import com.orderconsole.domain.Operator;
 import com.orderconsole.service.Services;
 import com.orderconsole.service.follower.CatchUp;
@@ -53,7 +54,13 @@ abstract class CliCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), e.getMessage());
         }
-        return Engine.start(global().config(password));
+        EngineConfig config;
+        try {
+            config = global().config(password);
+        } catch (IllegalArgumentException e) {
+            throw new ParameterException(spec.commandLine(), e.getMessage());
+        }
+        return Engine.start(config);
     }
 
     /** Prints the result: the JSON document with --json, else the text. */

@@ -90,7 +90,12 @@ class GlobalOptions {
         if (dataDir != null) {
             config = config.withDataDir(dataDir.toAbsolutePath());
         }
-        if (redisUri != null || jdbcUrl != null) {
+        if (redisUri != null && jdbcUrl == null || redisUri == null && jdbcUrl != null) {
+            throw new IllegalArgumentException((redisUri != null ? "--redis was given without --jdbc" : "--jdbc was given without --redis")
+                    + ": give both (external servers) or neither (the embedded servers of the data directory); "
+                    + "one external server beside an embedded one would split the system");
+        }
+        if (redisUri != null) {
             config = config.withServers(redisUri, jdbcUrl, dbUser != null ? dbUser : config.dbUser(), password);
         }
         return config;

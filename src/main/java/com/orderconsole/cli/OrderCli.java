@@ -100,7 +100,8 @@ public final class OrderCli {
             version = "order-console 0.1.0",
             description = "Order State Console, headless. Without a subcommand, java -jar opens the console.",
             subcommands = {ImportCommand.class, CreateCommand.class, TransitionCommand.class, ShowCommand.class,
-                    SweepCommand.class, FollowerCommand.class, ReconcileCommand.class, StatsCommand.class, RulesCommand.class},
+                    SweepCommand.class, FollowerCommand.class, ReconcileCommand.class, StatsCommand.class, RulesCommand.class,
+                    DeadLettersCommand.class},
             footer = {"", "Exit codes: 0 ok, 1 failure (message on stderr), 2 usage error, 3 transition rejected (code in the output)."})
     static final class Root extends GlobalOptions implements Runnable {
         private final BiConsumer<EngineConfig, Operator> openConsole;

@@ -2,6 +2,7 @@ package com.orderconsole.cli;
 
 import com.orderconsole.app.Engine;
 import com.orderconsole.domain.Operator;
+import com.orderconsole.domain.Role;
 import com.orderconsole.service.Services;
 import com.orderconsole.service.recon.ReconCategory;
 import com.orderconsole.service.recon.ReconProgress;
@@ -27,6 +28,12 @@ final class ReconcileCommand extends CliCommand {
     @Option(names = "--repair", description = "repair every finding, then compare again")
     boolean repair;
 
+    @Option(names = "--dry-run", description = "with --repair: list, per order, what would be copied where and the resulting state; change nothing")
+    boolean dryRun;
+
+    @Option(names = "--reason", paramLabel = "TEXT", description = "why; needed (with role admin) to copy Redis-only orders into MySQL")
+    String reason;
+
     @Override
     public Integer call() {
         Operator op = operator(null);
@@ -37,7 +44,19 @@ final class ReconcileCommand extends CliCommand {
             Map<String, Object> doc = new LinkedHashMap<>();
             doc.put("before", before);
             StringBuilder text = new StringBuilder(describe("Compared " + before.ordersCompared() + " orders", before));
-            if (repair) {
+            if (repair && dryRun) {
+                Map<String, Object> plans = new LinkedHashMap<>();
+                for (ReconCategory c : ReconCategory.values()) {
+                    List<ReconciliationService.RepairStep> steps = recon.plan(before, c);
+                    if (!steps.isEmpty()) {
+                        plans.put(c.name(), steps);
+                        text.append(String.format("Would repair %s:%n", c.label()));
+                        steps.stream().limit(LISTED).forEach(st -> text.append(String.format("    %s%s -> %s%n",
+                                st.orderId().isEmpty() ? "" : st.orderId() + ": ", st.direction(), st.resulting())));
+                    }
+                }
+                doc.put("plan", plans);
+            } else if (repair) {
                 List<RepairResult> results = new ArrayList<>();
                 // Sync first: a pending outbox explains most status mismatches, and applying it fixes them.
                 List<ReconCategory> order = new ArrayList<>(List.of(ReconCategory.SYNC_PENDING));
@@ -47,9 +66,15 @@ final class ReconcileCommand extends CliCommand {
                     }
                 }
                 for (ReconCategory c : order) {
+                    if (c == ReconCategory.MISSING_IN_MYSQL && before.counts().get(c) > 0
+                            && (reason == null || reason.isBlank() || !op.role().includes(Role.ADMIN))) {
+                        text.append(String.format("Not repaired %s (%d): copying a Redis state into MySQL is an admin "
+                                + "override; repeat with --role admin --reason TEXT%n", c.label(), before.counts().get(c)));
+                        continue;
+                    }
                     // Called for empty categories too: the service's role check then refuses --repair to a
                     // support user even when there is nothing to repair.
-                    RepairResult r = recon.repair(op, before, c, ReconProgress.NONE, () -> false);
+                    RepairResult r = recon.repair(op, before, c, reason == null ? "" : reason, ReconProgress.NONE, () -> false);
                     if (before.counts().get(c) > 0) {
                         results.add(r);
                         text.append(String.format("Repaired %s: %d of %d%s%n", c.label(), r.repaired(), r.attempted(),

@@ -28,6 +28,7 @@ final class StatsCommand extends CliCommand {
             Map<ResultCode, Long> results = m.resultCounts();
             FollowerStatus sync = s.follower().status();
             Health health = s.health().check();
+            long deadLetters = s.deadLetters().countOpen();
 
             Map<String, Object> statuses = new LinkedHashMap<>();
             StringBuilder text = new StringBuilder(String.format("%-10s %10s %10s %10s%n", "Status", "Redis", "MySQL", "Stuck"));
@@ -56,12 +57,16 @@ final class StatsCommand extends CliCommand {
             text.append(String.format("Health: Redis %s, MySQL %s, rules v%s%n", health.redisUp() ? "up" : "DOWN",
                     health.mysqlUp() ? "up" : "DOWN", health.rulesVersion() == null ? "?" : health.rulesVersion()));
             health.warnings().forEach(w -> text.append("  warning: ").append(w).append(System.lineSeparator()));
+            if (deadLetters > 0) {
+                text.append(String.format("Dead letters: %d open (records set aside; see 'dead-letters')%n", deadLetters));
+            }
 
             Map<String, Object> doc = new LinkedHashMap<>();
             doc.put("statuses", statuses);
             doc.put("results", codes);
             doc.put("sync", sync);
             doc.put("health", health);
+            doc.put("deadLetters", deadLetters);
             emit(doc, text.toString());
             return OrderCli.OK;
         }

@@ -4,7 +4,7 @@ package com.orderconsole.domain;
  * Outcome of one run of the transition script. The numeric codes are what transition.lua returns
  * and what the counters and status history store.
  *
- * <p>1, 0, -1 and -2 follow the design this product is built on; -3..-5 are ours.
+ * <p>1, 0, -1 and -2 follow the design this product is built on; -3..-6 are ours.
  */
 public enum ResultCode {
     /** The transition was applied: status written, version bumped by one. */
@@ -20,7 +20,12 @@ public enum ResultCode {
     /** The order is already in the target status; nothing was written (e.g. a repeated payment callback). */
     ALREADY_IN_STATUS(-4, "order is already in the target status"),
     /** The rules copy the script reads is absent in this key slot (the service republishes and retries). */
-    RULES_MISSING(-5, "transition rules not loaded in Redis");
+    RULES_MISSING(-5, "transition rules not loaded in Redis"),
+    /**
+     * The order's Redis record has fields that are not well-formed (e.g. status 7); the script refuses to
+     * act on it and the service sets it aside in the dead-letter list for ops.
+     */
+    MALFORMED(-6, "the order's Redis record is malformed; it is set aside for ops");
 
     private final int code;
     private final String description;

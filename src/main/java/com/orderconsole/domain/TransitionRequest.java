@@ -27,6 +27,9 @@ public record TransitionRequest(String orderId, OrderStatus target, Long expecte
         if (reason.chars().anyMatch(c -> c < 0x20 || c == 0x7f)) {
             throw new IllegalArgumentException("reason contains a control character (newline, tab or escape); use plain text");
         }
+        if (expectedVersion != null && expectedVersion < 1) {
+            throw new IllegalArgumentException("expected version must be 1 or more (versions start at 1), got " + expectedVersion);
+        }
         if (override && expectedVersion == null) {
             throw new IllegalArgumentException("an override needs the version the operator saw");
         }

@@ -104,6 +104,7 @@ public final class OrderStateStore {
      *
      * @param orderId a validated id
      * @return the state, or null when Redis has none
+     * @throws MalformedOrderException when the order's hash has fields that are not well-formed
      */
     public CompletableFuture<OrderState> getAsync(String orderId) {
         return async.hgetall(RedisKeys.order(orderId)).toCompletableFuture().thenApply(m -> toState(orderId, m));
@@ -114,31 +115,85 @@ public final class OrderStateStore {
         return redis.await(getAsync(orderId), "HGETALL order " + orderId);
     }
 
+    /** @return the order's hash as stored, e.g. "status=7 version=3 …" (for a person), "" when absent */
+    public String raw(String orderId) {
+        StringBuilder b = new StringBuilder();
+        redis.await(async.hgetall(RedisKeys.order(orderId)), "HGETALL order " + orderId)
+                .forEach((k, v) -> b.append(b.length() == 0 ? "" : " ").append(k).append('=').append(v));
+        return b.toString();
+    }
+
+    /**
+     * States read in one round, with the orders whose hash is not well-formed kept apart.
+     *
+     * @param states id to state, in the order asked; ids without Redis state (or malformed) map to null
+     * @param malformed id to what is wrong with its hash, in words
+     */
+    public record States(Map<String, OrderState> states, Map<String, String> malformed) {
+    }
+
+    /**
+     * Reads many orders in one pipelined round; malformed hashes never fail the read.
+     *
+     * @param orderIds validated ids
+     * @return the states and the malformed ones
+     */
+    public States getAllChecked(List<String> orderIds) {
+        List<CompletableFuture<Map<String, String>>> fs = new ArrayList<>(orderIds.size());
+        for (String id : orderIds) {
+            fs.add(async.hgetall(RedisKeys.order(id)).toCompletableFuture());
+        }
+        Map<String, OrderState> out = new LinkedHashMap<>();
+        Map<String, String> malformed = new LinkedHashMap<>();
+        for (int i = 0; i < orderIds.size(); i++) {
+            String id = orderIds.get(i);
+            try {
+                out.put(id, toState(id, redis.await(fs.get(i), "HGETALL")));
+            } catch (MalformedOrderException e) {
+                out.put(id, null);
+                malformed.put(id, e.problem());
+            }
+        }
+        return new States(out, malformed);
+    }
+
     /**
      * Reads many orders in one pipelined round.
      *
      * @param orderIds validated ids
-     * @return id to state; ids without Redis state map to null
+     * @return id to state; ids without Redis state, or with a malformed hash, map to null
      */
     public Map<String, OrderState> getAll(List<String> orderIds) {
-        List<CompletableFuture<OrderState>> fs = new ArrayList<>(orderIds.size());
-        for (String id : orderIds) {
-            fs.add(getAsync(id));
-        }
-        Map<String, OrderState> out = new LinkedHashMap<>();
-        for (int i = 0; i < orderIds.size(); i++) {
-            out.put(orderIds.get(i), redis.await(fs.get(i), "HGETALL"));
-        }
-        return out;
+        return getAllChecked(orderIds).states();
     }
 
     private static OrderState toState(String orderId, Map<String, String> m) {
-        if (m == null || m.isEmpty() || m.get("status") == null) {
+        if (m == null || m.isEmpty()) {
             return null;
         }
-        return new OrderState(orderId, OrderStatus.ofCode(Integer.parseInt(m.get("status"))),
-                Long.parseLong(m.getOrDefault("version", "0")), Long.parseLong(m.getOrDefault("updateTime", "0")),
-                Long.parseLong(m.getOrDefault("createTime", m.getOrDefault("updateTime", "0"))));
+        String status = m.get("status");
+        if (status == null) {
+            throw new MalformedOrderException(orderId, "status is missing");
+        }
+        int code = (int) number(orderId, m, "status", status);
+        if (code < 1 || code > OrderStatus.values().length) {
+            throw new MalformedOrderException(orderId, "status " + code + " is not a status code (1..6)");
+        }
+        String updated = m.getOrDefault("updateTime", "0");
+        return new OrderState(orderId, OrderStatus.ofCode(code), number(orderId, m, "version", m.getOrDefault("version", "")),
+                number(orderId, m, "updateTime", updated), number(orderId, m, "createTime", m.getOrDefault("createTime", updated)));
+    }
+
+    private static long number(String orderId, Map<String, String> m, String field, String value) {
+        try {
+            long v = Long.parseLong(value);
+            if (v < 0) {
+                throw new MalformedOrderException(orderId, field + " " + v + " is negative");
+            }
+            return v;
+        } catch (NumberFormatException e) {
+            throw new MalformedOrderException(orderId, field + " '" + value + "' is not a whole number");
+        }
     }
 
     /**
@@ -146,11 +201,13 @@ public final class OrderStateStore {
      * reconciliation repair before rebuilding an order from a newer MySQL record.
      */
     public void forget(String orderId) {
-        OrderState st = get(orderId);
-        if (st == null) {
-            return;
+        OrderState st;
+        try {
+            st = get(orderId);
+        } catch (MalformedOrderException e) {
+            st = null; // no status to uncount; the counters are recomputed by reconciliation
         }
-        if (redis.await(async.del(RedisKeys.order(orderId)), "DEL") > 0) {
+        if (redis.await(async.del(RedisKeys.order(orderId)), "DEL") > 0 && st != null) {
             redis.await(async.hincrby(RedisKeys.stats(RedisKeys.bucket(orderId)), "n:" + st.status().code(), -1), "HINCRBY");
         }
         redis.await(async.zrem(RedisKeys.cancelQueue(RedisKeys.bucket(orderId)), orderId), "ZREM");
@@ -161,9 +218,9 @@ public final class OrderStateStore {
      * reads the states in pipelined pages.
      *
      * @param pageSize keys SCAN visits per round, e.g. 1000
-     * @param page called with each page of states (orders deleted meanwhile are skipped)
+     * @param page called with each page of states (orders deleted meanwhile map to null)
      */
-    public void scan(int pageSize, Consumer<List<OrderState>> page) {
+    public void scan(int pageSize, Consumer<States> page) {
         // '{' and '}' are literal in SCAN patterns; '?' matches the two bucket digits.
         ScanArgs args = ScanArgs.Builder.matches("osm:{b??}:order:*").limit(pageSize);
         ScanCursor cursor = ScanCursor.INITIAL;
@@ -174,13 +231,7 @@ public final class OrderStateStore {
                 ids.add(k.substring(k.indexOf(":order:") + ":order:".length()));
             }
             if (!ids.isEmpty()) {
-                List<OrderState> states = new ArrayList<>(ids.size());
-                getAll(ids).values().forEach(st -> {
-                    if (st != null) {
-                        states.add(st);
-                    }
-                });
-                page.accept(states);
+                page.accept(getAllChecked(ids));
             }
             cursor = c;
         } while (!cursor.isFinished());

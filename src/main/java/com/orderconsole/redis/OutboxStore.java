@@ -27,27 +27,82 @@ public final class OutboxStore {
     }
 
     /**
-     * Reads outbox entries of a bucket after a stream id.
+     * Reads outbox entries of a bucket after a stream id. An entry that cannot be read (a field missing
+     * or out of range) comes back with its problem in words instead of failing the whole read.
      *
      * @param afterId last id already applied ("0-0" for none)
      * @param count at most this many
+     * @param epoch the data-set marker of this Redis: part of each entry's event key, because stream ids
+     *     of two data sets may coincide
      * @return entries in stream order
      */
-    public List<OutboxEntry> read(int bucket, String afterId, int count) {
+    public List<OutboxEntry> read(int bucket, String afterId, int count, String epoch) {
         Range<String> range = Range.from(Range.Boundary.excluding(afterId), Range.Boundary.unbounded());
         List<StreamMessage<String, String>> msgs = redis.await(async.xrange(RedisKeys.outbox(bucket), range,
                 Limit.create(0, count)), "XRANGE");
         List<OutboxEntry> out = new ArrayList<>(msgs.size());
         for (StreamMessage<String, String> m : msgs) {
-            Map<String, String> f = m.getBody();
-            int from = Integer.parseInt(f.get("f"));
-            HistoryEntry e = new HistoryEntry(f.get("o"), from == 0 ? null : OrderStatus.ofCode(from),
-                    OrderStatus.ofCode(Integer.parseInt(f.get("t"))), Long.parseLong(f.get("v")),
-                    ResultCode.ofCode(Integer.parseInt(f.get("c"))), f.get("a"), f.get("s"), f.get("r"),
-                    Long.parseLong(f.get("ts")), "b" + bucket + "/" + m.getId());
-            out.add(new OutboxEntry(bucket, m.getId(), e));
+            out.add(parse(bucket, m.getId(), m.getBody(), eventKey(bucket, epoch, m.getId())));
         }
         return out;
+    }
+
+    /** @return the event key of an outbox entry: bucket, data set and stream id, unique across data sets */
+    public static String eventKey(int bucket, String epoch, String streamId) {
+        return "b" + bucket + "/" + epoch.substring(0, Math.min(12, epoch.length())) + "/" + streamId;
+    }
+
+    static OutboxEntry parse(int bucket, String streamId, Map<String, String> f, String eventKey) {
+        String body = body(f);
+        Long seq = null;
+        try {
+            seq = f.containsKey("n") ? number(f, "n", "sequence number") : null;
+            int from = code(f, "f", "from status");
+            int to = code(f, "t", "target status");
+            HistoryEntry e = new HistoryEntry(text(f, "o", "order id"), from == 0 ? null : OrderStatus.ofCode(from),
+                    OrderStatus.ofCode(to), number(f, "v", "version"), ResultCode.ofCode(code(f, "c", "result code")),
+                    text(f, "a", "actor"), text(f, "s", "source"), f.getOrDefault("r", ""), number(f, "ts", "time"), eventKey);
+            return new OutboxEntry(bucket, streamId, e, null, body, seq);
+        } catch (IllegalArgumentException e) {
+            return new OutboxEntry(bucket, streamId, null, e.getMessage(), body, seq);
+        }
+    }
+
+    private static String text(Map<String, String> f, String field, String what) {
+        String v = f.get(field);
+        if (v == null || v.isEmpty()) {
+            throw new IllegalArgumentException(what + " is missing");
+        }
+        return v;
+    }
+
+    private static long number(Map<String, String> f, String field, String what) {
+        String v = text(f, field, what);
+        try {
+            return Long.parseLong(v);
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(what + " '" + v + "' is not a whole number");
+        }
+    }
+
+    private static int code(Map<String, String> f, String field, String what) {
+        long v = number(f, field, what);
+        if (v != (int) v) {
+            throw new IllegalArgumentException(what + " " + v + " is out of range");
+        }
+        return (int) v;
+    }
+
+    private static String body(Map<String, String> f) {
+        StringBuilder b = new StringBuilder();
+        f.forEach((k, v) -> b.append(b.length() == 0 ? "" : " ").append(k).append('=').append(v));
+        return b.toString();
+    }
+
+    private static long[] split(String id) {
+        int dash = id.indexOf('-');
+        return dash < 0 ? new long[]{Long.parseLong(id), 0}
+                : new long[]{Long.parseLong(id.substring(0, dash)), Long.parseLong(id.substring(dash + 1))};
     }
 
     /** Deletes outbox entries older than {@code minId} (exclusive): only call with an id MySQL has. */
@@ -65,10 +120,12 @@ public final class OutboxStore {
         return redis.await(async.xrange(RedisKeys.outbox(bucket), Range.create("-", upToId), Limit.create(0, max)), "XRANGE").size();
     }
 
-    /** @return the oldest entry after {@code afterId}, or null */
-    public OutboxEntry oldestAfter(int bucket, String afterId) {
-        List<OutboxEntry> r = read(bucket, afterId, 1);
-        return r.isEmpty() ? null : r.get(0);
+    /** @return the time (epoch ms, from the stream id) of the oldest entry after {@code afterId}, or null */
+    public Long oldestAfterMs(int bucket, String afterId) {
+        Range<String> range = Range.from(Range.Boundary.excluding(afterId), Range.Boundary.unbounded());
+        List<StreamMessage<String, String>> msgs = redis.await(async.xrange(RedisKeys.outbox(bucket), range,
+                Limit.create(0, 1)), "XRANGE");
+        return msgs.isEmpty() ? null : split(msgs.get(0).getId())[0];
     }
 
     /** @return number of entries in a bucket's outbox stream (applied or not) */

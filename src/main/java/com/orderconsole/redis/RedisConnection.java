@@ -66,7 +66,13 @@ public final class RedisConnection implements AutoCloseable {
      * @throws RedisUnavailableException when the server cannot be reached
      */
     static RedisConnection connect(String uri, Duration commandTimeout) {
-        RedisURI redisUri = RedisURI.create(uri);
+        RedisURI redisUri;
+        try {
+            redisUri = RedisURI.create(uri);
+        } catch (RuntimeException e) {
+            throw new IllegalArgumentException("'" + uri + "' is not a Redis URI: expected redis://host:port/db, "
+                    + "rediss://host:port/db for TLS, with user and password as redis://user:password@host:port");
+        }
         redisUri.setTimeout(commandTimeout);
         RedisClient client = RedisClient.create(redisUri);
         client.setOptions(ClientOptions.builder()

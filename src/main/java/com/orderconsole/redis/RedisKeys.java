@@ -17,6 +17,8 @@ import java.util.zip.CRC32;
  * osm:rules              string the rules as JSON (the source of truth for rules)
  * osm:sweeper            hash   last tick and pause flag of the cancel sweepers
  * osm:epoch              string marker of this Redis data set (absent after a data loss)
+ * osm:dataset            string the data set this Redis belongs to; its MySQL carries the same id
+ * osm:recovering         string set while a process restores the data set from MySQL (expires)
  * </pre>
  */
 public final class RedisKeys {
@@ -26,6 +28,10 @@ public final class RedisKeys {
     public static final String RULES = "osm:rules";
     /** Random marker written when the rules are seeded; its absence means Redis lost its data. */
     public static final String EPOCH = "osm:epoch";
+    /** The data set this Redis belongs to (survives a data loss in MySQL, is restored from there). */
+    public static final String DATASET = "osm:dataset";
+    /** Set while one process restores a data set (the marker it will set at the end); expires if it dies. */
+    public static final String RECOVERING = "osm:recovering";
     /** Sweeper heartbeat and pause flag. */
     public static final String SWEEPER = "osm:sweeper";
 

@@ -1,6 +1,7 @@
 package com.orderconsole.redis;
 
 import io.lettuce.core.ScriptOutputType;
+import io.lettuce.core.SetArgs;
 import io.lettuce.core.api.async.RedisAsyncCommands;
 
 import java.util.ArrayList;
@@ -77,5 +78,54 @@ public final class RulesStore {
     /** Sets the data-set marker unless one exists. @return true when this call set it */
     public boolean setEpochIfAbsent(String marker) {
         return redis.await(async.setnx(RedisKeys.EPOCH, marker), "SETNX " + RedisKeys.EPOCH);
+    }
+
+    /**
+     * Removes the data-set marker when it still is {@code expected}, so that maintenance treats the
+     * data set as lost and recovers it (used when Redis is found restored from an old snapshot).
+     */
+    public void forgetEpoch(String expected) {
+        if (expected.equals(epoch())) {
+            redis.await(async.del(RedisKeys.EPOCH), "DEL " + RedisKeys.EPOCH);
+        }
+    }
+
+    /**
+     * Claims the restore of a lost data set: only one process restores it; the claim expires when that
+     * process dies, so another one takes over.
+     *
+     * @param marker the data-set marker the restore will set when done
+     * @param ttlMs how long the claim holds, ms
+     * @return true when this call claimed it
+     */
+    public boolean claimRecovery(String marker, long ttlMs) {
+        return "OK".equals(redis.await(async.set(RedisKeys.RECOVERING, marker,
+                SetArgs.Builder.nx().px(ttlMs)), "SET " + RedisKeys.RECOVERING));
+    }
+
+    /** @return the marker of a restore in progress, or null */
+    public String recovering() {
+        return redis.await(async.get(RedisKeys.RECOVERING), "GET " + RedisKeys.RECOVERING);
+    }
+
+    /** Ends a restore: sets the data-set marker and drops the claim. */
+    public void finishRecovery(String marker) {
+        redis.await(async.set(RedisKeys.EPOCH, marker), "SET " + RedisKeys.EPOCH);
+        redis.await(async.del(RedisKeys.RECOVERING), "DEL " + RedisKeys.RECOVERING);
+    }
+
+    /** @return the data set this Redis belongs to, or null when it was never paired (or lost its data) */
+    public String datasetId() {
+        return redis.await(async.get(RedisKeys.DATASET), "GET " + RedisKeys.DATASET);
+    }
+
+    /**
+     * Records the data set this Redis belongs to, unless one is recorded.
+     *
+     * @return the id now recorded (this one, or the one set first by another process)
+     */
+    public String claimDatasetId(String datasetId) {
+        redis.await(async.setnx(RedisKeys.DATASET, datasetId), "SETNX " + RedisKeys.DATASET);
+        return datasetId();
     }
 }

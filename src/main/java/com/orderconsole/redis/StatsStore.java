@@ -22,6 +22,31 @@ public final class StatsStore {
         this.async = redis.commands();
     }
 
+    /** @return live orders per status code of one bucket, as the counters say (codes without a counter absent) */
+    public Map<Integer, Long> statusCounts(int bucket) {
+        Map<Integer, Long> out = new HashMap<>();
+        redis.await(async.hgetall(RedisKeys.stats(bucket)), "HGETALL stats").forEach((k, v) -> {
+            if (k.startsWith("n:")) {
+                out.put(Integer.parseInt(k.substring(2)), Long.parseLong(v));
+            }
+        });
+        return out;
+    }
+
+    /**
+     * Overwrites one bucket's live per-status counters with counted values (reconciliation's repair);
+     * the other counters, and the outbox sequence number, are left as they are.
+     *
+     * @param counts status code to live orders; codes 1..6 absent are set to 0
+     */
+    public void setStatusCounts(int bucket, Map<Integer, Long> counts) {
+        Map<String, String> fields = new HashMap<>();
+        for (int code = 1; code <= 6; code++) {
+            fields.put("n:" + code, Long.toString(counts.getOrDefault(code, 0L)));
+        }
+        redis.await(async.hset(RedisKeys.stats(bucket), fields), "HSET stats");
+    }
+
     /** @return all counters summed over the buckets */
     public Map<String, Long> all() {
         List<CompletableFuture<Map<String, String>>> fs = new ArrayList<>();

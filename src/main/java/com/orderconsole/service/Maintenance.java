@@ -2,6 +2,7 @@ package com.orderconsole.service;
 
 import com.orderconsole.redis.RedisConnection;
 import com.orderconsole.redis.RulesStore;
+import com.orderconsole.service.follower.Follower;
 import com.orderconsole.service.order.OrderService;
 import com.orderconsole.service.rules.RulesService;
 import org.slf4j.Logger;
@@ -20,40 +21,56 @@ import java.util.concurrent.TimeUnit;
  */
 public final class Maintenance implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(Maintenance.class);
+    /** How long a restore claim holds, ms: far longer than a restore of a few million orders takes. */
+    private static final long RECOVERY_CLAIM_MS = 10 * 60_000;
 
     private final RedisConnection redis;
     private final RulesStore marker;
     private final RulesService rules;
     private final OrderService orders;
+    private final Follower follower;
+    private final DataSetIdentity dataset;
     private ScheduledExecutorService scheduler;
 
-    Maintenance(RedisConnection redis, RulesStore marker, RulesService rules, OrderService orders) {
+    Maintenance(RedisConnection redis, RulesStore marker, DataSetIdentity dataset, RulesService rules, OrderService orders,
+                Follower follower) {
         this.redis = redis;
+        this.dataset = dataset;
+        this.follower = follower;
         this.marker = marker;
         this.rules = rules;
         this.orders = orders;
     }
 
     /**
-     * Checks the epoch marker; when it is missing, this process claims the recovery (SETNX, so one of
-     * several processes does it), restores the rules and rebuilds the unpaid orders.
+     * Checks the data-set marker; when it is missing (Redis lost its data, or the follower found it
+     * restored from an old snapshot), this process claims the restore (one of several processes does it;
+     * the claim expires if it dies) and, in this order: restores the newest rules, applies what the outbox
+     * still holds, replaces every order state older than MySQL's, rebuilds the unpaid orders with their
+     * queue entries, and only then sets the new marker (until then the sweeper and the follower wait).
      *
-     * @return unpaid orders rebuilt (0 when Redis had not lost its data)
+     * @return order states restored (0 when Redis had not lost its data)
      */
     public long recoverIfRedisLostData() {
         if (marker.epoch() != null) {
             return 0;
         }
-        if (!marker.setEpochIfAbsent(UUID.randomUUID().toString())) {
+        String epoch = UUID.randomUUID().toString();
+        if (!marker.claimRecovery(epoch, RECOVERY_CLAIM_MS)) {
             return 0;
         }
+        dataset.verifyPairing();
         rules.ensureSeeded();
-        long n = orders.rebuildUnpaid();
-        if (n > 0) {
-            log.warn("Redis had lost its data: restored the rules and {} unpaid orders with their cancel-queue entries from MySQL; "
-                    + "run reconciliation to rebuild the rest now (they also come back on first use)", n);
+        follower.drainForRecovery(epoch);
+        long stale = orders.restoreStale();
+        long unpaid = orders.rebuildUnpaid();
+        marker.finishRecovery(epoch);
+        if (stale + unpaid > 0) {
+            log.warn("Redis had lost its data or gone back in time: restored the rules, {} order states older than MySQL "
+                    + "and {} unpaid orders with their cancel-queue entries from MySQL; other orders come back on first use "
+                    + "or by reconciliation", stale, unpaid);
         }
-        return n;
+        return stale + unpaid;
     }
 
     /** One round of every check; failures are logged and retried next round. */

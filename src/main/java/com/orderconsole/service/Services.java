@@ -2,6 +2,7 @@ package com.orderconsole.service;
 
 import com.orderconsole.redis.RedisConnection;
 import com.orderconsole.redis.RedisStores;
+import com.orderconsole.service.deadletter.DeadLetterService;
 import com.orderconsole.service.follower.Follower;
 import com.orderconsole.service.importer.OlistImporter;
 import com.orderconsole.service.monitor.HealthService;
@@ -33,6 +34,7 @@ public final class Services implements AutoCloseable {
     static final int SWEEP_ROUNDS = 100;
 
     private final Access access = new Access();
+    private final AuditTrail audit;
     private final StuckThresholds stuck = new StuckThresholds();
     private final RulesService rules;
     private final OrderService orders;
@@ -44,24 +46,30 @@ public final class Services implements AutoCloseable {
     private final HealthService health;
     private final ReconciliationService reconciliation;
     private final Maintenance maintenance;
+    private final DeadLetterService deadLetters;
+    private final DataSetIdentity dataset;
     private final OlistImporter importer;
     private final TrafficSimulator simulator;
     private final Duration paymentTimeout;
 
     private Services(RedisStores redis, Database db, Duration paymentTimeout) {
         RedisConnection clock = redis.connection();
+        this.audit = new AuditTrail(db);
         this.paymentTimeout = paymentTimeout;
-        this.rules = new RulesService(redis.rules(), db, access);
+        this.rules = new RulesService(redis.rules(), db, access, audit);
         OrderCreator creator = new OrderCreator(redis.orders(), db);
-        this.orders = new OrderService(clock, redis.orders(), redis.queue(), db, creator, access, rules, stuck);
-        this.follower = new Follower(clock, redis.outbox(), db, access);
-        this.transitions = new TransitionService(clock, redis.orders(), orders, rules, follower, access);
-        this.sweeper = new CancelSweeper(clock, redis.queue(), transitions, access, SWEEP_BATCH, SWEEP_ROUNDS);
-        this.queue = new QueueService(clock, redis.queue(), redis.orders(), transitions, sweeper, orders, access);
+        this.follower = new Follower(clock, redis.outbox(), redis.rules(), db, access);
+        this.orders = new OrderService(clock, redis.orders(), redis.queue(), db, creator, follower, access, rules, stuck);
+        this.transitions = new TransitionService(clock, redis.orders(), db, orders, rules, follower, access);
+        this.sweeper = new CancelSweeper(clock, redis.queue(), redis.rules(), transitions, access, SWEEP_BATCH, SWEEP_ROUNDS);
+        this.queue = new QueueService(clock, redis.queue(), redis.orders(), transitions, sweeper, orders, access, audit);
         this.monitor = new MonitorService(clock, redis.stats(), db, stuck);
         this.health = new HealthService(clock, redis.queue(), db, rules, follower);
-        this.reconciliation = new ReconciliationService(clock, redis.orders(), redis.queue(), db, orders, follower, access);
-        this.maintenance = new Maintenance(clock, redis.rules(), rules, orders);
+        this.reconciliation = new ReconciliationService(clock, redis.orders(), redis.queue(), redis.stats(), db, orders, follower, access,
+                audit);
+        this.dataset = new DataSetIdentity(clock, redis.rules(), db);
+        this.maintenance = new Maintenance(clock, redis.rules(), dataset, rules, orders, follower);
+        this.deadLetters = new DeadLetterService(db, orders, access, audit);
         this.importer = new OlistImporter(creator, db, access, paymentTimeout);
         this.simulator = new TrafficSimulator(orders, transitions, access);
     }
@@ -115,6 +123,16 @@ public final class Services implements AutoCloseable {
 
     public Maintenance maintenance() {
         return maintenance;
+    }
+
+    /** @return the dead-letter list: records set aside because they could not be processed */
+    public DeadLetterService deadLetters() {
+        return deadLetters;
+    }
+
+    /** @return the pairing check of this Redis with this MySQL */
+    public DataSetIdentity dataset() {
+        return dataset;
     }
 
     /** @return the Olist CSV importer */

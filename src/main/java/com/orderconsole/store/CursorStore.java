@@ -16,24 +16,42 @@ public final class CursorStore {
         m.ensure(bucket);
     }
 
-    /** Locks and returns a bucket's cursor ("0-0" when none yet); serialises followers on one bucket. */
-    public String lock(int bucket) {
-        String c = m.lockCursor(bucket);
-        return c == null ? "0-0" : c;
+    /**
+     * A position in one Redis data set's outbox stream.
+     *
+     * @param lastId the last stream id applied ("0-0" for none)
+     * @param epoch the Redis data-set marker the id belongs to (null: from before markers were kept)
+     * @param seq the bucket's outbox sequence number of the last entry applied (null: not known)
+     */
+    public record Cursor(String lastId, String epoch, Long seq) {
+        /** @return the position to read after in data set {@code current}: the stream's start when the data set changed */
+        public String after(String current) {
+            return current.equals(epoch) ? lastId : "0-0";
+        }
     }
 
-    /** @return a bucket's cursor without locking ("0-0" when none yet) */
-    public String read(int bucket) {
-        String c = m.cursor(bucket);
-        return c == null ? "0-0" : c;
+    /** Locks and returns a bucket's cursor; serialises followers on one bucket. */
+    public Cursor lock(int bucket) {
+        return cursor(m.lockCursor(bucket));
+    }
+
+    /** @return a bucket's cursor without locking */
+    public Cursor read(int bucket) {
+        return cursor(m.cursor(bucket));
+    }
+
+    private static Cursor cursor(CursorRow r) {
+        return r == null ? new Cursor("0-0", null, null) : new Cursor(r.lastId, r.epoch, r.seq);
     }
 
     /**
      * Moves a bucket's cursor.
      *
+     * @param epoch the Redis data set the id belongs to
+     * @param seq the outbox sequence number of that entry, or null when not known
      * @param nowMs when, epoch ms
      */
-    public void save(int bucket, String lastId, long nowMs) {
-        m.save(bucket, lastId, nowMs);
+    public void save(int bucket, String lastId, String epoch, Long seq, long nowMs) {
+        m.save(bucket, lastId, epoch, seq, nowMs);
     }
 }

@@ -35,6 +35,9 @@ public final class Database implements AutoCloseable {
         cfg.addMapper(HistoryMapper.class);
         cfg.addMapper(SyncCursorMapper.class);
         cfg.addMapper(RulesArchiveMapper.class);
+        cfg.addMapper(DatasetMapper.class);
+        cfg.addMapper(DeadLetterMapper.class);
+        cfg.addMapper(AuditMapper.class);
         this.sessions = new SqlSessionFactoryBuilder().build(cfg);
     }
 

@@ -27,6 +27,12 @@ public interface HistoryMapper {
             + "#{actor}, #{source}, #{reason}, #{atMs}, #{eventKey})")
     int insertOneIgnore(HistoryRow row);
 
+    /** Applied rows at the (order, version) of each entry given. */
+    @Select("<script>SELECT id, order_id, from_status, to_status, version, result_code, actor, source, reason, at_ms, event_key "
+            + "FROM order_history WHERE (order_id, applied_version) IN "
+            + "<foreach item='e' collection='entries' open='(' separator=',' close=')'>(#{e.orderId}, #{e.version})</foreach></script>")
+    List<HistoryRow> appliedAt(@Param("entries") List<com.orderconsole.domain.HistoryEntry> entries);
+
     @Select("SELECT id, order_id, from_status, to_status, version, result_code, actor, source, reason, at_ms, event_key "
             + "FROM order_history WHERE order_id = #{id} ORDER BY id")
     List<HistoryRow> byOrder(@Param("id") String orderId);

@@ -5,7 +5,9 @@ import com.orderconsole.domain.OrderStatus;
 import com.orderconsole.domain.ResultCode;
 
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * The append-only {@code order_history} table: inserts and reads, never an update or a delete (an
@@ -40,15 +42,38 @@ public final class HistoryStore {
         entries.forEach(e -> m.insertOneIgnore(row(e)));
     }
 
+    /**
+     * The applied rows MySQL holds for the versions of some entries (whatever their event key).
+     *
+     * @return {@link #versionKey} to the row recorded at that order and version
+     */
+    public Map<String, HistoryEntry> appliedAt(List<HistoryEntry> entries) {
+        List<HistoryEntry> applied = entries.stream().filter(e -> e.code() == ResultCode.APPLIED).toList();
+        Map<String, HistoryEntry> out = new HashMap<>();
+        if (!applied.isEmpty()) {
+            m.appliedAt(applied).forEach(h -> out.put(versionKey(h.orderId, h.version), entry(h)));
+        }
+        return out;
+    }
+
+    /** @return the key {@link #appliedAt} uses for an order's version */
+    public static String versionKey(String orderId, long version) {
+        return orderId + "#" + version;
+    }
+
     /** @return an order's history, oldest first */
     public List<HistoryEntry> byOrder(String orderId) {
         List<HistoryEntry> out = new ArrayList<>();
         for (HistoryRow h : m.byOrder(orderId)) {
-            out.add(new HistoryEntry(h.orderId, h.fromStatus == null ? null : OrderStatus.ofCode(h.fromStatus),
-                    OrderStatus.ofCode(h.toStatus), h.version, ResultCode.ofCode(h.resultCode), h.actor, h.source, h.reason,
-                    h.atMs, h.eventKey));
+            out.add(entry(h));
         }
         return out;
+    }
+
+    private static HistoryEntry entry(HistoryRow h) {
+        return new HistoryEntry(h.orderId, h.fromStatus == null ? null : OrderStatus.ofCode(h.fromStatus),
+                OrderStatus.ofCode(h.toStatus), h.version, ResultCode.ofCode(h.resultCode), h.actor, h.source, h.reason,
+                h.atMs, h.eventKey);
     }
 
     /** @return applied transitions per edge since {@code sinceMs}: key = from code, key2 = to code */

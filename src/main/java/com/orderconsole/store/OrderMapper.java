@@ -87,12 +87,4 @@ public interface OrderMapper {
             + "<if test='!byAge'>ORDER BY order_id</if>"
             + " LIMIT #{limit}</script>")
     List<OrderRow> page(OrderPageQuery q);
-
-    /**
-     * Repair: copies a state onto the row (reconciliation when Redis is ahead); same version guard as sync.
-     */
-    @Update("UPDATE orders SET status = #{status}, version = #{version}, status_since_ms = #{sinceMs}, redis_ready = 1 "
-            + "WHERE order_id = #{id} AND version < #{version}")
-    int repairFromRedis(@Param("id") String id, @Param("status") int status, @Param("version") long version,
-                        @Param("sinceMs") long sinceMs);
 }

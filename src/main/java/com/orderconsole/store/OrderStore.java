@@ -105,12 +105,4 @@ public final class OrderStore {
     public List<OrderRow> page(OrderPageQuery q) {
         return m.page(q);
     }
-
-    /**
-     * Repair: copies a state onto the row (reconciliation when Redis is ahead); same version guard as
-     * the follower. @return true when the row changed
-     */
-    public boolean repairFromRedis(String id, int status, long version, long sinceMs) {
-        return m.repairFromRedis(id, status, version, sinceMs) == 1;
-    }
 }

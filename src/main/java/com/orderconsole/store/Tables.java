@@ -28,6 +28,21 @@ public final class Tables {
         return new CursorStore(session.getMapper(SyncCursorMapper.class));
     }
 
+    /** @return which data set this database belongs to */
+    public DatasetStore dataset() {
+        return new DatasetStore(session.getMapper(DatasetMapper.class));
+    }
+
+    /** @return records set aside because they could not be processed */
+    public DeadLetterStore deadLetters() {
+        return new DeadLetterStore(session.getMapper(DeadLetterMapper.class));
+    }
+
+    /** @return the append-only log of operator actions that are not transitions */
+    public AuditStore audit() {
+        return new AuditStore(session.getMapper(AuditMapper.class));
+    }
+
     /** @return the {@code transition_rules} archive */
     public RulesArchive rulesArchive() {
         return new RulesArchive(session.getMapper(RulesArchiveMapper.class));

@@ -432,4 +432,38 @@ class OrderCliTest {
         TestServers.deleteTree(dataDir.resolve("redis"));
         TestServers.deleteTree(dataDir.resolve("mariadb").resolve("data"));
     }
+
+    @Test
+    void oneServerOptionWithoutTheOtherIsAUsageErrorAndStartsNothing() {
+        EngineConfig c = TestServers.config();
+        Run redisOnly = raw("--redis", c.redisUri(), "follower");
+        assertThat(redisOnly.code()).isEqualTo(OrderCli.USAGE);
+        assertThat(redisOnly.err()).contains("--redis was given without --jdbc").contains("would split the system");
+        Run jdbcOnly = raw("stats", "--jdbc", c.jdbcUrl());
+        assertThat(jdbcOnly.code()).isEqualTo(OrderCli.USAGE);
+        assertThat(jdbcOnly.err()).contains("--jdbc was given without --redis");
+    }
+
+    @Test
+    void deadLettersAreListedInStatsAndRetriedOrDiscardedByOps() {
+        s.orders().create(new Operator("alice", Role.SUPPORT), "dl-1", null, Duration.ofMinutes(30));
+        try (RawRedis raw = new RawRedis()) {
+            raw.cmd().hset(RedisKeys.order("dl-1"), "status", "7");
+        }
+        Run rejected = cli("transition", "--id", "dl-1", "--to", "PAID");
+        assertThat(rejected.code()).isEqualTo(OrderCli.REJECTED);
+        assertThat(rejected.out()).contains("code -6");
+        assertThat(cli("stats").out()).contains("Dead letters: 1 open");
+        Run listed = cli("dead-letters", "--json");
+        assertThat(listed.code()).as(listed.err()).isZero();
+        JsonNode letter = listed.json().get("letters").get(0);
+        assertThat(letter.get("orderId").asText()).isEqualTo("dl-1");
+        assertThat(letter.get("kind").asText()).isEqualTo("ORDER_RECORD");
+        Run noReason = cli("dead-letters", "--discard", letter.get("id").asText());
+        assertThat(noReason.code()).isEqualTo(OrderCli.USAGE);
+        Run retried = cli("--role", "ops", "dead-letters", "--retry", letter.get("id").asText());
+        assertThat(retried.code()).as(retried.err()).isZero();
+        assertThat(retried.out()).contains("retried").contains("WAIT_PAY v1");
+        assertThat(cli("dead-letters").out()).contains("No open dead letters.");
+    }
 }

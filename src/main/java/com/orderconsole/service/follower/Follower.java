@@ -2,21 +2,28 @@ package com.orderconsole.service.follower;
 
 import com.orderconsole.domain.HistoryEntry;
 import com.orderconsole.domain.Operator;
+import com.orderconsole.domain.OrderStatus;
 import com.orderconsole.domain.ResultCode;
 import com.orderconsole.domain.Role;
 import com.orderconsole.redis.OutboxEntry;
 import com.orderconsole.redis.OutboxStore;
 import com.orderconsole.redis.RedisConnection;
 import com.orderconsole.redis.RedisKeys;
+import com.orderconsole.redis.RulesStore;
 import com.orderconsole.service.Access;
+import com.orderconsole.store.CursorStore;
 import com.orderconsole.store.Database;
+import com.orderconsole.store.DeadLetterRow;
+import com.orderconsole.store.HistoryStore;
 import com.orderconsole.store.OrderStore;
+import com.orderconsole.store.Tables;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
@@ -40,6 +47,7 @@ public final class Follower implements AutoCloseable {
 
     private final RedisConnection clock;
     private final OutboxStore outbox;
+    private final RulesStore rules;
     private final Database db;
     private final Access access;
     private final Semaphore wake = new Semaphore(0);
@@ -52,9 +60,10 @@ public final class Follower implements AutoCloseable {
     private boolean cursorsEnsured;
 
     /** Built by {@link com.orderconsole.service.Services}; {@code clock} gives Redis {@code TIME}. */
-    public Follower(RedisConnection clock, OutboxStore outbox, Database db, Access access) {
+    public Follower(RedisConnection clock, OutboxStore outbox, RulesStore rules, Database db, Access access) {
         this.clock = clock;
         this.outbox = outbox;
+        this.rules = rules;
         this.db = db;
         this.access = access;
     }
@@ -79,14 +88,47 @@ public final class Follower implements AutoCloseable {
         ensureCursors();
         int total = 0;
         for (int b = 0; b < RedisKeys.BUCKETS; b++) {
+            total += drainBucket(b);
+        }
+        applied.addAndGet(total);
+        lastError = null;
+        return total;
+    }
+
+    /**
+     * Applies every pending entry while a lost data set is being restored (the marker is not set yet).
+     *
+     * @param epoch the marker the restore will set
+     * @return entries applied
+     */
+    public synchronized int drainForRecovery(String epoch) {
+        ensureCursors();
+        int total = 0;
+        for (int b = 0; b < RedisKeys.BUCKETS; b++) {
             int n;
             do {
-                n = drainBatch(b);
+                n = drainBatch(b, epoch);
                 total += n;
             } while (n == BATCH);
         }
         applied.addAndGet(total);
-        lastError = null;
+        return total;
+    }
+
+    /**
+     * Applies every pending entry of one bucket (before an order of it is rebuilt from MySQL, so that
+     * the rebuild sees every transition Redis accepted).
+     *
+     * @return entries applied
+     */
+    public synchronized int drainBucket(int bucket) {
+        ensureCursors();
+        int total = 0;
+        int n;
+        do {
+            n = drainBatch(bucket, currentEpoch());
+            total += n;
+        } while (n == BATCH);
         return total;
     }
 
@@ -102,26 +144,69 @@ public final class Follower implements AutoCloseable {
         }
     }
 
-    private int drainBatch(int bucket) {
+    /**
+     * One MySQL transaction: lock the cursor, read entries after it in the current Redis data set,
+     * write their history rows (set aside what cannot be read or contradicts MySQL's history), move
+     * order rows forward under the version guard and move the cursor. Trims only after the commit.
+     */
+    private String currentEpoch() {
+        String epoch = rules.epoch();
+        if (epoch == null) {
+            // Redis lost its data (or went back in time): maintenance restores it and sets a new marker.
+            throw new IllegalStateException("Redis has no data-set marker (it lost its data or went back in time); "
+                    + "the follower waits for maintenance to restore it");
+        }
+        return epoch;
+    }
+
+    private int drainBatch(int bucket, String epoch) {
         String[] last = new String[1];
         int n = db.inBatch(t -> {
-            String cursor = t.cursors().lock(bucket);
-            List<OutboxEntry> batch = outbox.read(bucket, cursor, BATCH);
+            CursorStore.Cursor cursor = t.cursors().lock(bucket);
+            String after = cursor.epoch() == null ? cursor.lastId() : cursor.after(epoch);
+            List<OutboxEntry> batch = outbox.read(bucket, after, BATCH, epoch);
             if (batch.isEmpty()) {
-                last[0] = cursor;
+                last[0] = after;
                 return 0;
             }
+            Long firstSeq = batch.get(0).seq();
+            if (after.equals(cursor.lastId()) && cursor.seq() != null && firstSeq != null && firstSeq <= cursor.seq()) {
+                // The bucket hands out sequence numbers MySQL has seen: this Redis was restored from an older
+                // copy, its order states are stale and its stream ids may repeat applied ones. It becomes a
+                // new data set, restored from MySQL by maintenance.
+                rules.forgetEpoch(epoch);
+                throw new IllegalStateException("Redis outbox of bucket " + bucket + " repeats sequence number " + firstSeq
+                        + " (MySQL has up to " + cursor.seq() + "): Redis went back in time; maintenance restores it from MySQL");
+            }
             List<HistoryEntry> rows = new ArrayList<>(batch.size());
-            OrderStore orders = t.orders();
             for (OutboxEntry e : batch) {
-                rows.add(e.entry());
-                if (e.entry().code() == ResultCode.APPLIED) {
-                    orders.applyIfNewer(e.entry().orderId(), e.entry().to().code(), e.entry().version(), e.entry().atMs());
+                if (e.readable()) {
+                    rows.add(e.entry());
+                } else {
+                    setAside(t, DeadLetterRow.OUTBOX_ENTRY, e, orderIdOf(e.body()), "outbox entry cannot be read: " + e.problem());
                 }
             }
             t.history().append(rows);
-            last[0] = batch.get(batch.size() - 1).streamId();
-            t.cursors().save(bucket, last[0], System.currentTimeMillis());
+            Map<String, HistoryEntry> recorded = t.history().appliedAt(rows);
+            OrderStore orders = t.orders();
+            for (OutboxEntry oe : batch) {
+                HistoryEntry e = oe.entry();
+                if (e == null || e.code() != ResultCode.APPLIED) {
+                    continue;
+                }
+                HistoryEntry there = recorded.get(HistoryStore.versionKey(e.orderId(), e.version()));
+                if (there != null && !there.eventKey().equals(e.eventKey()) && there.to() != e.to()) {
+                    // MySQL's history says this version is another status: the durable record wins; Redis
+                    // acted on a stale copy (e.g. restored from an old snapshot). Set aside for a person.
+                    setAside(t, DeadLetterRow.HISTORY_CONFLICT, oe, e.orderId(), "version " + e.version() + " of order "
+                            + e.orderId() + " is " + there.to() + " in MySQL's history but " + e.to() + " in the outbox");
+                    continue;
+                }
+                orders.applyIfNewer(e.orderId(), e.to().code(), e.version(), e.atMs());
+            }
+            OutboxEntry newest = batch.get(batch.size() - 1);
+            last[0] = newest.streamId();
+            t.cursors().save(bucket, last[0], epoch, newest.seq() != null ? newest.seq() : cursor.seq(), System.currentTimeMillis());
             return batch.size();
         });
         if (!"0-0".equals(last[0]) && !last[0].equals(trimmedUpTo[bucket])) {
@@ -131,6 +216,71 @@ public final class Follower implements AutoCloseable {
             trimmedUpTo[bucket] = last[0];
         }
         return n;
+    }
+
+    private static void setAside(Tables t, String kind, OutboxEntry e, String orderId, String reason) {
+        DeadLetterRow d = DeadLetterRow.open(kind, orderId, e.bucket(), e.streamId(), reason, e.body(),
+                System.currentTimeMillis(), "outbox:b" + e.bucket() + "/" + e.streamId());
+        if (t.deadLetters().add(d)) {
+            log.warn("set aside outbox entry {} of bucket {} (order {}): {}", e.streamId(), e.bucket(), orderId, reason);
+        }
+    }
+
+    private static String orderIdOf(String body) {
+        for (String part : body.split(" ")) {
+            if (part.startsWith("o=")) {
+                String id = part.substring(2);
+                return id.length() <= 64 ? id : null;
+            }
+        }
+        return null;
+    }
+
+    /**
+     * Reads (changes nothing) the outbox entries of one bucket that MySQL does not have yet: for each
+     * order, the highest version an applied entry will bring it to.
+     *
+     * @param cap read at most this many entries
+     * @return order id to version, or null when more than {@code cap} entries are pending
+     */
+    public Map<String, Long> pendingVersions(int bucket, int cap) {
+        String epoch = rules.epoch();
+        if (epoch == null) {
+            return null;
+        }
+        CursorStore.Cursor c = db.read(t -> t.cursors().read(bucket));
+        String after = c.epoch() == null ? c.lastId() : c.after(epoch);
+        List<OutboxEntry> pending = outbox.read(bucket, after, cap + 1, epoch);
+        if (pending.size() > cap) {
+            return null;
+        }
+        Map<String, Long> out = new java.util.HashMap<>();
+        for (OutboxEntry e : pending) {
+            if (e.readable() && e.entry().code() == ResultCode.APPLIED) {
+                out.merge(e.entry().orderId(), e.entry().version(), Math::max);
+            }
+        }
+        return out;
+    }
+
+    /**
+     * Moves an order row forward to a version its own history records as applied (reconciliation, when a
+     * row is found behind its history); the same version guard as the outbox path.
+     *
+     * @param version the version to bring the row to
+     * @param status the status MySQL's history must record at that version
+     * @return true when the history records that version and status (the row is there now), false when not
+     */
+    public boolean reapplyHistory(String orderId, long version, OrderStatus status) {
+        return db.inTransaction(t -> {
+            HistoryEntry probe = new HistoryEntry(orderId, null, status, version, ResultCode.APPLIED, "", "", "", 0, "");
+            HistoryEntry h = t.history().appliedAt(List.of(probe)).get(HistoryStore.versionKey(orderId, version));
+            if (h == null || h.to() != status) {
+                return false;
+            }
+            t.orders().applyIfNewer(orderId, status.code(), version, h.atMs());
+            return true;
+        });
     }
 
     /** Wakes the background follower now (called after each transition). */
@@ -228,10 +378,12 @@ public final class Follower implements AutoCloseable {
         boolean approximate = false;
         Long oldest = null;
         long now = clock.nowMs();
+        String epoch = rules.epoch();
         for (int b = 0; b < RedisKeys.BUCKETS; b++) {
             int bucket = b;
-            String cursor = db.read(t -> t.cursors().read(bucket));
-            OutboxEntry first = outbox.oldestAfter(b, cursor);
+            CursorStore.Cursor c = db.read(t -> t.cursors().read(bucket));
+            String cursor = epoch == null || c.epoch() == null ? c.lastId() : c.after(epoch);
+            Long first = outbox.oldestAfterMs(b, cursor);
             if (first == null) {
                 continue;
             }
@@ -239,7 +391,7 @@ public final class Follower implements AutoCloseable {
             int done = "0-0".equals(cursor) ? 0 : outbox.countUpTo(b, cursor, 1001);
             approximate |= done > 1000;
             pending += Math.max(1, outbox.length(b) - done);
-            long age = now - first.entry().atMs();
+            long age = now - first;
             oldest = oldest == null ? age : Math.max(oldest, age);
         }
         return new FollowerStatus(pending, approximate, oldest, applied.get(), lastError);

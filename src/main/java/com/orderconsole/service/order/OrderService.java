@@ -10,8 +10,10 @@ import com.orderconsole.domain.Role;
 import com.orderconsole.redis.CancelQueueStore;
 import com.orderconsole.redis.OrderStateStore;
 import com.orderconsole.redis.RedisConnection;
+import com.orderconsole.redis.RedisKeys;
 import com.orderconsole.service.Access;
 import com.orderconsole.service.StuckThresholds;
+import com.orderconsole.service.follower.Follower;
 import com.orderconsole.service.rules.RulesService;
 import com.orderconsole.store.Database;
 import com.orderconsole.store.OrderPageQuery;
@@ -40,6 +42,7 @@ public final class OrderService {
 
     private final RedisConnection clock;
     private final OrderStateStore states;
+    private final Follower follower;
     private final CancelQueueStore queue;
     private final Database db;
     private final OrderCreator creator;
@@ -49,9 +52,10 @@ public final class OrderService {
 
     /** Built by {@link com.orderconsole.service.Services}; {@code clock} gives Redis {@code TIME}. */
     public OrderService(RedisConnection clock, OrderStateStore states, CancelQueueStore queue, Database db,
-                        OrderCreator creator, Access access, RulesService rules, StuckThresholds stuck) {
+                        OrderCreator creator, Follower follower, Access access, RulesService rules, StuckThresholds stuck) {
         this.clock = clock;
         this.states = states;
+        this.follower = follower;
         this.queue = queue;
         this.db = db;
         this.creator = creator;
@@ -63,7 +67,7 @@ public final class OrderService {
     /**
      * Creates an order in WAIT_PAY: MySQL row first, then Redis state and cancel-queue entry (retried
      * three times). If Redis stays unavailable the row is kept marked "Redis pending" and
-     * {@link #finishPendingCreations} completes it later; a lookup rebuilds it too.
+     * {@link #finishPendingCreations} completes it later; a transition rebuilds it too.
      *
      * @param operator who creates (support or higher)
      * @param orderId a valid id
@@ -74,6 +78,15 @@ public final class OrderService {
      * @throws com.orderconsole.redis.RedisUnavailableException when Redis cannot even give the time (nothing stored)
      */
     public OrderState create(Operator operator, String orderId, String customerId, Duration expireIn) {
+        return create(operator, orderId, customerId, expireIn, "create");
+    }
+
+    /**
+     * {@link #create(Operator, String, String, Duration)} recorded under another source in the history.
+     *
+     * @param source where the order comes from, e.g. "create", "simulator"
+     */
+    public OrderState create(Operator operator, String orderId, String customerId, Duration expireIn, String source) {
         access.require(operator, Role.SUPPORT, "create orders");
         OrderId.require(orderId);
         if (customerId != null) {
@@ -87,7 +100,7 @@ public final class OrderService {
         long expireAt = now + expireIn.toMillis();
         OrderRow row = new OrderRow(orderId, customerId, OrderStatus.WAIT_PAY.code(), 1, now, now, expireAt, false);
         HistoryEntry created = new HistoryEntry(orderId, null, OrderStatus.WAIT_PAY, 1, ResultCode.APPLIED, operator.name(),
-                "create", "", now, "create:" + orderId);
+                source, "", now, "create:" + orderId);
         if (creator.createAll(List.of(new OrderCreator.NewOrder(row, List.of(created))), false).created().isEmpty()) {
             throw new IllegalArgumentException("order " + orderId + " already exists");
         }
@@ -118,18 +131,68 @@ public final class OrderService {
     }
 
     /**
-     * Rebuilds one order's Redis state from its MySQL row, if Redis has none (never overwrites).
+     * Rebuilds one order's Redis state from its MySQL row, if Redis has none (never overwrites). What
+     * the outbox still holds for the order's bucket is applied to MySQL first, so a transition Redis
+     * accepted before it lost the state is part of the rebuilt state.
      *
      * @return true when MySQL knows the order (state now exists in Redis), false when it does not
      */
     public boolean rebuild(String orderId) {
         OrderId.require(orderId);
+        follower.drainBucket(RedisKeys.bucket(orderId));
         OrderRow row = db.read(t -> t.orders().find(orderId));
         if (row == null) {
             return false;
         }
         rebuildFrom(row);
         return true;
+    }
+
+    /**
+     * Replaces one order's Redis state with MySQL's (the durable record), after applying what the outbox
+     * still holds for its bucket: for a record set aside as malformed, or a Redis state no recorded
+     * transition explains.
+     *
+     * @return the state now in Redis, or null when MySQL has no record of the order (Redis unchanged)
+     */
+    public OrderState restoreFromMysql(String orderId) {
+        OrderId.require(orderId);
+        follower.drainBucket(RedisKeys.bucket(orderId));
+        OrderRow row = db.read(t -> t.orders().find(orderId));
+        if (row == null) {
+            return null;
+        }
+        states.forget(orderId);
+        rebuildFrom(row);
+        return states.get(orderId);
+    }
+
+    /**
+     * Replaces every Redis order state that is older than MySQL's (a lower version, or the same version with
+     * another status), or malformed, after Redis was restored from an older copy and the outbox it still
+     * held was applied; in SCAN pages joined with MySQL.
+     *
+     * @return states replaced
+     */
+    public long restoreStale() {
+        long[] replaced = {0};
+        states.scan(1000, page -> {
+            List<String> ids = new ArrayList<>(page.states().keySet());
+            Map<String, OrderRow> rows = new LinkedHashMap<>();
+            db.read(t -> t.orders().findAll(ids)).forEach(r -> rows.put(r.orderId, r));
+            for (String id : ids) {
+                OrderRow row = rows.get(id);
+                OrderState st = page.states().get(id);
+                boolean stale = st != null && row != null && (row.version > st.version()
+                        || row.version == st.version() && row.status != st.status().code());
+                if (row != null && (stale || page.malformed().containsKey(id))) {
+                    states.forget(id);
+                    rebuildFrom(row);
+                    replaced[0]++;
+                }
+            }
+        });
+        return replaced[0];
     }
 
     /**
@@ -185,8 +248,11 @@ public final class OrderService {
      */
     public OrderDetails rebuildAndLookup(String orderId) {
         OrderId.require(orderId);
-        OrderRow row = db.read(t -> t.orders().find(orderId));
         OrderState st = states.get(orderId);
+        if (st == null) {
+            follower.drainBucket(RedisKeys.bucket(orderId));
+        }
+        OrderRow row = db.read(t -> t.orders().find(orderId));
         boolean rebuilt = false;
         if (st == null && row != null) {
             rebuildFrom(row);

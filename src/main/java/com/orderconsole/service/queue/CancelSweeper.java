@@ -10,6 +10,8 @@ import com.orderconsole.redis.CancelQueueStore;
 import com.orderconsole.redis.QueueEntry;
 import com.orderconsole.redis.RedisConnection;
 import com.orderconsole.redis.RedisKeys;
+import com.orderconsole.redis.RedisUnavailableException;
+import com.orderconsole.redis.RulesStore;
 import com.orderconsole.service.Access;
 import com.orderconsole.service.DaemonScheduler;
 import com.orderconsole.service.transition.TransitionService;
@@ -42,6 +44,7 @@ public final class CancelSweeper implements AutoCloseable {
 
     private final RedisConnection redis;
     private final CancelQueueStore queue;
+    private final RulesStore marker;
     private final TransitionService transitions;
     private final Access access;
     private final int batchSize;
@@ -57,9 +60,10 @@ public final class CancelSweeper implements AutoCloseable {
      * @param batchSize entries read per ZRANGEBYSCORE and cancelled per pipelined round, e.g. 500
      * @param maxBatchesPerTick bound on rounds per bucket per tick, so a tick never runs unbounded
      */
-    public CancelSweeper(RedisConnection redis, CancelQueueStore queue, TransitionService transitions, Access access, int batchSize, int maxBatchesPerTick) {
+    public CancelSweeper(RedisConnection redis, CancelQueueStore queue, RulesStore marker, TransitionService transitions, Access access, int batchSize, int maxBatchesPerTick) {
         this.redis = redis;
         this.queue = queue;
+        this.marker = marker;
         this.transitions = transitions;
         this.access = access;
         this.batchSize = batchSize;
@@ -87,6 +91,12 @@ public final class CancelSweeper implements AutoCloseable {
         Map<String, String> state = queue.sweeperState();
         queue.sweeperHeartbeat(Map.of("lastTick", Long.toString(now), "lastTickBy", processName));
         if ("1".equals(state.get("paused"))) {
+            return 0;
+        }
+        if (marker.epoch() == null) {
+            // Redis lost its data or went back in time: until maintenance has restored the orders from
+            // MySQL, a WAIT_PAY seen here may be an order MySQL knows as paid.
+            log.warn("cancel sweeper waits: Redis has no data-set marker until maintenance restores it");
             return 0;
         }
         int done = 0;
@@ -119,16 +129,31 @@ public final class CancelSweeper implements AutoCloseable {
                     "payment timeout")));
         }
         int n = 0;
+        RuntimeException firstFailure = null;
         for (int i = 0; i < fs.size(); i++) {
-            TransitionResult r = redis.await(fs.get(i), "cancel " + due.get(i).orderId());
+            String id = due.get(i).orderId();
+            TransitionResult r;
+            try {
+                r = redis.await(fs.get(i), "cancel " + id);
+            } catch (RedisUnavailableException e) {
+                throw e; // Redis is gone: the rest of this tick would fail the same way
+            } catch (RuntimeException e) {
+                // One order that cannot be cancelled must not hold back the others' deadlines.
+                firstFailure = firstFailure == null ? e : firstFailure;
+                continue;
+            }
             if (r.applied()) {
                 n++;
-            } else if (r.code() == ResultCode.STATE_MISSING || r.code() == ResultCode.NOT_ALLOWED
-                    && r.from() == OrderStatus.WAIT_PAY) {
-                // Unknown order, or rules that forbid cancelling: retrying every second would never succeed.
-                queue.dequeue(r.orderId());
-                log.warn("removed cancel-queue entry of order {}: {}", r.orderId(), r.code().description());
+            } else if (r.code() == ResultCode.STATE_MISSING || r.code() == ResultCode.MALFORMED
+                    || r.code() == ResultCode.NOT_ALLOWED && r.from() == OrderStatus.WAIT_PAY) {
+                // Unknown order, a record set aside for ops, or rules that forbid cancelling: retrying every
+                // second would never succeed.
+                queue.dequeue(id);
+                log.warn("removed cancel-queue entry of order {}: {}", id, r.code().description());
             }
+        }
+        if (firstFailure != null) {
+            log.warn("cancel sweeper could not cancel some due orders, will retry: {}", firstFailure.getMessage());
         }
         return n;
     }

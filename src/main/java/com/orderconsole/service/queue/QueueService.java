@@ -13,6 +13,7 @@ import com.orderconsole.redis.QueueEntry;
 import com.orderconsole.redis.RedisConnection;
 import com.orderconsole.redis.RedisKeys;
 import com.orderconsole.service.Access;
+import com.orderconsole.service.AuditTrail;
 import com.orderconsole.service.order.OrderNotFoundException;
 import com.orderconsole.service.order.OrderService;
 import com.orderconsole.service.transition.TransitionService;
@@ -36,10 +37,12 @@ public final class QueueService {
     private final CancelSweeper sweeper;
     private final OrderService orders;
     private final Access access;
+    private final AuditTrail audit;
 
     /** Built by {@link com.orderconsole.service.Services}. */
     public QueueService(RedisConnection redis, CancelQueueStore queue, OrderStateStore states, TransitionService transitions,
-                        CancelSweeper sweeper, OrderService orders, Access access) {
+                        CancelSweeper sweeper, OrderService orders, Access access, AuditTrail audit) {
+        this.audit = audit;
         this.redis = redis;
         this.queue = queue;
         this.states = states;
@@ -114,15 +117,26 @@ public final class QueueService {
                 reason == null || reason.isBlank() ? "cancelled from the queue monitor" : reason));
     }
 
+    /** {@link #remove(Operator, String, String, String)} from the console, with no reason given. */
+    public boolean remove(Operator operator, String orderId) {
+        return remove(operator, orderId, "console", "");
+    }
+
     /**
      * Removes an order's entry without touching the order (role ops): the order will not be cancelled
-     * by the timeout any more.
+     * by the timeout any more. Recorded in the audit trail with who, why and the deadline removed.
      *
+     * @param source where: console, cli
+     * @param reason why (may be empty)
      * @return true when there was an entry
      */
-    public boolean remove(Operator operator, String orderId) {
+    public boolean remove(Operator operator, String orderId, String source, String reason) {
         access.require(operator, Role.OPS, "remove cancel-queue entries");
-        boolean removed = queue.dequeue(OrderId.require(orderId));
+        Long before = queue.score(OrderId.require(orderId));
+        boolean removed = queue.dequeue(orderId);
+        if (removed) {
+            audit.record(operator, source, AuditTrail.QUEUE_REMOVE, orderId, reason, "payment deadline " + before + " (epoch ms) removed");
+        }
         log.info("{} removed the cancel-queue entry of order {} (existed: {})", operator.name(), orderId, removed);
         return removed;
     }
@@ -135,6 +149,20 @@ public final class QueueService {
      * @throws IllegalStateException when the order is not waiting for payment
      */
     public long extend(Operator operator, String orderId, Duration by) {
+        return extend(operator, orderId, by, "console", "");
+    }
+
+    /**
+     * Moves an unpaid order's expiry later (role ops), recorded in the audit trail with who, why, and
+     * the deadline before and after.
+     *
+     * @param by how much later than the current expiry (or than now, when the entry is missing), positive
+     * @param source where: console, cli
+     * @param reason why (may be empty)
+     * @return the new expiry, epoch ms
+     * @throws IllegalStateException when the order is not waiting for payment
+     */
+    public long extend(Operator operator, String orderId, Duration by, String source, String reason) {
         access.require(operator, Role.OPS, "extend payment deadlines");
         OrderId.require(orderId);
         if (by == null || by.isNegative() || by.isZero()) {
@@ -151,6 +179,8 @@ public final class QueueService {
             throw new IllegalStateException("order " + orderId + " is not waiting for payment; its queue entry was removed");
         }
         orders.recordExpiry(orderId, expiry);
+        audit.record(operator, source, AuditTrail.QUEUE_EXTEND, orderId, reason, "payment deadline "
+                + (current == null ? "none" : current) + " -> " + expiry + " (epoch ms)");
         log.info("{} extended the payment deadline of order {} to {}", operator.name(), orderId, expiry);
         return expiry;
     }

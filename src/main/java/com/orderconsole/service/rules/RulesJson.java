@@ -52,7 +52,9 @@ public final class RulesJson {
     public static TransitionRules parse(String json, long defaultVersion) {
         JsonNode root;
         try {
-            root = JSON.readTree(json == null ? "" : json);
+            // A byte-order mark is how some editors start a UTF-8 file; it is not part of the document.
+            String text = json == null ? "" : json.startsWith("\uFEFF") ? json.substring(1) : json;
+            root = JSON.readTree(text);
         } catch (JsonProcessingException e) {
             throw new InvalidRulesException(List.of("malformed JSON at line " + e.getLocation().getLineNr() + ", column "
                     + e.getLocation().getColumnNr() + ": " + e.getOriginalMessage()));

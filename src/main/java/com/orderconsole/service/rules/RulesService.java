@@ -7,6 +7,7 @@ import com.orderconsole.domain.Role;
 import com.orderconsole.domain.TransitionRules;
 import com.orderconsole.redis.RulesStore;
 import com.orderconsole.service.Access;
+import com.orderconsole.service.AuditTrail;
 import com.orderconsole.store.Database;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -29,34 +30,44 @@ public final class RulesService {
     private final RulesStore redis;
     private final Database db;
     private final Access access;
+    private final AuditTrail audit;
     private volatile TransitionRules cached;
     private volatile long cachedAt;
 
     /** Built by {@link com.orderconsole.service.Services}. */
-    public RulesService(RulesStore redis, Database db, Access access) {
+    public RulesService(RulesStore redis, Database db, Access access, AuditTrail audit) {
+        this.audit = audit;
         this.redis = redis;
         this.db = db;
         this.access = access;
     }
 
     /**
-     * Makes sure Redis holds valid rules: writes the default when the key is absent, and republishes
-     * the bucket copies when any is missing or behind.
+     * Makes sure Redis holds valid rules: the newest version of Redis' document and MySQL's archive wins
+     * (a Redis restored from an old snapshot must not roll the rules back), the bundled default only when
+     * neither has any; republishes the bucket copies when any is missing or behind.
      *
      * @return the rules in force
      * @throws InvalidRulesException when the stored document is invalid (it is left as it is, for a person to fix)
      */
     public TransitionRules ensureSeeded() {
         String json = redis.json();
+        String archivedJson = db.read(t -> t.rulesArchive().latest());
+        TransitionRules archived = archivedJson == null ? null : RulesJson.parse(archivedJson, 1);
+        TransitionRules inRedis = json == null ? null : RulesJson.parse(json, 1);
         TransitionRules rules;
-        if (json == null) {
-            String archived = db.read(t -> t.rulesArchive().latest());
-            rules = archived != null ? RulesJson.parse(archived, 1) : TransitionRules.defaults();
-            redis.setJson(RulesJson.write(rules));
-            log.info("{} transition rules version {} into Redis", archived != null ? "restored archived" : "seeded default",
-                    rules.version());
+        if (inRedis != null && (archived == null || inRedis.version() >= archived.version())) {
+            rules = inRedis;
         } else {
-            rules = RulesJson.parse(json, 1);
+            rules = archived != null ? archived : TransitionRules.defaults();
+            redis.setJson(RulesJson.write(rules));
+            if (inRedis != null) {
+                log.warn("Redis held transition rules version {} but MySQL's archive has version {}: Redis went back in time; "
+                        + "restored version {}", inRedis.version(), rules.version(), rules.version());
+            } else {
+                log.info("{} transition rules version {} into Redis", archived != null ? "restored archived" : "seeded default",
+                        rules.version());
+            }
         }
         archive(rules, "system");
         if (redis.publishedVersions().stream().anyMatch(v -> v == null || v != rules.version())) {
@@ -120,6 +131,8 @@ public final class RulesService {
         redis.setJson(RulesJson.write(next));
         publish(next);
         remember(next);
+        audit.record(operator, "rules", AuditTrail.RULES_SET, null, "", "version " + inForce.version() + " -> " + next.version()
+                + ": " + next.edges());
         log.info("{} set transition rules version {}: {}", operator.name(), next.version(), next.edges());
         return next;
     }

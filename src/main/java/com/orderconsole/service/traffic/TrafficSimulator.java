@@ -162,7 +162,7 @@ public final class TrafficSimulator implements AutoCloseable {
         private void createOne() {
             String id = prefix + (++next);
             try {
-                orders.create(op, id, null, s.paymentTimeout());
+                orders.create(op, id, null, s.paymentTimeout(), SOURCE);
             } catch (RuntimeException e) {
                 failed("create " + id, e);
                 return;

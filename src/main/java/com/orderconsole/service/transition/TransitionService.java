@@ -6,12 +6,17 @@ import com.orderconsole.domain.ResultCode;
 import com.orderconsole.domain.Role;
 import com.orderconsole.domain.TransitionRequest;
 import com.orderconsole.domain.TransitionResult;
+import com.orderconsole.redis.MalformedOrderException;
 import com.orderconsole.redis.OrderStateStore;
 import com.orderconsole.redis.RedisConnection;
+import com.orderconsole.redis.RedisKeys;
+import com.orderconsole.redis.RedisUnavailableException;
 import com.orderconsole.service.Access;
 import com.orderconsole.service.follower.Follower;
 import com.orderconsole.service.order.OrderService;
 import com.orderconsole.service.rules.RulesService;
+import com.orderconsole.store.Database;
+import com.orderconsole.store.DeadLetterRow;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -31,6 +36,7 @@ public final class TransitionService {
 
     private final RedisConnection redis;
     private final OrderStateStore states;
+    private final Database db;
     private final OrderService orders;
     private final RulesService rules;
     private final Access access;
@@ -43,10 +49,11 @@ public final class TransitionService {
      *
      * @param follower woken after every recorded outcome, and waited for by {@link #transitionAndWait}
      */
-    public TransitionService(RedisConnection redis, OrderStateStore states, OrderService orders, RulesService rules, Follower follower,
-                             Access access) {
+    public TransitionService(RedisConnection redis, OrderStateStore states, Database db, OrderService orders, RulesService rules,
+                             Follower follower, Access access) {
         this.redis = redis;
         this.states = states;
+        this.db = db;
         this.orders = orders;
         this.rules = rules;
         this.follower = follower;
@@ -67,7 +74,7 @@ public final class TransitionService {
      */
     public TransitionOutcome transitionAndWait(Operator operator, TransitionRequest request, Duration mysqlWait) {
         TransitionResult r = transition(operator, request);
-        if (r.code() == ResultCode.STATE_MISSING || r.code() == ResultCode.RULES_MISSING) {
+        if (r.code() == ResultCode.STATE_MISSING || r.code() == ResultCode.RULES_MISSING || r.code() == ResultCode.MALFORMED) {
             return new TransitionOutcome(r, null); // the script recorded nothing
         }
         return new TransitionOutcome(r, follower.catchUp(mysqlWait));
@@ -86,7 +93,13 @@ public final class TransitionService {
      * @throws com.orderconsole.redis.RedisUnavailableException when Redis does not answer in time
      */
     public TransitionResult transition(Operator operator, TransitionRequest request) {
-        return redis.await(transitionAsync(operator, request), "transition " + request.orderId());
+        try {
+            return redis.await(transitionAsync(operator, request), "transition " + request.orderId());
+        } catch (RedisUnavailableException e) {
+            // The script may have run and its answer been lost: a blind retry could apply a second move.
+            throw new RedisUnavailableException(e.getMessage() + "; the transition may still have been applied: look the order "
+                    + "up before trying again (or retry with its version, compare-and-set)", e);
+        }
     }
 
     /**
@@ -115,6 +128,12 @@ public final class TransitionService {
                 return CompletableFuture.runAsync(rules::republish, blocking)
                         .thenCompose(v -> states.transitionAsync(request, operator.name()));
             }
+            if (r.code() == ResultCode.MALFORMED) {
+                return CompletableFuture.supplyAsync(() -> {
+                    setAside(request.orderId());
+                    return r;
+                }, blocking);
+            }
             return CompletableFuture.completedFuture(r);
         }).thenApply(r -> {
             if (r.applied()) {
@@ -123,11 +142,37 @@ public final class TransitionService {
                 log.warn("transition rejected: order={} from={} target={} code={} ({}) actor={} source={}",
                         r.orderId(), r.from(), r.target(), r.code().code(), r.code().description(), operator.name(),
                         request.source());
-                if (r.code() != ResultCode.STATE_MISSING) {
+                if (r.code() != ResultCode.STATE_MISSING && r.code() != ResultCode.MALFORMED) {
                     follower.nudge();
                 }
             }
             return r;
         });
+    }
+
+    /**
+     * Sets a malformed order record aside in the dead-letter list (once while open), so that ops see it
+     * with what is wrong and can restore it from MySQL. MySQL being down only delays this to the next attempt.
+     */
+    private void setAside(String orderId) {
+        String problem;
+        try {
+            states.get(orderId);
+            return; // fixed meanwhile
+        } catch (MalformedOrderException e) {
+            problem = e.problem();
+        }
+        String raw = states.raw(orderId);
+        try {
+            boolean added = db.inTransaction(t -> t.deadLetters().add(DeadLetterRow.open(DeadLetterRow.ORDER_RECORD, orderId,
+                    RedisKeys.bucket(orderId), null, "order record in Redis is malformed: " + problem, raw,
+                    System.currentTimeMillis(), "order:" + orderId)));
+            if (added) {
+                log.warn("set aside order {}: its Redis record is malformed ({}); ops can restore it from MySQL", orderId, problem);
+            }
+        } catch (RuntimeException e) {
+            log.warn("order {} has a malformed Redis record ({}) and could not be set aside now: {}", orderId, problem,
+                    e.getMessage());
+        }
     }
 }

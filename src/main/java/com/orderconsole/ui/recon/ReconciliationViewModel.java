@@ -178,10 +178,13 @@ public final class ReconciliationViewModel {
     public static String repairAction(ReconCategory c) {
         return switch (c) {
             case MISSING_IN_REDIS -> "rebuild each order's Redis state from its MySQL row";
-            case MISSING_IN_MYSQL -> "insert a MySQL row from each order's Redis state";
-            case STATE_MISMATCH -> "apply pending sync first, then copy the side with the higher version onto the other";
+            case MALFORMED_IN_REDIS -> "restore each malformed record from MySQL, the durable record";
+            case MISSING_IN_MYSQL -> "insert a MySQL row and a history row from each order's Redis state (admin override)";
+            case STATE_MISMATCH -> "let the follower catch up, then restore Redis from MySQL where MySQL is newer";
+            case REDIS_UNEXPLAINED -> "restore each order's Redis state from MySQL, the durable record";
             case WAIT_PAY_WITHOUT_QUEUE -> "queue each order for cancellation with its MySQL payment deadline";
             case QUEUE_ENTRY_NOT_WAIT_PAY -> "remove each queue entry whose order is not waiting for payment";
+            case COUNTERS_DRIFT -> "count the orders Redis holds again and overwrite the live counters";
             case SYNC_PENDING -> "run the MySQL follower now";
         };
     }

@@ -38,7 +38,8 @@ class ReconciliationViewModelTest extends ViewModelTestBase {
         vm.run();
         assertThat(count(vm, ReconCategory.MISSING_IN_REDIS)).isEqualTo(1);
         assertThat(count(vm, ReconCategory.QUEUE_ENTRY_NOT_WAIT_PAY)).as("its queue entry now has no order state").isEqualTo(1);
-        assertThat(vm.progressTextProperty().get()).startsWith("Checked ").endsWith(": 2 findings.");
+        assertThat(count(vm, ReconCategory.COUNTERS_DRIFT)).as("the deleted order is still counted as WAIT_PAY").isEqualTo(1);
+        assertThat(vm.progressTextProperty().get()).startsWith("Checked ").endsWith(": 3 findings.");
         vm.selectedProperty().set(ReconCategory.MISSING_IN_REDIS);
         assertThat(vm.findings()).extracting(f -> f.orderId()).containsExactly("k-2");
         assertThat(vm.preview(ReconCategory.MISSING_IN_REDIS)).isEqualTo(1);

@@ -1,0 +1,43 @@
+package com.orderconsole.service;
+
+import com.orderconsole.domain.Operator;
+import com.orderconsole.store.AuditRow;
+import com.orderconsole.store.Database;
+
+/**
+ * Records operator actions that are not status transitions (transitions are in the order history):
+ * queue extends and removals, reconciliation repairs, rules changes, dead-letter retries and discards.
+ * Each record says who (the operator), when, from where (console, cli…), why and what changed.
+ */
+public final class AuditTrail {
+    /** Action names, as stored. */
+    public static final String QUEUE_EXTEND = "QUEUE_EXTEND";
+    public static final String QUEUE_REMOVE = "QUEUE_REMOVE";
+    public static final String REPAIR = "REPAIR";
+    public static final String RULES_SET = "RULES_SET";
+    public static final String DEAD_LETTER_RETRY = "DEAD_LETTER_RETRY";
+    public static final String DEAD_LETTER_DISCARD = "DEAD_LETTER_DISCARD";
+
+    private final Database db;
+
+    /** Built by {@link Services}. */
+    public AuditTrail(Database db) {
+        this.db = db;
+    }
+
+    /**
+     * Appends one action, in its own transaction.
+     *
+     * @param source where it was done: console, cli, maintenance…
+     * @param action one of the names above
+     * @param orderId the order, or null when the action concerns none
+     * @param reason the operator's reason ("" when none was asked)
+     * @param detail what changed, in words, e.g. "deadline 2026-12-01 10:00 → 10:15 (epoch ms 1764583200000 → …)"
+     */
+    public void record(Operator operator, String source, String action, String orderId, String reason, String detail) {
+        db.inTransaction(t -> {
+            t.audit().append(new AuditRow(System.currentTimeMillis(), operator.name(), source, action, orderId, reason, detail));
+            return null;
+        });
+    }
+}

@@ -1,0 +1,14 @@
+package com.orderconsole.store;
+
+import org.apache.ibatis.annotations.Insert;
+import org.apache.ibatis.annotations.Param;
+import org.apache.ibatis.annotations.Select;
+
+/** MyBatis mapper for {@code dataset_identity} (one row). */
+public interface DatasetMapper {
+    @Select("SELECT dataset_id FROM dataset_identity WHERE id = 1")
+    String get();
+
+    @Insert("INSERT IGNORE INTO dataset_identity (id, dataset_id, created_at_ms) VALUES (1, #{id}, #{at})")
+    int claim(@Param("id") String datasetId, @Param("at") long atMs);
+}

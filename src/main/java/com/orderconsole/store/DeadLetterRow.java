@@ -1,0 +1,46 @@
+package com.orderconsole.store;
+
+/** One row of {@code dead_letter}, as MyBatis maps it. Times are epoch milliseconds. */
+public class DeadLetterRow {
+    /** Kind: an outbox entry the follower cannot read. */
+    public static final String OUTBOX_ENTRY = "OUTBOX_ENTRY";
+    /** Kind: an outbox entry whose applied version contradicts MySQL's history (another status at that version). */
+    public static final String HISTORY_CONFLICT = "HISTORY_CONFLICT";
+    /** Kind: an order hash in Redis whose fields are not well-formed. */
+    public static final String ORDER_RECORD = "ORDER_RECORD";
+
+    public long id;
+    public String kind;
+    public String orderId;
+    public Integer bucket;
+    public String entryId;
+    public String reason;
+    public String body;
+    public long createdAtMs;
+    public String state;
+    public String resolvedBy;
+    public Long resolvedAtMs;
+    public String resolution;
+    /** Unique while open: the same record is set aside once. */
+    public String openKey;
+
+    /**
+     * @param kind one of the kinds above
+     * @param atMs when, epoch ms
+     * @return a new open letter
+     */
+    public static DeadLetterRow open(String kind, String orderId, Integer bucket, String entryId, String reason, String body,
+                                     long atMs, String openKey) {
+        DeadLetterRow d = new DeadLetterRow();
+        d.kind = kind;
+        d.orderId = orderId;
+        d.bucket = bucket;
+        d.entryId = entryId;
+        d.reason = reason.length() > 500 ? reason.substring(0, 500) : reason;
+        d.body = body;
+        d.createdAtMs = atMs;
+        d.state = "OPEN";
+        d.openKey = openKey;
+        return d;
+    }
+}

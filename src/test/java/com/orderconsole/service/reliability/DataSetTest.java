@@ -1,0 +1,164 @@
+package com.orderconsole.service.reliability;
+
+import com.orderconsole.RawRedis;
+import com.orderconsole.RawSql;
+import com.orderconsole.TestServers;
+import com.orderconsole.app.Engine;
+import com.orderconsole.app.EngineConfig;
+import com.orderconsole.domain.Operator;
+import com.orderconsole.domain.OrderStatus;
+import com.orderconsole.domain.Role;
+import com.orderconsole.domain.TransitionRequest;
+import com.orderconsole.redis.RedisKeys;
+import com.orderconsole.service.Services;
+import com.orderconsole.service.transition.TransitionOutcome;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/**
+ * Issue 11.1 and 11.3–11.5: Redis and MySQL are one system's pair, and the follower's position, the
+ * rebuild of lost state and the rules never mix two data sets.
+ */
+class DataSetTest {
+    private final Operator support = new Operator("alice", Role.SUPPORT);
+    private final Operator ops = new Operator("olga", Role.OPS);
+
+    @Test
+    void oneExternalServerBesideAnEmbeddedOneIsRefused() {
+        EngineConfig base = EngineConfig.embeddedDefault().withBackgroundJobs(null, null);
+        assertThatThrownBy(() -> Engine.start(base.withServers(TestServers.redis().uri(), null, "root", "")))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("Redis URI was given without a MySQL URL");
+        assertThatThrownBy(() -> Engine.start(base.withServers(null, TestServers.mariaDb().jdbcUrl(), "root", "")))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("MySQL URL was given without a Redis URI");
+    }
+
+    @Test
+    void aRedisIsNeverPairedWithAnotherSystemsMySql() {
+        try (Engine e = TestServers.freshEngine()) {
+            e.services().orders().create(support, "pair-1", null, Duration.ofMinutes(30));
+            e.services().transitions().transition(support, TransitionRequest.of("pair-1", OrderStatus.PAID, "t", ""));
+        }
+        RawSql.update("CREATE DATABASE IF NOT EXISTS other_shop");
+        RawSql.update("DROP TABLE IF EXISTS other_shop.flyway_schema_history");
+        String otherJdbc = TestServers.mariaDb().jdbcUrl().replace("/orders?", "/other_shop?");
+        EngineConfig other = TestServers.config().withServers(TestServers.redis().uri(), otherJdbc, "root", "");
+        assertThatThrownBy(() -> Engine.start(other)).isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("refusing to pair them");
+        assertThat(RawSql.count("SELECT COUNT(*) FROM other_shop.order_history")).as("nothing applied into the other database").isZero();
+        try (RawRedis raw = new RawRedis()) {
+            assertThat(raw.cmd().xlen(RedisKeys.outbox(RedisKeys.bucket("pair-1")))).as("nothing trimmed from the real Redis")
+                    .isPositive();
+            raw.cmd().set(RedisKeys.DATASET, "someone-else");
+        }
+        assertThatThrownBy(() -> Engine.start(TestServers.config())).isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("they are not a pair");
+        RawSql.update("DROP DATABASE other_shop");
+    }
+
+    @Test
+    void aRedisThatCameBackEmptyWithItsClockBehindStillReachesMySql() {
+        try (Engine e = TestServers.freshEngine()) {
+            Services s = e.services();
+            s.orders().create(support, "clock-1", null, Duration.ofMinutes(30));
+            s.transitions().transition(support, TransitionRequest.of("clock-1", OrderStatus.PAID, "t", ""));
+            s.follower().drainOnce();
+            // The old Redis' clock ran ahead: every cursor sits past any id the new Redis will hand out.
+            RawSql.update("UPDATE sync_cursor SET last_id = '99999999999999-0'");
+            try (RawRedis raw = new RawRedis()) {
+                raw.cmd().flushall();
+            }
+            s.maintenance().runOnce();
+            TransitionOutcome o = s.transitions().transitionAndWait(support,
+                    TransitionRequest.of("clock-1", OrderStatus.WAIT_SHIP, "t", "after the restart"), Duration.ofSeconds(10));
+            assertThat(o.result().applied()).isTrue();
+            assertThat(o.mysqlSynced()).isTrue();
+            assertThat(RawSql.count("SELECT status FROM orders WHERE order_id = 'clock-1'")).isEqualTo(3);
+            assertThat(RawSql.count("SELECT COUNT(*) FROM order_history WHERE order_id = 'clock-1' AND reason = 'after the restart'"))
+                    .as("the history row, with its reason, reached MySQL").isEqualTo(1);
+        }
+    }
+
+    @Test
+    void aRedisRestoredFromAnOlderCopyIsRestoredFromMySqlAndNeverCancelsAPaidOrder() {
+        try (Engine e = TestServers.freshEngine()) {
+            Services s = e.services();
+            s.orders().create(support, "snap-1", null, Duration.ofMillis(300));
+            String bucketStats = RedisKeys.stats(RedisKeys.bucket("snap-1"));
+            String oldSeq;
+            try (RawRedis raw = new RawRedis()) {
+                oldSeq = raw.cmd().hget(bucketStats, "seq");
+            }
+            s.transitions().transition(support, TransitionRequest.of("snap-1", OrderStatus.PAID, "t", "paid in time"));
+            s.follower().drainOnce();
+            // Redis goes back to a copy taken before the payment: the order waits for payment again, its
+            // queue entry is back, the bucket's outbox numbers restart where the copy was.
+            try (RawRedis raw = new RawRedis()) {
+                raw.cmd().hset(RedisKeys.order("snap-1"), java.util.Map.of("status", "1", "version", "1"));
+                raw.cmd().zadd(RedisKeys.cancelQueue(RedisKeys.bucket("snap-1")), 1, "snap-1");
+                if (oldSeq == null) {
+                    raw.cmd().hdel(bucketStats, "seq");
+                } else {
+                    raw.cmd().hset(bucketStats, "seq", oldSeq);
+                }
+            }
+            // A payment-timeout cancel on the stale copy, then the follower finds the numbers repeating.
+            s.transitions().transition(ops, TransitionRequest.of("snap-1", OrderStatus.CANCELLED, "t", "stale copy"));
+            assertThatThrownBy(() -> s.follower().drainOnce()).hasMessageContaining("went back in time");
+            assertThat(s.sweeper().sweepNow(ops)).as("the sweeper waits for the restore").isZero();
+            s.maintenance().runOnce();
+            s.follower().drainOnce();
+            assertThat(RawSql.count("SELECT status FROM orders WHERE order_id = 'snap-1'")).isEqualTo(OrderStatus.PAID.code());
+            assertThat(s.orders().lookup("snap-1").summary().redisStatus()).as("Redis follows MySQL").isEqualTo(OrderStatus.PAID);
+            assertThat(RawSql.count("SELECT COUNT(*) FROM order_history WHERE order_id = 'snap-1' AND result_code = 1 AND to_status = 6"))
+                    .as("no cancel after the payment in the durable record").isZero();
+            assertThat(s.deadLetters().open(10)).singleElement().satisfies(d -> {
+                assertThat(d.kind()).isEqualTo("HISTORY_CONFLICT");
+                assertThat(d.reason()).contains("PAID in MySQL's history but CANCELLED in the outbox");
+            });
+        }
+    }
+
+    @Test
+    void aRebuildFirstAppliesWhatTheOutboxStillHoldsForTheOrder() {
+        try (Engine e = TestServers.freshEngine()) {
+            Services s = e.services();
+            s.orders().create(support, "lost-paid", null, Duration.ofMillis(200));
+            s.transitions().transition(support, TransitionRequest.of("lost-paid", OrderStatus.PAID, "t", ""));
+            try (RawRedis raw = new RawRedis()) {
+                raw.cmd().del(RedisKeys.order("lost-paid")); // lost while its PAID entry waits in the outbox
+            }
+            assertThat(s.orders().rebuildAndLookup("lost-paid").summary().redisStatus()).isEqualTo(OrderStatus.PAID);
+            try (RawRedis raw = new RawRedis()) {
+                assertThat(raw.cmd().zscore(RedisKeys.cancelQueue(RedisKeys.bucket("lost-paid")), "lost-paid")).isNull();
+            }
+            assertThat(s.sweeper().sweepNow(ops)).isZero();
+            assertThat(s.transitions().transition(support, TransitionRequest.of("lost-paid", OrderStatus.WAIT_SHIP, "t", ""))
+                    .applied()).isTrue();
+        }
+    }
+
+    @Test
+    void rulesRolledBackInRedisAreRestoredFromTheNewestArchivedVersion() {
+        try (Engine e = TestServers.freshEngine()) {
+            Services s = e.services();
+            String v1 = s.rules().current().version() == 1 ? com.orderconsole.service.rules.RulesJson.write(s.rules().current()) : null;
+            String refund = "{\"terminal\":[\"FINISHED\",\"CANCELLED\"],\"transitions\":{\"WAIT_PAY\":[\"PAID\",\"CANCELLED\"],"
+                    + "\"PAID\":[\"WAIT_SHIP\",\"CANCELLED\"],\"WAIT_SHIP\":[\"SHIPPED\"],\"SHIPPED\":[\"FINISHED\"]}}";
+            assertThat(s.rules().set(ops, refund).version()).isEqualTo(2);
+            try (RawRedis raw = new RawRedis()) {
+                raw.cmd().set(RedisKeys.RULES, v1); // an old snapshot's rules
+            }
+        }
+        try (Engine e = Engine.start(TestServers.config())) {
+            assertThat(e.services().rules().current().version()).isEqualTo(2);
+            assertThat(e.services().rules().current().targets(OrderStatus.PAID)).contains(OrderStatus.CANCELLED);
+            String back = "{\"terminal\":[\"FINISHED\",\"CANCELLED\"],\"transitions\":{\"WAIT_PAY\":[\"PAID\",\"CANCELLED\"],"
+                    + "\"PAID\":[\"WAIT_SHIP\"],\"WAIT_SHIP\":[\"SHIPPED\"],\"SHIPPED\":[\"FINISHED\"]}}";
+            assertThat(e.services().rules().set(ops, back).version()).as("changing the rules works again").isEqualTo(3);
+        }
+    }
+}

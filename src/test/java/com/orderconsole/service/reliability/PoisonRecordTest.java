@@ -1,0 +1,159 @@
+package com.orderconsole.service.reliability;
+
+import com.orderconsole.FreshEngine;
+import com.orderconsole.RawRedis;
+import com.orderconsole.RawSql;
+import com.orderconsole.domain.Operator;
+import com.orderconsole.domain.OrderStatus;
+import com.orderconsole.domain.ResultCode;
+import com.orderconsole.domain.Role;
+import com.orderconsole.domain.TransitionRequest;
+import com.orderconsole.domain.TransitionResult;
+import com.orderconsole.redis.RedisKeys;
+import com.orderconsole.service.Services;
+import com.orderconsole.service.deadletter.DeadLetter;
+import com.orderconsole.service.recon.ReconCategory;
+import com.orderconsole.service.recon.ReconProgress;
+import com.orderconsole.service.recon.ReconReport;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/** Issue 11.2: one record that cannot be processed is set aside; everything else goes on. */
+class PoisonRecordTest {
+    @RegisterExtension
+    final FreshEngine engine = new FreshEngine();
+    private final Operator support = new Operator("alice", Role.SUPPORT);
+    private final Operator ops = new Operator("olga", Role.OPS);
+
+    /** One order per bucket, so that every bucket has work beside the poisoned one. */
+    private List<String> oneOrderPerBucket(String prefix, Duration expireIn) {
+        List<String> ids = new ArrayList<>();
+        boolean[] seen = new boolean[RedisKeys.BUCKETS];
+        for (int i = 0; ids.size() < RedisKeys.BUCKETS; i++) {
+            String id = prefix + i;
+            if (!seen[RedisKeys.bucket(id)]) {
+                seen[RedisKeys.bucket(id)] = true;
+                engine.services().orders().create(support, id, null, expireIn);
+                ids.add(id);
+            }
+        }
+        return ids;
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"7", "x", "0", "-1", "2.5", ""})
+    void theScriptRefusesAMalformedRecordAndTheRestGoesOn(String badStatus) {
+        Services s = engine.services();
+        List<String> ids = oneOrderPerBucket("p-", Duration.ofMinutes(30));
+        String poisoned = ids.get(3);
+        try (RawRedis raw = new RawRedis()) {
+            raw.cmd().hset(RedisKeys.order(poisoned), "status", badStatus);
+        }
+        TransitionResult bad = s.transitions().transition(support, TransitionRequest.of(poisoned, OrderStatus.PAID, "t", ""));
+        assertThat(bad.code()).isEqualTo(ResultCode.MALFORMED);
+        for (String id : ids) {
+            if (!id.equals(poisoned)) {
+                assertThat(s.transitions().transition(support, TransitionRequest.of(id, OrderStatus.PAID, "t", "")).applied()).isTrue();
+            }
+        }
+        assertThat(s.follower().drainOnce()).as("the other buckets' changes reach MySQL").isEqualTo(ids.size() - 1);
+        assertThat(RawSql.count("SELECT COUNT(*) FROM orders WHERE status = 2")).isEqualTo(ids.size() - 1);
+        assertThat(s.follower().status().pending()).isZero();
+        List<DeadLetter> letters = s.deadLetters().open(100);
+        assertThat(letters).singleElement().satisfies(d -> {
+            assertThat(d.kind()).isEqualTo("ORDER_RECORD");
+            assertThat(d.orderId()).isEqualTo(poisoned);
+            assertThat(d.bucket()).isEqualTo(RedisKeys.bucket(poisoned));
+            assertThat(d.reason()).contains("status");
+        });
+        // A second attempt does not add a second letter while the first is open.
+        s.transitions().transition(support, TransitionRequest.of(poisoned, OrderStatus.PAID, "t", ""));
+        assertThat(s.deadLetters().countOpen()).isEqualTo(1);
+        // Reads that span every order keep working and name the record.
+        ReconReport r = s.reconciliation().run(null, ReconProgress.NONE, () -> false);
+        assertThat(r.findings(ReconCategory.MALFORMED_IN_REDIS)).extracting(f -> f.orderId()).containsExactly(poisoned);
+        assertThat(s.monitor().stateCounts()).isNotNull();
+    }
+
+    @Test
+    void aMalformedOrderInTheCancelQueueDoesNotHoldBackTheOthers() {
+        Services s = engine.services();
+        List<String> ids = oneOrderPerBucket("q-", Duration.ofMillis(1));
+        String poisoned = ids.get(0);
+        try (RawRedis raw = new RawRedis()) {
+            raw.cmd().hset(RedisKeys.order(poisoned), "version", "many");
+        }
+        assertThat(s.sweeper().sweepNow(ops)).isEqualTo(ids.size() - 1);
+        try (RawRedis raw = new RawRedis()) {
+            assertThat(raw.cmd().zscore(RedisKeys.cancelQueue(RedisKeys.bucket(poisoned)), poisoned))
+                    .as("the poisoned entry leaves the queue instead of failing every tick").isNull();
+        }
+        assertThat(s.deadLetters().open(10)).extracting(DeadLetter::orderId).containsExactly(poisoned);
+    }
+
+    @Test
+    void anOutboxEntryTheFollowerCannotReadIsSetAsideAndTheBucketGoesOn() {
+        Services s = engine.services();
+        s.orders().create(support, "o-1", null, Duration.ofMinutes(30));
+        int bucket = RedisKeys.bucket("o-1");
+        try (RawRedis raw = new RawRedis()) {
+            // As an older script wrote it for a corrupt record: a status code no one can read.
+            raw.cmd().xadd(RedisKeys.outbox(bucket), Map.of("o", "o-1", "f", "7", "t", "2", "v", "3", "c", "1",
+                    "a", "x", "s", "t", "r", "", "ts", "1"));
+        }
+        s.transitions().transition(support, TransitionRequest.of("o-1", OrderStatus.PAID, "t", "after the bad one"));
+        assertThat(s.follower().drainOnce()).isEqualTo(2);
+        assertThat(RawSql.count("SELECT status FROM orders WHERE order_id = 'o-1'")).isEqualTo(2);
+        assertThat(s.follower().status().pending()).isZero();
+        assertThat(s.deadLetters().open(10)).singleElement().satisfies(d -> {
+            assertThat(d.kind()).isEqualTo("OUTBOX_ENTRY");
+            assertThat(d.orderId()).isEqualTo("o-1");
+            assertThat(d.entryId()).isNotBlank();
+            assertThat(d.reason()).contains("unknown status code 7");
+            assertThat(d.body()).contains("f=7");
+        });
+        // Read again (a second follower, a replay): set aside once.
+        assertThat(s.follower().drainOnce()).isZero();
+        assertThat(s.deadLetters().countOpen()).isEqualTo(1);
+    }
+
+    @Test
+    void opsRestoreAMalformedRecordFromMySqlOrDiscardItWithAReason() {
+        Services s = engine.services();
+        s.orders().create(support, "r-1", null, Duration.ofMinutes(30));
+        s.transitions().transition(support, TransitionRequest.of("r-1", OrderStatus.PAID, "t", ""));
+        s.follower().drainOnce();
+        try (RawRedis raw = new RawRedis()) {
+            raw.cmd().hset(RedisKeys.order("r-1"), "status", "9");
+        }
+        s.transitions().transition(support, TransitionRequest.of("r-1", OrderStatus.WAIT_SHIP, "t", ""));
+        DeadLetter d = s.deadLetters().open(10).get(0);
+        assertThatThrownBy(() -> s.deadLetters().retry(support, d.id())).hasMessageContaining("needs role ops");
+        DeadLetter done = s.deadLetters().retry(ops, d.id());
+        assertThat(done.state()).isEqualTo("RETRIED");
+        assertThat(done.resolvedBy()).isEqualTo("olga");
+        assertThat(done.resolution()).contains("PAID v2");
+        assertThat(s.orders().lookup("r-1").summary().redisStatus()).isEqualTo(OrderStatus.PAID);
+        assertThat(s.transitions().transition(support, TransitionRequest.of("r-1", OrderStatus.WAIT_SHIP, "t", "")).applied()).isTrue();
+        assertThat(s.deadLetters().countOpen()).isZero();
+
+        try (RawRedis raw = new RawRedis()) {
+            raw.cmd().hset(RedisKeys.order("r-1"), "status", "x");
+        }
+        s.transitions().transition(support, TransitionRequest.of("r-1", OrderStatus.SHIPPED, "t", ""));
+        long second = s.deadLetters().open(10).get(0).id();
+        assertThatThrownBy(() -> s.deadLetters().discard(ops, second, " ")).hasMessageContaining("needs a reason");
+        assertThat(s.deadLetters().discard(ops, second, "fixed by hand").state()).isEqualTo("DISCARDED");
+        assertThatThrownBy(() -> s.deadLetters().discard(ops, second, "again")).hasMessageContaining("no open dead letter");
+    }
+}
