@@ -20,6 +20,7 @@ final class EngineProcesses implements AutoCloseable {
     private final long lifetimeSeconds;
     private final Process[] processes;
     private final int[] starts;
+    private boolean closed;
 
     /**
      * @param dir logs and data directories
@@ -40,9 +41,9 @@ final class EngineProcesses implements AutoCloseable {
         return processes.length;
     }
 
-    /** Starts process {@code i} (no-op when it runs). */
+    /** Starts process {@code i} (no-op when it runs, or after {@link #close()}). */
     synchronized void start(int i) {
-        if (processes[i] != null && processes[i].isAlive()) {
+        if (closed || processes[i] != null && processes[i].isAlive()) {
             return;
         }
         starts[i]++;
@@ -126,8 +127,10 @@ final class EngineProcesses implements AutoCloseable {
         return starts.clone();
     }
 
+    /** Kills every process; none starts again (a restart racing the end of the soak is refused). */
     @Override
     public synchronized void close() {
+        closed = true;
         for (int i = 0; i < processes.length; i++) {
             kill(i);
         }

@@ -3,6 +3,7 @@ package com.orderconsole.soak;
 import com.orderconsole.domain.OrderStatus;
 import com.orderconsole.redis.RedisKeys;
 import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisFuture;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.api.StatefulRedisConnection;
 
@@ -18,7 +19,9 @@ import java.util.Random;
 import java.util.Set;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Function;
 
 /**
  * Injects the faults of issue 11 at random intervals drawn from a seeded {@link Random}: one thread runs
@@ -26,7 +29,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * by weight), a second thread SIGKILLs engine processes at its own random intervals and restarts them.
  * Whatever a fault stops, it restarts before the next one; {@link #stop()} leaves everything running.
  */
-final class FaultInjector {
+final class FaultInjector implements AutoCloseable {
     /** The kinds of fault. */
     enum Kind {
         /** SIGKILL one engine process, restart it after 0.2-3 s. */
@@ -107,6 +110,9 @@ final class FaultInjector {
         Random killRandom = new Random(random.nextLong());
         faults = new Thread(() -> faultLoop(untilMs), "soak-faults");
         killer = new Thread(() -> killLoop(untilMs, killRandom), "soak-killer");
+        // Daemons: should the soak end abnormally, they must not keep the test JVM alive (close() stops them).
+        faults.setDaemon(true);
+        killer.setDaemon(true);
         faults.start();
         if (enabled.contains(Kind.ENGINE_KILL)) {
             killer.start();
@@ -142,7 +148,7 @@ final class FaultInjector {
                 continue;
             }
             try {
-                inject(k, untilMs);
+                inject(k);
             } catch (RuntimeException e) {
                 errors.add(k + ": " + e);
                 note("fault " + k + " failed: " + e.getMessage());
@@ -156,7 +162,7 @@ final class FaultInjector {
         }
     }
 
-    private void inject(Kind k, long untilMs) {
+    private void inject(Kind k) {
         switch (k) {
             case REDIS_RESTART_AOF -> {
                 long down = 300 + random.nextInt(2200);
@@ -242,11 +248,11 @@ final class FaultInjector {
         }
         List<String> versions = withRedis(c -> {
             var async = c.async();
-            List<io.lettuce.core.RedisFuture<String>> fs = window.stream()
+            List<RedisFuture<String>> fs = window.stream()
                     .map(a -> async.hget(RedisKeys.order(a.orderId()), "version")).toList();
             return fs.stream().map(f -> {
                 try {
-                    return f.get(5, java.util.concurrent.TimeUnit.SECONDS);
+                    return f.get(5, TimeUnit.SECONDS);
                 } catch (Exception e) {
                     throw new IllegalStateException("cannot read versions after the restart: " + e, e);
                 }
@@ -342,7 +348,13 @@ final class FaultInjector {
         }
     }
 
-    private <T> T withRedis(java.util.function.Function<StatefulRedisConnection<String, String>, T> f) {
+    /** Stops injecting without restoring anything (for clean-up after an aborted run; see {@link #stop()}). */
+    @Override
+    public void close() {
+        stopping = true;
+    }
+
+    private <T> T withRedis(Function<StatefulRedisConnection<String, String>, T> f) {
         RedisURI uri = RedisURI.create(redis.uri());
         uri.setTimeout(Duration.ofSeconds(2));
         RedisClient c = RedisClient.create(uri);

@@ -92,7 +92,7 @@ final class SoakRun implements AutoCloseable {
 
         SoakClients clients = closing(new SoakClients(clientEngine.services(), settings.seed() ^ 0x5EEDL,
                 settings.ordersPerSecond(), settings.clientThreads(), t0));
-        FaultInjector injector = new FaultInjector(settings, redis, mysql, all, engines, clients, t0);
+        FaultInjector injector = closing(new FaultInjector(settings, redis, mysql, all, engines, clients, t0));
         long loadStart = System.currentTimeMillis();
         long end = loadStart + settings.seconds() * 1000;
         clients.start();
