@@ -118,36 +118,48 @@ public final class TransitionService {
                 throw new IllegalArgumentException("an override cannot move an order back to WAIT_PAY (it has no payment deadline any more)");
             }
         }
-        return states.transitionAsync(request, operator.name()).thenCompose(r -> {
-            if (r.code() == ResultCode.STATE_MISSING) {
-                return CompletableFuture.supplyAsync(() -> orders.rebuild(request.orderId()), blocking)
-                        .thenCompose(found -> found ? states.transitionAsync(request, operator.name())
-                                : CompletableFuture.completedFuture(r));
-            }
-            if (r.code() == ResultCode.RULES_MISSING) {
-                return CompletableFuture.runAsync(rules::republish, blocking)
-                        .thenCompose(v -> states.transitionAsync(request, operator.name()));
-            }
-            if (r.code() == ResultCode.MALFORMED) {
-                return CompletableFuture.supplyAsync(() -> {
-                    setAside(request.orderId());
+        return states.transitionAsync(request, operator.name())
+                .thenCompose(r -> heal(operator, request, r, true, true))
+                .thenApply(r -> {
+                    if (r.applied()) {
+                        follower.nudge();
+                    } else {
+                        log.warn("transition rejected: order={} from={} target={} code={} ({}) actor={} source={}",
+                                r.orderId(), r.from(), r.target(), r.code().code(), r.code().description(), operator.name(),
+                                request.source());
+                        if (r.code() != ResultCode.STATE_MISSING && r.code() != ResultCode.MALFORMED) {
+                            follower.nudge();
+                        }
+                    }
                     return r;
-                }, blocking);
-            }
-            return CompletableFuture.completedFuture(r);
-        }).thenApply(r -> {
-            if (r.applied()) {
-                follower.nudge();
-            } else {
-                log.warn("transition rejected: order={} from={} target={} code={} ({}) actor={} source={}",
-                        r.orderId(), r.from(), r.target(), r.code().code(), r.code().description(), operator.name(),
-                        request.source());
-                if (r.code() != ResultCode.STATE_MISSING && r.code() != ResultCode.MALFORMED) {
-                    follower.nudge();
-                }
-            }
-            return r;
-        });
+                });
+    }
+
+    /**
+     * Handles what the script cannot: state missing (rebuild from MySQL, then retry), rules missing
+     * (republish, then retry), a malformed record (set aside). Each remedy runs at most once per call,
+     * so a retry that meets the other problem (e.g. Redis lost its data: state and rules gone) is still healed.
+     */
+    private CompletableFuture<TransitionResult> heal(Operator operator, TransitionRequest request, TransitionResult r,
+                                                     boolean mayRebuild, boolean mayRepublish) {
+        if (r.code() == ResultCode.STATE_MISSING && mayRebuild) {
+            return CompletableFuture.supplyAsync(() -> orders.rebuild(request.orderId()), blocking)
+                    .thenCompose(found -> found
+                            ? states.transitionAsync(request, operator.name()).thenCompose(again -> heal(operator, request, again, false, mayRepublish))
+                            : CompletableFuture.completedFuture(r));
+        }
+        if (r.code() == ResultCode.RULES_MISSING && mayRepublish) {
+            return CompletableFuture.runAsync(rules::republish, blocking)
+                    .thenCompose(v -> states.transitionAsync(request, operator.name()))
+                    .thenCompose(again -> heal(operator, request, again, mayRebuild, false));
+        }
+        if (r.code() == ResultCode.MALFORMED) {
+            return CompletableFuture.supplyAsync(() -> {
+                setAside(request.orderId());
+                return r;
+            }, blocking);
+        }
+        return CompletableFuture.completedFuture(r);
     }
 
     /**
