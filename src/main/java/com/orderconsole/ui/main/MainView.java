@@ -5,7 +5,7 @@ import com.orderconsole.ui.common.Fxml;
 import com.orderconsole.ui.graph.StateGraphView;
 import com.orderconsole.ui.metrics.MetricsView;
 import com.orderconsole.ui.order.OrderDetailView;
-import com.orderconsole.ui.orders.OrderTableView;
+import com.orderconsole.ui.order.OrderTableView;
 import com.orderconsole.ui.queue.CancelQueueView;
 import com.orderconsole.ui.recon.ReconciliationView;
 import com.orderconsole.ui.rules.RulesView;

@@ -7,7 +7,7 @@ import com.orderconsole.ui.common.Refreshable;
 import com.orderconsole.ui.graph.StateGraphViewModel;
 import com.orderconsole.ui.metrics.MetricsViewModel;
 import com.orderconsole.ui.order.OrderDetailViewModel;
-import com.orderconsole.ui.orders.OrderTableViewModel;
+import com.orderconsole.ui.order.OrderTableViewModel;
 import com.orderconsole.ui.queue.CancelQueueViewModel;
 import com.orderconsole.ui.recon.ReconciliationViewModel;
 import com.orderconsole.ui.rules.RulesViewModel;

@@ -1,10 +1,9 @@
-package com.orderconsole.ui.orders;
+package com.orderconsole.ui.order;
 
 import com.orderconsole.domain.OrderStatus;
 import com.orderconsole.service.order.OrderSummary;
 import com.orderconsole.ui.common.Formats;
 import com.orderconsole.ui.common.Fxml;
-import com.orderconsole.ui.order.OrderDetailView;
 import javafx.beans.property.ReadOnlyStringWrapper;
 import javafx.collections.FXCollections;
 import javafx.fxml.FXML;
@@ -61,7 +60,7 @@ public final class OrderTableView {
     public OrderTableView(OrderTableViewModel vm, OrderDetailView detail, Consumer<String> openOrder) {
         this.vm = vm;
         this.openOrder = openOrder;
-        this.root = Fxml.load("/fxml/orders/OrderTableView.fxml", this);
+        this.root = Fxml.load("/fxml/order/OrderTableView.fxml", this);
         detailPane.getChildren().add(detail.root());
         bind();
     }

@@ -1,4 +1,4 @@
-package com.orderconsole.ui.orders;
+package com.orderconsole.ui.order;
 
 import com.orderconsole.domain.OrderId;
 import com.orderconsole.domain.OrderStatus;

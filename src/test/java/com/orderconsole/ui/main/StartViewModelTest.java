@@ -1,4 +1,4 @@
-package com.orderconsole.ui.start;
+package com.orderconsole.ui.main;
 
 import com.orderconsole.TestServers;
 import com.orderconsole.app.Engine;
@@ -8,7 +8,6 @@ import com.orderconsole.domain.Role;
 import com.orderconsole.ui.ConsoleContext;
 import com.orderconsole.ui.DirectBackground;
 import com.orderconsole.ui.graph.StateGraphViewModel;
-import com.orderconsole.ui.main.MainViewModel;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 

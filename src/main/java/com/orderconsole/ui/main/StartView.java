@@ -1,4 +1,4 @@
-package com.orderconsole.ui.start;
+package com.orderconsole.ui.main;
 
 import com.orderconsole.ui.common.Fxml;
 import javafx.application.Platform;
@@ -22,7 +22,7 @@ public final class StartView {
      * @param operatorText who will be working, e.g. "alice · ops"
      */
     public StartView(StartViewModel vm, String operatorText) {
-        root = Fxml.load("/fxml/start/StartView.fxml", this);
+        root = Fxml.load("/fxml/main/StartView.fxml", this);
         operator.setText("Working as " + operatorText);
         status.textProperty().bind(vm.statusProperty());
         progress.progressProperty().bind(vm.progressProperty());
