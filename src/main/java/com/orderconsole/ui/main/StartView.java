@@ -1,6 +1,7 @@
 package com.orderconsole.ui.main;
 
 import com.orderconsole.ui.common.Fxml;
+import com.orderconsole.ui.common.Styles;
 import javafx.application.Platform;
 import javafx.fxml.FXML;
 import javafx.scene.control.Button;
@@ -31,10 +32,7 @@ public final class StartView {
             boolean failed = !text.isEmpty();
             progress.setVisible(!failed);
             quitButton.setVisible(failed);
-            status.getStyleClass().remove("msg-error");
-            if (failed) {
-                status.getStyleClass().add("msg-error");
-            }
+            Styles.toggle(status, Styles.MSG_ERROR, failed);
         });
     }
 
