@@ -82,4 +82,18 @@ class StateGraphViewModelTest extends ViewModelTestBase {
         vm.open(OrderStatus.PAID, true);
         assertThat(shown).containsExactly(OrderQuery.inStatus(OrderStatus.PAID, true));
     }
+
+    @Test
+    void editingTheThresholdsAsksForThemAndKeepsThemWhenCancelled() {
+        StateGraphViewModel vm = graph();
+        dialogs.cancel();
+        vm.editThresholds();
+        assertThat(vm.thresholds()).containsEntry(OrderStatus.WAIT_PAY, Duration.ofMinutes(30));
+
+        dialogs.durations(Map.of(OrderStatus.WAIT_PAY, Duration.ofMinutes(5)));
+        vm.editThresholds();
+        assertThat(dialogs.asked()).hasSize(2).allSatisfy(q -> assertThat(q.details()).contains("WAIT_PAY"));
+        assertThat(vm.thresholds()).containsEntry(OrderStatus.WAIT_PAY, Duration.ofMinutes(5));
+        assertThat(vm.snapshotProperty().get()).as("counts re-read with the new thresholds").isNotNull();
+    }
 }

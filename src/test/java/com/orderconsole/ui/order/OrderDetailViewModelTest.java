@@ -3,6 +3,10 @@ package com.orderconsole.ui.order;
 import com.orderconsole.domain.Operator;
 import com.orderconsole.domain.OrderStatus;
 import com.orderconsole.domain.Role;
+import com.orderconsole.service.order.OrderDetails;
+import com.orderconsole.service.order.OrderSummary;
+import com.orderconsole.ui.HeldBackground;
+import com.orderconsole.ui.ScriptedDialogs;
 import com.orderconsole.ui.ViewModelTestBase;
 import org.junit.jupiter.api.Test;
 
@@ -86,5 +90,60 @@ class OrderDetailViewModelTest extends ViewModelTestBase {
         vm.load("nope-1");
         assertThat(vm.detailsProperty().get()).isNull();
         assertThat(vm.feedback().messageProperty().get()).isEqualTo("Could not load order nope-1: order nope-1 not found");
+    }
+
+    @Test
+    void aConfirmedMoveIsAppliedWithTheReasonTyped() {
+        createOrder("m-6");
+        OrderDetailViewModel vm = detail("alice", Role.SUPPORT);
+        vm.load("m-6");
+        dialogs.reason("paid at the counter");
+        vm.askAndMove(OrderStatus.PAID);
+
+        assertThat(dialogs.asked()).singleElement().satisfies(q -> {
+            assertThat(q.statement()).startsWith("Move order m-6 from WAIT_PAY to PAID?");
+            assertThat(q.confirmLabel()).isEqualTo("Move to PAID");
+        });
+        assertThat(vm.feedback().messageProperty().get()).isEqualTo("Applied: WAIT_PAY → PAID, now version 2.");
+        OrderSummary s = services.orders().lookup("m-6").summary();
+        assertThat(s.redisStatus()).isEqualTo(OrderStatus.PAID);
+        assertThat(s.mysqlStatus()).isEqualTo(OrderStatus.PAID);
+        assertThat(vm.history().get(vm.history().size() - 1).reason()).isEqualTo("paid at the counter");
+    }
+
+    @Test
+    void aDeclinedMoveOrOverrideChangesNothingInRedisOrMySql() {
+        createOrder("m-7");
+        OrderDetailViewModel vm = detail("ada", Role.ADMIN);
+        vm.load("m-7");
+        dialogs.cancel().cancel();
+        vm.askAndMove(OrderStatus.CANCELLED);
+        vm.overrideTargetProperty().set(OrderStatus.SHIPPED);
+        vm.askAndOverride();
+
+        assertThat(dialogs.asked()).extracting(ScriptedDialogs.Question::confirmLabel)
+                .containsExactly("Move to CANCELLED", "Override to SHIPPED");
+        OrderDetails d = services.orders().lookup("m-7");
+        assertThat(d.summary().redisStatus()).isEqualTo(OrderStatus.WAIT_PAY);
+        assertThat(d.summary().redisVersion()).isEqualTo(1);
+        assertThat(d.summary().mysqlStatus()).isEqualTo(OrderStatus.WAIT_PAY);
+        assertThat(d.summary().mysqlVersion()).isEqualTo(1);
+        assertThat(d.history()).hasSize(1);
+        assertThat(vm.feedback().messageProperty().get()).isEmpty();
+    }
+
+    @Test
+    void aSlowLookupOfAnEarlierOrderDoesNotReplaceTheLaterOne() {
+        createOrder("m-8");
+        createOrder("m-9");
+        HeldBackground held = new HeldBackground();
+        OrderDetailViewModel vm = new OrderDetailViewModel(services.orders(), services.transitions(),
+                new Operator("alice", Role.SUPPORT), held, dialogs);
+        vm.load("m-8");
+        vm.load("m-9");
+        held.release(1);
+        held.release(0);
+        assertThat(vm.summary().orderId()).isEqualTo("m-9");
+        assertThat(vm.moveCommand().executableProperty().get()).as("idle again").isTrue();
     }
 }

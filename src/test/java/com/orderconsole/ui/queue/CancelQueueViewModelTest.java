@@ -1,10 +1,13 @@
 package com.orderconsole.ui.queue;
 
 import com.orderconsole.domain.Operator;
+import com.orderconsole.domain.HistoryEntry;
 import com.orderconsole.domain.OrderStatus;
 import com.orderconsole.domain.Role;
+import com.orderconsole.service.order.OrderSummary;
 import com.orderconsole.service.queue.QueueItem;
 import com.orderconsole.service.queue.SweeperStatus;
+import com.orderconsole.ui.ScriptedDialogs;
 import com.orderconsole.ui.ViewModelTestBase;
 import org.junit.jupiter.api.Test;
 
@@ -84,5 +87,62 @@ class CancelQueueViewModelTest extends ViewModelTestBase {
         assertThat(vm.feedback().errorProperty().get()).isTrue();
         assertThat(vm.feedback().messageProperty().get()).startsWith("Order e-5: Not applied: not a legal move from the current status.");
         assertThat(vm.entries()).isEmpty();
+    }
+
+    @Test
+    void cancellingTheSelectedEntryAsksForAReasonFirst() {
+        createOrder("e-6");
+        createOrder("e-7");
+        CancelQueueViewModel vm = queue("olga", Role.OPS);
+        vm.refresh();
+        select(vm, "e-6");
+        dialogs.reason("fraud check failed");
+        vm.cancelSelected();
+
+        assertThat(dialogs.asked()).singleElement().extracting(ScriptedDialogs.Question::confirmLabel).isEqualTo("Cancel order");
+        assertThat(vm.feedback().messageProperty().get()).isEqualTo("Order e-6 cancelled (version 2).");
+        assertThat(services.orders().lookup("e-6").summary().redisStatus()).isEqualTo(OrderStatus.CANCELLED);
+        services.follower().drainOnce();
+        assertThat(services.orders().lookup("e-6").history()).last().extracting(HistoryEntry::reason)
+                .isEqualTo("fraud check failed");
+        assertThat(vm.entries()).extracting(QueueItem::orderId).containsExactly("e-7");
+    }
+
+    @Test
+    void declinedCancelAndRemoveLeaveTheOrderAndItsEntryAlone() {
+        createOrder("e-8");
+        CancelQueueViewModel vm = queue("olga", Role.OPS);
+        vm.refresh();
+        select(vm, "e-8");
+        dialogs.cancel().no();
+        vm.cancelSelected();
+        vm.removeSelected();
+
+        assertThat(dialogs.asked()).extracting(ScriptedDialogs.Question::kind).containsExactly("reason", "confirm");
+        OrderSummary s = services.orders().lookup("e-8").summary();
+        assertThat(s.redisStatus()).isEqualTo(OrderStatus.WAIT_PAY);
+        assertThat(s.redisVersion()).isEqualTo(1);
+        assertThat(s.mysqlStatus()).isEqualTo(OrderStatus.WAIT_PAY);
+        assertThat(s.mysqlVersion()).isEqualTo(1);
+        assertThat(services.queue().entries(0, 10)).extracting(QueueItem::orderId).containsExactly("e-8");
+        assertThat(vm.feedback().messageProperty().get()).isEmpty();
+    }
+
+    @Test
+    void aConfirmedRemoveTakesTheEntryOutAndLeavesTheOrder() {
+        createOrder("e-9");
+        CancelQueueViewModel vm = queue("olga", Role.OPS);
+        vm.refresh();
+        select(vm, "e-9");
+        dialogs.yes();
+        vm.removeSelected();
+
+        assertThat(vm.feedback().messageProperty().get()).isEqualTo("Removed the queue entry of order e-9.");
+        assertThat(services.queue().entries(0, 10)).isEmpty();
+        assertThat(services.orders().lookup("e-9").summary().redisStatus()).isEqualTo(OrderStatus.WAIT_PAY);
+    }
+
+    private static void select(CancelQueueViewModel vm, String orderId) {
+        vm.selectedProperty().set(vm.entries().stream().filter(i -> i.orderId().equals(orderId)).findFirst().orElseThrow());
     }
 }

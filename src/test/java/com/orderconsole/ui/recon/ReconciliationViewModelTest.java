@@ -98,4 +98,43 @@ class ReconciliationViewModelTest extends ViewModelTestBase {
                 .isEqualTo("MySQL vs Redis: 2,000 of 10,000 · 2,000/s · about 4 s left");
         assertThat(ReconciliationViewModel.progressLine("cancel queues", 10, 10, 500)).doesNotContain("left");
     }
+
+    @Test
+    void aRepairRunsOnlyAfterItsDryRunIsConfirmed(@TempDir Path dir) throws Exception {
+        createOrder("k-4");
+        plantMissingInRedis("k-4");
+        ReconciliationViewModel vm = recon("olga", Role.OPS, OrderQuery::all);
+        vm.run();
+        vm.selectedProperty().set(ReconCategory.MISSING_IN_REDIS);
+
+        dialogs.no();
+        vm.repairSelected();
+        assertThat(dialogs.asked()).singleElement().satisfies(q -> {
+            assertThat(q.statement()).isEqualTo("Repair: Missing in Redis");
+            assertThat(q.details()).startsWith("Dry run: the repair would act on 1 finding.");
+        });
+        try (RawRedis r = new RawRedis()) {
+            assertThat(r.cmd().exists(RedisKeys.order("k-4"))).as("declined: Redis untouched").isZero();
+        }
+        assertThat(count(vm, ReconCategory.MISSING_IN_REDIS)).isEqualTo(1);
+
+        dialogs.yes();
+        vm.repairSelected();
+        assertThat(vm.feedback().messageProperty().get()).isEqualTo("Missing in Redis: repaired 1 of 1.");
+        try (RawRedis r = new RawRedis()) {
+            assertThat(r.cmd().exists(RedisKeys.order("k-4"))).isEqualTo(1);
+        }
+
+        vm.selectedProperty().set(ReconCategory.MISSING_IN_REDIS);
+        vm.repairSelected();
+        assertThat(dialogs.asked()).last().satisfies(q -> {
+            assertThat(q.kind()).as("nothing left: only told, not asked").isEqualTo("inform");
+            assertThat(q.details()).isEqualTo("Dry run: nothing to repair in \"Missing in Redis\".");
+        });
+
+        Path csv = dir.resolve("chosen.csv");
+        dialogs.file(csv);
+        vm.exportFindings();
+        assertThat(Files.readAllLines(csv).get(0)).startsWith("category,order_id");
+    }
 }
