@@ -11,7 +11,6 @@ import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
@@ -26,13 +25,8 @@ import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.sli
 
 /** The console's rooms: one package per page, the shell composes them, view models hold no scene graph. */
 class UiRulesTest {
-    private static JavaClasses classes;
-
-    @BeforeAll
-    static void load() {
-        classes = new ClassFileImporter().withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
-                .importPackages("com.orderconsole");
-    }
+    private static final JavaClasses CLASSES = new ClassFileImporter()
+            .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS).importPackages("com.orderconsole");
 
     @Test
     void pagesDoNotDependOnEachOther() {
@@ -42,7 +36,7 @@ class UiRulesTest {
                 .ignoreDependency(alwaysTrue(), resideInAPackage("com.orderconsole.ui.common.."))
                 .because("a page can be read, changed and tested alone: only the shell (ui.main) composes pages "
                         + "(the graph page with the traffic panel, navigation), and what pages share lives in ui.common")
-                .check(classes);
+                .check(CLASSES);
     }
 
     @Test
@@ -51,12 +45,12 @@ class UiRulesTest {
                 .should().dependOnClassesThat(resideInAPackage("com.orderconsole.ui..")
                         .and(not(resideInAnyPackage("com.orderconsole.ui", "com.orderconsole.ui.main..", "com.orderconsole.ui.common.."))))
                 .because("OrderConsoleApp hands the window to the shell (ui.main), which builds the pages")
-                .check(classes);
+                .check(CLASSES);
         noClasses().that().resideInAPackage("com.orderconsole.ui..")
                 .and().resideOutsideOfPackages("com.orderconsole.ui", "com.orderconsole.ui.main..")
                 .should().dependOnClassesThat().resideInAPackage("com.orderconsole.ui")
                 .because("a page model takes the few services it uses; only the shell sees the whole ConsoleContext")
-                .check(classes);
+                .check(CLASSES);
     }
 
     @Test
@@ -67,12 +61,12 @@ class UiRulesTest {
                 .orShould().callMethod(Follower.class, "start", Duration.class)
                 .because("the follower drains on its own thread, started by the engine; a front end that wants MySQL "
                         + "up to date uses TransitionService.transitionAndWait or the follower's role-checked runOnce/catchUp")
-                .check(classes);
+                .check(CLASSES);
         noClasses().that().resideInAPackage("com.orderconsole.ui..")
                 .should().dependOnClassesThat(resideInAPackage("com.orderconsole.service.follower..")
                         .and(not(equivalentTo(CatchUp.class))))
                 .because("the console sees MySQL catch up only through transitionAndWait, whose CatchUp answer it shows")
-                .check(classes);
+                .check(CLASSES);
     }
 
     @Test
@@ -84,7 +78,7 @@ class UiRulesTest {
                 .orShould().dependOnClassesThat().haveSimpleNameStartingWith("Fx")
                 .because("view models keep state in javafx.beans and javafx.collections only, so they are tested without a "
                         + "stage; nodes, windows, dialogs and threads belong to the views, FxDialogService and FxBackground")
-                .check(classes);
+                .check(CLASSES);
     }
 
     @Test
@@ -96,6 +90,6 @@ class UiRulesTest {
                 .should().dependOnClassesThat(workers)
                 .because("a view binds to its view model and forwards clicks; calls, questions and their logic are the "
                         + "view model's, where they are tested")
-                .check(classes);
+                .check(CLASSES);
     }
 }
