@@ -1,28 +1,18 @@
 package com.orderconsole.ui;
 
 import com.orderconsole.domain.Operator;
-import com.orderconsole.domain.Role;
 import com.orderconsole.service.Services;
 import com.orderconsole.ui.common.Background;
+import com.orderconsole.ui.common.DialogService;
 
 /**
- * What every view model is given: the service layer, who is working, and where to run I/O.
+ * What the console's shell is given; it hands each page model only the services that page uses.
  * The operator is fixed for the session (chosen at launch), so a role can only be raised by restarting.
  *
  * @param services the engine's service layer (the only way the console reaches Redis or MySQL)
  * @param operator who is working; written to the history of every action
  * @param background runs service calls off the UI thread
+ * @param dialogs asks the user before an action and for what it needs (reasons, files)
  */
-public record ConsoleContext(Services services, Operator operator, Background background) {
-
-    /**
-     * Whether the operator's role allows something. Only decides what the console offers; the
-     * service layer checks again and refuses with a PermissionDeniedException.
-     *
-     * @param needed least role for the action
-     * @return true when the operator's role includes {@code needed}
-     */
-    public boolean can(Role needed) {
-        return operator.role().includes(needed);
-    }
+public record ConsoleContext(Services services, Operator operator, Background background, DialogService dialogs) {
 }

@@ -5,10 +5,11 @@ import com.orderconsole.app.EngineConfig;
 import com.orderconsole.domain.Operator;
 import com.orderconsole.domain.Role;
 import com.orderconsole.ui.common.FxBackground;
+import com.orderconsole.ui.common.FxDialogService;
 import com.orderconsole.ui.main.MainView;
 import com.orderconsole.ui.main.MainViewModel;
-import com.orderconsole.ui.start.StartView;
-import com.orderconsole.ui.start.StartViewModel;
+import com.orderconsole.ui.main.StartView;
+import com.orderconsole.ui.main.StartViewModel;
 import javafx.application.Application;
 import javafx.scene.Parent;
 import javafx.scene.Scene;
@@ -74,7 +75,7 @@ public class OrderConsoleApp extends Application {
 
     @Override
     public void start(Stage stage) {
-        String who = operator.name() + " · " + operator.role().name().toLowerCase();
+        String who = MainViewModel.operatorText(operator);
         background = new FxBackground(4);
         StartViewModel starting = new StartViewModel(background);
         StartView splash = new StartView(starting, who);
@@ -88,7 +89,8 @@ public class OrderConsoleApp extends Application {
                 return;
             }
             engine = started;
-            MainViewModel vm = new MainViewModel(new ConsoleContext(engine.services(), operator, background));
+            MainViewModel vm = new MainViewModel(new ConsoleContext(engine.services(), operator, background,
+                    new FxDialogService(() -> stage)));
             vm.statusBar().noticeProperty().set(note);
             mainView = new MainView(vm);
             stage.setScene(styledScene(mainView.root(), 1280, 800));

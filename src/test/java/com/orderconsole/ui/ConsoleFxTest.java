@@ -6,6 +6,7 @@ import com.orderconsole.domain.Operator;
 import com.orderconsole.domain.Role;
 import com.orderconsole.service.Services;
 import com.orderconsole.ui.common.FxBackground;
+import com.orderconsole.ui.common.FxDialogService;
 import com.orderconsole.ui.main.MainView;
 import com.orderconsole.ui.main.MainViewModel;
 import javafx.scene.Node;
@@ -63,9 +64,9 @@ public abstract class ConsoleFxTest extends FxRobot {
     /** Opens the main window as this operator and waits for its first page. */
     protected void openConsole(String name, Role role) throws TimeoutException {
         background = new FxBackground(2);
-        ConsoleContext ctx = new ConsoleContext(services, new Operator(name, role), background);
         FxToolkit.setupStage(stage -> {
-            vm = new MainViewModel(ctx);
+            vm = new MainViewModel(new ConsoleContext(services, new Operator(name, role), background,
+                    new FxDialogService(() -> stage)));
             vm.autoRefreshProperty().set(false);
             view = new MainView(vm);
             stage.setScene(OrderConsoleApp.styledScene(view.root(), 1280, 800));

@@ -14,9 +14,12 @@ import java.time.Duration;
 
 /**
  * Base of the view-model tests: no stage, no FX thread. Work runs synchronously on the test thread
- * ({@link DirectBackground}) against a fresh engine on the real embedded test servers.
+ * ({@link DirectBackground}) against a fresh engine on the real embedded test servers; questions to
+ * the user are answered by {@link #dialogs}, scripted by each test.
  */
 public abstract class ViewModelTestBase {
+    protected final DirectBackground background = new DirectBackground();
+    protected final ScriptedDialogs dialogs = new ScriptedDialogs();
     protected Engine engine;
     protected Services services;
 
@@ -31,9 +34,9 @@ public abstract class ViewModelTestBase {
         engine.close();
     }
 
-    /** @return a context for an operator of this role */
+    /** @return a context for an operator of this role, for the shell's model */
     protected ConsoleContext as(String name, Role role) {
-        return new ConsoleContext(services, new Operator(name, role), new DirectBackground());
+        return new ConsoleContext(services, new Operator(name, role), background, dialogs);
     }
 
     protected void createOrder(String id) {

@@ -75,8 +75,15 @@ public final class Formats {
      * @return "in 4 min 10 s" or "overdue by 3 s"
      */
     public static String dueIn(long dueAtMs, long nowMs) {
-        long left = dueAtMs - nowMs;
-        return left >= 0 ? "in " + duration(left) : "overdue by " + duration(-left);
+        return dueIn(dueAtMs - nowMs);
+    }
+
+    /**
+     * @param leftMs time left until a deadline, ms; negative once it passed
+     * @return "in 4 min 10 s" or "overdue by 3 s"
+     */
+    public static String dueIn(long leftMs) {
+        return leftMs >= 0 ? "in " + duration(leftMs) : "overdue by " + duration(-leftMs);
     }
 
     /**

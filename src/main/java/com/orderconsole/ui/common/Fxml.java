@@ -13,7 +13,7 @@ public final class Fxml {
     }
 
     /**
-     * @param resource classpath path, e.g. "/fxml/orders/OrderTableView.fxml"
+     * @param resource classpath path, e.g. "/fxml/order/OrderTableView.fxml"
      * @param controller the view; receives the @FXML fields and handlers
      * @return the root node
      * @throws IllegalStateException when the file is missing; UncheckedIOException when it does not parse

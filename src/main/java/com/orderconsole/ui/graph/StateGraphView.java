@@ -3,31 +3,25 @@ package com.orderconsole.ui.graph;
 import com.orderconsole.domain.OrderStatus;
 import com.orderconsole.ui.common.Formats;
 import com.orderconsole.ui.common.Fxml;
+import com.orderconsole.ui.common.Styles;
 import com.orderconsole.ui.graph.StateGraphLayout.Box;
 import com.orderconsole.ui.graph.StateGraphLayout.Point;
 import com.orderconsole.ui.graph.StateGraphLayout.Route;
 import com.orderconsole.ui.graph.StateGraphViewModel.Snapshot;
-import com.orderconsole.ui.traffic.TrafficView;
-import javafx.event.ActionEvent;
 import javafx.fxml.FXML;
-import javafx.geometry.Insets;
 import javafx.geometry.Pos;
+import javafx.scene.Node;
 import javafx.scene.control.Button;
-import javafx.scene.control.ButtonType;
-import javafx.scene.control.Dialog;
 import javafx.scene.control.Label;
 import javafx.scene.control.ScrollPane;
-import javafx.scene.control.TextField;
 import javafx.scene.control.Tooltip;
 import javafx.scene.layout.BorderPane;
-import javafx.scene.layout.GridPane;
 import javafx.scene.layout.Pane;
 import javafx.scene.layout.StackPane;
 import javafx.scene.layout.VBox;
 import javafx.scene.shape.Polygon;
 import javafx.scene.shape.Polyline;
 
-import java.time.Duration;
 import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.List;
@@ -51,13 +45,14 @@ public final class StateGraphView {
 
     /**
      * @param vm the graph's model
-     * @param traffic the live-traffic panel, shown beside the graph so its effect is seen as it happens
+     * @param side shown beside the graph (the shell puts the live-traffic panel there, so its effect is
+     *     seen as it happens)
      */
-    public StateGraphView(StateGraphViewModel vm, TrafficView traffic) {
+    public StateGraphView(StateGraphViewModel vm, Node side) {
         this.vm = vm;
         this.root = Fxml.load("/fxml/graph/StateGraphView.fxml", this);
-        sidePane.getChildren().add(traffic.root());
-        graphMessage.textProperty().bind(vm.messageProperty());
+        sidePane.getChildren().add(side);
+        Styles.toggle(graphMessage, vm.feedback());
         vm.snapshotProperty().addListener((o, a, s) -> show(s));
         scroll.viewportBoundsProperty().addListener((o, a, b) -> fit());
         show(vm.snapshotProperty().get());
@@ -85,10 +80,7 @@ public final class StateGraphView {
             badge.setManaged(stuck != null);
             if (stuck != null) {
                 badge.setText(stuck + " stuck");
-                badge.getStyleClass().remove("stuck-none");
-                if (stuck == 0) {
-                    badge.getStyleClass().add("stuck-none");
-                }
+                Styles.toggle(badge, Styles.STUCK_NONE, stuck == 0);
                 badge.setTooltip(new Tooltip("In " + st + " longer than " + Formats.duration(s.thresholds().get(st))
                         + ". Click to list them."));
             }
@@ -126,7 +118,7 @@ public final class StateGraphView {
         List<Point> pts = r.points();
         Polyline line = new Polyline();
         pts.forEach(p -> line.getPoints().addAll(p.x(), p.y()));
-        line.getStyleClass().add("graph-edge");
+        line.getStyleClass().add(Styles.GRAPH_EDGE);
         Point end = pts.get(pts.size() - 1);
         Point before = pts.get(pts.size() - 2);
         double angle = Math.atan2(end.y() - before.y(), end.x() - before.x());
@@ -135,11 +127,11 @@ public final class StateGraphView {
         Polygon head = new Polygon(end.x(), end.y(),
                 end.x() - len * Math.cos(angle - spread), end.y() - len * Math.sin(angle - spread),
                 end.x() - len * Math.cos(angle + spread), end.y() - len * Math.sin(angle + spread));
-        head.getStyleClass().add("graph-arrow");
+        head.getStyleClass().add(Styles.GRAPH_ARROW);
         Box lb = r.label();
         Label label = new Label();
         label.setId("edge-" + r.edge().from() + "-" + r.edge().to());
-        label.getStyleClass().add("graph-edge-label");
+        label.getStyleClass().add(Styles.GRAPH_EDGE_LABEL);
         label.setAlignment(Pos.CENTER);
         label.relocate(lb.x(), lb.y());
         label.setPrefSize(lb.width(), lb.height());
@@ -150,23 +142,21 @@ public final class StateGraphView {
 
     private VBox node(OrderStatus st, Box box, boolean terminal) {
         Label name = new Label(st.name());
-        name.getStyleClass().add("graph-node-name");
+        name.getStyleClass().add(Styles.GRAPH_NODE_NAME);
         Label count = new Label("–");
         count.setId("count-" + st.name());
-        count.getStyleClass().add("graph-node-count");
+        count.getStyleClass().add(Styles.GRAPH_NODE_COUNT);
         Button badge = new Button();
         badge.setMnemonicParsing(false);
         badge.setId("stuck-" + st.name());
-        badge.getStyleClass().add("stuck-badge");
+        badge.getStyleClass().add(Styles.STUCK_BADGE);
         badge.setFocusTraversable(false);
         badge.setOnAction(e -> vm.open(st, true));
         VBox v = new VBox(2, name, count, badge);
         v.setId("node-" + st.name());
         v.setAlignment(Pos.CENTER);
-        v.getStyleClass().addAll("graph-node", "status-" + st.name().toLowerCase());
-        if (terminal) {
-            v.getStyleClass().add("terminal");
-        }
+        v.getStyleClass().addAll(Styles.GRAPH_NODE, Styles.status(st));
+        Styles.toggle(v, Styles.TERMINAL, terminal);
         v.relocate(box.x(), box.y());
         v.setPrefSize(box.width(), box.height());
         v.setOnMouseClicked(e -> vm.open(st, false));
@@ -178,38 +168,6 @@ public final class StateGraphView {
 
     @FXML
     private void onThresholds() {
-        Dialog<Map<OrderStatus, Duration>> d = new Dialog<>();
-        d.initOwner(root.getScene().getWindow());
-        d.setTitle("Stuck thresholds");
-        d.setHeaderText("An order counts as stuck when it has been in its status longer than this.");
-        GridPane grid = new GridPane();
-        grid.setHgap(10);
-        grid.setVgap(6);
-        grid.setPadding(new Insets(10));
-        Map<OrderStatus, TextField> fields = new EnumMap<>(OrderStatus.class);
-        int row = 0;
-        for (Map.Entry<OrderStatus, Duration> e : vm.thresholds().entrySet()) {
-            TextField f = new TextField(Formats.duration(e.getValue()));
-            f.setId("threshold-" + e.getKey().name());
-            grid.addRow(row++, new Label(e.getKey().name()), f);
-            fields.put(e.getKey(), f);
-        }
-        Label error = new Label();
-        error.getStyleClass().add("msg-error");
-        grid.add(error, 0, row, 2, 1);
-        d.getDialogPane().setContent(grid);
-        d.getDialogPane().getButtonTypes().addAll(ButtonType.OK, ButtonType.CANCEL);
-        Map<OrderStatus, Duration> parsed = new EnumMap<>(OrderStatus.class);
-        d.getDialogPane().lookupButton(ButtonType.OK).addEventFilter(ActionEvent.ACTION, ev -> {
-            parsed.clear();
-            try {
-                fields.forEach((st, f) -> parsed.put(st, Formats.parseDuration(f.getText())));
-            } catch (IllegalArgumentException ex) {
-                error.setText(ex.getMessage());
-                ev.consume();
-            }
-        });
-        d.setResultConverter(b -> b == ButtonType.OK ? parsed : null);
-        d.showAndWait().ifPresent(vm::setThresholds);
+        vm.editThresholds();
     }
 }

@@ -2,18 +2,20 @@ package com.orderconsole.ui.graph;
 
 import com.orderconsole.domain.OrderStatus;
 import com.orderconsole.domain.TransitionRules;
+import com.orderconsole.service.StuckThresholds;
 import com.orderconsole.service.monitor.Edge;
+import com.orderconsole.service.monitor.MonitorService;
 import com.orderconsole.service.monitor.StateCounts;
 import com.orderconsole.service.order.OrderQuery;
-import com.orderconsole.ui.ConsoleContext;
+import com.orderconsole.service.rules.RulesService;
+import com.orderconsole.ui.common.Background;
+import com.orderconsole.ui.common.Command;
+import com.orderconsole.ui.common.DialogService;
+import com.orderconsole.ui.common.Feedback;
 import com.orderconsole.ui.common.Navigator;
 import com.orderconsole.ui.common.Refreshable;
-import javafx.beans.property.ReadOnlyBooleanProperty;
-import javafx.beans.property.ReadOnlyBooleanWrapper;
 import javafx.beans.property.ReadOnlyObjectProperty;
 import javafx.beans.property.ReadOnlyObjectWrapper;
-import javafx.beans.property.ReadOnlyStringProperty;
-import javafx.beans.property.ReadOnlyStringWrapper;
 
 import java.time.Duration;
 import java.util.Map;
@@ -30,11 +32,14 @@ public final class StateGraphViewModel implements Refreshable {
     static final double LABEL_W = 64;
     static final double LABEL_H = 18;
 
-    private final ConsoleContext ctx;
+    private final RulesService rules;
+    private final MonitorService monitor;
+    private final StuckThresholds stuckThresholds;
+    private final DialogService dialogs;
     private final Navigator navigator;
     private final ReadOnlyObjectWrapper<Snapshot> snapshot = new ReadOnlyObjectWrapper<>();
-    private final ReadOnlyBooleanWrapper loading = new ReadOnlyBooleanWrapper();
-    private final ReadOnlyStringWrapper message = new ReadOnlyStringWrapper("");
+    private final Feedback feedback = new Feedback();
+    private final Command reads;
 
     /**
      * Everything the graph shows at one moment.
@@ -66,33 +71,38 @@ public final class StateGraphViewModel implements Refreshable {
         }
     }
 
-    public StateGraphViewModel(ConsoleContext ctx, Navigator navigator) {
-        this.ctx = ctx;
+    /**
+     * @param rules reads the rules in force
+     * @param monitor reads the counts
+     * @param stuckThresholds this session's stuck thresholds (in memory)
+     * @param background where the reads and the layout run
+     * @param dialogs asks for new thresholds
+     * @param navigator opens the order table
+     */
+    public StateGraphViewModel(RulesService rules, MonitorService monitor, StuckThresholds stuckThresholds, Background background,
+                               DialogService dialogs, Navigator navigator) {
+        this.rules = rules;
+        this.monitor = monitor;
+        this.stuckThresholds = stuckThresholds;
+        this.dialogs = dialogs;
         this.navigator = navigator;
+        this.reads = new Command(background, feedback::error);
     }
 
     @Override
     public void refresh() {
-        if (loading.get()) {
-            return;
-        }
-        loading.set(true);
         Snapshot previous = snapshot.get();
-        ctx.background().run("read the state counts", job -> {
-            TransitionRules rules = ctx.services().rules().current();
-            StateGraphLayout.Result layout = previous != null && previous.rules().sameGraph(rules) ? previous.layout()
-                    : StateGraphLayout.layout(rules, NODE_W, NODE_H, LABEL_W, LABEL_H);
-            StateCounts counts = ctx.services().monitor().stateCounts();
-            Map<Edge, Long> lastHour = ctx.services().monitor().transitionsLastHour();
-            return new Snapshot(rules, layout, counts.live(), counts.stuck(), lastHour,
-                    ctx.services().stuckThresholds().all(), System.currentTimeMillis());
+        reads.run("read the state counts", job -> {
+            TransitionRules inForce = rules.current();
+            StateGraphLayout.Result layout = previous != null && previous.rules().sameGraph(inForce) ? previous.layout()
+                    : StateGraphLayout.layout(inForce, NODE_W, NODE_H, LABEL_W, LABEL_H);
+            StateCounts counts = monitor.stateCounts();
+            Map<Edge, Long> lastHour = monitor.transitionsLastHour();
+            return new Snapshot(inForce, layout, counts.live(), counts.stuck(), lastHour, stuckThresholds.all(),
+                    System.currentTimeMillis());
         }, s -> {
-            loading.set(false);
-            message.set("");
+            feedback.clear();
             snapshot.set(s);
-        }, error -> {
-            loading.set(false);
-            message.set(error);
         });
     }
 
@@ -113,13 +123,19 @@ public final class StateGraphViewModel implements Refreshable {
      * @throws IllegalArgumentException when a threshold is not positive
      */
     public void setThresholds(Map<OrderStatus, Duration> thresholds) {
-        thresholds.forEach((s, d) -> ctx.services().stuckThresholds().set(s, d));
+        thresholds.forEach(stuckThresholds::set);
         refresh();
+    }
+
+    /** Asks for new stuck thresholds, one per status that has one, then sets them ({@link #setThresholds}). */
+    public void editThresholds() {
+        dialogs.askDurations("Stuck thresholds", "An order counts as stuck when it has been in its status longer than this.",
+                thresholds()).ifPresent(this::setThresholds);
     }
 
     /** @return the current stuck thresholds */
     public Map<OrderStatus, Duration> thresholds() {
-        return ctx.services().stuckThresholds().all();
+        return stuckThresholds.all();
     }
 
     /** @return the last reading, or null before the first */
@@ -127,12 +143,8 @@ public final class StateGraphViewModel implements Refreshable {
         return snapshot.getReadOnlyProperty();
     }
 
-    public ReadOnlyBooleanProperty loadingProperty() {
-        return loading.getReadOnlyProperty();
-    }
-
     /** @return the last error in words, "" when the last reading succeeded */
-    public ReadOnlyStringProperty messageProperty() {
-        return message.getReadOnlyProperty();
+    public Feedback feedback() {
+        return feedback;
     }
 }

@@ -2,10 +2,11 @@ package com.orderconsole.ui.main;
 
 import com.orderconsole.service.monitor.Health;
 import com.orderconsole.ui.common.Fxml;
+import com.orderconsole.ui.common.Styles;
 import com.orderconsole.ui.graph.StateGraphView;
 import com.orderconsole.ui.metrics.MetricsView;
 import com.orderconsole.ui.order.OrderDetailView;
-import com.orderconsole.ui.orders.OrderTableView;
+import com.orderconsole.ui.order.OrderTableView;
 import com.orderconsole.ui.queue.CancelQueueView;
 import com.orderconsole.ui.recon.ReconciliationView;
 import com.orderconsole.ui.rules.RulesView;
@@ -97,7 +98,7 @@ public final class MainView {
             b.setId("nav-" + p.name());
             b.setToggleGroup(group);
             b.setMaxWidth(Double.MAX_VALUE);
-            b.getStyleClass().add("nav-button");
+            b.getStyleClass().add(Styles.NAV_BUTTON);
             b.setSelected(p == vm.pageProperty().get());
             b.setOnAction(e -> {
                 // A toggle group lets the selected button be unselected; a page is always shown.
@@ -115,7 +116,8 @@ public final class MainView {
 
     private Node build(Page p) {
         return switch (p) {
-            case GRAPH -> new StateGraphView(vm.graph(), new TrafficView(vm.traffic())).root();
+            // The traffic panel sits beside the graph, so its effect is seen as it happens.
+            case GRAPH -> new StateGraphView(vm.graph(), new TrafficView(vm.traffic()).root()).root();
             case ORDERS -> {
                 ordersView = new OrderTableView(vm.orders(), new OrderDetailView(vm.detail()), vm::showOrder);
                 yield ordersView.root();
@@ -153,8 +155,7 @@ public final class MainView {
 
     private static void upDown(Label l, String name, boolean up) {
         l.setText(name + (up ? " UP" : " DOWN"));
-        l.getStyleClass().removeAll("up", "down");
-        l.getStyleClass().add(up ? "up" : "down");
+        Styles.pick(l, up ? Styles.UP : Styles.DOWN, Styles.UP, Styles.DOWN);
     }
 
     @FXML

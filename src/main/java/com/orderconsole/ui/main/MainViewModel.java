@@ -1,13 +1,17 @@
 package com.orderconsole.ui.main;
 
+import com.orderconsole.domain.Operator;
+import com.orderconsole.service.Services;
 import com.orderconsole.service.order.OrderQuery;
 import com.orderconsole.ui.ConsoleContext;
+import com.orderconsole.ui.common.Background;
+import com.orderconsole.ui.common.DialogService;
 import com.orderconsole.ui.common.Navigator;
 import com.orderconsole.ui.common.Refreshable;
 import com.orderconsole.ui.graph.StateGraphViewModel;
 import com.orderconsole.ui.metrics.MetricsViewModel;
 import com.orderconsole.ui.order.OrderDetailViewModel;
-import com.orderconsole.ui.orders.OrderTableViewModel;
+import com.orderconsole.ui.order.OrderTableViewModel;
 import com.orderconsole.ui.queue.CancelQueueViewModel;
 import com.orderconsole.ui.recon.ReconciliationViewModel;
 import com.orderconsole.ui.rules.RulesViewModel;
@@ -18,15 +22,16 @@ import javafx.beans.property.SimpleBooleanProperty;
 import javafx.beans.property.SimpleObjectProperty;
 
 import java.util.EnumSet;
+import java.util.Locale;
 import java.util.Optional;
 import java.util.Set;
 
 /**
  * The main window's model: which page is shown, navigation between pages, refresh (F5 and the
- * pausable auto-refresh tick), and the page models themselves.
+ * pausable auto-refresh tick), and the page models themselves, each given only the services it uses.
  */
 public final class MainViewModel implements Navigator {
-    private final ConsoleContext ctx;
+    private final Operator operator;
     private final ObjectProperty<Page> page = new SimpleObjectProperty<>(Page.GRAPH);
     private final BooleanProperty autoRefresh = new SimpleBooleanProperty(true);
     private final Set<Page> loadedOnce = EnumSet.noneOf(Page.class);
@@ -42,23 +47,27 @@ public final class MainViewModel implements Navigator {
     private final Refreshable graphPage;
     private final RulesViewModel rules;
 
+    /** @param ctx the services, the operator, the background runner and the dialogs the pages share */
     public MainViewModel(ConsoleContext ctx) {
-        this.ctx = ctx;
-        statusBar = new StatusBarViewModel(ctx);
-        graph = new StateGraphViewModel(ctx, this);
-        detail = new OrderDetailViewModel(ctx);
-        orders = new OrderTableViewModel(ctx, this::showOrder);
-        queue = new CancelQueueViewModel(ctx);
-        recon = new ReconciliationViewModel(ctx, orders::currentQuery);
-        metrics = new MetricsViewModel(ctx);
-        traffic = new TrafficViewModel(ctx);
+        Services s = ctx.services();
+        Background bg = ctx.background();
+        DialogService dialogs = ctx.dialogs();
+        this.operator = ctx.operator();
+        statusBar = new StatusBarViewModel(s.health(), bg);
+        graph = new StateGraphViewModel(s.rules(), s.monitor(), s.stuckThresholds(), bg, dialogs, this);
+        detail = new OrderDetailViewModel(s.orders(), s.transitions(), operator, bg, dialogs);
+        orders = new OrderTableViewModel(s.orders(), bg, this::showOrder);
+        queue = new CancelQueueViewModel(s.queue(), s.sweeper(), operator, bg, dialogs);
+        recon = new ReconciliationViewModel(s.reconciliation(), operator, bg, dialogs, orders::currentQuery);
+        metrics = new MetricsViewModel(s.monitor(), bg);
+        traffic = new TrafficViewModel(s.simulator(), operator, bg);
         // The traffic panel sits on the graph page: its counters refresh with the graph.
         graphPage = () -> {
             graph.refresh();
             traffic.refresh();
         };
         // New rules redraw the graph and show their version in the status bar at once, not on the next tick.
-        rules = new RulesViewModel(ctx, () -> {
+        rules = new RulesViewModel(s.rules(), operator, bg, dialogs, () -> {
             graph.refresh();
             statusBar.check();
         });
@@ -127,7 +136,15 @@ public final class MainViewModel implements Navigator {
 
     /** @return e.g. "alice · support" */
     public String operatorText() {
-        return ctx.operator().name() + " · " + ctx.operator().role().name().toLowerCase().replace('_', '-');
+        return operatorText(operator);
+    }
+
+    /**
+     * @param who an operator
+     * @return e.g. "alice · support", "rita · read-only"
+     */
+    public static String operatorText(Operator who) {
+        return who.name() + " · " + who.role().name().toLowerCase(Locale.ROOT).replace('_', '-');
     }
 
     public ObjectProperty<Page> pageProperty() {

@@ -1,7 +1,9 @@
 package com.orderconsole.ui.main;
 
 import com.orderconsole.service.monitor.Health;
-import com.orderconsole.ui.ConsoleContext;
+import com.orderconsole.service.monitor.HealthService;
+import com.orderconsole.ui.common.Background;
+import com.orderconsole.ui.common.Command;
 import javafx.beans.property.ReadOnlyObjectProperty;
 import javafx.beans.property.ReadOnlyObjectWrapper;
 import javafx.beans.property.SimpleStringProperty;
@@ -16,31 +18,30 @@ import java.util.List;
  * server within the engine's command timeout, so a server that stops answering shows DOWN within it.
  */
 public final class StatusBarViewModel {
-    private final ConsoleContext ctx;
+    private final HealthService healthService;
     private final ReadOnlyObjectWrapper<Health> health = new ReadOnlyObjectWrapper<>();
     private final ObservableList<String> warnings = FXCollections.observableArrayList();
     private final StringProperty notice = new SimpleStringProperty("");
-    private boolean checking;
+    private final Command checks;
 
-    public StatusBarViewModel(ConsoleContext ctx) {
-        this.ctx = ctx;
+    /**
+     * @param healthService pings the servers (read-only)
+     * @param background where the checks run
+     */
+    public StatusBarViewModel(HealthService healthService, Background background) {
+        this.healthService = healthService;
+        // A check that fails outright says so as the one warning, with both servers shown down.
+        this.checks = new Command(background, error -> show(new Health(false, false, null, List.of(error))));
     }
 
     /** Runs a health check in the background; skipped while the previous one is still waiting for a server. */
     public void check() {
-        if (checking) {
-            return;
-        }
-        checking = true;
-        ctx.background().run("check server health", job -> ctx.services().health().check(), h -> {
-            checking = false;
-            health.set(h);
-            warnings.setAll(h.warnings());
-        }, error -> {
-            checking = false;
-            health.set(new Health(false, false, null, List.of(error)));
-            warnings.setAll(error);
-        });
+        checks.run("check server health", job -> healthService.check(), this::show);
+    }
+
+    private void show(Health h) {
+        health.set(h);
+        warnings.setAll(h.warnings());
     }
 
     /** @return the last health reading, null before the first */

@@ -3,6 +3,7 @@ package com.orderconsole.ui.metrics;
 import com.orderconsole.domain.ResultCode;
 import com.orderconsole.ui.common.Formats;
 import com.orderconsole.ui.common.Fxml;
+import com.orderconsole.ui.common.Styles;
 import com.orderconsole.ui.metrics.MetricsViewModel.Reading;
 import javafx.fxml.FXML;
 import javafx.scene.chart.BarChart;
@@ -36,7 +37,7 @@ public final class MetricsView {
         appliedPerMinute.setName("applied");
         rejectedPerMinute.setName("rejected");
         minuteChart.getData().setAll(List.of(appliedPerMinute, rejectedPerMinute));
-        metricsMessage.textProperty().bind(vm.messageProperty());
+        Styles.toggle(metricsMessage, vm.feedback());
         vm.readingProperty().addListener((o, a, r) -> show(r));
     }
 

@@ -2,12 +2,13 @@ package com.orderconsole.ui.metrics;
 
 import com.orderconsole.domain.ResultCode;
 import com.orderconsole.service.monitor.MinuteCount;
-import com.orderconsole.ui.ConsoleContext;
+import com.orderconsole.service.monitor.MonitorService;
+import com.orderconsole.ui.common.Background;
+import com.orderconsole.ui.common.Command;
+import com.orderconsole.ui.common.Feedback;
 import com.orderconsole.ui.common.Refreshable;
 import javafx.beans.property.ReadOnlyObjectProperty;
 import javafx.beans.property.ReadOnlyObjectWrapper;
-import javafx.beans.property.ReadOnlyStringProperty;
-import javafx.beans.property.ReadOnlyStringWrapper;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -20,10 +21,10 @@ public final class MetricsViewModel implements Refreshable {
     /** How far back the per-minute chart goes. */
     public static final Duration WINDOW = Duration.ofMinutes(60);
 
-    private final ConsoleContext ctx;
+    private final MonitorService monitor;
     private final ReadOnlyObjectWrapper<Reading> reading = new ReadOnlyObjectWrapper<>();
-    private final ReadOnlyStringWrapper message = new ReadOnlyStringWrapper("");
-    private boolean loading;
+    private final Feedback feedback = new Feedback();
+    private final Command reads;
 
     /**
      * One reading.
@@ -75,24 +76,21 @@ public final class MetricsViewModel implements Refreshable {
     public record MinutePoint(long minutesAgo, long applied, long rejected) {
     }
 
-    public MetricsViewModel(ConsoleContext ctx) {
-        this.ctx = ctx;
+    /**
+     * @param monitor reads the counters
+     * @param background where the reads run
+     */
+    public MetricsViewModel(MonitorService monitor, Background background) {
+        this.monitor = monitor;
+        this.reads = new Command(background, feedback::error);
     }
 
     @Override
     public void refresh() {
-        if (loading) {
-            return;
-        }
-        loading = true;
-        ctx.background().run("read the metrics", job -> new Reading(ctx.services().monitor().resultCounts(),
-                ctx.services().monitor().perMinute(WINDOW), System.currentTimeMillis()), r -> {
-            loading = false;
-            message.set("");
+        reads.run("read the metrics", job -> new Reading(monitor.resultCounts(), monitor.perMinute(WINDOW),
+                System.currentTimeMillis()), r -> {
+            feedback.clear();
             reading.set(r);
-        }, error -> {
-            loading = false;
-            message.set(error);
         });
     }
 
@@ -102,7 +100,7 @@ public final class MetricsViewModel implements Refreshable {
     }
 
     /** @return the last error in words, "" when the last reading succeeded */
-    public ReadOnlyStringProperty messageProperty() {
-        return message.getReadOnlyProperty();
+    public Feedback feedback() {
+        return feedback;
     }
 }

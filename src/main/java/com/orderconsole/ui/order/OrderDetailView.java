@@ -6,7 +6,7 @@ import com.orderconsole.service.order.OrderDetails;
 import com.orderconsole.service.order.OrderSummary;
 import com.orderconsole.ui.common.Formats;
 import com.orderconsole.ui.common.Fxml;
-import com.orderconsole.ui.common.ReasonDialog;
+import com.orderconsole.ui.common.Styles;
 import javafx.collections.ListChangeListener;
 import javafx.fxml.FXML;
 import javafx.scene.control.Button;
@@ -64,14 +64,11 @@ public final class OrderDetailView {
         overridePane.setVisible(vm.canOverride());
         overridePane.setManaged(vm.canOverride());
         overrideTarget.setItems(vm.overrideTargets());
-        overrideButton.disableProperty().bind(overrideTarget.valueProperty().isNull().or(vm.busyProperty()));
+        overrideTarget.valueProperty().bindBidirectional(vm.overrideTargetProperty());
+        overrideButton.disableProperty().bind(vm.overrideCommand().executableProperty().not());
 
         vm.legalTargets().addListener((ListChangeListener<OrderStatus>) c -> showMoves());
-        vm.busyProperty().addListener((o, a, b) -> moves.getChildren().forEach(n -> n.setDisable(b || !vm.canMove())));
-
-        detailMessage.textProperty().bind(vm.messageProperty());
-        vm.messageIsErrorProperty().addListener((o, a, err) -> styleMessage(err));
-        styleMessage(vm.messageIsErrorProperty().get());
+        Styles.toggle(detailMessage, vm.feedback());
 
         historyList.setItems(vm.history());
         historyList.setPlaceholder(new Label("No history in MySQL yet."));
@@ -89,20 +86,15 @@ public final class OrderDetailView {
             }
             Label what = new Label(Formats.dateTime(h.atMs()) + "   " + (h.from() == null ? "(created)" : h.from().name())
                     + " → " + h.to() + "   v" + h.version());
-            what.getStyleClass().add("timeline-what");
+            what.getStyleClass().add(Styles.TIMELINE_WHAT);
             Label outcome = new Label(h.code().applied() ? "applied" : "refused: " + h.code().description());
-            outcome.getStyleClass().add(h.code().applied() ? "msg-ok" : "msg-error");
+            outcome.getStyleClass().add(h.code().applied() ? Styles.MSG_OK : Styles.MSG_ERROR);
             Label who = new Label("by " + h.actor() + " via " + h.source()
                     + (h.reason() == null || h.reason().isBlank() ? "" : " — " + h.reason()));
-            who.getStyleClass().add("text-muted");
+            who.getStyleClass().add(Styles.TEXT_MUTED);
             who.setWrapText(true);
             setGraphic(new VBox(1, what, outcome, who));
         }
-    }
-
-    private void styleMessage(boolean error) {
-        detailMessage.getStyleClass().removeAll("msg-error", "msg-ok");
-        detailMessage.getStyleClass().add(error ? "msg-error" : "msg-ok");
     }
 
     private void showFields(OrderDetails d) {
@@ -112,10 +104,7 @@ public final class OrderDetailView {
         OrderSummary s = d.summary();
         title.setText("Order " + s.orderId());
         statusBadge.setText(s.status() == null ? "?" : s.status().name());
-        statusBadge.getStyleClass().removeIf(c -> c.startsWith("status-") && !c.equals("status-badge"));
-        if (s.status() != null) {
-            statusBadge.getStyleClass().add("status-" + s.status().name().toLowerCase());
-        }
+        Styles.pickStatus(statusBadge, s.status());
         customer.setText(s.customerId() == null ? "—" : s.customerId());
         redisState.setText(s.redisStatus() == null ? "no state in Redis" : s.redisStatus() + " · version " + s.redisVersion());
         mysqlState.setText(s.mysqlStatus() == null ? "no row in MySQL" : s.mysqlStatus() + " · version " + s.mysqlVersion());
@@ -128,7 +117,6 @@ public final class OrderDetailView {
                 ? "Redis and MySQL differ: MySQL follows Redis through the outbox, so the history below may lag." : "");
         syncNote.setManaged(s.disagrees());
         syncNote.setVisible(s.disagrees());
-        overrideTarget.setValue(null);
     }
 
     private void showMoves() {
@@ -137,9 +125,9 @@ public final class OrderDetailView {
             Button b = new Button("→ " + target.name());
             b.setMnemonicParsing(false);
             b.setId("move-" + target.name());
-            b.getStyleClass().add(target == OrderStatus.CANCELLED ? "danger" : "accent");
-            b.setDisable(!vm.canMove() || vm.busyProperty().get());
-            b.setOnAction(e -> onMove(target));
+            b.getStyleClass().add(target == OrderStatus.CANCELLED ? Styles.DANGER : Styles.ACCENT);
+            b.disableProperty().bind(vm.moveCommand().executableProperty().not());
+            b.setOnAction(e -> vm.askAndMove(target));
             moves.getChildren().add(b);
         }
         OrderSummary s = vm.summary();
@@ -154,26 +142,8 @@ public final class OrderDetailView {
         noMoves.setManaged(!hint.isEmpty());
     }
 
-    private void onMove(OrderStatus target) {
-        OrderSummary s = vm.summary();
-        ReasonDialog.ask(root, "Move order",
-                        "Move order " + s.orderId() + " from " + s.status() + " to " + target + "?\n"
-                                + "It is applied only if the order is still at version " + s.redisVersion() + ".",
-                        "Move to " + target)
-                .ifPresent(reason -> vm.move(target, reason));
-    }
-
     @FXML
     private void onOverride() {
-        OrderSummary s = vm.summary();
-        OrderStatus target = overrideTarget.getValue();
-        if (s == null || target == null) {
-            return;
-        }
-        ReasonDialog.ask(root, "Override order status",
-                        "Force order " + s.orderId() + " from " + s.status() + " to " + target + ", outside the rules?\n"
-                                + "It is applied only if the order is still at version " + s.redisVersion() + ".",
-                        "Override to " + target)
-                .ifPresent(reason -> vm.override(target, reason));
+        vm.askAndOverride();
     }
 }

@@ -1,21 +1,27 @@
 package com.orderconsole.ui.order;
 
 import com.orderconsole.domain.HistoryEntry;
+import com.orderconsole.domain.Operator;
 import com.orderconsole.domain.OrderStatus;
 import com.orderconsole.domain.Role;
 import com.orderconsole.domain.TransitionRequest;
 import com.orderconsole.domain.TransitionResult;
 import com.orderconsole.service.order.OrderDetails;
+import com.orderconsole.service.order.OrderService;
 import com.orderconsole.service.order.OrderSummary;
 import com.orderconsole.service.transition.TransitionOutcome;
-import com.orderconsole.ui.ConsoleContext;
+import com.orderconsole.service.transition.TransitionService;
+import com.orderconsole.ui.common.Background;
+import com.orderconsole.ui.common.Command;
+import com.orderconsole.ui.common.DialogService;
+import com.orderconsole.ui.common.Feedback;
+import com.orderconsole.ui.common.OrderText;
 import com.orderconsole.ui.common.Refreshable;
-import javafx.beans.property.ReadOnlyBooleanProperty;
-import javafx.beans.property.ReadOnlyBooleanWrapper;
+import javafx.beans.property.ObjectProperty;
 import javafx.beans.property.ReadOnlyObjectProperty;
 import javafx.beans.property.ReadOnlyObjectWrapper;
-import javafx.beans.property.ReadOnlyStringProperty;
-import javafx.beans.property.ReadOnlyStringWrapper;
+import javafx.beans.property.SimpleBooleanProperty;
+import javafx.beans.property.SimpleObjectProperty;
 import javafx.collections.FXCollections;
 import javafx.collections.ObservableList;
 
@@ -25,7 +31,9 @@ import java.util.List;
 
 /**
  * One order: its MySQL and Redis state, history, and the moves the operator may make. Every move
- * carries the version the operator saw, so nothing is applied to an order that changed in between.
+ * carries the version the operator saw, so nothing is applied to an order that changed in between;
+ * every move asks for a reason first. Loads and moves share one lane: the latest load wins, and a move
+ * waits for no load.
  */
 public final class OrderDetailViewModel implements Refreshable {
     /** Source written to the history for moves made here. */
@@ -33,34 +41,53 @@ public final class OrderDetailViewModel implements Refreshable {
     /** How long a move waits for MySQL before it reports that MySQL is not updated yet. */
     static final Duration MYSQL_WAIT = Duration.ofSeconds(2);
 
-    private final ConsoleContext ctx;
+    private final OrderService orders;
+    private final TransitionService transitions;
+    private final Operator operator;
+    private final DialogService dialogs;
     private final ReadOnlyObjectWrapper<OrderDetails> details = new ReadOnlyObjectWrapper<>();
     private final ObservableList<HistoryEntry> history = FXCollections.observableArrayList();
     private final ObservableList<OrderStatus> legalTargets = FXCollections.observableArrayList();
     private final ObservableList<OrderStatus> overrideTargets = FXCollections.observableArrayList();
-    private final ReadOnlyBooleanWrapper busy = new ReadOnlyBooleanWrapper();
-    private final ReadOnlyStringWrapper message = new ReadOnlyStringWrapper("");
-    private final ReadOnlyBooleanWrapper messageIsError = new ReadOnlyBooleanWrapper();
+    private final ObjectProperty<OrderStatus> overrideTarget = new SimpleObjectProperty<>();
+    private final Feedback feedback = new Feedback();
+    private final Command work;
+    private final Command moveCommand;
+    private final Command overrideCommand;
     private String orderId;
 
-    public OrderDetailViewModel(ConsoleContext ctx) {
-        this.ctx = ctx;
+    /**
+     * @param orders reads the order
+     * @param transitions applies moves and waits for MySQL to follow
+     * @param operator who moves; written to the history
+     * @param background where reads and moves run
+     * @param dialogs asks for the reason of every move
+     */
+    public OrderDetailViewModel(OrderService orders, TransitionService transitions, Operator operator, Background background,
+                                DialogService dialogs) {
+        this.orders = orders;
+        this.transitions = transitions;
+        this.operator = operator;
+        this.dialogs = dialogs;
+        this.work = new Command(background, feedback::error);
+        this.moveCommand = work.when(new SimpleBooleanProperty(canMove()));
+        this.overrideCommand = work.when(details.isNotNull().and(overrideTarget.isNotNull()));
     }
 
     /**
-     * Loads an order in the background.
+     * Loads an order in the background; a load or move still under way for another order is superseded.
      *
      * @param id the order id as typed or clicked (validated by the service)
      */
     public void load(String id) {
         orderId = id;
-        message.set("");
+        feedback.clear();
         reload();
     }
 
     @Override
     public void refresh() {
-        if (orderId != null && !busy.get()) {
+        if (orderId != null && !work.isRunning()) {
             reload();
         }
     }
@@ -68,11 +95,37 @@ public final class OrderDetailViewModel implements Refreshable {
     /** Clears the panel (e.g. when the table no longer shows the order). */
     public void clear() {
         orderId = null;
-        details.set(null);
-        history.clear();
-        legalTargets.clear();
-        overrideTargets.clear();
-        message.set("");
+        work.abandon();
+        showNothing();
+        feedback.clear();
+    }
+
+    /**
+     * Asks for the reason of a move, then makes it ({@link #move}); nothing happens when the user cancels.
+     *
+     * @param target one of {@link #legalTargets()}
+     */
+    public void askAndMove(OrderStatus target) {
+        OrderSummary s = summary();
+        if (s == null) {
+            return;
+        }
+        dialogs.askReason("Move order", "Move order " + s.orderId() + " from " + s.status() + " to " + target + "?\n"
+                        + "It is applied only if the order is still at version " + s.redisVersion() + ".", "Move to " + target)
+                .ifPresent(reason -> move(target, reason));
+    }
+
+    /** Asks for the reason of an override to {@link #overrideTargetProperty()}, then makes it ({@link #override}). */
+    public void askAndOverride() {
+        OrderSummary s = summary();
+        OrderStatus target = overrideTarget.get();
+        if (s == null || target == null) {
+            return;
+        }
+        dialogs.askReason("Override order status", "Force order " + s.orderId() + " from " + s.status() + " to " + target
+                        + ", outside the rules?\nIt is applied only if the order is still at version " + s.redisVersion() + ".",
+                        "Override to " + target)
+                .ifPresent(reason -> override(target, reason));
     }
 
     /**
@@ -98,52 +151,36 @@ public final class OrderDetailViewModel implements Refreshable {
 
     private void submit(OrderStatus target, String reason, boolean override) {
         OrderDetails seen = details.get();
-        if (seen == null || busy.get()) {
+        if (seen == null || work.isRunning()) {
             return;
         }
         if (reason == null || reason.isBlank()) {
-            showError("A reason is required.");
+            feedback.error("A reason is required.");
             return;
         }
         String id = seen.summary().orderId();
         long version = seen.summary().redisVersion();
-        busy.set(true);
-        ctx.background().run(override ? "override the order status" : "move the order", job -> {
+        work.run(override ? "override the order status" : "move the order", job -> {
             // Wait for MySQL so the history below already shows this move.
-            TransitionOutcome o = ctx.services().transitions().transitionAndWait(ctx.operator(),
+            TransitionOutcome o = transitions.transitionAndWait(operator,
                     new TransitionRequest(id, target, version, SOURCE, reason.strip(), override), MYSQL_WAIT);
             String syncNote = o.mysqlSynced() ? "" : " MySQL is not updated yet: " + o.mysql().detail();
-            return new Outcome(o.result(), syncNote, ctx.services().orders().lookup(id));
+            return new Outcome(o.result(), syncNote, orders.lookup(id));
         }, outcome -> {
-            busy.set(false);
             show(outcome.details());
             if (outcome.result().applied()) {
-                message.set(resultText(outcome.result()) + outcome.syncNote());
-                messageIsError.set(false);
+                feedback.ok(OrderText.result(outcome.result()) + outcome.syncNote());
             } else {
-                showError(resultText(outcome.result()));
+                feedback.error(OrderText.result(outcome.result()));
             }
-        }, error -> {
-            busy.set(false);
-            showError(error);
         });
     }
 
     private void reload() {
         String id = orderId;
-        busy.set(true);
-        ctx.background().run("load order " + id, job -> ctx.services().orders().lookup(id), d -> {
-            busy.set(false);
-            if (id.equals(orderId)) {
-                show(d);
-            }
-        }, error -> {
-            busy.set(false);
-            details.set(null);
-            history.clear();
-            legalTargets.clear();
-            overrideTargets.clear();
-            showError(error);
+        work.runLatest("load order " + id, job -> orders.lookup(id), this::show, error -> {
+            showNothing();
+            feedback.error(error);
         });
     }
 
@@ -156,24 +193,14 @@ public final class OrderDetailViewModel implements Refreshable {
         List<OrderStatus> any = Arrays.stream(OrderStatus.values())
                 .filter(s -> s != current && s != OrderStatus.WAIT_PAY).toList();
         overrideTargets.setAll(any);
+        overrideTarget.set(null);
     }
 
-    private void showError(String text) {
-        message.set(text);
-        messageIsError.set(true);
-    }
-
-    /**
-     * @param r a transition outcome
-     * @return the outcome in words, e.g. "Applied: PAID → WAIT_SHIP, now version 3." or
-     *         "Not applied: order changed since it was read (version conflict). The order is PAID, version 4."
-     */
-    public static String resultText(TransitionResult r) {
-        if (r.applied()) {
-            return "Applied: " + r.from() + " → " + r.target() + ", now version " + r.version() + ".";
-        }
-        String now = r.from() == null ? "" : " The order is " + r.from() + ", version " + r.version() + ".";
-        return "Not applied: " + r.code().description() + "." + now;
+    private void showNothing() {
+        details.set(null);
+        history.clear();
+        legalTargets.clear();
+        overrideTargets.clear();
     }
 
     private record Outcome(TransitionResult result, String syncNote, OrderDetails details) {
@@ -199,28 +226,34 @@ public final class OrderDetailViewModel implements Refreshable {
         return overrideTargets;
     }
 
+    /** @return the status chosen for an override, null until one is chosen (reset when the order is shown again) */
+    public ObjectProperty<OrderStatus> overrideTargetProperty() {
+        return overrideTarget;
+    }
+
     /** @return true when the operator may make rule-checked moves (support and up) */
     public boolean canMove() {
-        return ctx.can(Role.SUPPORT);
+        return operator.role().includes(Role.SUPPORT);
     }
 
     /** @return true when the operator may override (admin) */
     public boolean canOverride() {
-        return ctx.can(Role.ADMIN);
+        return operator.role().includes(Role.ADMIN);
     }
 
-    public ReadOnlyBooleanProperty busyProperty() {
-        return busy.getReadOnlyProperty();
+    /** @return executable while nothing loads or moves and the operator may move (support and up) */
+    public Command moveCommand() {
+        return moveCommand;
     }
 
-    /** @return the last outcome or error in words, "" when none */
-    public ReadOnlyStringProperty messageProperty() {
-        return message.getReadOnlyProperty();
+    /** @return executable while nothing loads or moves and an override target is chosen */
+    public Command overrideCommand() {
+        return overrideCommand;
     }
 
-    /** @return true when {@link #messageProperty()} reports a refusal or failure */
-    public ReadOnlyBooleanProperty messageIsErrorProperty() {
-        return messageIsError.getReadOnlyProperty();
+    /** @return the last outcome or error in words */
+    public Feedback feedback() {
+        return feedback;
     }
 
     /** @return the summary of the loaded order, or null */

@@ -5,18 +5,15 @@ import com.orderconsole.service.queue.QueueSummary;
 import com.orderconsole.service.queue.SweeperStatus;
 import com.orderconsole.ui.common.Formats;
 import com.orderconsole.ui.common.Fxml;
-import com.orderconsole.ui.common.ReasonDialog;
+import com.orderconsole.ui.common.Styles;
 import com.orderconsole.ui.queue.CancelQueueViewModel.DepthSample;
-import javafx.beans.binding.BooleanBinding;
 import javafx.beans.property.ReadOnlyStringWrapper;
 import javafx.collections.FXCollections;
 import javafx.collections.ListChangeListener;
 import javafx.fxml.FXML;
 import javafx.scene.chart.LineChart;
 import javafx.scene.chart.XYChart;
-import javafx.scene.control.Alert;
 import javafx.scene.control.Button;
-import javafx.scene.control.ButtonType;
 import javafx.scene.control.ComboBox;
 import javafx.scene.control.Label;
 import javafx.scene.control.TableColumn;
@@ -30,8 +27,6 @@ import java.util.List;
 
 /** The cancel-queue monitor page. */
 public final class CancelQueueView {
-    private static final List<Duration> EXTENSIONS = List.of(Duration.ofMinutes(15), Duration.ofHours(1), Duration.ofHours(24));
-
     private final CancelQueueViewModel vm;
     private final BorderPane root;
     private final XYChart.Series<Number, Number> depthSeries = new XYChart.Series<>();
@@ -82,8 +77,7 @@ public final class CancelQueueView {
         queueTable.setPlaceholder(new Label("The cancel queue is empty."));
         cId.setCellValueFactory(c -> new ReadOnlyStringWrapper(c.getValue().orderId()));
         cExpiry.setCellValueFactory(c -> new ReadOnlyStringWrapper(Formats.dateTime(c.getValue().expireAtMs())));
-        cDue.setCellValueFactory(c -> new ReadOnlyStringWrapper(c.getValue().dueInMs() >= 0
-                ? "in " + Formats.duration(c.getValue().dueInMs()) : "overdue by " + Formats.duration(-c.getValue().dueInMs())));
+        cDue.setCellValueFactory(c -> new ReadOnlyStringWrapper(Formats.dueIn(c.getValue().dueInMs())));
         cStatus.setCellValueFactory(c -> new ReadOnlyStringWrapper(
                 c.getValue().status() == null ? "no state" : c.getValue().status().name()));
         cStale.setCellValueFactory(c -> new ReadOnlyStringWrapper(!c.getValue().stale() ? ""
@@ -93,18 +87,14 @@ public final class CancelQueueView {
             @Override
             protected void updateItem(QueueItem item, boolean empty) {
                 super.updateItem(item, empty);
-                getStyleClass().removeAll("stale", "overdue");
-                if (!empty && item != null) {
-                    if (item.stale()) {
-                        getStyleClass().add("stale");
-                    } else if (item.dueInMs() < 0) {
-                        getStyleClass().add("overdue");
-                    }
-                }
+                String attention = empty || item == null ? null
+                        : item.stale() ? Styles.STALE : item.dueInMs() < 0 ? Styles.OVERDUE : null;
+                Styles.pick(this, attention, Styles.STALE, Styles.OVERDUE);
             }
         });
 
-        extendBy.setItems(FXCollections.observableArrayList(EXTENSIONS));
+        queueTable.getSelectionModel().selectedItemProperty().addListener((o, a, item) -> vm.selectedProperty().set(item));
+        extendBy.setItems(FXCollections.observableArrayList(CancelQueueViewModel.EXTENSIONS));
         extendBy.setConverter(new StringConverter<>() {
             @Override
             public String toString(Duration d) {
@@ -116,12 +106,11 @@ public final class CancelQueueView {
                 return Formats.parseDuration(s);
             }
         });
-        extendBy.setValue(EXTENSIONS.get(0));
+        extendBy.valueProperty().bindBidirectional(vm.extendByProperty());
 
-        BooleanBinding noSelection = queueTable.getSelectionModel().selectedItemProperty().isNull();
         boolean canAct = vm.canAct();
         for (Button b : List.of(cancelButton, removeButton, extendButton)) {
-            b.disableProperty().bind(noSelection.or(vm.busyProperty()));
+            b.disableProperty().bind(vm.entryCommand().executableProperty().not());
             b.setVisible(canAct);
             b.setManaged(canAct);
         }
@@ -129,14 +118,10 @@ public final class CancelQueueView {
         extendBy.setManaged(canAct);
         pauseButton.setVisible(canAct);
         pauseButton.setManaged(canAct);
-        pauseButton.disableProperty().bind(vm.busyProperty().or(vm.summaryProperty().isNull()));
+        pauseButton.disableProperty().bind(vm.sweeperCommand().executableProperty().not());
         pauseButton.setText("Pause sweeper");
 
-        queueMessage.textProperty().bind(vm.messageProperty());
-        vm.messageIsErrorProperty().addListener((o, a, err) -> {
-            queueMessage.getStyleClass().removeAll("msg-error", "msg-ok");
-            queueMessage.getStyleClass().add(err ? "msg-error" : "msg-ok");
-        });
+        Styles.toggle(queueMessage, vm.feedback());
         roleHint.setVisible(!canAct);
         roleHint.setManaged(!canAct);
     }
@@ -150,8 +135,8 @@ public final class CancelQueueView {
         lastTick.setText(sw.lastTickMs() == null ? "never" : Formats.duration(s.nowMs() - sw.lastTickMs()) + " ago");
         perMinute.setText(Long.toString(sw.cancelsLastMinute()));
         sweeperState.setText(CancelQueueViewModel.sweeperText(sw, s.nowMs()));
-        sweeperState.getStyleClass().removeAll("paused", "running");
-        sweeperState.getStyleClass().add(sw.paused() || sw.lastTickMs() == null ? "paused" : "running");
+        Styles.pick(sweeperState, sw.paused() || sw.lastTickMs() == null ? Styles.PAUSED : Styles.RUNNING,
+                Styles.PAUSED, Styles.RUNNING);
         pauseButton.setText(sw.paused() ? "Resume sweeper" : "Pause sweeper");
     }
 
@@ -169,41 +154,21 @@ public final class CancelQueueView {
 
     @FXML
     private void onPauseResume() {
-        QueueSummary s = vm.summaryProperty().get();
-        if (s != null) {
-            vm.setSweeperPaused(!s.sweeper().paused());
-        }
+        vm.toggleSweeper();
     }
 
     @FXML
     private void onCancelNow() {
-        QueueItem item = queueTable.getSelectionModel().getSelectedItem();
-        if (item == null) {
-            return;
-        }
-        ReasonDialog.ask(root, "Cancel order now", "Cancel order " + item.orderId() + " now, before its payment deadline?",
-                "Cancel order").ifPresent(reason -> vm.cancelNow(item.orderId(), reason));
+        vm.cancelSelected();
     }
 
     @FXML
     private void onRemove() {
-        QueueItem item = queueTable.getSelectionModel().getSelectedItem();
-        if (item == null) {
-            return;
-        }
-        Alert a = new Alert(Alert.AlertType.CONFIRMATION, "Remove the queue entry of order " + item.orderId()
-                + "? The order itself is not changed, but it will no longer be cancelled when its payment deadline passes.",
-                ButtonType.OK, ButtonType.CANCEL);
-        a.initOwner(root.getScene().getWindow());
-        a.setHeaderText("Remove cancel-queue entry");
-        a.showAndWait().filter(b -> b == ButtonType.OK).ifPresent(b -> vm.remove(item.orderId()));
+        vm.removeSelected();
     }
 
     @FXML
     private void onExtend() {
-        QueueItem item = queueTable.getSelectionModel().getSelectedItem();
-        if (item != null && extendBy.getValue() != null) {
-            vm.extend(item.orderId(), extendBy.getValue());
-        }
+        vm.extendSelected();
     }
 }

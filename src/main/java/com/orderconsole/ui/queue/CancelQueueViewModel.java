@@ -1,20 +1,24 @@
 package com.orderconsole.ui.queue;
 
+import com.orderconsole.domain.Operator;
 import com.orderconsole.domain.Role;
 import com.orderconsole.domain.TransitionResult;
+import com.orderconsole.service.queue.CancelSweeper;
 import com.orderconsole.service.queue.QueueItem;
+import com.orderconsole.service.queue.QueueService;
 import com.orderconsole.service.queue.QueueSummary;
 import com.orderconsole.service.queue.SweeperStatus;
-import com.orderconsole.ui.ConsoleContext;
+import com.orderconsole.ui.common.Background;
+import com.orderconsole.ui.common.Command;
+import com.orderconsole.ui.common.DialogService;
+import com.orderconsole.ui.common.Feedback;
 import com.orderconsole.ui.common.Formats;
+import com.orderconsole.ui.common.OrderText;
 import com.orderconsole.ui.common.Refreshable;
-import com.orderconsole.ui.order.OrderDetailViewModel;
-import javafx.beans.property.ReadOnlyBooleanProperty;
-import javafx.beans.property.ReadOnlyBooleanWrapper;
+import javafx.beans.property.ObjectProperty;
 import javafx.beans.property.ReadOnlyObjectProperty;
 import javafx.beans.property.ReadOnlyObjectWrapper;
-import javafx.beans.property.ReadOnlyStringProperty;
-import javafx.beans.property.ReadOnlyStringWrapper;
+import javafx.beans.property.SimpleObjectProperty;
 import javafx.collections.FXCollections;
 import javafx.collections.ObservableList;
 
@@ -24,23 +28,33 @@ import java.util.List;
 /**
  * The cancel-queue monitor: summary, the first entries in expiry order with each order's status,
  * a depth history for the chart, and the ops actions (cancel now, remove, extend, pause/resume sweeper).
+ * Cancelling asks for a reason and removing asks for a confirmation before anything changes; one
+ * action runs at a time.
  */
 public final class CancelQueueViewModel implements Refreshable {
     /** Entries shown in the table (the earliest due). */
     public static final int ENTRIES_SHOWN = 200;
     /** Depth samples kept for the chart (one per refresh). */
     public static final int SAMPLES_KEPT = 180;
+    /** How much later the deadline of an entry may be moved, offered in this order. */
+    public static final List<Duration> EXTENSIONS = List.of(Duration.ofMinutes(15), Duration.ofHours(1), Duration.ofHours(24));
     /** A sweeper that has not ticked for this long, ms, is shown as silent (it ticks every second). */
     static final long SILENT_MS = 10_000;
 
-    private final ConsoleContext ctx;
+    private final QueueService queue;
+    private final CancelSweeper sweeper;
+    private final Operator operator;
+    private final DialogService dialogs;
     private final ReadOnlyObjectWrapper<QueueSummary> summary = new ReadOnlyObjectWrapper<>();
     private final ObservableList<QueueItem> entries = FXCollections.observableArrayList();
     private final ObservableList<DepthSample> depthHistory = FXCollections.observableArrayList();
-    private final ReadOnlyBooleanWrapper busy = new ReadOnlyBooleanWrapper();
-    private final ReadOnlyStringWrapper message = new ReadOnlyStringWrapper("");
-    private final ReadOnlyBooleanWrapper messageIsError = new ReadOnlyBooleanWrapper();
-    private boolean loading;
+    private final ObjectProperty<QueueItem> selected = new SimpleObjectProperty<>();
+    private final ObjectProperty<Duration> extendBy = new SimpleObjectProperty<>(EXTENSIONS.get(0));
+    private final Feedback feedback = new Feedback();
+    private final Command reading;
+    private final Command actions;
+    private final Command entryCommand;
+    private final Command sweeperCommand;
 
     /**
      * One point of the depth chart.
@@ -52,29 +66,71 @@ public final class CancelQueueViewModel implements Refreshable {
     public record DepthSample(long atMs, long depth, long overdue) {
     }
 
-    public CancelQueueViewModel(ConsoleContext ctx) {
-        this.ctx = ctx;
+    /**
+     * @param queue reads the queue and acts on its entries
+     * @param sweeper pauses and resumes the cancel sweepers
+     * @param operator who acts; the services refuse roles below ops
+     * @param background where reads and actions run
+     * @param dialogs asks before an entry is cancelled or removed
+     */
+    public CancelQueueViewModel(QueueService queue, CancelSweeper sweeper, Operator operator, Background background,
+                                DialogService dialogs) {
+        this.queue = queue;
+        this.sweeper = sweeper;
+        this.operator = operator;
+        this.dialogs = dialogs;
+        this.reading = new Command(background, feedback::error);
+        this.actions = new Command(background, feedback::error);
+        this.entryCommand = actions.when(selected.isNotNull());
+        this.sweeperCommand = actions.when(summary.isNotNull());
     }
 
     @Override
     public void refresh() {
-        if (loading) {
-            return;
-        }
-        loading = true;
-        ctx.background().run("read the cancel queue", job -> new Reading(ctx.services().queue().summary(),
-                ctx.services().queue().entries(0, ENTRIES_SHOWN)), r -> {
-            loading = false;
+        reading.run("read the cancel queue", job -> new Reading(queue.summary(), queue.entries(0, ENTRIES_SHOWN)), r -> {
             summary.set(r.summary());
             entries.setAll(r.entries());
             depthHistory.add(new DepthSample(r.summary().nowMs(), r.summary().depth(), r.summary().overdue()));
             if (depthHistory.size() > SAMPLES_KEPT) {
                 depthHistory.remove(0, depthHistory.size() - SAMPLES_KEPT);
             }
-        }, error -> {
-            loading = false;
-            showError(error);
         });
+    }
+
+    /** Asks for a reason, then cancels the selected entry's order now ({@link #cancelNow}); nothing when declined. */
+    public void cancelSelected() {
+        QueueItem item = selected.get();
+        if (item == null) {
+            return;
+        }
+        dialogs.askReason("Cancel order now", "Cancel order " + item.orderId() + " now, before its payment deadline?",
+                "Cancel order").ifPresent(reason -> cancelNow(item.orderId(), reason));
+    }
+
+    /** Asks for a confirmation, then removes the selected entry ({@link #remove}); nothing when declined. */
+    public void removeSelected() {
+        QueueItem item = selected.get();
+        if (item != null && dialogs.confirm("Remove cancel-queue entry", "Remove the queue entry of order " + item.orderId()
+                + "? The order itself is not changed, but it will no longer be cancelled when its payment deadline passes.",
+                "Remove entry")) {
+            remove(item.orderId());
+        }
+    }
+
+    /** Moves the selected entry's deadline later by {@link #extendByProperty()} ({@link #extend}). */
+    public void extendSelected() {
+        QueueItem item = selected.get();
+        if (item != null && extendBy.get() != null) {
+            extend(item.orderId(), extendBy.get());
+        }
+    }
+
+    /** Pauses a running sweeper or resumes a paused one, as the last reading shows it. */
+    public void toggleSweeper() {
+        QueueSummary s = summary.get();
+        if (s != null) {
+            setSweeperPaused(!s.sweeper().paused());
+        }
     }
 
     /**
@@ -85,15 +141,15 @@ public final class CancelQueueViewModel implements Refreshable {
      */
     public void cancelNow(String orderId, String reason) {
         act("cancel order " + orderId, () -> {
-            TransitionResult r = ctx.services().queue().cancelNow(ctx.operator(), orderId, reason);
+            TransitionResult r = queue.cancelNow(operator, orderId, reason);
             return new Outcome(r.applied() ? "Order " + orderId + " cancelled (version " + r.version() + ")."
-                    : "Order " + orderId + ": " + OrderDetailViewModel.resultText(r), r.applied());
+                    : "Order " + orderId + ": " + OrderText.result(r), r.applied());
         });
     }
 
     /** Removes an order's entry: the timeout will no longer cancel it. */
     public void remove(String orderId) {
-        act("remove the entry of order " + orderId, () -> ctx.services().queue().remove(ctx.operator(), orderId)
+        act("remove the entry of order " + orderId, () -> queue.remove(operator, orderId)
                 ? new Outcome("Removed the queue entry of order " + orderId + ".", true)
                 : new Outcome("Order " + orderId + " had no queue entry.", false));
     }
@@ -105,7 +161,7 @@ public final class CancelQueueViewModel implements Refreshable {
      */
     public void extend(String orderId, Duration by) {
         act("extend the deadline of order " + orderId, () -> {
-            long expiry = ctx.services().queue().extend(ctx.operator(), orderId, by);
+            long expiry = queue.extend(operator, orderId, by);
             return new Outcome("Order " + orderId + " now expires at " + Formats.dateTime(expiry) + ".", true);
         });
     }
@@ -113,22 +169,23 @@ public final class CancelQueueViewModel implements Refreshable {
     /** Pauses or resumes every cancel sweeper. */
     public void setSweeperPaused(boolean paused) {
         act(paused ? "pause the sweeper" : "resume the sweeper", () -> {
-            ctx.services().sweeper().setPaused(ctx.operator(), paused);
+            sweeper.setPaused(operator, paused);
             return new Outcome(paused ? "Cancel sweeper paused: overdue orders stay unpaid until it is resumed."
                     : "Cancel sweeper resumed.", true);
         });
     }
 
+    /** Runs one action, shows its outcome and reads the queue again, whatever happened. */
     private void act(String what, Action action) {
-        busy.set(true);
-        ctx.background().run(what, job -> action.run(), outcome -> {
-            busy.set(false);
-            message.set(outcome.text());
-            messageIsError.set(!outcome.ok());
+        actions.run(what, job -> action.run(), outcome -> {
+            if (outcome.ok()) {
+                feedback.ok(outcome.text());
+            } else {
+                feedback.error(outcome.text());
+            }
             refresh();
         }, error -> {
-            busy.set(false);
-            showError(error);
+            feedback.error(error);
             refresh();
         });
     }
@@ -161,17 +218,12 @@ public final class CancelQueueViewModel implements Refreshable {
         return "Sweeper running (" + who + ")";
     }
 
-    private void showError(String text) {
-        message.set(text);
-        messageIsError.set(true);
-    }
-
     private record Reading(QueueSummary summary, List<QueueItem> entries) {
     }
 
     /** @return true when the operator may act on the queue (ops and up) */
     public boolean canAct() {
-        return ctx.can(Role.OPS);
+        return operator.role().includes(Role.OPS);
     }
 
     /** @return the last reading, null before the first */
@@ -189,16 +241,28 @@ public final class CancelQueueViewModel implements Refreshable {
         return depthHistory;
     }
 
-    public ReadOnlyBooleanProperty busyProperty() {
-        return busy.getReadOnlyProperty();
+    /** @return the entry the actions apply to, null when none is selected */
+    public ObjectProperty<QueueItem> selectedProperty() {
+        return selected;
+    }
+
+    /** @return how much later {@link #extendSelected()} moves the deadline; one of {@link #EXTENSIONS} */
+    public ObjectProperty<Duration> extendByProperty() {
+        return extendBy;
+    }
+
+    /** @return cancel, remove and extend the selected entry: executable while an entry is selected and no action runs */
+    public Command entryCommand() {
+        return entryCommand;
+    }
+
+    /** @return pause or resume the sweeper: executable after the first reading while no action runs */
+    public Command sweeperCommand() {
+        return sweeperCommand;
     }
 
     /** @return the last action's outcome or error in words */
-    public ReadOnlyStringProperty messageProperty() {
-        return message.getReadOnlyProperty();
-    }
-
-    public ReadOnlyBooleanProperty messageIsErrorProperty() {
-        return messageIsError.getReadOnlyProperty();
+    public Feedback feedback() {
+        return feedback;
     }
 }

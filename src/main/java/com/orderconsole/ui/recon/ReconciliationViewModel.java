@@ -1,19 +1,21 @@
 package com.orderconsole.ui.recon;
 
+import com.orderconsole.domain.Operator;
 import com.orderconsole.domain.Role;
 import com.orderconsole.service.order.OrderQuery;
 import com.orderconsole.service.recon.ReconCategory;
 import com.orderconsole.service.recon.ReconFinding;
 import com.orderconsole.service.recon.ReconProgress;
 import com.orderconsole.service.recon.ReconReport;
+import com.orderconsole.service.recon.ReconciliationService;
 import com.orderconsole.service.recon.RepairResult;
-import com.orderconsole.ui.ConsoleContext;
+import com.orderconsole.ui.common.Background;
+import com.orderconsole.ui.common.Command;
+import com.orderconsole.ui.common.DialogService;
+import com.orderconsole.ui.common.Feedback;
 import com.orderconsole.ui.common.Formats;
-import com.orderconsole.ui.common.Job;
 import javafx.beans.property.BooleanProperty;
 import javafx.beans.property.ObjectProperty;
-import javafx.beans.property.ReadOnlyBooleanProperty;
-import javafx.beans.property.ReadOnlyBooleanWrapper;
 import javafx.beans.property.ReadOnlyDoubleProperty;
 import javafx.beans.property.ReadOnlyDoubleWrapper;
 import javafx.beans.property.ReadOnlyObjectProperty;
@@ -37,26 +39,29 @@ import java.util.function.Supplier;
 /**
  * Reconciliation by click: compares Redis with MySQL (all orders, or the order table's filter) with
  * progress, rate, ETA and cancel; groups the findings by category; repairs one category after a dry-run
- * count; exports the findings as CSV. After a repair the comparison runs again, so the groups show
- * what is left.
+ * count and a confirmation; exports the findings as CSV. After a repair the comparison runs again, so
+ * the groups show what is left. One comparison, repair or export runs at a time.
  */
 public final class ReconciliationViewModel {
     /** Least time between two progress updates on screen, ms; a run reports after every page. */
     private static final long PROGRESS_EVERY_MS = 100;
 
-    private final ConsoleContext ctx;
+    private final ReconciliationService reconciliation;
+    private final Operator operator;
+    private final Background background;
+    private final DialogService dialogs;
     private final Supplier<OrderQuery> tableFilter;
     private final BooleanProperty useTableFilter = new SimpleBooleanProperty();
-    private final ReadOnlyBooleanWrapper running = new ReadOnlyBooleanWrapper();
     private final ReadOnlyDoubleWrapper progress = new ReadOnlyDoubleWrapper(0);
     private final ReadOnlyStringWrapper progressText = new ReadOnlyStringWrapper("");
     private final ReadOnlyObjectWrapper<ReconReport> report = new ReadOnlyObjectWrapper<>();
     private final ObservableList<CategoryRow> categories = FXCollections.observableArrayList();
     private final ObjectProperty<ReconCategory> selected = new SimpleObjectProperty<>();
     private final ObservableList<ReconFinding> findings = FXCollections.observableArrayList();
-    private final ReadOnlyStringWrapper message = new ReadOnlyStringWrapper("");
-    private final ReadOnlyBooleanWrapper messageIsError = new ReadOnlyBooleanWrapper();
-    private Job job;
+    private final Feedback feedback = new Feedback();
+    private final Command runCommand;
+    private final Command repairCommand;
+    private final Command exportCommand;
     private OrderQuery lastScope;
 
     /**
@@ -69,18 +74,28 @@ public final class ReconciliationViewModel {
     }
 
     /**
-     * @param ctx services, operator, background
+     * @param reconciliation compares, repairs and exports
+     * @param operator who repairs; the service refuses roles below ops
+     * @param background where comparisons, repairs and exports run
+     * @param dialogs asks before a repair and where to export
      * @param tableFilter the order table's current filter, used when {@link #useTableFilterProperty()} is set
      */
-    public ReconciliationViewModel(ConsoleContext ctx, Supplier<OrderQuery> tableFilter) {
-        this.ctx = ctx;
+    public ReconciliationViewModel(ReconciliationService reconciliation, Operator operator, Background background,
+                                   DialogService dialogs, Supplier<OrderQuery> tableFilter) {
+        this.reconciliation = reconciliation;
+        this.operator = operator;
+        this.background = background;
+        this.dialogs = dialogs;
         this.tableFilter = tableFilter;
+        this.runCommand = new Command(background, feedback::error);
+        this.repairCommand = runCommand.when(selected.isNotNull());
+        this.exportCommand = runCommand.when(report.isNotNull());
         selected.addListener((o, a, c) -> showFindings());
     }
 
     /** Starts a comparison (read-only) of all orders or of the order table's filter. */
     public void run() {
-        if (running.get()) {
+        if (runCommand.isRunning()) {
             return;
         }
         lastScope = useTableFilter.get() ? tableFilter.get() : null;
@@ -89,9 +104,7 @@ public final class ReconciliationViewModel {
 
     private void compare(OrderQuery scope, String afterRepair) {
         startRun(scope == null ? "Comparing all orders…" : "Comparing the filtered orders…");
-        job = ctx.background().run("compare Redis with MySQL", j -> ctx.services().reconciliation()
-                .run(scope, throttled(System.currentTimeMillis()), j::cancelled), r -> {
-            running.set(false);
+        runCommand.run("compare Redis with MySQL", j -> reconciliation.run(scope, throttled(System.currentTimeMillis()), j::cancelled), r -> {
             progress.set(1);
             report.set(r);
             categories.setAll(Arrays.stream(ReconCategory.values())
@@ -103,20 +116,16 @@ public final class ReconciliationViewModel {
                     + ": " + (r.total() == 0 ? "Redis and MySQL agree."
                     : r.total() + (r.total() == 1 ? " finding." : " findings."));
             progressText.set(summary);
-            message.set(afterRepair == null ? "" : afterRepair);
-            messageIsError.set(false);
+            feedback.ok(afterRepair == null ? "" : afterRepair);
         }, error -> {
-            running.set(false);
             progressText.set("");
-            showError(error);
+            feedback.error(error);
         });
     }
 
     /** Asks the running comparison or repair to stop; it keeps what it found so far. */
     public void cancel() {
-        if (job != null) {
-            job.cancel();
-        }
+        runCommand.cancel();
     }
 
     /**
@@ -126,7 +135,33 @@ public final class ReconciliationViewModel {
      */
     public long preview(ReconCategory category) {
         ReconReport r = report.get();
-        return r == null ? 0 : ctx.services().reconciliation().preview(r, category);
+        return r == null ? 0 : reconciliation.preview(r, category);
+    }
+
+    /**
+     * Dry-runs a repair of the selected category and asks to go ahead ({@link #repair}); when there is
+     * nothing to repair, only says so. Nothing changes unless the user confirms.
+     */
+    public void repairSelected() {
+        ReconCategory c = selected.get();
+        if (c == null) {
+            return;
+        }
+        long n = preview(c);
+        if (n == 0) {
+            dialogs.inform("Repair findings", "Repair: " + c.label(), "Dry run: nothing to repair in \"" + c.label() + "\".");
+        } else if (dialogs.confirm("Repair findings", "Repair: " + c.label(), "Dry run: the repair would act on " + n + " finding"
+                + (n == 1 ? "" : "s") + ".\nIt will " + repairAction(c)
+                + ".\nEach finding is re-read first; one that resolved itself is left alone.", "Repair")) {
+            repair(c);
+        }
+    }
+
+    /** Asks where to save the last report's findings, then writes them there ({@link #exportCsv}). */
+    public void exportFindings() {
+        if (report.get() != null) {
+            dialogs.askSaveFile("Export findings as CSV", "reconciliation.csv", "CSV", "*.csv").ifPresent(this::exportCsv);
+        }
     }
 
     /**
@@ -136,18 +171,12 @@ public final class ReconciliationViewModel {
      */
     public void repair(ReconCategory category) {
         ReconReport r = report.get();
-        if (r == null || running.get()) {
+        if (r == null || runCommand.isRunning()) {
             return;
         }
         startRun("Repairing " + category.label() + "…");
-        job = ctx.background().run("repair " + category.label(), j -> ctx.services().reconciliation()
-                .repair(ctx.operator(), r, category, throttled(System.currentTimeMillis()), j::cancelled), res -> {
-            running.set(false);
-            compare(lastScope, repairText(res));
-        }, error -> {
-            running.set(false);
-            showError(error);
-        });
+        runCommand.run("repair " + category.label(), j -> reconciliation.repair(operator, r, category,
+                throttled(System.currentTimeMillis()), j::cancelled), res -> compare(lastScope, repairText(res)));
     }
 
     /**
@@ -160,15 +189,12 @@ public final class ReconciliationViewModel {
         if (r == null) {
             return;
         }
-        ctx.background().run("export the findings", j -> {
+        runCommand.run("export the findings", j -> {
             try (BufferedWriter w = Files.newBufferedWriter(file, StandardCharsets.UTF_8)) {
-                ctx.services().reconciliation().exportCsv(r, w);
+                reconciliation.exportCsv(r, w);
             }
             return file;
-        }, f -> {
-            message.set("Exported " + r.total() + " findings to " + f + ".");
-            messageIsError.set(false);
-        }, this::showError);
+        }, f -> feedback.ok("Exported " + r.total() + " findings to " + f + "."));
     }
 
     /**
@@ -206,20 +232,14 @@ public final class ReconciliationViewModel {
     }
 
     private void startRun(String text) {
-        running.set(true);
         progress.set(-1);
         progressText.set(text);
-        message.set("");
+        feedback.clear();
     }
 
     private void showFindings() {
         ReconReport r = report.get();
         findings.setAll(r == null || selected.get() == null ? List.of() : r.findings(selected.get()));
-    }
-
-    private void showError(String text) {
-        message.set(text);
-        messageIsError.set(true);
     }
 
     /** Progress for the screen: at most every 100 ms, with rate and ETA from the start of the run. */
@@ -233,7 +253,7 @@ public final class ReconciliationViewModel {
             last[0] = now;
             String text = progressLine(phase, done, total, now - startMs);
             double fraction = total <= 0 ? -1 : Math.min(1.0, (double) done / total);
-            ctx.background().fx(() -> {
+            background.fx(() -> {
                 progress.set(fraction);
                 progressText.set(text);
             });
@@ -258,8 +278,19 @@ public final class ReconciliationViewModel {
         return useTableFilter;
     }
 
-    public ReadOnlyBooleanProperty runningProperty() {
-        return running.getReadOnlyProperty();
+    /** @return compares, repairs and exports one at a time; running while any of them runs */
+    public Command runCommand() {
+        return runCommand;
+    }
+
+    /** @return executable while a category is selected and nothing runs */
+    public Command repairCommand() {
+        return repairCommand;
+    }
+
+    /** @return executable while there is a report and nothing runs */
+    public Command exportCommand() {
+        return exportCommand;
     }
 
     /** @return 0..1, or -1 while the total is unknown */
@@ -294,14 +325,11 @@ public final class ReconciliationViewModel {
 
     /** @return true when the operator may repair (ops and up) */
     public boolean canRepair() {
-        return ctx.can(Role.OPS);
+        return operator.role().includes(Role.OPS);
     }
 
-    public ReadOnlyStringProperty messageProperty() {
-        return message.getReadOnlyProperty();
-    }
-
-    public ReadOnlyBooleanProperty messageIsErrorProperty() {
-        return messageIsError.getReadOnlyProperty();
+    /** @return the last outcome or error in words */
+    public Feedback feedback() {
+        return feedback;
     }
 }

@@ -1,13 +1,10 @@
 package com.orderconsole.ui.rules;
 
 import com.orderconsole.ui.common.Fxml;
-import com.orderconsole.ui.rules.RulesViewModel.Change;
+import com.orderconsole.ui.common.Styles;
 import javafx.beans.binding.Bindings;
 import javafx.fxml.FXML;
-import javafx.scene.control.Alert;
 import javafx.scene.control.Button;
-import javafx.scene.control.ButtonBar;
-import javafx.scene.control.ButtonType;
 import javafx.scene.control.Label;
 import javafx.scene.control.ListView;
 import javafx.scene.control.TextArea;
@@ -51,21 +48,17 @@ public final class RulesView {
         for (Button b : List.of(revertButton, validateButton, applyButton)) {
             b.setVisible(canEdit);
             b.setManaged(canEdit);
-            b.disableProperty().bind(vm.busyProperty());
         }
-        revertButton.disableProperty().unbind();
-        revertButton.disableProperty().bind(vm.busyProperty().or(vm.editedProperty().not()));
+        validateButton.disableProperty().bind(vm.editCommand().executableProperty().not());
+        applyButton.disableProperty().bind(vm.editCommand().executableProperty().not());
+        revertButton.disableProperty().bind(vm.revertCommand().executableProperty().not());
         rulesRoleHint.setVisible(!canEdit);
         rulesRoleHint.setManaged(!canEdit);
 
         faultsList.setItems(vm.faults());
         faultsList.visibleProperty().bind(Bindings.isNotEmpty(vm.faults()));
         faultsList.managedProperty().bind(faultsList.visibleProperty());
-        rulesMessage.textProperty().bind(vm.messageProperty());
-        vm.messageIsErrorProperty().addListener((o, a, err) -> {
-            rulesMessage.getStyleClass().removeAll("msg-error", "msg-ok");
-            rulesMessage.getStyleClass().add(err ? "msg-error" : "msg-ok");
-        });
+        Styles.toggle(rulesMessage, vm.feedback());
     }
 
     @FXML
@@ -80,21 +73,6 @@ public final class RulesView {
 
     @FXML
     private void onApply() {
-        vm.prepareApply(this::confirm);
-    }
-
-    private void confirm(Change change) {
-        ButtonType apply = new ButtonType("Apply as version " + change.nextVersion(), ButtonBar.ButtonData.OK_DONE);
-        Alert a = new Alert(Alert.AlertType.CONFIRMATION, "", apply, ButtonType.CANCEL);
-        a.initOwner(root.getScene().getWindow());
-        a.setTitle("Apply transition rules");
-        a.setHeaderText("Apply these rules as version " + change.nextVersion() + "?");
-        a.setContentText(String.join("\n", change.changes())
-                + "\n\nThey take effect for the next transition in every console, CLI and sweeper; orders keep their status.");
-        Button confirm = (Button) a.getDialogPane().lookupButton(apply);
-        confirm.setId("confirmApplyButton");
-        // Status names contain '_', which a button would otherwise take as a mnemonic marker.
-        confirm.setMnemonicParsing(false);
-        a.showAndWait().filter(b -> b == apply).ifPresent(b -> vm.apply());
+        vm.confirmAndApply();
     }
 }

@@ -1,18 +1,21 @@
 package com.orderconsole.ui.rules;
 
 import com.orderconsole.domain.InvalidRulesException;
+import com.orderconsole.domain.Operator;
 import com.orderconsole.domain.OrderStatus;
 import com.orderconsole.domain.Role;
 import com.orderconsole.domain.TransitionRules;
 import com.orderconsole.service.rules.RulesJson;
-import com.orderconsole.ui.ConsoleContext;
+import com.orderconsole.service.rules.RulesService;
+import com.orderconsole.ui.common.Background;
+import com.orderconsole.ui.common.Command;
+import com.orderconsole.ui.common.DialogService;
+import com.orderconsole.ui.common.Feedback;
 import com.orderconsole.ui.common.Refreshable;
 import javafx.beans.property.ReadOnlyBooleanProperty;
 import javafx.beans.property.ReadOnlyBooleanWrapper;
 import javafx.beans.property.ReadOnlyObjectProperty;
 import javafx.beans.property.ReadOnlyObjectWrapper;
-import javafx.beans.property.ReadOnlyStringProperty;
-import javafx.beans.property.ReadOnlyStringWrapper;
 import javafx.beans.property.SimpleStringProperty;
 import javafx.beans.property.StringProperty;
 import javafx.collections.FXCollections;
@@ -22,147 +25,132 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.function.Consumer;
+import java.util.function.Supplier;
 
 /**
  * The rules page: the rules document in force and its version, an editable copy, validation that
  * names every fault, and applying it as the next version (ops and up; the service refuses lower
  * roles). Applying asks for a confirmation that lists what changes, and redraws the state graph.
+ * Validations and applies run one at a time.
  */
 public final class RulesViewModel implements Refreshable {
-    private final ConsoleContext ctx;
+    private final RulesService rules;
+    private final Operator operator;
+    private final DialogService dialogs;
     private final Runnable onApplied;
     private final StringProperty text = new SimpleStringProperty("");
     private final ReadOnlyObjectWrapper<TransitionRules> inForce = new ReadOnlyObjectWrapper<>();
     private final ReadOnlyBooleanWrapper edited = new ReadOnlyBooleanWrapper();
     private final ObservableList<String> faults = FXCollections.observableArrayList();
-    private final ReadOnlyBooleanWrapper busy = new ReadOnlyBooleanWrapper();
-    private final ReadOnlyStringWrapper message = new ReadOnlyStringWrapper("");
-    private final ReadOnlyBooleanWrapper messageIsError = new ReadOnlyBooleanWrapper();
+    private final Feedback feedback = new Feedback();
+    private final Command reading;
+    private final Command editCommand;
+    private final Command revertCommand;
     private String inForceText = "";
-    private boolean loading;
-
-    /**
-     * What applying the edited document would change, for the confirmation.
-     *
-     * @param nextVersion the version it will get
-     * @param changes one line per change, e.g. "adds PAID → CANCELLED"
-     */
-    public record Change(long nextVersion, List<String> changes) {
-    }
 
     /** Outcome of a validation or an apply: the rules, or the faults that stopped them. */
     private record Checked(TransitionRules rules, List<String> faults) {
     }
 
     /**
-     * @param ctx the session
+     * @param rules reads, validates and stores the rules
+     * @param operator who applies; the service refuses roles below ops
+     * @param background where reads, validations and applies run
+     * @param dialogs asks before new rules are applied
      * @param onApplied run after new rules are in force (the console redraws the graph and the status bar)
      */
-    public RulesViewModel(ConsoleContext ctx, Runnable onApplied) {
-        this.ctx = ctx;
+    public RulesViewModel(RulesService rules, Operator operator, Background background, DialogService dialogs, Runnable onApplied) {
+        this.rules = rules;
+        this.operator = operator;
+        this.dialogs = dialogs;
         this.onApplied = onApplied;
+        this.reading = new Command(background, feedback::error);
+        this.editCommand = new Command(background, feedback::error);
+        this.revertCommand = editCommand.when(edited);
         text.addListener((o, a, t) -> edited.set(!t.equals(inForceText)));
     }
 
     /** Reads the rules in force; an edited document is left as it is (only the version shown moves). */
     @Override
     public void refresh() {
-        if (loading) {
-            return;
-        }
-        loading = true;
-        ctx.background().run("read the transition rules", job -> ctx.services().rules().current(), r -> {
-            loading = false;
-            showInForce(r, !edited.get());
-        }, error -> {
-            loading = false;
-            showMessage(error, true);
-        });
+        reading.run("read the transition rules", job -> rules.current(), r -> showInForce(r, !edited.get()));
     }
 
     /** Throws the edits away and shows the document in force again. */
     public void revert() {
         text.set(inForceText);
         faults.clear();
-        showMessage("", false);
+        feedback.clear();
     }
 
     /** Checks the edited document without storing anything; every fault is listed. */
     public void validate() {
-        check(r -> showMessage("Valid: " + summary(r) + ". Nothing is stored until you apply it.", false));
+        check(r -> feedback.ok("Valid: " + summary(r) + ". Nothing is stored until you apply it."));
     }
 
     /**
      * Validates the edited document and, when it is valid and differs from the rules in force, asks
-     * {@code confirm} to confirm; then the caller calls {@link #apply()}.
-     *
-     * @param confirm shown what would change
+     * for a confirmation that lists what changes; then {@link #apply()}. Nothing is stored when the
+     * document has faults, describes the rules in force, or the user declines.
      */
-    public void prepareApply(Consumer<Change> confirm) {
+    public void confirmAndApply() {
         check(r -> {
             TransitionRules now = inForce.get();
             if (now != null && now.sameGraph(r)) {
-                showMessage("This document describes the rules in force (version " + now.version() + "); nothing to apply.", false);
+                feedback.ok("This document describes the rules in force (version " + now.version() + "); nothing to apply.");
                 return;
             }
-            showMessage("", false);
-            confirm.accept(new Change((now == null ? 0 : now.version()) + 1, changes(now, r)));
+            feedback.clear();
+            long next = (now == null ? 0 : now.version()) + 1;
+            if (dialogs.confirm("Apply transition rules", "Apply these rules as version " + next + "?",
+                    String.join("\n", changes(now, r))
+                            + "\n\nThey take effect for the next transition in every console, CLI and sweeper; orders keep their status.",
+                    "Apply as version " + next)) {
+                apply();
+            }
         });
     }
 
     /** Stores the edited document as the next rules version; it takes effect for the next transition. */
     public void apply() {
         String doc = text.get();
-        busy.set(true);
-        ctx.background().run("apply the transition rules", job -> {
-            try {
-                return new Checked(ctx.services().rules().set(ctx.operator(), doc), List.of());
-            } catch (InvalidRulesException e) {
-                return new Checked(null, e.faults());
-            }
-        }, c -> {
-            busy.set(false);
+        editCommand.run("apply the transition rules", job -> checked(() -> rules.set(operator, doc)), c -> {
             if (c.rules() == null) {
                 showFaults(c.faults());
                 return;
             }
             faults.clear();
             showInForce(c.rules(), true);
-            showMessage("Rules version " + c.rules().version() + " is in force: " + summary(c.rules())
-                    + ". The next transition uses them.", false);
+            feedback.ok("Rules version " + c.rules().version() + " is in force: " + summary(c.rules())
+                    + ". The next transition uses them.");
             onApplied.run();
-        }, error -> {
-            busy.set(false);
-            showMessage(error, true);
         });
     }
 
     private void check(Consumer<TransitionRules> valid) {
         String doc = text.get();
-        busy.set(true);
-        ctx.background().run("validate the transition rules", job -> {
-            try {
-                return new Checked(ctx.services().rules().validate(doc), List.of());
-            } catch (InvalidRulesException e) {
-                return new Checked(null, e.faults());
-            }
-        }, c -> {
-            busy.set(false);
+        editCommand.run("validate the transition rules", job -> checked(() -> rules.validate(doc)), c -> {
             if (c.rules() == null) {
                 showFaults(c.faults());
             } else {
                 faults.clear();
                 valid.accept(c.rules());
             }
-        }, error -> {
-            busy.set(false);
-            showMessage(error, true);
         });
+    }
+
+    /** Runs a validation or an apply; invalid rules are an answer (their faults), not a failure. */
+    private static Checked checked(Supplier<TransitionRules> call) {
+        try {
+            return new Checked(call.get(), List.of());
+        } catch (InvalidRulesException e) {
+            return new Checked(null, e.faults());
+        }
     }
 
     private void showFaults(List<String> found) {
         faults.setAll(found);
-        showMessage((found.size() == 1 ? "1 fault" : found.size() + " faults") + ": nothing was changed.", true);
+        feedback.error((found.size() == 1 ? "1 fault" : found.size() + " faults") + ": nothing was changed.");
     }
 
     private void showInForce(TransitionRules r, boolean replaceText) {
@@ -204,14 +192,9 @@ public final class RulesViewModel implements Refreshable {
         return edges + " transitions, terminal " + r.terminal();
     }
 
-    private void showMessage(String text, boolean error) {
-        message.set(text);
-        messageIsError.set(error);
-    }
-
     /** @return true when the operator may change the rules (ops and up) */
     public boolean canEdit() {
-        return ctx.can(Role.OPS);
+        return operator.role().includes(Role.OPS);
     }
 
     /** @return the document as edited (the document in force until edited) */
@@ -234,17 +217,18 @@ public final class RulesViewModel implements Refreshable {
         return faults;
     }
 
-    /** @return true while a validation or an apply runs */
-    public ReadOnlyBooleanProperty busyProperty() {
-        return busy.getReadOnlyProperty();
+    /** @return validate and apply: executable while neither runs */
+    public Command editCommand() {
+        return editCommand;
+    }
+
+    /** @return executable while the document is edited and no validation or apply runs */
+    public Command revertCommand() {
+        return revertCommand;
     }
 
     /** @return the last outcome or error in words */
-    public ReadOnlyStringProperty messageProperty() {
-        return message.getReadOnlyProperty();
-    }
-
-    public ReadOnlyBooleanProperty messageIsErrorProperty() {
-        return messageIsError.getReadOnlyProperty();
+    public Feedback feedback() {
+        return feedback;
     }
 }

@@ -2,8 +2,7 @@ package com.orderconsole.ui.traffic;
 
 import com.orderconsole.service.traffic.SimulatorStatus;
 import com.orderconsole.ui.common.Fxml;
-import javafx.beans.binding.Bindings;
-import javafx.beans.binding.BooleanBinding;
+import com.orderconsole.ui.common.Styles;
 import javafx.fxml.FXML;
 import javafx.scene.control.Button;
 import javafx.scene.control.Label;
@@ -53,40 +52,27 @@ public final class TrafficView {
         lateField.textProperty().bindBidirectional(vm.latePayPercentProperty());
         timeoutField.textProperty().bindBidirectional(vm.timeoutProperty());
 
-        BooleanBinding running = Bindings.createBooleanBinding(
-                () -> vm.statusProperty().get() != null && vm.statusProperty().get().running(), vm.statusProperty());
-        // Settings apply at start; while it runs they are locked so what is shown is what runs.
-        settingsGrid.disableProperty().bind(running.or(vm.busyProperty()));
-        startTrafficButton.disableProperty().bind(running.or(vm.busyProperty()).or(vm.statusProperty().isNull()));
-        stopTrafficButton.disableProperty().bind(running.not().or(vm.busyProperty()));
+        settingsGrid.disableProperty().bind(vm.settingsLockedProperty());
+        startTrafficButton.disableProperty().bind(vm.startCommand().executableProperty().not());
+        stopTrafficButton.disableProperty().bind(vm.stopCommand().executableProperty().not());
         vm.statusProperty().addListener((o, a, s) -> show(s));
 
-        trafficMessage.textProperty().bind(vm.messageProperty());
-        vm.messageIsErrorProperty().addListener((o, a, err) -> style(err));
-        style(vm.messageIsErrorProperty().get());
+        Styles.toggle(trafficMessage, vm.feedback());
         show(vm.statusProperty().get());
     }
 
     private void show(SimulatorStatus s) {
-        trafficState.getStyleClass().remove("running");
+        Styles.toggle(trafficState, Styles.RUNNING, s != null && s.running());
         if (s == null) {
             trafficState.setText("…");
             return;
         }
         trafficState.setText(s.running() ? "Running" : "Stopped");
-        if (s.running()) {
-            trafficState.getStyleClass().add("running");
-        }
         simCreated.setText(Long.toString(s.created()));
         simPaid.setText(Long.toString(s.paid()));
         simLatePays.setText(Long.toString(s.latePays()));
         simShipped.setText(Long.toString(s.shipped()));
         simFinished.setText(Long.toString(s.finished()));
-    }
-
-    private void style(boolean error) {
-        trafficMessage.getStyleClass().removeAll("msg-error", "msg-ok");
-        trafficMessage.getStyleClass().add(error ? "msg-error" : "msg-ok");
     }
 
     @FXML

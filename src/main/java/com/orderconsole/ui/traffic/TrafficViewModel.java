@@ -1,17 +1,21 @@
 package com.orderconsole.ui.traffic;
 
+import com.orderconsole.domain.Operator;
 import com.orderconsole.domain.Role;
 import com.orderconsole.service.traffic.SimulatorSettings;
 import com.orderconsole.service.traffic.SimulatorStatus;
-import com.orderconsole.ui.ConsoleContext;
+import com.orderconsole.service.traffic.TrafficSimulator;
+import com.orderconsole.ui.common.Background;
+import com.orderconsole.ui.common.Command;
+import com.orderconsole.ui.common.Feedback;
 import com.orderconsole.ui.common.Formats;
 import com.orderconsole.ui.common.Refreshable;
+import javafx.beans.binding.Bindings;
+import javafx.beans.binding.BooleanBinding;
 import javafx.beans.property.ReadOnlyBooleanProperty;
 import javafx.beans.property.ReadOnlyBooleanWrapper;
 import javafx.beans.property.ReadOnlyObjectProperty;
 import javafx.beans.property.ReadOnlyObjectWrapper;
-import javafx.beans.property.ReadOnlyStringProperty;
-import javafx.beans.property.ReadOnlyStringWrapper;
 import javafx.beans.property.SimpleStringProperty;
 import javafx.beans.property.StringProperty;
 
@@ -24,20 +28,36 @@ import java.util.Locale;
  * refuses it for lower roles whatever the console offers.
  */
 public final class TrafficViewModel implements Refreshable {
-    private final ConsoleContext ctx;
+    private final TrafficSimulator simulator;
+    private final Operator operator;
     private final StringProperty rate = new SimpleStringProperty();
     private final StringProperty payPercent = new SimpleStringProperty();
     private final StringProperty latePayPercent = new SimpleStringProperty();
     private final StringProperty timeout = new SimpleStringProperty();
     private final ReadOnlyObjectWrapper<SimulatorStatus> status = new ReadOnlyObjectWrapper<>();
-    private final ReadOnlyBooleanWrapper busy = new ReadOnlyBooleanWrapper();
-    private final ReadOnlyStringWrapper message = new ReadOnlyStringWrapper("");
-    private final ReadOnlyBooleanWrapper messageIsError = new ReadOnlyBooleanWrapper();
-    private boolean loading;
+    private final ReadOnlyBooleanWrapper settingsLocked = new ReadOnlyBooleanWrapper();
+    private final Feedback feedback = new Feedback();
+    private final Command reading;
+    private final Command startCommand;
+    private final Command stopCommand;
 
-    /** @param ctx the session; the fields start at {@link SimulatorSettings#demo()} */
-    public TrafficViewModel(ConsoleContext ctx) {
-        this.ctx = ctx;
+    /**
+     * The fields start at {@link SimulatorSettings#demo()}.
+     *
+     * @param simulator the engine's traffic simulator
+     * @param operator who starts it; the service refuses roles below ops
+     * @param background where reads, starts and stops run
+     */
+    public TrafficViewModel(TrafficSimulator simulator, Operator operator, Background background) {
+        this.simulator = simulator;
+        this.operator = operator;
+        BooleanBinding running = Bindings.createBooleanBinding(() -> status.get() != null && status.get().running(), status);
+        Command actions = new Command(background, feedback::error);
+        this.reading = new Command(background, feedback::error);
+        this.startCommand = actions.when(status.isNotNull().and(running.not()));
+        this.stopCommand = actions.when(running);
+        // Settings apply at start; while it runs they are locked so what is shown is what runs.
+        settingsLocked.bind(running.or(actions.runningProperty()));
         SimulatorSettings d = SimulatorSettings.demo();
         rate.set(number(d.ordersPerSecond()));
         payPercent.set(number(d.payShare() * 100));
@@ -48,17 +68,7 @@ public final class TrafficViewModel implements Refreshable {
     /** Reads the simulator's counters; skipped while the previous read is still running. */
     @Override
     public void refresh() {
-        if (loading) {
-            return;
-        }
-        loading = true;
-        ctx.background().run("read the traffic simulator", job -> ctx.services().simulator().status(), s -> {
-            loading = false;
-            status.set(s);
-        }, error -> {
-            loading = false;
-            showMessage(error, true);
-        });
+        reading.run("read the traffic simulator", job -> simulator.status(), status::set);
     }
 
     /** Starts the simulator with the settings as typed, or says in words which field is wrong. */
@@ -67,10 +77,10 @@ public final class TrafficViewModel implements Refreshable {
         try {
             s = settings();
         } catch (IllegalArgumentException e) {
-            showMessage(e.getMessage(), true);
+            feedback.error(e.getMessage());
             return;
         }
-        act("start the traffic simulator", () -> ctx.services().simulator().start(ctx.operator(), s),
+        act(startCommand, "start the traffic simulator", () -> simulator.start(operator, s),
                 String.format(Locale.ROOT, "Running: %s orders/s, %s %% pay in time, %s %% pay late, payment timeout %s.",
                         number(s.ordersPerSecond()), number(s.payShare() * 100), number(s.latePayShare() * 100),
                         Formats.duration(s.paymentTimeout())));
@@ -78,22 +88,17 @@ public final class TrafficViewModel implements Refreshable {
 
     /** Stops creating orders; orders already created stay where they are (the sweeper still cancels unpaid ones). */
     public void stop() {
-        act("stop the traffic simulator", () -> ctx.services().simulator().stop(),
+        act(stopCommand, "stop the traffic simulator", simulator::stop,
                 "Stopped. Orders already created stay; unpaid ones are cancelled when their timeout passes.");
     }
 
-    private void act(String what, Runnable action, String done) {
-        busy.set(true);
-        ctx.background().run(what, job -> {
+    private void act(Command command, String what, Runnable action, String done) {
+        command.run(what, job -> {
             action.run();
-            return ctx.services().simulator().status();
+            return simulator.status();
         }, s -> {
-            busy.set(false);
             status.set(s);
-            showMessage(done, false);
-        }, error -> {
-            busy.set(false);
-            showMessage(error, true);
+            feedback.ok(done);
         });
     }
 
@@ -142,14 +147,9 @@ public final class TrafficViewModel implements Refreshable {
         return d == Math.rint(d) ? Long.toString((long) d) : String.format(Locale.ROOT, "%.2f", d).replaceAll("0+$", "");
     }
 
-    private void showMessage(String text, boolean error) {
-        message.set(text);
-        messageIsError.set(error);
-    }
-
     /** @return true when the operator may run the simulator (ops and up) */
     public boolean canRun() {
-        return ctx.can(Role.OPS);
+        return operator.role().includes(Role.OPS);
     }
 
     /** @return new orders per second, as typed */
@@ -177,17 +177,23 @@ public final class TrafficViewModel implements Refreshable {
         return status.getReadOnlyProperty();
     }
 
-    /** @return true while a start or stop is under way */
-    public ReadOnlyBooleanProperty busyProperty() {
-        return busy.getReadOnlyProperty();
+    /** @return true while the simulator runs or a start or stop is under way: the settings are not editable */
+    public ReadOnlyBooleanProperty settingsLockedProperty() {
+        return settingsLocked.getReadOnlyProperty();
+    }
+
+    /** @return executable while the simulator is stopped (as last read) and no start or stop is under way */
+    public Command startCommand() {
+        return startCommand;
+    }
+
+    /** @return executable while the simulator runs and no start or stop is under way */
+    public Command stopCommand() {
+        return stopCommand;
     }
 
     /** @return the last action's outcome or error in words */
-    public ReadOnlyStringProperty messageProperty() {
-        return message.getReadOnlyProperty();
-    }
-
-    public ReadOnlyBooleanProperty messageIsErrorProperty() {
-        return messageIsError.getReadOnlyProperty();
+    public Feedback feedback() {
+        return feedback;
     }
 }

@@ -2,7 +2,6 @@ package com.orderconsole.ui.graph;
 
 import com.orderconsole.RawSql;
 import com.orderconsole.domain.OrderStatus;
-import com.orderconsole.domain.Role;
 import com.orderconsole.service.monitor.Edge;
 import com.orderconsole.service.order.OrderQuery;
 import com.orderconsole.ui.ViewModelTestBase;
@@ -29,6 +28,11 @@ class StateGraphViewModelTest extends ViewModelTestBase {
         }
     };
 
+    private StateGraphViewModel graph() {
+        return new StateGraphViewModel(services.rules(), services.monitor(), services.stuckThresholds(), background, dialogs,
+                navigator);
+    }
+
     @Test
     void readsCountsStuckCountsAndLastHourEdges() {
         createOrder("c-1");
@@ -36,7 +40,7 @@ class StateGraphViewModelTest extends ViewModelTestBase {
         createOrder("c-3");
         move("c-3", OrderStatus.PAID);
         services.follower().drainOnce();
-        StateGraphViewModel vm = new StateGraphViewModel(as("olga", Role.OPS), navigator);
+        StateGraphViewModel vm = graph();
         vm.refresh();
 
         StateGraphViewModel.Snapshot s = vm.snapshotProperty().get();
@@ -46,7 +50,7 @@ class StateGraphViewModelTest extends ViewModelTestBase {
         assertThat(s.stuckCount(OrderStatus.FINISHED)).as("terminal: never stuck").isNull();
         assertThat(s.lastHour(new Edge(OrderStatus.WAIT_PAY, OrderStatus.PAID))).isEqualTo(1);
         assertThat(s.layout().nodes()).hasSize(6);
-        assertThat(vm.messageProperty().get()).isEmpty();
+        assertThat(vm.feedback().messageProperty().get()).isEmpty();
     }
 
     @Test
@@ -54,7 +58,7 @@ class StateGraphViewModelTest extends ViewModelTestBase {
         createOrder("t-1");
         RawSql.update("UPDATE orders SET status_since_ms = " + (System.currentTimeMillis() - 10 * 60_000L)
                 + " WHERE order_id = 't-1'");
-        StateGraphViewModel vm = new StateGraphViewModel(as("olga", Role.OPS), navigator);
+        StateGraphViewModel vm = graph();
         vm.refresh();
         assertThat(vm.snapshotProperty().get().stuckCount(OrderStatus.WAIT_PAY)).as("10 min < 30 min").isZero();
 
@@ -65,7 +69,7 @@ class StateGraphViewModelTest extends ViewModelTestBase {
 
     @Test
     void keepsTheLayoutWhileTheRulesStayTheSame() {
-        StateGraphViewModel vm = new StateGraphViewModel(as("olga", Role.OPS), navigator);
+        StateGraphViewModel vm = graph();
         vm.refresh();
         StateGraphLayout.Result first = vm.snapshotProperty().get().layout();
         vm.refresh();
@@ -74,8 +78,22 @@ class StateGraphViewModelTest extends ViewModelTestBase {
 
     @Test
     void openingAStatusAsksForTheFilteredTable() {
-        StateGraphViewModel vm = new StateGraphViewModel(as("olga", Role.OPS), navigator);
+        StateGraphViewModel vm = graph();
         vm.open(OrderStatus.PAID, true);
         assertThat(shown).containsExactly(OrderQuery.inStatus(OrderStatus.PAID, true));
+    }
+
+    @Test
+    void editingTheThresholdsAsksForThemAndKeepsThemWhenCancelled() {
+        StateGraphViewModel vm = graph();
+        dialogs.cancel();
+        vm.editThresholds();
+        assertThat(vm.thresholds()).containsEntry(OrderStatus.WAIT_PAY, Duration.ofMinutes(30));
+
+        dialogs.durations(Map.of(OrderStatus.WAIT_PAY, Duration.ofMinutes(5)));
+        vm.editThresholds();
+        assertThat(dialogs.asked()).hasSize(2).allSatisfy(q -> assertThat(q.details()).contains("WAIT_PAY"));
+        assertThat(vm.thresholds()).containsEntry(OrderStatus.WAIT_PAY, Duration.ofMinutes(5));
+        assertThat(vm.snapshotProperty().get()).as("counts re-read with the new thresholds").isNotNull();
     }
 }

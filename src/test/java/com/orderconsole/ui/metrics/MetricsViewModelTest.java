@@ -2,7 +2,6 @@ package com.orderconsole.ui.metrics;
 
 import com.orderconsole.domain.OrderStatus;
 import com.orderconsole.domain.ResultCode;
-import com.orderconsole.domain.Role;
 import com.orderconsole.service.monitor.MinuteCount;
 import com.orderconsole.ui.ViewModelTestBase;
 import com.orderconsole.ui.metrics.MetricsViewModel.MinutePoint;
@@ -23,7 +22,7 @@ class MetricsViewModelTest extends ViewModelTestBase {
         move("u-1", OrderStatus.FINISHED);
         move("u-1", OrderStatus.PAID);
         services.follower().drainOnce();
-        MetricsViewModel vm = new MetricsViewModel(as("olga", Role.OPS));
+        MetricsViewModel vm = new MetricsViewModel(services.monitor(), background);
         vm.refresh();
 
         Reading r = vm.readingProperty().get();

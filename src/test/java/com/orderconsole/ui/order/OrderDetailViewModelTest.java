@@ -1,7 +1,12 @@
 package com.orderconsole.ui.order;
 
+import com.orderconsole.domain.Operator;
 import com.orderconsole.domain.OrderStatus;
 import com.orderconsole.domain.Role;
+import com.orderconsole.service.order.OrderDetails;
+import com.orderconsole.service.order.OrderSummary;
+import com.orderconsole.ui.HeldBackground;
+import com.orderconsole.ui.ScriptedDialogs;
 import com.orderconsole.ui.ViewModelTestBase;
 import org.junit.jupiter.api.Test;
 
@@ -9,10 +14,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 class OrderDetailViewModelTest extends ViewModelTestBase {
 
+    private OrderDetailViewModel detail(String name, Role role) {
+        return new OrderDetailViewModel(services.orders(), services.transitions(), new Operator(name, role), background, dialogs);
+    }
+
     @Test
     void loadsTheOrderWithItsLegalMoves() {
         createOrder("m-1");
-        OrderDetailViewModel vm = new OrderDetailViewModel(as("alice", Role.SUPPORT));
+        OrderDetailViewModel vm = detail("alice", Role.SUPPORT);
         vm.load("m-1");
         assertThat(vm.summary().orderId()).isEqualTo("m-1");
         assertThat(vm.legalTargets()).containsExactly(OrderStatus.PAID, OrderStatus.CANCELLED);
@@ -25,11 +34,11 @@ class OrderDetailViewModelTest extends ViewModelTestBase {
     @Test
     void moveAppliesAndReloads() {
         createOrder("m-2");
-        OrderDetailViewModel vm = new OrderDetailViewModel(as("alice", Role.SUPPORT));
+        OrderDetailViewModel vm = detail("alice", Role.SUPPORT);
         vm.load("m-2");
         vm.move(OrderStatus.PAID, "paid at the counter");
-        assertThat(vm.messageProperty().get()).isEqualTo("Applied: WAIT_PAY → PAID, now version 2.");
-        assertThat(vm.messageIsErrorProperty().get()).isFalse();
+        assertThat(vm.feedback().messageProperty().get()).isEqualTo("Applied: WAIT_PAY → PAID, now version 2.");
+        assertThat(vm.feedback().errorProperty().get()).isFalse();
         assertThat(vm.summary().redisStatus()).isEqualTo(OrderStatus.PAID);
         assertThat(vm.summary().mysqlStatus()).as("MySQL brought up to date after the move").isEqualTo(OrderStatus.PAID);
         assertThat(vm.history()).hasSize(2);
@@ -39,11 +48,11 @@ class OrderDetailViewModelTest extends ViewModelTestBase {
     @Test
     void overrideIsRefusedForSupportByTheServiceInWords() {
         createOrder("m-3");
-        OrderDetailViewModel vm = new OrderDetailViewModel(as("alice", Role.SUPPORT));
+        OrderDetailViewModel vm = detail("alice", Role.SUPPORT);
         vm.load("m-3");
         vm.override(OrderStatus.SHIPPED, "skip ahead");
-        assertThat(vm.messageIsErrorProperty().get()).isTrue();
-        assertThat(vm.messageProperty().get())
+        assertThat(vm.feedback().errorProperty().get()).isTrue();
+        assertThat(vm.feedback().messageProperty().get())
                 .isEqualTo("Could not override the order status: alice (support) may not override the transition rules: needs role admin");
         assertThat(services.orders().lookup("m-3").summary().redisStatus()).isEqualTo(OrderStatus.WAIT_PAY);
     }
@@ -51,35 +60,90 @@ class OrderDetailViewModelTest extends ViewModelTestBase {
     @Test
     void overrideIsAcceptedForAdmin() {
         createOrder("m-4");
-        OrderDetailViewModel vm = new OrderDetailViewModel(as("ada", Role.ADMIN));
+        OrderDetailViewModel vm = detail("ada", Role.ADMIN);
         vm.load("m-4");
         assertThat(vm.canOverride()).isTrue();
         vm.override(OrderStatus.SHIPPED, "shipped before payment was recorded");
-        assertThat(vm.messageProperty().get()).isEqualTo("Applied: WAIT_PAY → SHIPPED, now version 2.");
+        assertThat(vm.feedback().messageProperty().get()).isEqualTo("Applied: WAIT_PAY → SHIPPED, now version 2.");
         assertThat(services.orders().lookup("m-4").summary().redisStatus()).isEqualTo(OrderStatus.SHIPPED);
     }
 
     @Test
     void readOnlyMayNotMoveAndABlankReasonIsRefused() {
         createOrder("m-5");
-        OrderDetailViewModel ro = new OrderDetailViewModel(as("rita", Role.READ_ONLY));
+        OrderDetailViewModel ro = detail("rita", Role.READ_ONLY);
         ro.load("m-5");
         assertThat(ro.canMove()).isFalse();
         ro.move(OrderStatus.PAID, "trying");
-        assertThat(ro.messageProperty().get()).contains("rita (read_only) may not change order status");
+        assertThat(ro.feedback().messageProperty().get()).contains("rita (read_only) may not change order status");
 
-        OrderDetailViewModel support = new OrderDetailViewModel(as("alice", Role.SUPPORT));
+        OrderDetailViewModel support = detail("alice", Role.SUPPORT);
         support.load("m-5");
         support.move(OrderStatus.PAID, "  ");
-        assertThat(support.messageProperty().get()).isEqualTo("A reason is required.");
+        assertThat(support.feedback().messageProperty().get()).isEqualTo("A reason is required.");
         assertThat(services.orders().lookup("m-5").summary().redisStatus()).isEqualTo(OrderStatus.WAIT_PAY);
     }
 
     @Test
     void anUnknownOrderIsReportedInWords() {
-        OrderDetailViewModel vm = new OrderDetailViewModel(as("alice", Role.SUPPORT));
+        OrderDetailViewModel vm = detail("alice", Role.SUPPORT);
         vm.load("nope-1");
         assertThat(vm.detailsProperty().get()).isNull();
-        assertThat(vm.messageProperty().get()).isEqualTo("Could not load order nope-1: order nope-1 not found");
+        assertThat(vm.feedback().messageProperty().get()).isEqualTo("Could not load order nope-1: order nope-1 not found");
+    }
+
+    @Test
+    void aConfirmedMoveIsAppliedWithTheReasonTyped() {
+        createOrder("m-6");
+        OrderDetailViewModel vm = detail("alice", Role.SUPPORT);
+        vm.load("m-6");
+        dialogs.reason("paid at the counter");
+        vm.askAndMove(OrderStatus.PAID);
+
+        assertThat(dialogs.asked()).singleElement().satisfies(q -> {
+            assertThat(q.statement()).startsWith("Move order m-6 from WAIT_PAY to PAID?");
+            assertThat(q.confirmLabel()).isEqualTo("Move to PAID");
+        });
+        assertThat(vm.feedback().messageProperty().get()).isEqualTo("Applied: WAIT_PAY → PAID, now version 2.");
+        OrderSummary s = services.orders().lookup("m-6").summary();
+        assertThat(s.redisStatus()).isEqualTo(OrderStatus.PAID);
+        assertThat(s.mysqlStatus()).isEqualTo(OrderStatus.PAID);
+        assertThat(vm.history().get(vm.history().size() - 1).reason()).isEqualTo("paid at the counter");
+    }
+
+    @Test
+    void aDeclinedMoveOrOverrideChangesNothingInRedisOrMySql() {
+        createOrder("m-7");
+        OrderDetailViewModel vm = detail("ada", Role.ADMIN);
+        vm.load("m-7");
+        dialogs.cancel().cancel();
+        vm.askAndMove(OrderStatus.CANCELLED);
+        vm.overrideTargetProperty().set(OrderStatus.SHIPPED);
+        vm.askAndOverride();
+
+        assertThat(dialogs.asked()).extracting(ScriptedDialogs.Question::confirmLabel)
+                .containsExactly("Move to CANCELLED", "Override to SHIPPED");
+        OrderDetails d = services.orders().lookup("m-7");
+        assertThat(d.summary().redisStatus()).isEqualTo(OrderStatus.WAIT_PAY);
+        assertThat(d.summary().redisVersion()).isEqualTo(1);
+        assertThat(d.summary().mysqlStatus()).isEqualTo(OrderStatus.WAIT_PAY);
+        assertThat(d.summary().mysqlVersion()).isEqualTo(1);
+        assertThat(d.history()).hasSize(1);
+        assertThat(vm.feedback().messageProperty().get()).isEmpty();
+    }
+
+    @Test
+    void aSlowLookupOfAnEarlierOrderDoesNotReplaceTheLaterOne() {
+        createOrder("m-8");
+        createOrder("m-9");
+        HeldBackground held = new HeldBackground();
+        OrderDetailViewModel vm = new OrderDetailViewModel(services.orders(), services.transitions(),
+                new Operator("alice", Role.SUPPORT), held, dialogs);
+        vm.load("m-8");
+        vm.load("m-9");
+        held.release(1);
+        held.release(0);
+        assertThat(vm.summary().orderId()).isEqualTo("m-9");
+        assertThat(vm.moveCommand().executableProperty().get()).as("idle again").isTrue();
     }
 }

@@ -1,6 +1,7 @@
 package com.orderconsole.ui.recon;
 
 import com.orderconsole.RawRedis;
+import com.orderconsole.domain.Operator;
 import com.orderconsole.domain.Role;
 import com.orderconsole.redis.RedisKeys;
 import com.orderconsole.service.order.OrderQuery;
@@ -13,10 +14,15 @@ import org.junit.jupiter.api.io.TempDir;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.function.Supplier;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 class ReconciliationViewModelTest extends ViewModelTestBase {
+
+    private ReconciliationViewModel recon(String name, Role role, Supplier<OrderQuery> tableFilter) {
+        return new ReconciliationViewModel(services.reconciliation(), new Operator(name, role), background, dialogs, tableFilter);
+    }
 
     private static long count(ReconciliationViewModel vm, ReconCategory c) {
         return vm.categories().stream().filter(r -> r.category() == c).mapToLong(CategoryRow::count).findFirst().orElseThrow();
@@ -33,7 +39,7 @@ class ReconciliationViewModelTest extends ViewModelTestBase {
         createOrder("k-1");
         createOrder("k-2");
         plantMissingInRedis("k-2");
-        ReconciliationViewModel vm = new ReconciliationViewModel(as("olga", Role.OPS), OrderQuery::all);
+        ReconciliationViewModel vm = recon("olga", Role.OPS, OrderQuery::all);
 
         vm.run();
         assertThat(count(vm, ReconCategory.MISSING_IN_REDIS)).isEqualTo(1);
@@ -51,7 +57,7 @@ class ReconciliationViewModelTest extends ViewModelTestBase {
         assertThat(lines).anyMatch(l -> l.startsWith("MISSING_IN_REDIS,k-2"));
 
         vm.repair(ReconCategory.MISSING_IN_REDIS);
-        assertThat(vm.messageProperty().get()).isEqualTo("Missing in Redis: repaired 1 of 1.");
+        assertThat(vm.feedback().messageProperty().get()).isEqualTo("Missing in Redis: repaired 1 of 1.");
         assertThat(count(vm, ReconCategory.MISSING_IN_REDIS)).as("the re-run after the repair").isZero();
         assertThat(count(vm, ReconCategory.QUEUE_ENTRY_NOT_WAIT_PAY)).as("the entry belongs to a WAIT_PAY order again").isZero();
         try (RawRedis r = new RawRedis()) {
@@ -63,13 +69,13 @@ class ReconciliationViewModelTest extends ViewModelTestBase {
     void supportMayCompareButNotRepair() {
         createOrder("k-3");
         plantMissingInRedis("k-3");
-        ReconciliationViewModel vm = new ReconciliationViewModel(as("alice", Role.SUPPORT), OrderQuery::all);
+        ReconciliationViewModel vm = recon("alice", Role.SUPPORT, OrderQuery::all);
         assertThat(vm.canRepair()).isFalse();
         vm.run();
         assertThat(count(vm, ReconCategory.MISSING_IN_REDIS)).isEqualTo(1);
         vm.repair(ReconCategory.MISSING_IN_REDIS);
-        assertThat(vm.messageIsErrorProperty().get()).isTrue();
-        assertThat(vm.messageProperty().get()).contains("alice (support) may not repair reconciliation findings");
+        assertThat(vm.feedback().errorProperty().get()).isTrue();
+        assertThat(vm.feedback().messageProperty().get()).contains("alice (support) may not repair reconciliation findings");
     }
 
     @Test
@@ -78,7 +84,7 @@ class ReconciliationViewModelTest extends ViewModelTestBase {
         createOrder("out-1");
         plantMissingInRedis("in-1");
         plantMissingInRedis("out-1");
-        ReconciliationViewModel vm = new ReconciliationViewModel(as("olga", Role.OPS),
+        ReconciliationViewModel vm = recon("olga", Role.OPS,
                 () -> new OrderQuery(null, "in-", java.util.Set.of(), false, null, null, false, false));
         vm.useTableFilterProperty().set(true);
         vm.run();
@@ -92,5 +98,44 @@ class ReconciliationViewModelTest extends ViewModelTestBase {
         assertThat(ReconciliationViewModel.progressLine("MySQL vs Redis", 2_000, 10_000, 1_000))
                 .isEqualTo("MySQL vs Redis: 2,000 of 10,000 · 2,000/s · about 4 s left");
         assertThat(ReconciliationViewModel.progressLine("cancel queues", 10, 10, 500)).doesNotContain("left");
+    }
+
+    @Test
+    void aRepairRunsOnlyAfterItsDryRunIsConfirmed(@TempDir Path dir) throws Exception {
+        createOrder("k-4");
+        plantMissingInRedis("k-4");
+        ReconciliationViewModel vm = recon("olga", Role.OPS, OrderQuery::all);
+        vm.run();
+        vm.selectedProperty().set(ReconCategory.MISSING_IN_REDIS);
+
+        dialogs.no();
+        vm.repairSelected();
+        assertThat(dialogs.asked()).singleElement().satisfies(q -> {
+            assertThat(q.statement()).isEqualTo("Repair: Missing in Redis");
+            assertThat(q.details()).startsWith("Dry run: the repair would act on 1 finding.");
+        });
+        try (RawRedis r = new RawRedis()) {
+            assertThat(r.cmd().exists(RedisKeys.order("k-4"))).as("declined: Redis untouched").isZero();
+        }
+        assertThat(count(vm, ReconCategory.MISSING_IN_REDIS)).isEqualTo(1);
+
+        dialogs.yes();
+        vm.repairSelected();
+        assertThat(vm.feedback().messageProperty().get()).isEqualTo("Missing in Redis: repaired 1 of 1.");
+        try (RawRedis r = new RawRedis()) {
+            assertThat(r.cmd().exists(RedisKeys.order("k-4"))).isEqualTo(1);
+        }
+
+        vm.selectedProperty().set(ReconCategory.MISSING_IN_REDIS);
+        vm.repairSelected();
+        assertThat(dialogs.asked()).last().satisfies(q -> {
+            assertThat(q.kind()).as("nothing left: only told, not asked").isEqualTo("inform");
+            assertThat(q.details()).isEqualTo("Dry run: nothing to repair in \"Missing in Redis\".");
+        });
+
+        Path csv = dir.resolve("chosen.csv");
+        dialogs.file(csv);
+        vm.exportFindings();
+        assertThat(Files.readAllLines(csv).get(0)).startsWith("category,order_id");
     }
 }

@@ -9,7 +9,6 @@ import com.orderconsole.service.recon.ReconCategory;
 import com.orderconsole.service.recon.ReconFinding;
 import com.orderconsole.ui.ConsoleFxTest;
 import com.orderconsole.ui.recon.ReconciliationViewModel.CategoryRow;
-import javafx.scene.control.Button;
 import javafx.scene.control.TableView;
 import org.junit.jupiter.api.Test;
 
@@ -48,7 +47,7 @@ class ReconciliationViewTest extends ConsoleFxTest {
         waitUntil(() -> lookup(".dialog-pane").tryQuery().isPresent());
         assertThat(onFx(() -> lookup(".dialog-pane .content").<javafx.scene.control.Label>query().getText()))
                 .startsWith("Dry run: the repair would act on 1 finding.");
-        clickOn(onFx(() -> (Button) lookup(".dialog-pane .button").match(b -> "OK".equals(((Button) b).getText())).query()));
+        clickOn("#confirmButton");
 
         waitUntil(() -> text("#reconMessage").startsWith("Status/version disagree: repaired 1 of 1."));
         waitUntil(() -> Long.valueOf(0).equals(count(ReconCategory.STATE_MISMATCH)));

@@ -1,13 +1,11 @@
 package com.orderconsole.ui.rules;
 
+import com.orderconsole.domain.Operator;
 import com.orderconsole.domain.OrderStatus;
 import com.orderconsole.domain.Role;
 import com.orderconsole.domain.TransitionRules;
 import com.orderconsole.ui.ViewModelTestBase;
 import org.junit.jupiter.api.Test;
-
-import java.util.ArrayList;
-import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -27,11 +25,14 @@ class RulesViewModelTest extends ViewModelTestBase {
             """;
 
     private int applied;
-    private final List<RulesViewModel.Change> confirmations = new ArrayList<>();
+
+    private RulesViewModel rules(String name, Role role) {
+        return new RulesViewModel(services.rules(), new Operator(name, role), background, dialogs, () -> applied++);
+    }
 
     @Test
     void showsTheDocumentInForceAndItsVersion() {
-        RulesViewModel vm = new RulesViewModel(as("olga", Role.OPS), () -> applied++);
+        RulesViewModel vm = rules("olga", Role.OPS);
         vm.refresh();
         assertThat(vm.inForceProperty().get().version()).isEqualTo(1);
         assertThat(vm.textProperty().get()).contains("\"WAIT_PAY\" : [ \"PAID\", \"CANCELLED\" ]");
@@ -40,18 +41,18 @@ class RulesViewModelTest extends ViewModelTestBase {
 
     @Test
     void anInvalidDocumentListsItsFaultsAndChangesNothing() {
-        RulesViewModel vm = new RulesViewModel(as("olga", Role.OPS), () -> applied++);
+        RulesViewModel vm = rules("olga", Role.OPS);
         vm.refresh();
         vm.textProperty().set(INVALID);
         assertThat(vm.editedProperty().get()).isTrue();
 
         vm.validate();
         assertThat(vm.faults()).containsExactly("terminal status FINISHED has outgoing edges to [PAID]");
-        assertThat(vm.messageProperty().get()).isEqualTo("1 fault: nothing was changed.");
-        assertThat(vm.messageIsErrorProperty().get()).isTrue();
+        assertThat(vm.feedback().messageProperty().get()).isEqualTo("1 fault: nothing was changed.");
+        assertThat(vm.feedback().errorProperty().get()).isTrue();
 
-        vm.prepareApply(confirmations::add);
-        assertThat(confirmations).as("no confirmation for an invalid document").isEmpty();
+        vm.confirmAndApply();
+        assertThat(dialogs.asked()).as("no confirmation for an invalid document").isEmpty();
         vm.apply();
         assertThat(vm.faults()).hasSize(1);
         assertThat(services.rules().current().version()).isEqualTo(1);
@@ -65,33 +66,50 @@ class RulesViewModelTest extends ViewModelTestBase {
 
     @Test
     void aValidDocumentIsConfirmedWithItsChangesAndAppliedAsTheNextVersion() {
-        RulesViewModel vm = new RulesViewModel(as("olga", Role.OPS), () -> applied++);
+        RulesViewModel vm = rules("olga", Role.OPS);
         vm.refresh();
         vm.textProperty().set(WITH_REFUND);
         vm.validate();
         assertThat(vm.faults()).isEmpty();
-        assertThat(vm.messageProperty().get()).startsWith("Valid: 6 transitions");
+        assertThat(vm.feedback().messageProperty().get()).startsWith("Valid: 6 transitions");
 
-        vm.prepareApply(confirmations::add);
-        assertThat(confirmations).containsExactly(new RulesViewModel.Change(2, List.of("adds PAID → CANCELLED")));
-        vm.apply();
+        dialogs.yes();
+        vm.confirmAndApply();
+        assertThat(dialogs.asked()).singleElement().satisfies(q -> {
+            assertThat(q.confirmLabel()).isEqualTo("Apply as version 2");
+            assertThat(q.details()).as("the one change, then what applying means").startsWith("adds PAID → CANCELLED\n\n");
+        });
 
         assertThat(services.rules().current().version()).isEqualTo(2);
         assertThat(services.rules().current().allows(OrderStatus.PAID, OrderStatus.CANCELLED)).isTrue();
         assertThat(vm.inForceProperty().get().version()).isEqualTo(2);
         assertThat(vm.editedProperty().get()).isFalse();
         assertThat(vm.textProperty().get()).contains("\"version\" : 2");
-        assertThat(vm.messageProperty().get()).startsWith("Rules version 2 is in force");
+        assertThat(vm.feedback().messageProperty().get()).startsWith("Rules version 2 is in force");
         assertThat(applied).isEqualTo(1);
 
-        vm.prepareApply(confirmations::add);
-        assertThat(confirmations).as("same rules again: nothing to confirm").hasSize(1);
-        assertThat(vm.messageProperty().get()).contains("nothing to apply");
+        vm.confirmAndApply();
+        assertThat(dialogs.asked()).as("same rules again: nothing to confirm").hasSize(1);
+        assertThat(vm.feedback().messageProperty().get()).contains("nothing to apply");
+    }
+
+    @Test
+    void declinedRulesAreNotApplied() {
+        RulesViewModel vm = rules("olga", Role.OPS);
+        vm.refresh();
+        vm.textProperty().set(WITH_REFUND);
+        dialogs.no();
+        vm.confirmAndApply();
+        assertThat(dialogs.asked()).hasSize(1);
+        assertThat(services.rules().current().version()).isEqualTo(1);
+        assertThat(services.rules().current().allows(OrderStatus.PAID, OrderStatus.CANCELLED)).isFalse();
+        assertThat(vm.editedProperty().get()).as("the edits are kept").isTrue();
+        assertThat(applied).isZero();
     }
 
     @Test
     void refreshKeepsEditsAndRevertDropsThem() {
-        RulesViewModel vm = new RulesViewModel(as("olga", Role.OPS), () -> applied++);
+        RulesViewModel vm = rules("olga", Role.OPS);
         vm.refresh();
         String inForce = vm.textProperty().get();
         vm.textProperty().set(WITH_REFUND);
@@ -104,12 +122,12 @@ class RulesViewModelTest extends ViewModelTestBase {
 
     @Test
     void supportIsNotOfferedEditingAndTheServiceRefusesIt() {
-        RulesViewModel vm = new RulesViewModel(as("alice", Role.SUPPORT), () -> applied++);
+        RulesViewModel vm = rules("alice", Role.SUPPORT);
         assertThat(vm.canEdit()).isFalse();
         vm.refresh();
         vm.textProperty().set(WITH_REFUND);
         vm.apply();
-        assertThat(vm.messageProperty().get()).startsWith("Could not apply the transition rules: ").doesNotContain("Exception");
+        assertThat(vm.feedback().messageProperty().get()).startsWith("Could not apply the transition rules: ").doesNotContain("Exception");
         assertThat(services.rules().current().version()).isEqualTo(1);
         assertThat(applied).isZero();
     }

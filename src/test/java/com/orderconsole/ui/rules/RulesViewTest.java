@@ -36,11 +36,11 @@ class RulesViewTest extends ConsoleFxTest {
         interact(() -> lookup("#rulesText").<TextArea>query().setText(RulesViewModelTest.WITH_REFUND));
         assertThat(shown("#editedLabel")).isTrue();
         clickOn("#applyButton");
-        waitUntil(() -> shown("#confirmApplyButton"));
-        assertThat(text("#confirmApplyButton")).isEqualTo("Apply as version 2");
+        waitUntil(() -> shown("#confirmButton"));
+        assertThat(text("#confirmButton")).isEqualTo("Apply as version 2");
         assertThat(onFx(() -> lookup(".dialog-pane .content").<javafx.scene.control.Label>query().getText()))
                 .startsWith("adds PAID → CANCELLED");
-        clickOn("#confirmApplyButton");
+        clickOn("#confirmButton");
 
         waitUntil(() -> "version 2 in force".equals(text("#rulesVersion")));
         assertThat(services.rules().current().allows(OrderStatus.PAID, OrderStatus.CANCELLED)).isTrue();

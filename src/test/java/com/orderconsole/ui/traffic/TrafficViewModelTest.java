@@ -1,5 +1,6 @@
 package com.orderconsole.ui.traffic;
 
+import com.orderconsole.domain.Operator;
 import com.orderconsole.domain.Role;
 import com.orderconsole.service.traffic.SimulatorSettings;
 import com.orderconsole.ui.ViewModelTestBase;
@@ -15,6 +16,10 @@ import static org.awaitility.Awaitility.await;
 /** The live-traffic panel's model: settings in words, start and stop, refusal below ops. */
 class TrafficViewModelTest extends ViewModelTestBase {
 
+    private TrafficViewModel traffic(String name, Role role) {
+        return new TrafficViewModel(services.simulator(), new Operator(name, role), background);
+    }
+
     @AfterEach
     void stopSimulator() {
         services.simulator().stop();
@@ -22,15 +27,15 @@ class TrafficViewModelTest extends ViewModelTestBase {
 
     @Test
     void startsAtTheTypedRateCountsAndStops() {
-        TrafficViewModel vm = new TrafficViewModel(as("olga", Role.OPS));
+        TrafficViewModel vm = traffic("olga", Role.OPS);
         vm.rateProperty().set("20");
         vm.payPercentProperty().set("70");
         vm.latePayPercentProperty().set("10");
         vm.timeoutProperty().set("20 s");
 
         vm.start();
-        assertThat(vm.messageIsErrorProperty().get()).as(vm.messageProperty().get()).isFalse();
-        assertThat(vm.messageProperty().get())
+        assertThat(vm.feedback().errorProperty().get()).as(vm.feedback().messageProperty().get()).isFalse();
+        assertThat(vm.feedback().messageProperty().get())
                 .isEqualTo("Running: 20 orders/s, 70 % pay in time, 10 % pay late, payment timeout 20 s.");
         assertThat(vm.statusProperty().get().running()).isTrue();
         assertThat(services.simulator().status().running()).isTrue();
@@ -49,33 +54,33 @@ class TrafficViewModelTest extends ViewModelTestBase {
 
     @Test
     void theFieldsStartAtTheDemoSettings() {
-        TrafficViewModel vm = new TrafficViewModel(as("olga", Role.OPS));
+        TrafficViewModel vm = traffic("olga", Role.OPS);
         assertThat(vm.settings()).isEqualTo(SimulatorSettings.demo());
         assertThat(vm.timeoutProperty().get()).isEqualTo("20 s");
     }
 
     @Test
     void badSettingsAreNamedInWordsAndNothingStarts() {
-        TrafficViewModel vm = new TrafficViewModel(as("olga", Role.OPS));
+        TrafficViewModel vm = traffic("olga", Role.OPS);
         vm.rateProperty().set("fast");
         vm.start();
-        assertThat(vm.messageProperty().get()).isEqualTo("Rate must be a number, not 'fast'.");
-        assertThat(vm.messageIsErrorProperty().get()).isTrue();
+        assertThat(vm.feedback().messageProperty().get()).isEqualTo("Rate must be a number, not 'fast'.");
+        assertThat(vm.feedback().errorProperty().get()).isTrue();
 
         vm.rateProperty().set("500");
         vm.start();
-        assertThat(vm.messageProperty().get()).isEqualTo("Rate must be more than 0 and at most 200 orders/s, not 500.");
+        assertThat(vm.feedback().messageProperty().get()).isEqualTo("Rate must be more than 0 and at most 200 orders/s, not 500.");
 
         vm.rateProperty().set("2.5");
         vm.payPercentProperty().set("90");
         vm.latePayPercentProperty().set("20");
         vm.start();
-        assertThat(vm.messageProperty().get()).isEqualTo("Pay in time and pay late add up to 110 %; together they can be at most 100 %.");
+        assertThat(vm.feedback().messageProperty().get()).isEqualTo("Pay in time and pay late add up to 110 %; together they can be at most 100 %.");
 
         vm.latePayPercentProperty().set("5");
         vm.timeoutProperty().set("soon");
         vm.start();
-        assertThat(vm.messageProperty().get()).startsWith("'soon' is not a duration");
+        assertThat(vm.feedback().messageProperty().get()).startsWith("'soon' is not a duration");
         assertThat(services.simulator().status().running()).isFalse();
 
         vm.timeoutProperty().set("5 s");
@@ -84,10 +89,10 @@ class TrafficViewModelTest extends ViewModelTestBase {
 
     @Test
     void supportIsNotOfferedTheSimulatorAndTheServiceRefusesIt() {
-        TrafficViewModel vm = new TrafficViewModel(as("alice", Role.SUPPORT));
+        TrafficViewModel vm = traffic("alice", Role.SUPPORT);
         assertThat(vm.canRun()).isFalse();
         vm.start();
-        assertThat(vm.messageProperty().get()).startsWith("Could not start the traffic simulator: ").doesNotContain("Exception");
+        assertThat(vm.feedback().messageProperty().get()).startsWith("Could not start the traffic simulator: ").doesNotContain("Exception");
         assertThat(services.simulator().status().running()).isFalse();
     }
 }

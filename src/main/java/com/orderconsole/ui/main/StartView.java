@@ -1,6 +1,7 @@
-package com.orderconsole.ui.start;
+package com.orderconsole.ui.main;
 
 import com.orderconsole.ui.common.Fxml;
+import com.orderconsole.ui.common.Styles;
 import javafx.application.Platform;
 import javafx.fxml.FXML;
 import javafx.scene.control.Button;
@@ -22,7 +23,7 @@ public final class StartView {
      * @param operatorText who will be working, e.g. "alice · ops"
      */
     public StartView(StartViewModel vm, String operatorText) {
-        root = Fxml.load("/fxml/start/StartView.fxml", this);
+        root = Fxml.load("/fxml/main/StartView.fxml", this);
         operator.setText("Working as " + operatorText);
         status.textProperty().bind(vm.statusProperty());
         progress.progressProperty().bind(vm.progressProperty());
@@ -31,10 +32,7 @@ public final class StartView {
             boolean failed = !text.isEmpty();
             progress.setVisible(!failed);
             quitButton.setVisible(failed);
-            status.getStyleClass().remove("msg-error");
-            if (failed) {
-                status.getStyleClass().add("msg-error");
-            }
+            Styles.toggle(status, Styles.MSG_ERROR, failed);
         });
     }
 

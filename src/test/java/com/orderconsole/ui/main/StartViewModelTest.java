@@ -1,4 +1,4 @@
-package com.orderconsole.ui.start;
+package com.orderconsole.ui.main;
 
 import com.orderconsole.TestServers;
 import com.orderconsole.app.Engine;
@@ -7,8 +7,8 @@ import com.orderconsole.domain.OrderStatus;
 import com.orderconsole.domain.Role;
 import com.orderconsole.ui.ConsoleContext;
 import com.orderconsole.ui.DirectBackground;
+import com.orderconsole.ui.ScriptedDialogs;
 import com.orderconsole.ui.graph.StateGraphViewModel;
-import com.orderconsole.ui.main.MainViewModel;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -47,7 +47,7 @@ class StartViewModelTest {
         assertThat(vm.failureProperty().get()).isEmpty();
 
         MainViewModel main = new MainViewModel(new ConsoleContext(engine.services(), new Operator("olga", Role.OPS),
-                new DirectBackground()));
+                new DirectBackground(), new ScriptedDialogs()));
         main.start();
         StateGraphViewModel.Snapshot s = main.graph().snapshotProperty().get();
         assertThat(Arrays.stream(OrderStatus.values()).mapToLong(s::liveCount).sum()).isEqualTo(4998);

@@ -1,4 +1,4 @@
-package com.orderconsole.ui.orders;
+package com.orderconsole.ui.order;
 
 import com.orderconsole.domain.OrderId;
 import com.orderconsole.domain.OrderStatus;
@@ -6,8 +6,11 @@ import com.orderconsole.service.order.OrderDetails;
 import com.orderconsole.service.order.OrderNotFoundException;
 import com.orderconsole.service.order.OrderPage;
 import com.orderconsole.service.order.OrderQuery;
+import com.orderconsole.service.order.OrderService;
 import com.orderconsole.service.order.OrderSummary;
-import com.orderconsole.ui.ConsoleContext;
+import com.orderconsole.ui.common.Background;
+import com.orderconsole.ui.common.Command;
+import com.orderconsole.ui.common.Feedback;
 import com.orderconsole.ui.common.Refreshable;
 import javafx.beans.property.BooleanProperty;
 import javafx.beans.property.ObjectProperty;
@@ -15,8 +18,6 @@ import javafx.beans.property.ReadOnlyBooleanProperty;
 import javafx.beans.property.ReadOnlyBooleanWrapper;
 import javafx.beans.property.ReadOnlyIntegerProperty;
 import javafx.beans.property.ReadOnlyIntegerWrapper;
-import javafx.beans.property.ReadOnlyStringProperty;
-import javafx.beans.property.ReadOnlyStringWrapper;
 import javafx.beans.property.SimpleBooleanProperty;
 import javafx.beans.property.SimpleObjectProperty;
 import javafx.beans.property.SimpleStringProperty;
@@ -34,13 +35,14 @@ import java.util.function.Consumer;
 /**
  * The order table: filter fields, one keyset page of orders from MySQL with the Redis state next to
  * it, and paging. Pages move forward by the service's cursor; "previous" replays the cursor that
- * started the previous page, so no page is ever read by offset.
+ * started the previous page, so no page is ever read by offset. Loads overlap only when the user asks
+ * again before an answer came: the latest wins.
  */
 public final class OrderTableViewModel implements Refreshable {
     /** Rows per page by default. */
     public static final int PAGE_SIZE = 100;
 
-    private final ConsoleContext ctx;
+    private final OrderService orders;
     private final Consumer<String> openOrder;
     private final int pageSize;
 
@@ -56,8 +58,10 @@ public final class OrderTableViewModel implements Refreshable {
     private final ReadOnlyIntegerWrapper pageNumber = new ReadOnlyIntegerWrapper(1);
     private final ReadOnlyBooleanWrapper hasNext = new ReadOnlyBooleanWrapper();
     private final ReadOnlyBooleanWrapper hasPrevious = new ReadOnlyBooleanWrapper();
-    private final ReadOnlyBooleanWrapper loading = new ReadOnlyBooleanWrapper();
-    private final ReadOnlyStringWrapper message = new ReadOnlyStringWrapper("");
+    private final Feedback feedback = new Feedback();
+    private final Command searchCommand;
+    private final Command previousCommand;
+    private final Command nextCommand;
 
     private OrderQuery query = OrderQuery.all();
     /** Cursor that started each page before the current one (null for page 1). */
@@ -65,26 +69,29 @@ public final class OrderTableViewModel implements Refreshable {
     private String currentCursor;
     private String nextCursor;
     private long loadedAtMs;
-    /** Counts loads, so only the answer to the latest one is shown when searches overlap. */
-    private long generation;
 
     /**
-     * @param ctx services, operator and background runner
+     * @param orders reads the pages and looks up exact ids
+     * @param background where the reads run
      * @param openOrder called on the UI thread with an order id when a lookup hits one order exactly
      */
-    public OrderTableViewModel(ConsoleContext ctx, Consumer<String> openOrder) {
-        this(ctx, openOrder, PAGE_SIZE);
+    public OrderTableViewModel(OrderService orders, Background background, Consumer<String> openOrder) {
+        this(orders, background, openOrder, PAGE_SIZE);
     }
 
     /**
-     * @param ctx services, operator and background runner
+     * @param orders reads the pages and looks up exact ids
+     * @param background where the reads run
      * @param openOrder called on the UI thread with an order id when a lookup hits one order exactly
      * @param pageSize rows per page, 1..1000
      */
-    public OrderTableViewModel(ConsoleContext ctx, Consumer<String> openOrder, int pageSize) {
-        this.ctx = ctx;
+    public OrderTableViewModel(OrderService orders, Background background, Consumer<String> openOrder, int pageSize) {
+        this.orders = orders;
         this.openOrder = openOrder;
         this.pageSize = pageSize;
+        this.searchCommand = new Command(background, feedback::error);
+        this.previousCommand = searchCommand.when(hasPrevious);
+        this.nextCommand = searchCommand.when(hasNext);
     }
 
     /**
@@ -96,7 +103,7 @@ public final class OrderTableViewModel implements Refreshable {
         try {
             q = buildQuery();
         } catch (IllegalArgumentException e) {
-            message.set(e.getMessage());
+            feedback.error(e.getMessage());
             return;
         }
         query = q;
@@ -129,7 +136,7 @@ public final class OrderTableViewModel implements Refreshable {
 
     /** Loads the page after the current one, if there is one. */
     public void nextPage() {
-        if (nextCursor == null || loading.get()) {
+        if (nextCursor == null || searchCommand.isRunning()) {
             return;
         }
         previousCursors.push(currentCursor == null ? "" : currentCursor);
@@ -139,7 +146,7 @@ public final class OrderTableViewModel implements Refreshable {
 
     /** Loads the page before the current one, if there is one. */
     public void previousPage() {
-        if (previousCursors.isEmpty() || loading.get()) {
+        if (previousCursors.isEmpty() || searchCommand.isRunning()) {
             return;
         }
         String c = previousCursors.pop();
@@ -150,21 +157,19 @@ public final class OrderTableViewModel implements Refreshable {
     /** Reloads the current page with the current filter. */
     @Override
     public void refresh() {
-        if (!loading.get()) {
+        if (!searchCommand.isRunning()) {
             load(currentCursor, null);
         }
     }
 
     private void load(String cursor, String exactId) {
         OrderQuery q = query;
-        long mine = ++generation;
-        loading.set(true);
-        ctx.background().run("load orders", job -> {
-            OrderPage page = ctx.services().orders().page(q, cursor, pageSize);
+        searchCommand.runLatest("load orders", job -> {
+            OrderPage page = orders.page(q, cursor, pageSize);
             String hit = null;
             if (exactId != null) {
                 try {
-                    OrderDetails d = ctx.services().orders().lookup(exactId);
+                    OrderDetails d = orders.lookup(exactId);
                     hit = d.summary().orderId();
                 } catch (OrderNotFoundException e) {
                     hit = null;
@@ -172,26 +177,21 @@ public final class OrderTableViewModel implements Refreshable {
             }
             return new Loaded(page, hit, System.currentTimeMillis());
         }, loaded -> {
-            if (mine != generation) {
-                return;
-            }
-            loading.set(false);
             currentCursor = cursor;
             nextCursor = loaded.page().nextCursor();
             loadedAtMs = loaded.atMs();
             rows.setAll(loaded.page().rows());
             hasNext.set(nextCursor != null);
             hasPrevious.set(!previousCursors.isEmpty());
-            message.set(rows.isEmpty() ? "No orders match the filter." : "");
+            // Shown like an error, as before: an empty page is worth noticing.
+            if (rows.isEmpty()) {
+                feedback.error("No orders match the filter.");
+            } else {
+                feedback.clear();
+            }
             if (loaded.exactHit() != null) {
                 openOrder.accept(loaded.exactHit());
             }
-        }, error -> {
-            if (mine != generation) {
-                return;
-            }
-            loading.set(false);
-            message.set(error);
         });
     }
 
@@ -284,21 +284,34 @@ public final class OrderTableViewModel implements Refreshable {
         return pageNumber.getReadOnlyProperty();
     }
 
+    /** @return true when a page follows the shown one */
     public ReadOnlyBooleanProperty hasNextProperty() {
         return hasNext.getReadOnlyProperty();
     }
 
+    /** @return true when a page precedes the shown one */
     public ReadOnlyBooleanProperty hasPreviousProperty() {
         return hasPrevious.getReadOnlyProperty();
     }
 
-    public ReadOnlyBooleanProperty loadingProperty() {
-        return loading.getReadOnlyProperty();
+    /** @return runs a search (or a refresh); executable while no page is loading */
+    public Command searchCommand() {
+        return searchCommand;
+    }
+
+    /** @return executable while there is a page before this one and no page is loading */
+    public Command previousCommand() {
+        return previousCommand;
+    }
+
+    /** @return executable while there is a page after this one and no page is loading */
+    public Command nextCommand() {
+        return nextCommand;
     }
 
     /** @return an error or hint in words, "" when there is none */
-    public ReadOnlyStringProperty messageProperty() {
-        return message.getReadOnlyProperty();
+    public Feedback feedback() {
+        return feedback;
     }
 
     /** @return the filter of the shown page (as last applied by a search) */

@@ -1,10 +1,11 @@
-package com.orderconsole.ui.orders;
+package com.orderconsole.ui.order;
 
 import com.orderconsole.domain.OrderStatus;
 import com.orderconsole.service.order.OrderSummary;
 import com.orderconsole.ui.common.Formats;
 import com.orderconsole.ui.common.Fxml;
-import com.orderconsole.ui.order.OrderDetailView;
+import com.orderconsole.ui.common.OrderText;
+import com.orderconsole.ui.common.Styles;
 import javafx.beans.property.ReadOnlyStringWrapper;
 import javafx.collections.FXCollections;
 import javafx.fxml.FXML;
@@ -61,7 +62,7 @@ public final class OrderTableView {
     public OrderTableView(OrderTableViewModel vm, OrderDetailView detail, Consumer<String> openOrder) {
         this.vm = vm;
         this.openOrder = openOrder;
-        this.root = Fxml.load("/fxml/orders/OrderTableView.fxml", this);
+        this.root = Fxml.load("/fxml/order/OrderTableView.fxml", this);
         detailPane.getChildren().add(detail.root());
         bind();
     }
@@ -91,14 +92,14 @@ public final class OrderTableView {
         toPicker.valueProperty().bindBidirectional(vm.createdToProperty());
         disagreeBox.selectedProperty().bindBidirectional(vm.disagreeingOnlyProperty());
         ageBox.selectedProperty().bindBidirectional(vm.sortByAgeProperty());
-        searchButton.disableProperty().bind(vm.loadingProperty());
+        searchButton.disableProperty().bind(vm.searchCommand().executableProperty().not());
 
         ordersTable.setColumnResizePolicy(TableView.CONSTRAINED_RESIZE_POLICY_FLEX_LAST_COLUMN);
         ordersTable.setItems(vm.rows());
         ordersTable.setPlaceholder(new Label("No orders to show."));
         cId.setCellValueFactory(c -> new ReadOnlyStringWrapper(c.getValue().orderId()));
-        cMysql.setCellValueFactory(c -> new ReadOnlyStringWrapper(side(c.getValue().mysqlStatus(), c.getValue().mysqlVersion())));
-        cRedis.setCellValueFactory(c -> new ReadOnlyStringWrapper(side(c.getValue().redisStatus(), c.getValue().redisVersion())));
+        cMysql.setCellValueFactory(c -> new ReadOnlyStringWrapper(OrderText.side(c.getValue().mysqlStatus(), c.getValue().mysqlVersion())));
+        cRedis.setCellValueFactory(c -> new ReadOnlyStringWrapper(OrderText.side(c.getValue().redisStatus(), c.getValue().redisVersion())));
         cSync.setCellValueFactory(c -> new ReadOnlyStringWrapper(OrderTableViewModel.agreement(c.getValue())));
         cAge.setCellValueFactory(c -> new ReadOnlyStringWrapper(
                 Formats.duration(vm.loadedAtMs() - c.getValue().statusSinceMs())));
@@ -107,10 +108,7 @@ public final class OrderTableView {
             @Override
             protected void updateItem(OrderSummary item, boolean empty) {
                 super.updateItem(item, empty);
-                getStyleClass().remove("disagree");
-                if (!empty && item != null && item.disagrees()) {
-                    getStyleClass().add("disagree");
-                }
+                Styles.toggle(this, Styles.DISAGREE, !empty && item != null && item.disagrees());
             }
         });
         ordersTable.getSelectionModel().selectedItemProperty().addListener((o, a, row) -> {
@@ -119,15 +117,10 @@ public final class OrderTableView {
             }
         });
 
-        prevButton.disableProperty().bind(vm.hasPreviousProperty().not().or(vm.loadingProperty()));
-        nextButton.disableProperty().bind(vm.hasNextProperty().not().or(vm.loadingProperty()));
+        prevButton.disableProperty().bind(vm.previousCommand().executableProperty().not());
+        nextButton.disableProperty().bind(vm.nextCommand().executableProperty().not());
         pageLabel.textProperty().bind(vm.pageNumberProperty().asString("Page %d"));
-        ordersMessage.textProperty().bind(vm.messageProperty());
-    }
-
-    /** @return e.g. "PAID v2", or "—" when that store has no record */
-    private static String side(OrderStatus s, long version) {
-        return s == null ? "—" : s.name() + " v" + version;
+        Styles.toggle(ordersMessage, vm.feedback());
     }
 
     private static ListCell<OrderStatus> statusCell() {

@@ -1,8 +1,7 @@
-package com.orderconsole.ui.orders;
+package com.orderconsole.ui.order;
 
 import com.orderconsole.RawSql;
 import com.orderconsole.domain.OrderStatus;
-import com.orderconsole.domain.Role;
 import com.orderconsole.service.order.OrderQuery;
 import com.orderconsole.service.order.OrderSummary;
 import com.orderconsole.ui.ViewModelTestBase;
@@ -18,7 +17,7 @@ class OrderTableViewModelTest extends ViewModelTestBase {
     private final List<String> opened = new ArrayList<>();
 
     private OrderTableViewModel table(int pageSize) {
-        return new OrderTableViewModel(as("alice", Role.SUPPORT), opened::add, pageSize);
+        return new OrderTableViewModel(services.orders(), background, opened::add, pageSize);
     }
 
     private static List<String> ids(OrderTableViewModel vm) {
@@ -74,13 +73,13 @@ class OrderTableViewModelTest extends ViewModelTestBase {
         OrderTableViewModel vm = table(100);
         vm.idTextProperty().set("a*b");
         vm.search();
-        assertThat(vm.messageProperty().get()).contains("'a*b' is invalid");
+        assertThat(vm.feedback().messageProperty().get()).contains("'a*b' is invalid");
 
         vm.idTextProperty().set("");
         vm.createdFromProperty().set(LocalDate.of(2024, 5, 2));
         vm.createdToProperty().set(LocalDate.of(2024, 5, 1));
         vm.search();
-        assertThat(vm.messageProperty().get()).isEqualTo("The \"created from\" day is after the \"created to\" day.");
+        assertThat(vm.feedback().messageProperty().get()).isEqualTo("The \"created from\" day is after the \"created to\" day.");
     }
 
     @Test
@@ -108,7 +107,7 @@ class OrderTableViewModelTest extends ViewModelTestBase {
         vm.createdToProperty().set(LocalDate.now().minusDays(1));
         vm.search();
         assertThat(vm.rows()).isEmpty();
-        assertThat(vm.messageProperty().get()).isEqualTo("No orders match the filter.");
+        assertThat(vm.feedback().messageProperty().get()).isEqualTo("No orders match the filter.");
         vm.createdFromProperty().set(LocalDate.now());
         vm.createdToProperty().set(LocalDate.now());
         vm.search();

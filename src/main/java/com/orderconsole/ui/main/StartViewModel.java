@@ -1,4 +1,4 @@
-package com.orderconsole.ui.start;
+package com.orderconsole.ui.main;
 
 import com.orderconsole.app.Engine;
 import com.orderconsole.app.EngineConfig;

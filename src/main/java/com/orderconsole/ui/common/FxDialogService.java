@@ -1,0 +1,137 @@
+package com.orderconsole.ui.common;
+
+import javafx.beans.binding.Bindings;
+import javafx.event.ActionEvent;
+import javafx.geometry.Insets;
+import javafx.scene.control.Alert;
+import javafx.scene.control.Button;
+import javafx.scene.control.ButtonBar;
+import javafx.scene.control.ButtonType;
+import javafx.scene.control.Dialog;
+import javafx.scene.control.Label;
+import javafx.scene.control.TextArea;
+import javafx.scene.control.TextField;
+import javafx.scene.layout.GridPane;
+import javafx.scene.layout.VBox;
+import javafx.stage.FileChooser;
+import javafx.stage.Window;
+
+import java.io.File;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Supplier;
+
+/**
+ * {@link DialogService} with real JavaFX dialogs, owned by the console's window. The confirm button of
+ * every dialog has the id {@code confirmButton} and takes status names literally (they contain '_',
+ * which a button would otherwise take as a mnemonic marker).
+ */
+public final class FxDialogService implements DialogService {
+    private final Supplier<Window> owner;
+
+    /** @param owner the window dialogs belong to (centred on it, blocking it); may answer null before it exists */
+    public FxDialogService(Supplier<Window> owner) {
+        this.owner = owner;
+    }
+
+    @Override
+    public boolean confirm(String title, String statement, String details, String confirmLabel) {
+        ButtonType confirm = new ButtonType(confirmLabel, ButtonBar.ButtonData.OK_DONE);
+        Alert a = new Alert(Alert.AlertType.CONFIRMATION, details, confirm, ButtonType.CANCEL);
+        prepare(a, title, statement);
+        confirmButton(a, confirm);
+        return a.showAndWait().filter(b -> b == confirm).isPresent();
+    }
+
+    @Override
+    public Optional<String> askReason(String title, String statement, String confirmLabel) {
+        Dialog<String> dialog = new Dialog<>();
+        prepare(dialog, title, statement);
+        ButtonType confirm = new ButtonType(confirmLabel, ButtonBar.ButtonData.OK_DONE);
+        dialog.getDialogPane().getButtonTypes().addAll(confirm, ButtonType.CANCEL);
+        TextArea reason = new TextArea();
+        reason.setId("reasonField");
+        reason.setPromptText("Why? Kept in the order's history.");
+        reason.setPrefRowCount(3);
+        reason.setWrapText(true);
+        dialog.getDialogPane().setContent(new VBox(6, new Label("Reason"), reason));
+        confirmButton(dialog, confirm).disableProperty()
+                .bind(Bindings.createBooleanBinding(() -> reason.getText().isBlank(), reason.textProperty()));
+        dialog.setResultConverter(b -> b == confirm ? reason.getText().strip() : null);
+        dialog.setOnShown(e -> reason.requestFocus());
+        return dialog.showAndWait();
+    }
+
+    @Override
+    public void inform(String title, String statement, String details) {
+        Alert a = new Alert(Alert.AlertType.INFORMATION, details, ButtonType.OK);
+        prepare(a, title, statement);
+        a.showAndWait();
+    }
+
+    @Override
+    public Optional<Path> askSaveFile(String title, String initialName, String typeName, String pattern) {
+        FileChooser fc = new FileChooser();
+        fc.setTitle(title);
+        fc.setInitialFileName(initialName);
+        fc.getExtensionFilters().add(new FileChooser.ExtensionFilter(typeName, pattern));
+        File f = fc.showSaveDialog(owner.get());
+        return Optional.ofNullable(f).map(File::toPath);
+    }
+
+    @Override
+    public <K> Optional<Map<K, Duration>> askDurations(String title, String statement, Map<K, Duration> current) {
+        Dialog<Map<K, Duration>> d = new Dialog<>();
+        prepare(d, title, statement);
+        GridPane grid = new GridPane();
+        grid.setHgap(10);
+        grid.setVgap(6);
+        grid.setPadding(new Insets(10));
+        Map<K, TextField> fields = new LinkedHashMap<>();
+        int row = 0;
+        for (Map.Entry<K, Duration> e : current.entrySet()) {
+            TextField f = new TextField(Formats.duration(e.getValue()));
+            f.setId("duration-" + e.getKey());
+            grid.addRow(row++, new Label(e.getKey().toString()), f);
+            fields.put(e.getKey(), f);
+        }
+        Label error = new Label();
+        error.getStyleClass().add(Styles.MSG_ERROR);
+        grid.add(error, 0, row, 2, 1);
+        d.getDialogPane().setContent(grid);
+        ButtonType confirm = new ButtonType("OK", ButtonBar.ButtonData.OK_DONE);
+        d.getDialogPane().getButtonTypes().addAll(confirm, ButtonType.CANCEL);
+        Map<K, Duration> parsed = new LinkedHashMap<>();
+        // Checked before the dialog closes, so a typo keeps the dialog open with the fault named.
+        confirmButton(d, confirm).addEventFilter(ActionEvent.ACTION, ev -> {
+            parsed.clear();
+            try {
+                fields.forEach((k, f) -> parsed.put(k, Formats.parseDuration(f.getText())));
+            } catch (IllegalArgumentException ex) {
+                error.setText(ex.getMessage());
+                ev.consume();
+            }
+        });
+        d.setResultConverter(b -> b == confirm ? parsed : null);
+        return d.showAndWait();
+    }
+
+    private void prepare(Dialog<?> dialog, String title, String statement) {
+        Window w = owner.get();
+        if (w != null) {
+            dialog.initOwner(w);
+        }
+        dialog.setTitle(title);
+        dialog.setHeaderText(statement);
+    }
+
+    private static Button confirmButton(Dialog<?> dialog, ButtonType confirm) {
+        Button b = (Button) dialog.getDialogPane().lookupButton(confirm);
+        b.setId("confirmButton");
+        b.setMnemonicParsing(false);
+        return b;
+    }
+}
