@@ -138,5 +138,6 @@ public final class Engine implements AutoCloseable {
         if (lease != null) {
             lease.close();
         }
+        log.info("engine stopped");
     }
 }

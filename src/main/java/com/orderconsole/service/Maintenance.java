@@ -23,6 +23,7 @@ public final class Maintenance implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(Maintenance.class);
     /** How long a restore claim holds, ms: far longer than a restore of a few million orders takes. */
     private static final long RECOVERY_CLAIM_MS = 10 * 60_000;
+    private final LogLimiter failures = new LogLimiter(60_000);
 
     private final RedisConnection redis;
     private final RulesStore marker;
@@ -82,7 +83,10 @@ public final class Maintenance implements AutoCloseable {
             }
             orders.finishPendingCreations();
         } catch (RuntimeException e) {
-            log.warn("maintenance round failed, will retry: {}", e.getMessage());
+            long held = failures.occurrence("round");
+            if (held >= 0) {
+                log.warn("maintenance round failed, will retry every 5 s: {}{}", e.getMessage(), failures.more(held));
+            }
         }
     }
 

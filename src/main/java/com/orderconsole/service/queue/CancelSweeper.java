@@ -13,6 +13,7 @@ import com.orderconsole.redis.RedisKeys;
 import com.orderconsole.redis.RedisUnavailableException;
 import com.orderconsole.redis.RulesStore;
 import com.orderconsole.service.Access;
+import com.orderconsole.service.LogLimiter;
 import com.orderconsole.service.DaemonScheduler;
 import com.orderconsole.service.transition.TransitionService;
 import org.slf4j.Logger;
@@ -52,6 +53,7 @@ public final class CancelSweeper implements AutoCloseable {
     private final Operator self = Operator.system(ACTOR);
     private final String processName = ManagementFactory.getRuntimeMXBean().getName();
     private final AtomicLong cancelled = new AtomicLong();
+    private final LogLimiter failures = new LogLimiter(60_000);
     private final Deque<long[]> recent = new ArrayDeque<>();
     private ScheduledExecutorService scheduler;
     private ScheduledFuture<?> task;
@@ -96,7 +98,10 @@ public final class CancelSweeper implements AutoCloseable {
         if (marker.epoch() == null) {
             // Redis lost its data or went back in time: until maintenance has restored the orders from
             // MySQL, a WAIT_PAY seen here may be an order MySQL knows as paid.
-            log.warn("cancel sweeper waits: Redis has no data-set marker until maintenance restores it");
+            long held = failures.occurrence("no marker");
+            if (held >= 0) {
+                log.warn("cancel sweeper waits: Redis has no data-set marker until maintenance restores it{}", failures.more(held));
+            }
             return 0;
         }
         int done = 0;
@@ -168,7 +173,10 @@ public final class CancelSweeper implements AutoCloseable {
             try {
                 tick();
             } catch (RuntimeException e) {
-                log.warn("cancel sweeper tick failed, will retry: {}", e.getMessage());
+                long held = failures.occurrence("tick");
+                if (held >= 0) {
+                    log.warn("cancel sweeper tick failed, will retry every second: {}{}", e.getMessage(), failures.more(held));
+                }
             }
         }, 0, interval.toMillis(), TimeUnit.MILLISECONDS);
     }

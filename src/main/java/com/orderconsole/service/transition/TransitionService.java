@@ -12,6 +12,7 @@ import com.orderconsole.redis.RedisConnection;
 import com.orderconsole.redis.RedisKeys;
 import com.orderconsole.redis.RedisUnavailableException;
 import com.orderconsole.service.Access;
+import com.orderconsole.service.LogLimiter;
 import com.orderconsole.service.follower.Follower;
 import com.orderconsole.service.order.OrderService;
 import com.orderconsole.service.rules.RulesService;
@@ -43,6 +44,7 @@ public final class TransitionService {
     private final Follower follower;
     // Rebuilds read MySQL (blocking); keep them off Lettuce's event-loop threads.
     private final Executor blocking = ForkJoinPool.commonPool();
+    private final LogLimiter rejections = new LogLimiter(30_000);
 
     /**
      * Built by {@link com.orderconsole.service.Services}.
@@ -124,9 +126,14 @@ public final class TransitionService {
                     if (r.applied()) {
                         follower.nudge();
                     } else {
-                        log.warn("transition rejected: order={} from={} target={} code={} ({}) actor={} source={}",
-                                r.orderId(), r.from(), r.target(), r.code().code(), r.code().description(), operator.name(),
-                                request.source());
+                        // Rejections are business as usual (a late payment after the timeout cancel, a repeated
+                        // callback): counted by the script, one line per code every half minute here.
+                        long held = rejections.occurrence("code " + r.code().code());
+                        if (held >= 0) {
+                            log.info("transition rejected: order={} from={} target={} code={} ({}) actor={} source={}{}",
+                                    r.orderId(), r.from(), r.target(), r.code().code(), r.code().description(), operator.name(),
+                                    request.source(), rejections.more(held));
+                        }
                         if (r.code() != ResultCode.STATE_MISSING && r.code() != ResultCode.MALFORMED) {
                             follower.nudge();
                         }
