@@ -45,6 +45,15 @@ public record EngineConfig(String redisUri, String jdbcUrl, String dbUser, Strin
         return jdbcUrl != null && !localIdentity;
     }
 
+    /** @return where the database is, for people: "host:port/schema" (never an account or parameters), or "embedded" */
+    public String databaseWhere() {
+        if (jdbcUrl == null) {
+            return "embedded";
+        }
+        String s = jdbcUrl.replaceFirst("^jdbc:[a-z]+://", "").replaceFirst("\\?.*$", "");
+        return s.substring(s.lastIndexOf('@') + 1);
+    }
+
     public EngineConfig withDataDir(Path dir) {
         return new EngineConfig(redisUri, jdbcUrl, dbUser, dbPassword, role, localIdentity, dir, commandTimeout,
                 sweepInterval, syncIdle, paymentTimeout);
