@@ -31,6 +31,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 class RedisAclTest {
     /** The README's user for read-only sessions: the console's reads, plus PING and TIME for the health check. */
     private static final String READ_ONLY_USER = "user console_ro on >ro-pw ~osm:* +@read +ping +time -@write -@scripting";
+    /** The README's user for the sessions that act: everything, on the console's keys only. */
+    private static final String WRITER_USER = "user console_rw on >rw-pw ~osm:* +@all";
 
     private static RedisServer redis;
     private static int port;
@@ -42,11 +44,10 @@ class RedisAclTest {
         }
         Path dir = Files.createDirectories(Path.of("target", "test-servers", "redis-acl").toAbsolutePath());
         redis = RedisServer.newRedisServer().port(port).bind("127.0.0.1").setting("dir " + dir).setting("save \"\"")
-                .setting(READ_ONLY_USER).build();
+                .setting(READ_ONLY_USER).setting(WRITER_USER).build();
         redis.start();
         AccessControlledDb.reset();
-        // The default user (all rights) stands for the Redis user of support, ops and admin sessions.
-        try (Engine admin = Engine.start(AccessControlledDb.config("ada").withServers("redis://127.0.0.1:" + port,
+        try (Engine admin = Engine.start(AccessControlledDb.config("ada").withServers("redis://console_rw:rw-pw@127.0.0.1:" + port,
                 AccessControlledDb.server().jdbcUrl(), "ada", "pw-ada"))) {
             admin.services().orders().create(admin.operator(), "a-1", null, Duration.ofMinutes(30));
             admin.services().follower().catchUp(Duration.ofSeconds(10));
