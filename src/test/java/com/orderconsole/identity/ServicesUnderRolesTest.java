@@ -8,11 +8,14 @@ import com.orderconsole.domain.PermissionDeniedException;
 import com.orderconsole.domain.Role;
 import com.orderconsole.domain.TransitionRequest;
 import com.orderconsole.service.Services;
+import com.orderconsole.service.importer.ImportProgress;
+import com.orderconsole.service.importer.ImportReport;
 import com.orderconsole.service.order.OrderDetails;
 import com.orderconsole.service.transition.TransitionOutcome;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
+import java.io.StringReader;
 import java.time.Duration;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -74,6 +77,20 @@ class ServicesUnderRolesTest {
         }
         assertThat(AccessControlledDb.count("SELECT COUNT(*) FROM order_history")).isEqualTo(history);
         assertThat(AccessControlledDb.count("SELECT COUNT(*) FROM transition_rules")).isEqualTo(1);
+    }
+
+    @Test
+    void anOpsAccountImportsOrdersWithTheirHistoryUnderItsGrants() {
+        String csv = "order_id,customer_id,order_status,order_purchase_timestamp,order_approved_at,order_delivered_carrier_date,"
+                + "order_delivered_customer_date,order_estimated_delivery_date\n"
+                + "i-1,c1,delivered,2017-10-02 10:56:33,2017-10-02 11:07:15,2017-10-04 19:55:00,2017-10-10 21:25:13,\n"
+                + "i-2,c2,shipped,2017-10-02 10:56:33,2017-10-03 08:00:00,2017-10-04 09:00:00,,\n";
+        try (Engine e = Engine.start(AccessControlledDb.config("olga"))) {
+            ImportReport r = e.services().importer().importCsv(e.operator(), new StringReader(csv), "test.csv", ImportProgress.NONE);
+            assertThat(r.imported()).as(String.valueOf(r.problems())).isEqualTo(2);
+            assertThat(e.services().orders().lookup("i-2").summary().mysqlStatus()).isEqualTo(OrderStatus.SHIPPED);
+        }
+        assertThat(AccessControlledDb.count("SELECT COUNT(*) FROM order_history WHERE order_id IN ('i-1', 'i-2')")).isPositive();
     }
 
     @Test
