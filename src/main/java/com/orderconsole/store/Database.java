@@ -25,8 +25,10 @@ import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
 /**
- * The MySQL side: a small connection pool, schema migrations (Flyway, {@code db/migration}) and
- * MyBatis sessions. Works with MySQL 8 and MariaDB 10.6+.
+ * The MySQL side: a small connection pool, schema migrations (Flyway: SQL in {@code db/migration}, Java in
+ * {@code store/migration}) and MyBatis sessions. Works with MySQL 8 and MariaDB 10.6+. Pools of signed-in
+ * console accounts never change the schema, and a statement their roles do not grant fails with a
+ * {@link DatabaseRefusedException} saying so.
  */
 public final class Database implements AutoCloseable {
     /** MySQL/MariaDB errors: command denied on a table or column, database denied, privilege missing. */
