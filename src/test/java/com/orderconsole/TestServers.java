@@ -56,11 +56,15 @@ public final class TestServers {
         return mariaDb;
     }
 
-    /** Engine config pointing at the test servers, with no background jobs (tests drive them). */
+    /**
+     * Engine config pointing at the test servers, with no background jobs (tests drive them). The servers
+     * are this process's own, as the embedded ones: nobody signs in, the OS user is the local admin.
+     */
     public static EngineConfig config() {
         start();
         return EngineConfig.embeddedDefault()
                 .withServers(redis.uri(), mariaDb.jdbcUrl(), "root", "")
+                .withLocalIdentity()
                 .withBackgroundJobs(null, null)
                 .withCommandTimeout(Duration.ofSeconds(2));
     }

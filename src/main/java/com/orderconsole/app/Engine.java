@@ -1,5 +1,7 @@
 package com.orderconsole.app;
 
+import com.orderconsole.domain.Operator;
+import com.orderconsole.domain.Role;
 import com.orderconsole.embedded.EmbeddedMariaDb;
 import com.orderconsole.embedded.EmbeddedRedis;
 import com.orderconsole.redis.RedisStores;
@@ -9,11 +11,17 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.time.Duration;
+import java.util.Objects;
 
 /**
  * Starts everything the console and the CLI need: embedded servers when no URIs are given, the Redis
  * and MySQL connections, the rules, and (when configured) the cancel sweeper and the MySQL follower.
- * Callers use {@link #services()} only; they never see a connection.
+ * Against external servers it first signs the operator in ({@link SignIn}). Callers use
+ * {@link #services()} and {@link #operator()} only; they never see a connection.
+ *
+ * <p>A session writes only what its role allows: read-only sessions run no background jobs; support
+ * sessions run the follower and the sweeper; the rules seeding, the recovery after a Redis data loss and
+ * the maintenance job (which write the rules archive) run in ops and admin sessions.
  */
 public final class Engine implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(Engine.class);
@@ -24,10 +32,12 @@ public final class Engine implements AutoCloseable {
     private final Database db;
     private final Services services;
     private final DataDirLease lease;
+    private final Operator operator;
 
     private Engine(EmbeddedRedis er, EmbeddedMariaDb edb, RedisStores redis, Database db, Services services,
-                   DataDirLease lease) {
+                   DataDirLease lease, Operator operator) {
         this.lease = lease;
+        this.operator = operator;
         this.embeddedRedis = er;
         this.embeddedDb = edb;
         this.redis = redis;
@@ -40,10 +50,13 @@ public final class Engine implements AutoCloseable {
      *
      * @param config servers and tuning; null URIs start embedded servers in {@code config.dataDir()}
      * @return a running engine; close it to stop jobs, connections and embedded servers
+     * @throws SignInException when the account may not sign in (nothing is started or written then)
      * @throws RuntimeException with a message naming the server that could not be reached
      */
     public static Engine start(EngineConfig config) {
         log.info("starting engine: {}", config);
+        // Before any server is touched: a refused sign-in changes nothing.
+        Operator operator = SignIn.verify(config);
         EmbeddedRedis er = null;
         EmbeddedMariaDb edb = null;
         RedisStores redis = null;
@@ -81,19 +94,27 @@ public final class Engine implements AutoCloseable {
                 lease.publish(er.port(), edb.port(), longLived);
             }
             redis = RedisStores.connect(redisUri, config.commandTimeout());
-            db = Database.connect(jdbc, user, password, config.commandTimeout());
+            db = config.signInRequired() ? Database.connectSignedIn(jdbc, user, password, config.commandTimeout())
+                    : Database.connect(jdbc, user, password, config.commandTimeout());
             Services services = Services.create(redis, db, config.paymentTimeout());
-            services.dataset().verifyPairing();
-            services.rules().ensureSeeded();
-            services.maintenance().recoverIfRedisLostData();
-            if (config.syncIdle() != null) {
-                services.follower().start(config.syncIdle());
-                services.maintenance().start(Duration.ofSeconds(5));
+            Role role = operator.role();
+            // Only those who may write record a new pairing; everyone is refused a Redis of another system.
+            services.dataset().verifyPairing(role.includes(Role.OPS));
+            if (role.includes(Role.OPS)) {
+                services.rules().ensureSeeded();
+                services.maintenance().recoverIfRedisLostData();
             }
-            if (config.sweepInterval() != null) {
+            if (config.syncIdle() != null && role.includes(Role.SUPPORT)) {
+                services.follower().start(config.syncIdle());
+                if (role.includes(Role.OPS)) {
+                    services.maintenance().start(Duration.ofSeconds(5));
+                }
+            }
+            if (config.sweepInterval() != null && role.includes(Role.SUPPORT)) {
                 services.sweeper().start(config.sweepInterval());
             }
-            return new Engine(er, edb, redis, db, services, lease);
+            log.info("working as {}", operator.describe());
+            return new Engine(er, edb, redis, db, services, lease, operator);
         } catch (RuntimeException e) {
             if (redis != null) {
                 redis.close();
@@ -117,6 +138,37 @@ public final class Engine implements AutoCloseable {
     /** @return the service layer */
     public Services services() {
         return services;
+    }
+
+    /** @return who works through this engine: the signed-in account, or the OS user as local admin */
+    public Operator operator() {
+        return operator;
+    }
+
+    /**
+     * The outcome of {@link #migrate}.
+     *
+     * @param applied migrations applied now
+     * @param version the schema version afterwards
+     */
+    public record Migrated(int applied, String version) {
+    }
+
+    /**
+     * Applies the schema migrations to external servers as a database administrator, creating the tables
+     * and the console roles; signed-in console accounts may not change the schema.
+     *
+     * @param config the database and the administrator's account
+     * @return what was applied
+     * @throws IllegalArgumentException when the configuration names no external database
+     */
+    public static Migrated migrate(EngineConfig config) {
+        if (config.jdbcUrl() == null) {
+            throw new IllegalArgumentException("migrate needs the database (--jdbc); the embedded MariaDB is migrated at every start");
+        }
+        Database.Migrated m = Database.migrate(config.jdbcUrl(), config.dbUser(), Objects.requireNonNullElse(config.dbPassword(), ""),
+                config.commandTimeout());
+        return new Migrated(m.applied(), m.version());
     }
 
     /** @return true when this engine started its own Redis and MariaDB */

@@ -1,23 +1,31 @@
 package com.orderconsole.app;
 
+import com.orderconsole.domain.Role;
+
 import java.nio.file.Path;
 import java.time.Duration;
 
 /**
- * How to reach the servers and tune the engine.
+ * How to reach the servers, who signs in, and how to tune the engine.
  *
  * @param redisUri Redis URI, or null to start embedded Redis
  * @param jdbcUrl JDBC URL of the orders schema, or null to start embedded MariaDB
- * @param dbUser database user (external mode)
- * @param dbPassword database password (external mode; read from an environment variable, never logged)
+ * @param dbUser database account to sign in with (external servers)
+ * @param dbPassword its password (from an environment variable, a prompt or the sign-in dialog; never logged)
+ * @param role the role to work in, only ever lower than the account's; null for the highest it holds
+ *     (admin on local servers)
+ * @param localIdentity true when the servers named by the URIs are the OS user's own, like the embedded
+ *     ones (test fixtures, benchmarks): nobody signs in and the OS user is the local admin. Never set
+ *     from the command line.
  * @param dataDir where the embedded servers keep their data
  * @param commandTimeout how long one Redis or MySQL call may take before it fails
  * @param sweepInterval cancel sweeper period (1 s by default); null to run no sweeper in this process
  * @param syncIdle the MySQL follower drains at least this often; null to run no follower in this process
  * @param paymentTimeout default payment deadline of new orders
  */
-public record EngineConfig(String redisUri, String jdbcUrl, String dbUser, String dbPassword, Path dataDir,
-                           Duration commandTimeout, Duration sweepInterval, Duration syncIdle, Duration paymentTimeout) {
+public record EngineConfig(String redisUri, String jdbcUrl, String dbUser, String dbPassword, Role role,
+                           boolean localIdentity, Path dataDir, Duration commandTimeout, Duration sweepInterval,
+                           Duration syncIdle, Duration paymentTimeout) {
 
     /** @return the default per-user data directory: $XDG_DATA_HOME/order-console or ~/.local/share/order-console */
     public static Path defaultDataDir() {
@@ -28,24 +36,61 @@ public record EngineConfig(String redisUri, String jdbcUrl, String dbUser, Strin
 
     /** Embedded servers in the default data directory, background jobs on, 2 s command timeout. */
     public static EngineConfig embeddedDefault() {
-        return new EngineConfig(null, null, "root", "", defaultDataDir(), Duration.ofSeconds(2), Duration.ofSeconds(1),
-                Duration.ofMillis(200), Duration.ofMinutes(30));
+        return new EngineConfig(null, null, "root", "", null, false, defaultDataDir(), Duration.ofSeconds(2),
+                Duration.ofSeconds(1), Duration.ofMillis(200), Duration.ofMinutes(30));
+    }
+
+    /** @return true when an operator must sign in with a database account: external servers that are not the OS user's own */
+    public boolean signInRequired() {
+        return jdbcUrl != null && !localIdentity;
+    }
+
+    /** @return where the database is, for people: "host:port/schema" (never an account or parameters), or "embedded" */
+    public String databaseWhere() {
+        if (jdbcUrl == null) {
+            return "embedded";
+        }
+        String s = jdbcUrl.replaceFirst("^jdbc:[a-z]+://", "").replaceFirst("\\?.*$", "");
+        return s.substring(s.lastIndexOf('@') + 1);
     }
 
     public EngineConfig withDataDir(Path dir) {
-        return new EngineConfig(redisUri, jdbcUrl, dbUser, dbPassword, dir, commandTimeout, sweepInterval, syncIdle, paymentTimeout);
+        return new EngineConfig(redisUri, jdbcUrl, dbUser, dbPassword, role, localIdentity, dir, commandTimeout,
+                sweepInterval, syncIdle, paymentTimeout);
     }
 
+    /** Other servers and account; whether the identity is local stays as it was. */
     public EngineConfig withServers(String redis, String jdbc, String user, String password) {
-        return new EngineConfig(redis, jdbc, user, password, dataDir, commandTimeout, sweepInterval, syncIdle, paymentTimeout);
+        return new EngineConfig(redis, jdbc, user, password, role, localIdentity, dataDir, commandTimeout,
+                sweepInterval, syncIdle, paymentTimeout);
+    }
+
+    /** The account to sign in with. */
+    public EngineConfig withAccount(String user, String password) {
+        return new EngineConfig(redisUri, jdbcUrl, user, password, role, localIdentity, dataDir, commandTimeout,
+                sweepInterval, syncIdle, paymentTimeout);
+    }
+
+    /** @param lowered the role to work in (null: the highest the account holds) */
+    public EngineConfig withRole(Role lowered) {
+        return new EngineConfig(redisUri, jdbcUrl, dbUser, dbPassword, lowered, localIdentity, dataDir, commandTimeout,
+                sweepInterval, syncIdle, paymentTimeout);
+    }
+
+    /** The servers are the OS user's own: no sign-in, the OS user is the local admin (see {@link #localIdentity()}). */
+    public EngineConfig withLocalIdentity() {
+        return new EngineConfig(redisUri, jdbcUrl, dbUser, dbPassword, role, true, dataDir, commandTimeout,
+                sweepInterval, syncIdle, paymentTimeout);
     }
 
     public EngineConfig withBackgroundJobs(Duration sweep, Duration sync) {
-        return new EngineConfig(redisUri, jdbcUrl, dbUser, dbPassword, dataDir, commandTimeout, sweep, sync, paymentTimeout);
+        return new EngineConfig(redisUri, jdbcUrl, dbUser, dbPassword, role, localIdentity, dataDir, commandTimeout,
+                sweep, sync, paymentTimeout);
     }
 
     public EngineConfig withCommandTimeout(Duration timeout) {
-        return new EngineConfig(redisUri, jdbcUrl, dbUser, dbPassword, dataDir, timeout, sweepInterval, syncIdle, paymentTimeout);
+        return new EngineConfig(redisUri, jdbcUrl, dbUser, dbPassword, role, localIdentity, dataDir, timeout,
+                sweepInterval, syncIdle, paymentTimeout);
     }
 
     /**
@@ -72,6 +117,7 @@ public record EngineConfig(String redisUri, String jdbcUrl, String dbUser, Strin
         // Never print the password.
         return "EngineConfig[redis=" + (redisUri == null ? "embedded" : redisUri.replaceAll("//[^@/]*@", "//***@"))
                 + ", jdbc=" + (jdbcUrl == null ? "embedded" : jdbcUrl.replaceAll("(?i)password=[^&]*", "password=***"))
+                + (signInRequired() ? ", account=" + dbUser : "") + (role == null ? "" : ", role=" + role.label())
                 + ", dataDir=" + dataDir + "]";
     }
 }

@@ -21,6 +21,8 @@ abstract class CliCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
+    private Operator operator;
+
     GlobalOptions global() {
         return (GlobalOptions) spec.root().userObject();
     }
@@ -37,30 +39,36 @@ abstract class CliCommand implements Callable<Integer> {
         return global().json;
     }
 
-    /** @return the operator of this run; a bad name is a usage error */
-    Operator operator(String nameOverride) {
-        try {
-            return global().operator(nameOverride);
-        } catch (IllegalArgumentException e) {
-            throw new ParameterException(spec.commandLine(), e.getMessage());
-        }
+    /** @return a started engine (close it), the operator signed in; see {@link #engine(String)} */
+    Engine engine() {
+        return engine(null);
     }
 
-    /** @return a started engine (close it); an unset --db-password-env variable is a usage error */
-    Engine engine() {
-        String password;
-        try {
-            password = global().password();
-        } catch (IllegalArgumentException e) {
-            throw new ParameterException(spec.commandLine(), e.getMessage());
-        }
+    /**
+     * Signs in and starts the engine. Bad identity options, an unset --db-password-env variable or a
+     * missing password are usage errors; a refused sign-in fails the command with the reason in words.
+     *
+     * @param actor the command's --actor (local servers only), or null
+     * @return a started engine; close it
+     */
+    Engine engine(String actor) {
+        GlobalOptions g = global();
         EngineConfig config;
         try {
-            config = global().config(password);
+            g.checkIdentity(actor);
+            config = g.config(g.password());
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), e.getMessage());
         }
-        return Engine.start(config);
+        Engine engine = Engine.start(config);
+        Operator signedIn = engine.operator();
+        operator = actor == null ? signedIn : new Operator(actor, signedIn.role(), signedIn.local());
+        return engine;
+    }
+
+    /** @return who acts in this run: set by {@link #engine(String)} */
+    Operator operator() {
+        return operator;
     }
 
     /** Prints the result: the JSON document with --json, else the text. */

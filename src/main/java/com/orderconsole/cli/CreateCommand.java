@@ -28,8 +28,8 @@ final class CreateCommand extends CliCommand {
 
     @Override
     public Integer call() {
-        var op = operator(null);
         try (Engine engine = engine()) {
+            var op = operator();
             Services s = engine.services();
             Duration timeout = expireIn != null ? expireIn : s.paymentTimeout();
             OrderState st = s.orders().create(op, id, customer, timeout);

@@ -41,8 +41,8 @@ final class DeadLettersCommand extends CliCommand {
         try (Engine engine = engine()) {
             Services s = engine.services();
             if (retry != null || discard != null) {
-                DeadLetter d = retry != null ? s.deadLetters().retry(operator(null), retry)
-                        : s.deadLetters().discard(operator(null), discard, reason);
+                DeadLetter d = retry != null ? s.deadLetters().retry(operator(), retry)
+                        : s.deadLetters().discard(operator(), discard, reason);
                 emit(d, "Dead letter " + d.id() + " " + d.state().toLowerCase(Locale.ROOT) + " by " + d.resolvedBy()
                         + ": " + d.resolution() + System.lineSeparator());
                 return OrderCli.OK;

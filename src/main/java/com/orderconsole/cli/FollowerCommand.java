@@ -16,7 +16,7 @@ final class FollowerCommand extends CliCommand {
     public Integer call() {
         try (Engine engine = engine()) {
             Services s = engine.services();
-            int applied = s.follower().runOnce(operator(null));
+            int applied = s.follower().runOnce(operator());
             FollowerStatus st = s.follower().status();
             Map<String, Object> doc = new LinkedHashMap<>();
             doc.put("applied", applied);

@@ -8,29 +8,32 @@ import picocli.CommandLine.ScopeType;
 
 import java.io.PrintStream;
 import java.nio.file.Path;
+import java.util.Objects;
 
 /**
- * Options every subcommand accepts (inherited from the top command): where the servers are, who acts,
- * and the output format. Holds the output streams of the run.
+ * Options every subcommand accepts (inherited from the top command): where the servers are, who signs
+ * in, and the output format. Holds the output streams and the password prompt of the run.
  */
 class GlobalOptions {
     final PrintStream out;
     final PrintStream err;
+    private final OrderCli.PasswordPrompt prompt;
+    private final boolean serversOwnedLocally;
 
     @Option(scope = ScopeType.INHERIT, names = "--redis", paramLabel = "URI", description = "Redis URI, e.g. "
-            + "redis://host:6379/0 (default: embedded Redis)")
+            + "redis://host:6379/0 or redis://user:password@host:6379 (default: embedded Redis)")
     String redisUri;
 
     @Option(scope = ScopeType.INHERIT, names = "--jdbc", paramLabel = "URL", description = "JDBC URL of the orders "
-            + "schema, e.g. jdbc:mysql://host:3306/orders (default: embedded MariaDB)")
+            + "schema, e.g. jdbc:mysql://host:3306/orders (default: embedded MariaDB, where you are the local admin)")
     String jdbcUrl;
 
-    @Option(scope = ScopeType.INHERIT, names = "--db-user", paramLabel = "NAME", description = "database user "
-            + "(default: root)")
+    @Option(scope = ScopeType.INHERIT, names = "--db-user", paramLabel = "NAME", description = "your database "
+            + "account with --jdbc; it is the name recorded in the history (default: your user name)")
     String dbUser;
 
     @Option(scope = ScopeType.INHERIT, names = "--db-password-env", paramLabel = "VAR", description = "read the "
-            + "database password from this environment variable (never printed)")
+            + "database password from this environment variable (never printed); without it you are asked at the terminal")
     String dbPasswordEnv;
 
     @Option(scope = ScopeType.INHERIT, names = "--data-dir", paramLabel = "DIR", description = "data directory of "
@@ -41,42 +44,82 @@ class GlobalOptions {
             + "text")
     boolean json;
 
-    @Option(scope = ScopeType.INHERIT, names = "--operator", paramLabel = "NAME", description = "who acts, written "
-            + "to the history (default: your user name)")
+    @Option(scope = ScopeType.INHERIT, names = "--operator", paramLabel = "NAME", hidden = true,
+            description = "no longer accepted: who acts is the signed-in account")
     String operatorName;
 
     @Option(scope = ScopeType.INHERIT, names = "--role", paramLabel = "ROLE", converter = Cli.RoleConverter.class,
-            description = "role of the operator: read_only, support, ops or admin (default: ops)")
-    Role role = Role.OPS;
+            description = "work in a lower role than your account holds: read_only, support, ops or admin "
+                    + "(default: the highest your database account holds; admin on the embedded servers)")
+    Role role;
 
-    GlobalOptions(PrintStream out, PrintStream err) {
+    /**
+     * @param prompt asks for the database password when no variable names it
+     * @param serversOwnedLocally true when the servers named by --redis/--jdbc are the OS user's own (tests):
+     *     nobody signs in
+     */
+    GlobalOptions(PrintStream out, PrintStream err, OrderCli.PasswordPrompt prompt, boolean serversOwnedLocally) {
         this.out = out;
         this.err = err;
+        this.prompt = prompt;
+        this.serversOwnedLocally = serversOwnedLocally;
+    }
+
+    /** @return true when an operator signs in with a database account (--jdbc on servers not owned locally) */
+    boolean signInRequired() {
+        return jdbcUrl != null && !serversOwnedLocally;
+    }
+
+    /** @return the database account to sign in with: --db-user, else the OS user name */
+    String account() {
+        return dbUser != null ? dbUser : Objects.requireNonNullElse(System.getProperty("user.name"), "");
     }
 
     /**
-     * @param nameOverride a name to act under instead of --operator (e.g. transition --actor), or null
-     * @return the operator of this run
-     * @throws IllegalArgumentException when the name is not 1-64 printable characters
+     * Refuses self-declared identities: the name in the history is the signed-in account, or on the
+     * local embedded servers the OS user; there, and only there, {@code transition --actor} may name
+     * someone else (e.g. a payment gateway whose callback is replayed by hand).
+     *
+     * @param actor the command's --actor, or null
+     * @throws IllegalArgumentException saying why, for a usage error
      */
-    Operator operator(String nameOverride) {
-        String name = nameOverride != null ? nameOverride : operatorName != null ? operatorName : System.getProperty("user.name", "cli");
-        return new Operator(name, role);
+    void checkIdentity(String actor) {
+        if (operatorName != null) {
+            throw new IllegalArgumentException("--operator is no longer accepted: the history records "
+                    + (signInRequired() ? "the database account you sign in with (--db-user)" : "your user name on the local servers"));
+        }
+        if (actor != null) {
+            if (signInRequired()) {
+                throw new IllegalArgumentException("--actor is accepted on the local embedded servers only; with --jdbc "
+                        + "the history records the database account you sign in with (--db-user " + account() + ")");
+            }
+            new Operator(actor, Role.READ_ONLY); // the name's syntax, before any server starts
+        }
     }
 
     /**
-     * @return the database password: the value of the --db-password-env variable, else empty
-     * @throws IllegalArgumentException naming the variable when it is not set
+     * @return the database password: from the --db-password-env variable, else typed at the terminal;
+     *     "" when nobody signs in
+     * @throws IllegalArgumentException when the variable is not set, or no variable is named and there is
+     *     no terminal to ask at
      */
     String password() {
-        if (dbPasswordEnv == null) {
+        if (dbPasswordEnv != null) {
+            String password = System.getenv(dbPasswordEnv);
+            if (password == null) {
+                throw new IllegalArgumentException("environment variable " + dbPasswordEnv + " (from --db-password-env) is not set");
+            }
+            return password;
+        }
+        if (!signInRequired()) {
             return "";
         }
-        String password = System.getenv(dbPasswordEnv);
-        if (password == null) {
-            throw new IllegalArgumentException("environment variable " + dbPasswordEnv + " (from --db-password-env) is not set");
+        char[] typed = prompt.read("Password of database account '" + account() + "': ");
+        if (typed == null) {
+            throw new IllegalArgumentException("no password for database account '" + account() + "': name an environment "
+                    + "variable holding it with --db-password-env VAR, or run at a terminal to be asked");
         }
-        return password;
+        return new String(typed);
     }
 
     /**
@@ -86,7 +129,7 @@ class GlobalOptions {
      * @param password the database password (see {@link #password()})
      */
     EngineConfig config(String password) {
-        EngineConfig config = EngineConfig.embeddedDefault().withBackgroundJobs(null, null);
+        EngineConfig config = EngineConfig.embeddedDefault().withBackgroundJobs(null, null).withRole(role);
         if (dataDir != null) {
             config = config.withDataDir(dataDir.toAbsolutePath());
         }
@@ -96,8 +139,8 @@ class GlobalOptions {
                     + "one external server beside an embedded one would split the system");
         }
         if (redisUri != null) {
-            config = config.withServers(redisUri, jdbcUrl, dbUser != null ? dbUser : config.dbUser(), password);
+            config = config.withServers(redisUri, jdbcUrl, serversOwnedLocally ? config.dbUser() : account(), password);
         }
-        return config;
+        return serversOwnedLocally ? config.withLocalIdentity() : config;
     }
 }

@@ -27,8 +27,8 @@ final class ImportCommand extends CliCommand {
         if (!Files.isRegularFile(csv)) {
             throw new IllegalArgumentException("cannot read --csv " + csv + ": no such file");
         }
-        Operator op = operator(null);
         try (Engine engine = engine()) {
+            Operator op = operator();
             ImportReport r = engine.services().importer().importCsv(op, csv, progress());
             Map<String, Object> doc = new LinkedHashMap<>();
             doc.put("file", csv.toString());

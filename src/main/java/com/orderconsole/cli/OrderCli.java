@@ -1,6 +1,7 @@
 package com.orderconsole.cli;
 
 import com.orderconsole.app.EngineConfig;
+import com.orderconsole.app.SignIn;
 import com.orderconsole.domain.Operator;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -28,12 +29,16 @@ import java.util.function.BiConsumer;
  * order-console reconcile [--repair]
  * order-console stats
  * order-console rules show | rules validate FILE | rules set FILE
+ * order-console migrate --jdbc URL --db-user ADMIN
  * </pre>
  *
  * Global options (accepted before or after the subcommand): {@code --redis URI}, {@code --jdbc URL},
  * {@code --db-user NAME}, {@code --db-password-env VAR}, {@code --data-dir DIR}, {@code --json},
- * {@code --operator NAME}, {@code --role ROLE}. Without {@code --redis}/{@code --jdbc} embedded servers
- * run in the data directory (default {@code ~/.local/share/order-console}).
+ * {@code --role ROLE}. Without {@code --redis}/{@code --jdbc} embedded servers run in the data directory
+ * (default {@code ~/.local/share/order-console}) and the OS user is their admin. With {@code --jdbc} the
+ * operator signs in with their own database account (password from the variable named by
+ * {@code --db-password-env}, or typed at the terminal): that account is the name in the history and its
+ * database roles give the console role, which {@code --role} can only lower.
  *
  * <p>Exit codes: {@value #OK} success; {@value #REJECTED} a transition was rejected (the result code is
  * in the output); {@value #USAGE} usage error; {@value #FAILED} any other failure (message on stderr).
@@ -66,19 +71,58 @@ public final class OrderCli {
         return run(args, out, err, null);
     }
 
+    /** Reads a password from the person at the terminal, without echo. */
+    @FunctionalInterface
+    public interface PasswordPrompt {
+        /** The process's terminal; none when input or output is redirected. */
+        PasswordPrompt TERMINAL = text -> System.console() == null ? null : System.console().readPassword("%s", text);
+
+        /**
+         * @param text what to ask, e.g. "Password of database account 'alice': "
+         * @return the password typed, or null when there is no terminal to ask at
+         */
+        char[] read(String text);
+    }
+
     /**
      * Runs one command line; without a subcommand, opens the console with the global options.
      *
-     * @param openConsole called with the engine configuration (background jobs on) and the operator when no
-     *     subcommand is given; returns when the console closes. Null: a subcommand is required.
+     * @param openConsole called when no subcommand is given, with the engine configuration (background jobs
+     *     on) and the operator: on local servers the OS user as admin; with --jdbc and --db-password-env the
+     *     account, already checked; with --jdbc alone null, and the configuration has no password: the
+     *     console's sign-in dialog asks. Returns when the console closes. Null: a subcommand is required.
      * @return the exit code, as {@link #run(String[], PrintStream, PrintStream)}
      */
     public static int run(String[] args, PrintStream out, PrintStream err, BiConsumer<EngineConfig, Operator> openConsole) {
+        return run(args, out, err, openConsole, PasswordPrompt.TERMINAL);
+    }
+
+    /**
+     * Runs one command line, asking for passwords with the given prompt.
+     *
+     * @param prompt where a password is asked for when --jdbc is given without --db-password-env
+     * @return the exit code, as {@link #run(String[], PrintStream, PrintStream)}
+     */
+    public static int run(String[] args, PrintStream out, PrintStream err, BiConsumer<EngineConfig, Operator> openConsole,
+                          PasswordPrompt prompt) {
+        return run(new Root(out, err, openConsole, prompt, false), args);
+    }
+
+    /**
+     * Runs one command line against servers that are the OS user's own (the test fixtures), so that nobody
+     * signs in: as on the embedded servers, the OS user is the admin.
+     */
+    static int runOnLocalServers(String[] args, PrintStream out, PrintStream err) {
+        return run(new Root(out, err, null, PasswordPrompt.TERMINAL, true), args);
+    }
+
+    private static int run(Root root, String[] args) {
+        PrintStream out = root.out;
+        PrintStream err = root.err;
         if (System.getProperty(LOG_LEVEL_PROPERTY) == null) {
             // Read when logging starts (first engine use): the CLI's stdout stays clean and stderr quiet.
             System.setProperty(LOG_LEVEL_PROPERTY, "WARN");
         }
-        Root root = new Root(out, err, openConsole);
         CommandLine cl = new CommandLine(root);
         cl.setOut(new PrintWriter(out, true, StandardCharsets.UTF_8));
         cl.setErr(new PrintWriter(err, true, StandardCharsets.UTF_8));
@@ -101,13 +145,14 @@ public final class OrderCli {
             description = "Order State Console, headless. Without a subcommand, java -jar opens the console.",
             subcommands = {ImportCommand.class, CreateCommand.class, TransitionCommand.class, ShowCommand.class,
                     SweepCommand.class, FollowerCommand.class, ReconcileCommand.class, StatsCommand.class, RulesCommand.class,
-                    DeadLettersCommand.class},
+                    DeadLettersCommand.class, MigrateCommand.class},
             footer = {"", "Exit codes: 0 ok, 1 failure (message on stderr), 2 usage error, 3 transition rejected (code in the output)."})
     static final class Root extends GlobalOptions implements Runnable {
         private final BiConsumer<EngineConfig, Operator> openConsole;
 
-        Root(PrintStream out, PrintStream err, BiConsumer<EngineConfig, Operator> openConsole) {
-            super(out, err);
+        Root(PrintStream out, PrintStream err, BiConsumer<EngineConfig, Operator> openConsole, PasswordPrompt prompt,
+             boolean serversOwnedLocally) {
+            super(out, err, prompt, serversOwnedLocally);
             this.openConsole = openConsole;
         }
 
@@ -119,9 +164,18 @@ public final class OrderCli {
             if (openConsole == null) {
                 throw new ParameterException(spec.commandLine(), "a subcommand is needed");
             }
+            // Without a password variable the console's sign-in dialog asks, not the terminal.
+            boolean dialogAsks = signInRequired() && dbPasswordEnv == null;
+            EngineConfig config;
+            try {
+                checkIdentity(null);
+                config = config(dialogAsks ? "" : password());
+            } catch (IllegalArgumentException e) {
+                throw new ParameterException(spec.commandLine(), e.getMessage());
+            }
             // The console runs the cancel sweeper (1 s) and the MySQL follower itself, unlike one-shot commands.
-            openConsole.accept(config(password()).withBackgroundJobs(Duration.ofSeconds(1), Duration.ofMillis(200)),
-                    operator(null));
+            config = config.withBackgroundJobs(Duration.ofSeconds(1), Duration.ofMillis(200));
+            openConsole.accept(config, dialogAsks ? null : SignIn.verify(config));
         }
     }
 }

@@ -36,8 +36,8 @@ final class ReconcileCommand extends CliCommand {
 
     @Override
     public Integer call() {
-        Operator op = operator(null);
         try (Engine engine = engine()) {
+            Operator op = operator();
             Services s = engine.services();
             ReconciliationService recon = s.reconciliation();
             ReconReport before = recon.run(null, ReconProgress.NONE, () -> false);

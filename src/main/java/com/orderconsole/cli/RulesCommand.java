@@ -103,9 +103,9 @@ final class RulesCommand implements Runnable {
 
         @Override
         public Integer call() {
-            Operator op = operator(null);
             String text = read(file);
             try (Engine engine = engine()) {
+                Operator op = operator();
                 TransitionRules rules;
                 try {
                     rules = engine.services().rules().set(op, text);

@@ -21,7 +21,7 @@ final class SweepCommand extends CliCommand {
         try (Engine engine = engine()) {
             Services s = engine.services();
             boolean paused = s.sweeper().status().paused();
-            int cancelled = s.sweeper().sweepNow(operator(null));
+            int cancelled = s.sweeper().sweepNow(operator());
             boolean synced = catchUpMySql(s);
             Map<String, Object> doc = new LinkedHashMap<>();
             doc.put("cancelled", cancelled);

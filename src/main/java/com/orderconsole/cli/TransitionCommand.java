@@ -1,7 +1,6 @@
 package com.orderconsole.cli;
 
 import com.orderconsole.app.Engine;
-import com.orderconsole.domain.Operator;
 import com.orderconsole.domain.OrderStatus;
 import com.orderconsole.domain.ResultCode;
 import com.orderconsole.domain.TransitionRequest;
@@ -34,7 +33,8 @@ final class TransitionCommand extends CliCommand {
                     + "CANCELLED(6)")
     OrderStatus to;
 
-    @Option(names = "--actor", paramLabel = "NAME", description = "name written to the history (default: --operator)")
+    @Option(names = "--actor", paramLabel = "NAME", description = "local embedded servers only: a name to record "
+            + "instead of your user name (with --jdbc the history records your database account)")
     String actor;
 
     @Option(names = "--reason", paramLabel = "TEXT", description = "why, kept in the history (at most 500 characters)")
@@ -46,16 +46,15 @@ final class TransitionCommand extends CliCommand {
 
     @Override
     public Integer call() {
-        Operator op = operator(actor);
         TransitionRequest request;
         try {
             request = new TransitionRequest(id, to, expectVersion, SOURCE, reason, false);
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), e.getMessage());
         }
-        try (Engine engine = engine()) {
+        try (Engine engine = engine(actor)) {
             Services s = engine.services();
-            TransitionOutcome outcome = s.transitions().transitionAndWait(op, request, SYNC_WAIT);
+            TransitionOutcome outcome = s.transitions().transitionAndWait(operator(), request, SYNC_WAIT);
             TransitionResult r = outcome.result();
             if (r.code() == ResultCode.STATE_MISSING) {
                 // The service already tried to rebuild the state from MySQL: neither store knows the order.

@@ -18,6 +18,11 @@ public enum Role {
         return ordinal() >= other.ordinal();
     }
 
+    /** @return the role for people: "read-only", "support", "ops" or "admin" */
+    public String label() {
+        return name().toLowerCase(Locale.ROOT).replace('_', '-');
+    }
+
     /**
      * @param text a role name, case-insensitive, '-' allowed for '_'
      * @return the role

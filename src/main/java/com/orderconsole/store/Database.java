@@ -10,24 +10,39 @@ import org.apache.ibatis.session.SqlSessionFactory;
 import org.apache.ibatis.session.SqlSessionFactoryBuilder;
 import org.apache.ibatis.transaction.jdbc.JdbcTransactionFactory;
 import org.flywaydb.core.Flyway;
+import org.flywaydb.core.api.MigrationInfo;
+import org.flywaydb.core.api.output.MigrateResult;
 
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
+import java.util.Arrays;
+import java.util.Locale;
+import java.util.Set;
 import java.util.function.Function;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 
 /**
- * The MySQL side: a small connection pool, schema migrations (Flyway, {@code db/migration}) and
- * MyBatis sessions. Works with MySQL 8 and MariaDB 10.6+.
+ * The MySQL side: a small connection pool, schema migrations (Flyway: SQL in {@code db/migration}, Java in
+ * {@code store/migration}) and MyBatis sessions. Works with MySQL 8 and MariaDB 10.6+. Pools of signed-in
+ * console accounts never change the schema, and a statement their roles do not grant fails with a
+ * {@link DatabaseRefusedException} saying so.
  */
 public final class Database implements AutoCloseable {
+    /** MySQL/MariaDB errors: command denied on a table or column, database denied, privilege missing. */
+    private static final Set<Integer> ACCESS_DENIED = Set.of(1142, 1143, 1044, 1227);
+    private static final Pattern TABLE_DENIED = Pattern.compile("^(\\w+) command denied to user .* for table (\\S+)");
     private final HikariDataSource dataSource;
     private final SqlSessionFactory sessions;
     private final String where;
+    private final String account;
 
-    private Database(HikariDataSource dataSource, String where) {
+    private Database(HikariDataSource dataSource, String where, String account) {
         this.dataSource = dataSource;
         this.where = where;
+        this.account = account;
         Configuration cfg = new Configuration(new Environment("main", new JdbcTransactionFactory(), dataSource));
         cfg.setMapUnderscoreToCamelCase(true);
         cfg.setDefaultStatementTimeout(30);
@@ -42,7 +57,7 @@ public final class Database implements AutoCloseable {
     }
 
     /**
-     * Opens a pool and migrates the schema.
+     * Opens a pool and migrates the schema (local servers, where the account is the administrator).
      *
      * @param jdbcUrl e.g. {@code jdbc:mysql://127.0.0.1:3306/orders?sslMode=REQUIRED}
      * @param user database user
@@ -52,6 +67,74 @@ public final class Database implements AutoCloseable {
      * @throws DatabaseUnavailableException when the server cannot be reached or the schema cannot be migrated
      */
     public static Database connect(String jdbcUrl, String user, String password, Duration timeout) {
+        HikariDataSource ds = pool(jdbcUrl, user, password, timeout);
+        try {
+            flyway(ds).migrate();
+        } catch (RuntimeException e) {
+            ds.close();
+            throw new DatabaseUnavailableException("cannot open the orders database at " + describe(jdbcUrl) + ": " + rootMessage(e), e);
+        }
+        return new Database(ds, describe(jdbcUrl), user);
+    }
+
+    /**
+     * Opens a pool for a signed-in console account, which may not change the schema: the schema must
+     * already be migrated by a database administrator ({@link #migrate}).
+     *
+     * @return the database
+     * @throws DatabaseUnavailableException when the server cannot be reached or migrations are pending
+     */
+    public static Database connectSignedIn(String jdbcUrl, String user, String password, Duration timeout) {
+        HikariDataSource ds = pool(jdbcUrl, user, password, timeout);
+        String where = describe(jdbcUrl);
+        MigrationInfo[] pending;
+        try {
+            pending = flyway(ds).info().pending();
+        } catch (RuntimeException e) {
+            ds.close();
+            throw new DatabaseUnavailableException("cannot open the orders database at " + where + ": " + rootMessage(e), e);
+        }
+        if (pending.length > 0) {
+            ds.close();
+            throw new DatabaseUnavailableException("the orders database at " + where + " lacks " + pending.length
+                    + " schema migration" + (pending.length == 1 ? "" : "s") + " (" + Arrays.stream(pending)
+                    .map(m -> "V" + m.getVersion() + " " + m.getDescription()).collect(Collectors.joining(", "))
+                    + "); a database administrator applies them with 'order-console migrate'", null);
+        }
+        return new Database(ds, where, user);
+    }
+
+    /**
+     * The outcome of {@link #migrate}.
+     *
+     * @param applied migrations applied now
+     * @param version the schema version afterwards
+     */
+    public record Migrated(int applied, String version) {
+    }
+
+    /**
+     * Applies the pending migrations, creating the tables and the console roles ({@link ConsoleRoles}).
+     *
+     * @param user an administrator account: may create tables and roles and grant on the schema
+     * @throws DatabaseUnavailableException when the server cannot be reached or refuses a migration
+     */
+    public static Migrated migrate(String jdbcUrl, String user, String password, Duration timeout) {
+        try (HikariDataSource ds = pool(jdbcUrl, user, password, timeout)) {
+            MigrateResult r = flyway(ds).migrate();
+            return new Migrated(r.migrationsExecuted, r.targetSchemaVersion != null ? r.targetSchemaVersion : r.initialSchemaVersion);
+        } catch (RuntimeException e) {
+            throw new DatabaseUnavailableException("cannot migrate the orders database at " + describe(jdbcUrl) + ": "
+                    + rootMessage(e), e);
+        }
+    }
+
+    private static Flyway flyway(HikariDataSource ds) {
+        return Flyway.configure().dataSource(ds)
+                .locations("classpath:db/migration", "classpath:com/orderconsole/store/migration").load();
+    }
+
+    private static HikariDataSource pool(String jdbcUrl, String user, String password, Duration timeout) {
         HikariConfig hc = new HikariConfig();
         hc.setJdbcUrl(jdbcUrl);
         hc.setUsername(user);
@@ -67,15 +150,7 @@ public final class Database implements AutoCloseable {
         hc.addDataSourceProperty("socketTimeout", Long.toString(Math.max(timeout.toMillis() * 15, 30_000)));
         hc.addDataSourceProperty("rewriteBatchedStatements", "true");
         hc.addDataSourceProperty("cachePrepStmts", "true");
-        String where = describe(jdbcUrl);
-        HikariDataSource ds = new HikariDataSource(hc);
-        try {
-            Flyway.configure().dataSource(ds).locations("classpath:db/migration").load().migrate();
-        } catch (RuntimeException e) {
-            ds.close();
-            throw new DatabaseUnavailableException("cannot open the orders database at " + where + ": " + rootMessage(e), e);
-        }
-        return new Database(ds, where);
+        return new HikariDataSource(hc);
     }
 
     /** Runs work in one transaction, committing on success and rolling back on any exception. */
@@ -124,9 +199,20 @@ public final class Database implements AutoCloseable {
                     || t instanceof com.mysql.cj.jdbc.exceptions.CommunicationsException) {
                 return new DatabaseUnavailableException("MySQL at " + where + " is unreachable: " + rootMessage(e), e);
             }
+            if (t instanceof SQLException sql && ACCESS_DENIED.contains(sql.getErrorCode())) {
+                return new DatabaseRefusedException(refusal(sql.getMessage()), e);
+            }
             t = t.getCause();
         }
         return e;
+    }
+
+    /** @return the server's access-denied message in words: what was refused to which account, and why */
+    private String refusal(String serverMessage) {
+        Matcher m = TABLE_DENIED.matcher(serverMessage == null ? "" : serverMessage);
+        String what = m.find() ? m.group(1).toUpperCase(Locale.ROOT) + " on table " + m.group(2).replaceAll("[`']", "")
+                .replaceFirst("^.*\\.", "") : "this operation";
+        return "the database refused " + what + " to account '" + account + "': none of its roles grants it";
     }
 
     /** @return true when a connection can be had and answers within the timeout */

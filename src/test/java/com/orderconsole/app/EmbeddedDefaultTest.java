@@ -23,6 +23,8 @@ class EmbeddedDefaultTest {
         Operator op = new Operator("alice", Role.SUPPORT);
         try (Engine first = Engine.start(cfg)) {
             assertThat(first.embedded()).isTrue();
+            assertThat(first.operator()).as("nobody signs in: the OS user is the local admin")
+                    .isEqualTo(new Operator(System.getProperty("user.name"), Role.ADMIN, true));
             first.services().orders().create(op, "keep-1", null, Duration.ofMinutes(30));
             first.services().transitions().transition(op, TransitionRequest.of("keep-1", OrderStatus.PAID, "t", ""));
             first.services().follower().drainOnce();
@@ -46,6 +48,7 @@ class EmbeddedDefaultTest {
         try (Engine open = Engine.start(console)) {
             try (Engine cli = Engine.start(command)) {
                 assertThat(cli.embedded()).as("attached, not a second pair of servers on the same files").isFalse();
+                assertThat(cli.operator().describe()).endsWith(" · admin (local)");
                 cli.services().orders().create(op, "shared-1", null, Duration.ofMinutes(30));
             }
             assertThat(open.services().orders().lookup("shared-1").summary().redisStatus()).isEqualTo(OrderStatus.WAIT_PAY);

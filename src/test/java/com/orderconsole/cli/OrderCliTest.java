@@ -59,7 +59,7 @@ class OrderCliTest {
         s = engine.services();
     }
 
-    /** Runs the CLI against the test servers (connection options before the subcommand). */
+    /** Runs the CLI against the test servers, which are this process's own: nobody signs in (see identity/ for sign-in). */
     private static Run cli(String... args) {
         EngineConfig c = TestServers.config();
         List<String> all = new ArrayList<>(List.of("--redis", c.redisUri(), "--jdbc", c.jdbcUrl(), "--db-user", "root"));
@@ -70,7 +70,8 @@ class OrderCliTest {
     private static Run raw(String... args) {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         ByteArrayOutputStream err = new ByteArrayOutputStream();
-        int code = OrderCli.run(args, new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8));
+        int code = OrderCli.runOnLocalServers(args, new PrintStream(out, true, StandardCharsets.UTF_8),
+                new PrintStream(err, true, StandardCharsets.UTF_8));
         return new Run(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
     }
 

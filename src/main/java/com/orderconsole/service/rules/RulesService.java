@@ -69,7 +69,9 @@ public final class RulesService {
                         rules.version());
             }
         }
-        archive(rules, "system");
+        if (archived == null || archived.version() < rules.version()) {
+            archive(rules, "system"); // only when missing: a support account may not write the archive
+        }
         if (redis.publishedVersions().stream().anyMatch(v -> v == null || v != rules.version())) {
             publish(rules);
         }

@@ -1,0 +1,89 @@
+package com.orderconsole.app;
+
+import com.orderconsole.domain.Operator;
+import com.orderconsole.domain.Role;
+import com.orderconsole.store.AccountRefusedException;
+import com.orderconsole.store.ConsoleRoles;
+import com.orderconsole.store.DatabaseAccounts;
+import com.orderconsole.store.DatabaseAccounts.Account;
+
+import java.util.Objects;
+
+/**
+ * Who works through an engine. Against external servers an operator signs in with their own database
+ * account: the name recorded in the history is the account the server authenticated, and the role is the
+ * highest console database role it holds ({@link ConsoleRoles}), lowered on request but never raised.
+ * On local servers (embedded, or marked {@link EngineConfig#localIdentity()}) nobody signs in: the OS
+ * user is the local admin.
+ */
+public final class SignIn {
+    private SignIn() {
+    }
+
+    /**
+     * Checks a configuration's account against its database without starting anything else; the sign-in
+     * dialog uses it to check a password before the engine starts.
+     *
+     * @param config servers, account, password and the role asked for
+     * @return who the engine started with this configuration acts as
+     * @throws SignInException when the account may not sign in, in words
+     * @throws com.orderconsole.store.DatabaseUnavailableException when the database cannot be reached
+     */
+    public static Operator verify(EngineConfig config) {
+        if (!config.signInRequired()) {
+            return local(config.role());
+        }
+        Account account;
+        try {
+            account = DatabaseAccounts.signIn(config.jdbcUrl(), Objects.requireNonNullElse(config.dbUser(), ""),
+                    Objects.requireNonNullElse(config.dbPassword(), ""), config.commandTimeout());
+        } catch (AccountRefusedException e) {
+            throw new SignInException(e.getMessage(), e);
+        }
+        return operator(account, config.role());
+    }
+
+    /** @return the OS user as the local admin, in the role asked for (admin when none) */
+    static Operator local(Role requested) {
+        Role role = requested == null ? Role.ADMIN : requested;
+        String name = Objects.requireNonNullElse(System.getProperty("user.name"), "operator");
+        try {
+            return new Operator(name, role, true);
+        } catch (IllegalArgumentException e) {
+            return new Operator("operator", role, true);
+        }
+    }
+
+    /**
+     * @param account the signed-in account
+     * @param requested the role asked for, or null for the highest the account holds
+     * @return the operator
+     * @throws SignInException when the account holds no console role, its role is not in force at sign-in,
+     *     or more is asked for than it holds
+     */
+    static Operator operator(Account account, Role requested) {
+        String who = "database account '" + account.name() + "'";
+        if (account.held() == null) {
+            throw new SignInException(who + " holds none of the console roles (" + String.join(", ", ConsoleRoles.names())
+                    + "); an administrator grants one, e.g. GRANT " + ConsoleRoles.name(Role.SUPPORT) + " TO "
+                    + account.grantee(), null);
+        }
+        String held = ConsoleRoles.name(account.held());
+        if (account.active() != account.held()) {
+            // The server enforces the role in force, so working in another would fail half-way.
+            throw new SignInException(who + " holds " + held + ", but " + (account.active() == null ? "no console role"
+                    : ConsoleRoles.name(account.active())) + " is in force when it signs in; an administrator makes "
+                    + held + " its default role: SET DEFAULT ROLE " + held + " FOR " + account.grantee()
+                    + " (MariaDB) or SET DEFAULT ROLE " + held + " TO " + account.grantee() + " (MySQL)", null);
+        }
+        if (requested != null && !account.held().includes(requested)) {
+            throw new SignInException("role " + requested.label() + " is more than " + who + " holds ("
+                    + account.held().label() + "); a role can only be lowered", null);
+        }
+        try {
+            return new Operator(account.name(), requested == null ? account.held() : requested, false);
+        } catch (IllegalArgumentException e) {
+            throw new SignInException(who + " cannot be recorded in the history: " + e.getMessage(), e);
+        }
+    }
+}

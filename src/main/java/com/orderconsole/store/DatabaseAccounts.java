@@ -1,0 +1,115 @@
+package com.orderconsole.store;
+
+import com.orderconsole.domain.Role;
+
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.Properties;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Who a database account is, as the server authenticated it, and which console roles it holds
+ * ({@link ConsoleRoles}). Works on MariaDB 10.6+ and MySQL 8.0.19+ ({@code information_schema.APPLICABLE_ROLES}
+ * and {@code ENABLED_ROLES}).
+ */
+public final class DatabaseAccounts {
+    /** MySQL/MariaDB error: access denied for user (wrong password or no such account). */
+    private static final int ER_ACCESS_DENIED = 1045;
+    private static final Pattern URL = Pattern.compile("^(jdbc:[a-z]+://[^/?]*)(?:/[^?]*)?(\\?.*)?$");
+
+    private DatabaseAccounts() {
+    }
+
+    /**
+     * A signed-in account.
+     *
+     * @param name the account name the server authenticated ({@code CURRENT_USER()} without the host)
+     * @param host the host part of the account, e.g. {@code %}
+     * @param held the highest console role the account holds, directly or through other roles; null for none
+     * @param active the highest console role in force when the account signs in (its default role and the
+     *     roles granted to that); null for none
+     */
+    public record Account(String name, String host, Role held, Role active) {
+        /** @return the account as GRANT statements name it, e.g. {@code 'alice'@'%'} */
+        public String grantee() {
+            return "'" + name.replace("'", "''") + "'@'" + host + "'";
+        }
+    }
+
+    /**
+     * Signs in once, without choosing a schema (an account whose roles are not in force could not open
+     * it), reads the account and its roles, and disconnects.
+     *
+     * @param jdbcUrl JDBC URL of the orders schema
+     * @param user the account name as typed
+     * @param password its password ("" for none)
+     * @param timeout connect and read timeout
+     * @return the account
+     * @throws AccountRefusedException when the server refuses the account, or runs without access control
+     * @throws DatabaseUnavailableException when the server cannot be reached
+     */
+    public static Account signIn(String jdbcUrl, String user, String password, Duration timeout) {
+        String where = Database.describe(jdbcUrl);
+        Properties props = new Properties();
+        props.setProperty("user", user);
+        props.setProperty("password", password);
+        props.setProperty("connectTimeout", Long.toString(timeout.toMillis()));
+        props.setProperty("socketTimeout", Long.toString(Math.max(timeout.toMillis() * 5, 10_000)));
+        try (Connection c = DriverManager.getConnection(serverUrl(jdbcUrl), props); Statement st = c.createStatement()) {
+            String current;
+            try (ResultSet rs = st.executeQuery("SELECT CURRENT_USER()")) {
+                rs.next();
+                current = rs.getString(1);
+            }
+            int at = current == null ? -1 : current.lastIndexOf('@');
+            String name = at < 0 ? "" : current.substring(0, at);
+            if (name.isEmpty() || name.equals("skip-grants user")) {
+                throw new AccountRefusedException("the database at " + where + " does not check accounts (it runs "
+                        + "without grant tables), so it cannot tell who signs in; use a server with access control", null);
+            }
+            return new Account(name, current.substring(at + 1),
+                    highest(st, "SELECT ROLE_NAME FROM information_schema.APPLICABLE_ROLES"),
+                    highest(st, "SELECT ROLE_NAME FROM information_schema.ENABLED_ROLES"));
+        } catch (SQLException e) {
+            if (e.getErrorCode() == ER_ACCESS_DENIED) {
+                throw new AccountRefusedException("the database at " + where + " refused account '" + user + "': "
+                        + (password.isEmpty() ? "no password was given" : "wrong password, or no such account"), e);
+            }
+            if (e.getSQLState() != null && e.getSQLState().startsWith("08")) { // SQL state class 08: connection exception
+                throw new DatabaseUnavailableException("cannot reach the database at " + where + ": "
+                        + Database.rootMessage(e), e);
+            }
+            throw new AccountRefusedException("the database at " + where + " refused account '" + user + "': "
+                    + Database.rootMessage(e), e);
+        }
+    }
+
+    private static Role highest(Statement st, String query) throws SQLException {
+        Optional<Role> best = Optional.empty();
+        try (ResultSet rs = st.executeQuery(query)) {
+            while (rs.next()) {
+                Optional<Role> r = ConsoleRoles.role(rs.getString(1));
+                if (r.isPresent() && best.map(b -> r.get().includes(b)).orElse(true)) {
+                    best = r;
+                }
+            }
+        }
+        return best.orElse(null);
+    }
+
+    /** @return the URL without the schema: the server, its host, port and parameters */
+    static String serverUrl(String jdbcUrl) {
+        Matcher m = URL.matcher(jdbcUrl);
+        if (!m.matches()) {
+            throw new IllegalArgumentException("not a JDBC URL of the form jdbc:mysql://host:port/schema: "
+                    + Database.describe(jdbcUrl));
+        }
+        return m.group(1) + "/" + (m.group(2) == null ? "" : m.group(2));
+    }
+}

@@ -1,0 +1,133 @@
+package com.orderconsole.ui.signin;
+
+import com.orderconsole.app.EngineConfig;
+import com.orderconsole.domain.Operator;
+import com.orderconsole.domain.Role;
+import com.orderconsole.ui.common.Background;
+import com.orderconsole.ui.common.Fxml;
+import javafx.application.Platform;
+import javafx.collections.FXCollections;
+import javafx.fxml.FXML;
+import javafx.scene.Scene;
+import javafx.scene.control.Button;
+import javafx.scene.control.ComboBox;
+import javafx.scene.control.Label;
+import javafx.scene.control.PasswordField;
+import javafx.scene.control.TextField;
+import javafx.scene.layout.VBox;
+import javafx.stage.Modality;
+import javafx.stage.Stage;
+import javafx.util.StringConverter;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.function.BiConsumer;
+
+/**
+ * The sign-in dialog: database account, password (never shown) and, optionally, a lower role to work in.
+ * It stays open, showing why, until the database accepts the account; closing it quits the console.
+ */
+public final class SignInView {
+    /** What the role box shows for "no lowering". */
+    static final String HIGHEST = "the highest role my account holds";
+
+    private final SignInViewModel vm;
+    private final VBox root;
+    private BiConsumer<EngineConfig, Operator> signedIn = (c, o) -> { };
+    private Stage window;
+
+    @FXML private Label database;
+    @FXML private TextField account;
+    @FXML private PasswordField password;
+    @FXML private ComboBox<Role> role;
+    @FXML private Label error;
+    @FXML private Button signInButton;
+
+    /** @param vm the dialog's state */
+    public SignInView(SignInViewModel vm) {
+        this.vm = vm;
+        root = Fxml.load("/fxml/signin/SignInView.fxml", this);
+        database.setText("Database " + vm.database() + ". Your database account signs you in: its database roles "
+                + "decide what you may do, and every action is recorded under its name.");
+        account.textProperty().bindBidirectional(vm.accountProperty());
+        password.textProperty().bindBidirectional(vm.passwordProperty());
+        List<Role> choices = new ArrayList<>();
+        choices.add(null);
+        choices.addAll(Arrays.asList(Role.values()));
+        role.setItems(FXCollections.observableList(choices));
+        role.setConverter(new StringConverter<>() {
+            @Override
+            public String toString(Role r) {
+                return r == null ? HIGHEST : r.label();
+            }
+
+            @Override
+            public Role fromString(String s) {
+                return null; // not editable
+            }
+        });
+        role.setPromptText(HIGHEST);
+        role.valueProperty().bindBidirectional(vm.roleProperty());
+        error.textProperty().bind(vm.errorProperty());
+        error.managedProperty().bind(error.textProperty().isNotEmpty());
+        signInButton.disableProperty().bind(vm.busyProperty());
+        account.disableProperty().bind(vm.busyProperty());
+        password.disableProperty().bind(vm.busyProperty());
+    }
+
+    /**
+     * Signs the operator in, then hands over: at once on local servers; after checking a password that
+     * came with the command line; otherwise after this dialog, shown over {@code owner}, got one the
+     * database accepts.
+     *
+     * @param owner the console's window
+     * @param config the servers, and the account and role from the command line
+     * @param background where the check against the database runs
+     * @param signedIn receives the configuration to start the engine with (account and password included) and
+     *     who will be working
+     */
+    public static void signInThen(Stage owner, EngineConfig config, Background background,
+                                  BiConsumer<EngineConfig, Operator> signedIn) {
+        SignInViewModel vm = new SignInViewModel(config, background);
+        vm.begin(signedIn, () -> new SignInView(vm).open(owner, signedIn));
+    }
+
+    /** Shows the dialog over the owner window until the database accepts an account. */
+    void open(Stage owner, BiConsumer<EngineConfig, Operator> then) {
+        signedIn = then;
+        window = new Stage();
+        window.initOwner(owner);
+        window.initModality(Modality.WINDOW_MODAL);
+        window.setTitle("Sign in — Order State Console");
+        Scene scene = new Scene(root);
+        if (owner.getScene() != null) {
+            scene.getStylesheets().setAll(owner.getScene().getStylesheets());
+        }
+        window.setScene(scene);
+        window.setOnCloseRequest(e -> Platform.exit());
+        window.show();
+        (account.getText().isBlank() ? account : password).requestFocus();
+    }
+
+    /** @return the view's root node */
+    public VBox root() {
+        return root;
+    }
+
+    @FXML
+    private void onSignIn() {
+        vm.signIn((config, operator) -> {
+            if (window != null) {
+                window.setOnCloseRequest(null);
+                window.close();
+            }
+            signedIn.accept(config, operator);
+        });
+    }
+
+    @FXML
+    private void onQuit() {
+        Platform.exit();
+    }
+}

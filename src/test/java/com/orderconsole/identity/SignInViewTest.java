@@ -1,0 +1,73 @@
+package com.orderconsole.identity;
+
+import com.orderconsole.app.EngineConfig;
+import com.orderconsole.domain.Operator;
+import com.orderconsole.domain.Role;
+import com.orderconsole.ui.common.FxBackground;
+import com.orderconsole.ui.signin.SignInView;
+import javafx.scene.Scene;
+import javafx.scene.control.Label;
+import javafx.scene.control.PasswordField;
+import javafx.scene.layout.StackPane;
+import javafx.stage.Stage;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.testfx.api.FxRobot;
+import org.testfx.api.FxToolkit;
+import org.testfx.util.WaitForAsyncUtils;
+
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** The sign-in dialog headless: a refused password stays in the dialog with the reason, an accepted one hands over. */
+class SignInViewTest extends FxRobot {
+    private final List<Operator> signedIn = new CopyOnWriteArrayList<>();
+    private final List<EngineConfig> configs = new CopyOnWriteArrayList<>();
+    private FxBackground background;
+
+    @BeforeEach
+    void owner() throws TimeoutException {
+        Stage stage = FxToolkit.registerPrimaryStage();
+        background = new FxBackground(1);
+        FxToolkit.setupStage(s -> {
+            s.setScene(new Scene(new StackPane(new Label("splash")), 300, 200));
+            s.show();
+        });
+        EngineConfig config = AccessControlledDb.config("sam", "");
+        interact(() -> SignInView.signInThen(stage, config, background, (c, o) -> {
+            configs.add(c);
+            signedIn.add(o);
+        }));
+    }
+
+    @AfterEach
+    void close() throws TimeoutException {
+        FxToolkit.cleanupStages();
+        background.close();
+    }
+
+    @Test
+    void aRefusedPasswordStaysWithTheReasonAnAcceptedOneHandsOver() throws TimeoutException {
+        assertThat(lookup(".password-field").<javafx.scene.Node>query()).isInstanceOf(PasswordField.class);
+        assertThat(lookup(".text-field").<javafx.scene.control.TextField>query().getText()).isEqualTo("sam");
+
+        clickOn(".password-field").write("wrong");
+        clickOn("Sign in");
+        WaitForAsyncUtils.waitFor(20, TimeUnit.SECONDS, () -> lookup(".msg-error").<Label>query().getText().contains("wrong password"));
+        assertThat(lookup(".password-field").<PasswordField>query().getText()).isEmpty();
+        assertThat(signedIn).isEmpty();
+
+        clickOn(".password-field").write("pw-sam");
+        clickOn("Sign in");
+        WaitForAsyncUtils.waitFor(20, TimeUnit.SECONDS, () -> !signedIn.isEmpty());
+        assertThat(signedIn).containsExactly(new Operator("sam", Role.SUPPORT));
+        assertThat(configs.get(0).dbPassword()).isEqualTo("pw-sam");
+        WaitForAsyncUtils.waitForFxEvents();
+        assertThat(lookup(".password-field").tryQuery()).as("the dialog closed").isEmpty();
+    }
+}
