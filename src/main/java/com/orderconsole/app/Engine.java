@@ -55,7 +55,8 @@ public final class Engine implements AutoCloseable {
      */
     public static Engine start(EngineConfig config) {
         log.info("starting engine: {}", config);
-        // Before any server is touched: a refused sign-in changes nothing.
+        // Before any server is touched: a half-external configuration or a refused sign-in changes nothing.
+        config.requireBothOrNeither();
         Operator operator = SignIn.verify(config);
         EmbeddedRedis er = null;
         EmbeddedMariaDb edb = null;
@@ -64,7 +65,6 @@ public final class Engine implements AutoCloseable {
         DataDirLease lease = null;
         boolean longLived = config.sweepInterval() != null;
         try {
-            config.requireBothOrNeither();
             String redisUri = config.redisUri();
             String jdbc = config.jdbcUrl();
             if (redisUri == null && jdbc == null) {

@@ -4,8 +4,8 @@ import com.orderconsole.domain.Operator;
 import com.orderconsole.domain.Role;
 import com.orderconsole.store.AccountRefusedException;
 import com.orderconsole.store.ConsoleRoles;
-import com.orderconsole.store.DatabaseAccounts;
 import com.orderconsole.store.DatabaseAccounts.Account;
+import com.orderconsole.store.DatabaseAccounts;
 
 import java.util.Objects;
 

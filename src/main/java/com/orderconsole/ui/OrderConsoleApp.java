@@ -3,19 +3,21 @@ package com.orderconsole.ui;
 import com.orderconsole.app.Engine;
 import com.orderconsole.app.EngineConfig;
 import com.orderconsole.domain.Operator;
-import com.orderconsole.domain.Role;
 import com.orderconsole.ui.common.FxBackground;
 import com.orderconsole.ui.common.FxDialogService;
 import com.orderconsole.ui.main.MainView;
 import com.orderconsole.ui.main.MainViewModel;
 import com.orderconsole.ui.main.StartView;
 import com.orderconsole.ui.main.StartViewModel;
+import com.orderconsole.ui.signin.SignInView;
+import com.orderconsole.ui.signin.SignInViewModel;
 import javafx.application.Application;
 import javafx.scene.Parent;
 import javafx.scene.Scene;
 import javafx.stage.Stage;
 
 import java.util.Objects;
+import java.util.function.BiConsumer;
 
 /**
  * The console application. The launcher calls {@link #configure} and then {@code Application.launch}.
@@ -31,7 +33,8 @@ public class OrderConsoleApp extends Application {
     private static final String THEME = "/atlantafx/base/theme/primer-light.css";
 
     private static EngineConfig config = EngineConfig.embeddedDefault();
-    private static Operator operator = defaultOperator();
+    /** Who was vouched for on the command line, or null when the sign-in dialog asks. */
+    private static Operator operator;
 
     private Engine engine;
     private FxBackground background;
@@ -42,22 +45,14 @@ public class OrderConsoleApp extends Application {
      * Sets what the next launch uses. Call before {@code Application.launch}.
      *
      * @param engineConfig servers and tuning; null for {@link EngineConfig#embeddedDefault()}
-     * @param who who is working and their role; null for the system user name with role OPS
+     * @param who who the command line signed in, or null when the sign-in dialog asks (external servers) or the
+     *     local machine vouches (embedded servers)
      */
     public static void configure(EngineConfig engineConfig, Operator who) {
         config = engineConfig == null ? EngineConfig.embeddedDefault() : engineConfig;
-        operator = who == null ? defaultOperator() : who;
+        operator = who;
     }
 
-    /** @return the system user name (or "operator" if it is not a valid operator name) with role OPS */
-    public static Operator defaultOperator() {
-        String name = Objects.requireNonNullElse(System.getProperty("user.name"), "operator");
-        try {
-            return new Operator(name, Role.OPS);
-        } catch (IllegalArgumentException e) {
-            return new Operator("operator", Role.OPS);
-        }
-    }
 
     /**
      * Applies the console's look to a scene: the AtlantaFX Primer theme plus styles/app.css.
@@ -75,21 +70,30 @@ public class OrderConsoleApp extends Application {
 
     @Override
     public void start(Stage stage) {
-        String who = MainViewModel.operatorText(operator);
         background = new FxBackground(4);
         StartViewModel starting = new StartViewModel(background);
-        StartView splash = new StartView(starting, who);
-        stage.setTitle("Order State Console — " + who);
+        StartView splash = new StartView(starting, operator == null ? "signing in" : MainViewModel.operatorText(operator));
+        stage.setTitle("Order State Console");
         stage.setScene(styledScene(splash.root(), 560, 320));
         stage.show();
-        starting.start(config, (started, note) -> {
+        // Against external servers the operator signs in with their database account first; locally at once.
+        SignInViewModel signIn = new SignInViewModel(config, background);
+        BiConsumer<EngineConfig, Operator> then = (signedConfig, signedIn) -> start(stage, starting, signedConfig);
+        signIn.begin(then, () -> new SignInView(signIn).open(stage, then));
+    }
+
+    private void start(Stage stage, StartViewModel starting, EngineConfig signedConfig) {
+        starting.start(signedConfig, (started, note) -> {
             if (stopped) {
                 // The window was closed while the engine was still starting: nobody else will close it.
                 started.close();
                 return;
             }
             engine = started;
-            MainViewModel vm = new MainViewModel(new ConsoleContext(engine.services(), operator, background,
+            // Who the command line signed in (a role it may have lowered), else whom the engine's sign-in vouched for.
+            Operator who = operator != null ? operator : engine.operator();
+            stage.setTitle("Order State Console — " + MainViewModel.operatorText(who));
+            MainViewModel vm = new MainViewModel(new ConsoleContext(engine.services(), who, background,
                     new FxDialogService(() -> stage)));
             vm.statusBar().noticeProperty().set(note);
             mainView = new MainView(vm);

@@ -5,6 +5,7 @@ import com.orderconsole.domain.Operator;
 import com.orderconsole.domain.Role;
 import com.orderconsole.ui.common.FxBackground;
 import com.orderconsole.ui.signin.SignInView;
+import com.orderconsole.ui.signin.SignInViewModel;
 import javafx.scene.Scene;
 import javafx.scene.control.Label;
 import javafx.scene.control.PasswordField;
@@ -39,10 +40,14 @@ class SignInViewTest extends FxRobot {
             s.show();
         });
         EngineConfig config = AccessControlledDb.config("sam", "");
-        interact(() -> SignInView.signInThen(stage, config, background, (c, o) -> {
+        java.util.function.BiConsumer<EngineConfig, com.orderconsole.domain.Operator> then = (c, o) -> {
             configs.add(c);
             signedIn.add(o);
-        }));
+        };
+        interact(() -> {
+            SignInViewModel vm = new SignInViewModel(config, background);
+            vm.begin(then, () -> new SignInView(vm).open(stage, then));
+        });
     }
 
     @AfterEach

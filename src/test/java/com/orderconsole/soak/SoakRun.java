@@ -10,8 +10,8 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.List;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
@@ -130,6 +130,7 @@ final class SoakRun implements AutoCloseable {
         return EngineConfig.embeddedDefault()
                 .withDataDir(dir.resolve(dataDir))
                 .withServers(redisUri, jdbcUrl, "root", "")
+                .withLocalIdentity()
                 .withBackgroundJobs(null, null)
                 .withCommandTimeout(Duration.ofSeconds(2));
     }

@@ -41,6 +41,7 @@ public final class SoakWorker {
         EngineConfig cfg = EngineConfig.embeddedDefault()
                 .withDataDir(Path.of(args[3]))
                 .withServers(args[1], args[2], "root", "")
+                .withLocalIdentity()
                 .withCommandTimeout(Duration.ofSeconds(2))
                 .withBackgroundJobs(Duration.ofSeconds(1), Duration.ofMillis(200));
         Engine engine = null;

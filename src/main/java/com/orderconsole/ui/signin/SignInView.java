@@ -3,7 +3,6 @@ package com.orderconsole.ui.signin;
 import com.orderconsole.app.EngineConfig;
 import com.orderconsole.domain.Operator;
 import com.orderconsole.domain.Role;
-import com.orderconsole.ui.common.Background;
 import com.orderconsole.ui.common.Fxml;
 import javafx.application.Platform;
 import javafx.collections.FXCollections;
@@ -77,24 +76,11 @@ public final class SignInView {
     }
 
     /**
-     * Signs the operator in, then hands over: at once on local servers; after checking a password that
-     * came with the command line; otherwise after this dialog, shown over {@code owner}, got one the
-     * database accepts.
+     * Shows the dialog over the owner window until the database accepts an account.
      *
-     * @param owner the console's window
-     * @param config the servers, and the account and role from the command line
-     * @param background where the check against the database runs
-     * @param signedIn receives the configuration to start the engine with (account and password included) and
-     *     who will be working
+     * @param then receives the configuration to start the engine with (account and password included) and who will be working
      */
-    public static void signInThen(Stage owner, EngineConfig config, Background background,
-                                  BiConsumer<EngineConfig, Operator> signedIn) {
-        SignInViewModel vm = new SignInViewModel(config, background);
-        vm.begin(signedIn, () -> new SignInView(vm).open(owner, signedIn));
-    }
-
-    /** Shows the dialog over the owner window until the database accepts an account. */
-    void open(Stage owner, BiConsumer<EngineConfig, Operator> then) {
+    public void open(Stage owner, BiConsumer<EngineConfig, Operator> then) {
         signedIn = then;
         window = new Stage();
         window.initOwner(owner);

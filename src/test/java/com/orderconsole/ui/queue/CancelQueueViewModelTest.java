@@ -1,7 +1,7 @@
 package com.orderconsole.ui.queue;
 
-import com.orderconsole.domain.Operator;
 import com.orderconsole.domain.HistoryEntry;
+import com.orderconsole.domain.Operator;
 import com.orderconsole.domain.OrderStatus;
 import com.orderconsole.domain.Role;
 import com.orderconsole.service.order.OrderSummary;
