@@ -84,7 +84,7 @@ import java.util.stream.Stream;
  */
 public final class OlistImporter {
     private static final Logger log = LoggerFactory.getLogger(OlistImporter.class);
-    /** Actor and source written to imported history entries. */
+    /** Source written to imported history entries (the actor is who imports; "import" for the first-start sample). */
     public static final String ACTOR = "import";
     /** The time zone of Olist's timestamps (they are Brazilian local times without an offset). */
     public static final ZoneId OLIST_ZONE = ZoneId.of("America/Sao_Paulo");
@@ -272,6 +272,8 @@ public final class OlistImporter {
 
     private static final class Run {
         final String sourceReason;
+        /** Who imports: the actor of every history entry of the run. */
+        final String actor;
         final List<ImportProblem> problems = new ArrayList<>();
         final Map<String, Long> seen = new HashMap<>();
         final List<Parsed> chunk = new ArrayList<>(CHUNK);
@@ -285,6 +287,7 @@ public final class OlistImporter {
                 name = "..." + name.substring(name.length() - 200);
             }
             this.sourceReason = "imported from " + name + " by " + op.name();
+            this.actor = op.name();
         }
     }
 
@@ -488,7 +491,7 @@ public final class OlistImporter {
                 Step st = r.path().get(i);
                 String reason = i == 0 ? st.reason() + "; " + run.sourceReason : st.reason();
                 history.add(new HistoryEntry(r.orderId(), i == 0 ? null : r.path().get(i - 1).status(), st.status(), i + 1,
-                        ResultCode.APPLIED, ACTOR, ACTOR, reason, st.atMs(), "import:" + r.orderId() + ":" + (i + 1)));
+                        ResultCode.APPLIED, run.actor, ACTOR, reason, st.atMs(), "import:" + r.orderId() + ":" + (i + 1)));
             }
             orders.add(new OrderCreator.NewOrder(orderRow(r), history));
         }

@@ -88,7 +88,7 @@ class OlistImporterTest {
                 tuple(OrderStatus.SHIPPED, OrderStatus.FINISHED, 5L, ms(2017, 10, 10, 21, 25, 13), "import:d1:5"));
         assertThat(d.history()).allSatisfy(h -> {
             assertThat(h.code()).isEqualTo(ResultCode.APPLIED);
-            assertThat(h.actor()).isEqualTo("import");
+            assertThat(h.actor()).as("who imported, not a made-up name (issue 10.3)").isEqualTo("olivia");
             assertThat(h.source()).isEqualTo("import");
         });
         assertThat(d.history().get(0).reason()).contains("test.csv").contains("olivia");
