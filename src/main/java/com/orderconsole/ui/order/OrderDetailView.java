@@ -63,7 +63,11 @@ public final class OrderDetailView {
         // The placeholder invites a lookup while nothing is shown and no message says why.
         placeholder.visibleProperty().bind(vm.detailsProperty().isNull().and(vm.feedback().messageProperty().isEmpty()));
         placeholder.managedProperty().bind(placeholder.visibleProperty());
-        vm.detailsProperty().addListener((o, a, d) -> showFields(d));
+        vm.detailsProperty().addListener((o, a, d) -> {
+            showFields(d);
+            // An order with no moves sets an empty list on an empty one: no list change, so redraw here too.
+            showMoves();
+        });
 
         overridePane.setVisible(vm.canOverride());
         overridePane.setManaged(vm.canOverride());

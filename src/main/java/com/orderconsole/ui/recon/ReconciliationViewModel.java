@@ -316,12 +316,14 @@ public final class ReconciliationViewModel {
      * @param done items so far
      * @param total items expected
      * @param elapsedMs time since the start, ms
-     * @return e.g. "MySQL vs Redis: 12,000 of 40,000 · 8,000/s · about 4 s left"
+     * @return e.g. "MySQL vs Redis: 12,000 of 40,000 records · 8,000/s · about 4 s left"
      */
     static String progressLine(String phase, long done, long total, long elapsedMs) {
         double rate = elapsedMs <= 0 ? 0 : done * 1000.0 / elapsedMs;
         String eta = rate <= 0 || total <= done ? "" : " · about " + Formats.duration((long) ((total - done) / rate * 1000)) + " left";
-        return String.format(Locale.ROOT, "%s: %,d of %,d · %,.0f/s%s", phase, done, total, rate, eta);
+        // The service counts records over both passes (MySQL rows, then Redis keys), not orders: say so, so the
+        // bar's total and the summary's order count do not seem to disagree.
+        return String.format(Locale.ROOT, "%s: %,d of %,d records · %,.0f/s%s", phase, done, total, rate, eta);
     }
 
     /** @return true to compare only the orders matching the order table's filter */
