@@ -83,6 +83,13 @@ public final class FxDialogService implements DialogService {
                 reason.insertText(reason.getCaretPosition(), "\n");
             }
         });
+        // The characters of those keys are not typed into the reason either.
+        reason.addEventFilter(KeyEvent.KEY_TYPED, e -> {
+            String c = e.getCharacter();
+            if ("\t".equals(c) && !e.isControlDown() || "\r".equals(c) || "\n".equals(c)) {
+                e.consume();
+            }
+        });
         dialog.setResultConverter(b -> b == confirm ? reason.getText().strip() : null);
         dialog.setOnShown(e -> reason.requestFocus());
         return dialog.showAndWait();

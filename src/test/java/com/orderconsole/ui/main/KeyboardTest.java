@@ -4,6 +4,7 @@ import com.orderconsole.domain.HistoryEntry;
 import com.orderconsole.domain.OrderStatus;
 import com.orderconsole.domain.Role;
 import com.orderconsole.ui.ConsoleFxTest;
+import javafx.scene.control.TextArea;
 import javafx.scene.input.KeyCode;
 import org.junit.jupiter.api.Test;
 
@@ -34,9 +35,10 @@ class KeyboardTest extends ConsoleFxTest {
         waitUntil(() -> shown("#move-PAID"));
         clickOn("#move-PAID");
         waitUntil(() -> shown("#reasonField"));
-        write("paid at the counter");
+        clickOn("#reasonField").write("paid at the counter");
         type(KeyCode.TAB);
-        assertThat(onFx(() -> lookup("#confirmButton").query().isFocused())).as("Tab reaches the confirm button").isTrue();
+        waitUntil(() -> lookup("#confirmButton").query().isFocused());
+        assertThat(onFx(() -> lookup("#reasonField").<TextArea>query().getText())).as("no tab typed").isEqualTo("paid at the counter");
         clickOn("#reasonField");
         type(KeyCode.ENTER);
         waitUntil(() -> text("#detailMessage").startsWith("Applied"));
