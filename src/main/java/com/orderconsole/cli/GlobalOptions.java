@@ -37,7 +37,7 @@ class GlobalOptions {
     String dbPasswordEnv;
 
     @Option(scope = ScopeType.INHERIT, names = "--data-dir", paramLabel = "DIR", description = "data directory of "
-            + "the embedded servers (default: ~/.local/share/order-console)")
+            + "the embedded servers (default: ${sys:order-console.default-data-dir})")
     Path dataDir;
 
     @Option(scope = ScopeType.INHERIT, names = "--json", description = "print one JSON document on stdout instead of "

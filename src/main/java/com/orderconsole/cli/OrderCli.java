@@ -14,6 +14,9 @@ import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.function.BiConsumer;
 
 /**
@@ -35,13 +38,14 @@ import java.util.function.BiConsumer;
  * Global options (accepted before or after the subcommand): {@code --redis URI}, {@code --jdbc URL},
  * {@code --db-user NAME}, {@code --db-password-env VAR}, {@code --data-dir DIR}, {@code --json},
  * {@code --role ROLE}. Without {@code --redis}/{@code --jdbc} embedded servers run in the data directory
- * (default {@code ~/.local/share/order-console}) and the OS user is their admin. With {@code --jdbc} the
- * operator signs in with their own database account (password from the variable named by
- * {@code --db-password-env}, or typed at the terminal): that account is the name in the history and its
- * database roles give the console role, which {@code --role} can only lower.
+ * (default {@code $XDG_DATA_HOME/order-console}, else {@code ~/.local/share/order-console}) and the OS user
+ * is their admin. With {@code --jdbc} the operator signs in with their own database account (password from
+ * the variable named by {@code --db-password-env}, or typed at the terminal): that account is the name in the
+ * history and its database roles give the console role, which {@code --role} can only lower.
  *
  * <p>Exit codes: {@value #OK} success; {@value #REJECTED} a transition was rejected (the result code is
- * in the output); {@value #USAGE} usage error; {@value #FAILED} any other failure (message on stderr).
+ * in the output); {@value #USAGE} usage error; {@value #FAILED} any other failure (message on stderr). With
+ * {@code --json} a failure also prints {@code {"error": "...", "code": N}} on stdout, N being the exit code.
  */
 public final class OrderCli {
     /** Success. */
@@ -123,6 +127,9 @@ public final class OrderCli {
             // Read when logging starts (first engine use): the CLI's stdout stays clean and stderr quiet.
             System.setProperty(LOG_LEVEL_PROPERTY, "WARN");
         }
+        // Shown by --help as the default data directory: the one the engine will use ($XDG_DATA_HOME honoured).
+        System.setProperty(DEFAULT_DATA_DIR_PROPERTY, EngineConfig.defaultDataDir().toString());
+        boolean json = Arrays.asList(args).contains("--json");
         CommandLine cl = new CommandLine(root);
         cl.setOut(new PrintWriter(out, true, StandardCharsets.UTF_8));
         cl.setErr(new PrintWriter(err, true, StandardCharsets.UTF_8));
@@ -130,13 +137,31 @@ public final class OrderCli {
             err.println("error: " + ex.getMessage());
             CommandLine c = ex.getCommandLine();
             err.println("Run '" + c.getCommandSpec().qualifiedName() + " --help' for usage.");
-            return USAGE;
+            return jsonError(json, out, ex.getMessage(), USAGE);
         });
         cl.setExecutionExceptionHandler((ex, c, parseResult) -> {
             err.println("error: " + Cli.message(ex));
-            return FAILED;
+            return jsonError(json, out, Cli.message(ex), FAILED);
         });
         return cl.execute(args);
+    }
+
+    /** System property the --data-dir help text reads: the default data directory of this user. */
+    static final String DEFAULT_DATA_DIR_PROPERTY = "order-console.default-data-dir";
+
+    /**
+     * With --json every run prints one JSON document on stdout, failures included.
+     *
+     * @return {@code code}, the exit code, after printing {@code {"error": message, "code": code}} when json is set
+     */
+    private static int jsonError(boolean json, PrintStream out, String message, int code) {
+        if (json) {
+            Map<String, Object> doc = new LinkedHashMap<>();
+            doc.put("error", message);
+            doc.put("code", code);
+            out.println(Cli.json(doc));
+        }
+        return code;
     }
 
     /** The top command: global options; subcommands do the work. */

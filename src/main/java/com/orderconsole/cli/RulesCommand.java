@@ -47,6 +47,8 @@ final class RulesCommand implements Runnable {
         e.faults().forEach(f -> c.err().println("  " + f));
         if (c.json()) {
             Map<String, Object> doc = new LinkedHashMap<>();
+            doc.put("error", file + " is not valid: " + String.join("; ", e.faults()));
+            doc.put("code", OrderCli.FAILED);
             doc.put("file", file.toString());
             doc.put("valid", false);
             doc.put("faults", e.faults());

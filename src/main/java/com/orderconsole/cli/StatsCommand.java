@@ -32,15 +32,26 @@ final class StatsCommand extends CliCommand {
 
             Map<String, Object> statuses = new LinkedHashMap<>();
             StringBuilder text = new StringBuilder(String.format("%-10s %10s %10s %10s%n", "Status", "Redis", "MySQL", "Stuck"));
+            boolean anyDiffer = false;
             for (OrderStatus st : OrderStatus.values()) {
                 Long stuck = live.stuck().get(st);
+                // Redis's counts are live counters kept by each transition; they can drift from the orders.
+                boolean differ = !live.live().get(st).equals(mysql.get(st));
+                anyDiffer |= differ;
                 Map<String, Object> row = new LinkedHashMap<>();
                 row.put("code", st.code());
                 row.put("redis", live.live().get(st));
                 row.put("mysql", mysql.get(st));
+                row.put("differ", differ);
                 row.put("stuck", stuck);
                 statuses.put(st.name(), row);
-                text.append(String.format("%-10s %10d %10d %10s%n", st, live.live().get(st), mysql.get(st), stuck == null ? "-" : stuck));
+                text.append(String.format("%-10s %10d %10d %10s%s%n", st, live.live().get(st), mysql.get(st),
+                        stuck == null ? "-" : stuck, differ ? "  ≠ Redis and MySQL differ" : ""));
+            }
+            if (anyDiffer) {
+                text.append(String.format("%s%n%s%n", "≠: the Redis count is a live counter; it differs from MySQL while changes are "
+                        + "in flight (see 'MySQL sync' below) or after it drifted.",
+                        "   'reconcile' finds drifted counters (Live counters disagree); 'reconcile --repair' recounts them."));
             }
             Map<String, Object> codes = new LinkedHashMap<>();
             text.append(String.format("%nTransition results%n"));

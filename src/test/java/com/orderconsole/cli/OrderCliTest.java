@@ -467,4 +467,48 @@ class OrderCliTest {
         assertThat(retried.out()).contains("retried").contains("WAIT_PAY v1");
         assertThat(cli("dead-letters").out()).contains("No open dead letters.");
     }
+
+    // ---------------------------------------------------------------- issue 12
+
+    /** Issue 12, minor: with --json every run prints one JSON document, errors included, with the same exit codes. */
+    @Test
+    void jsonRunsPrintOneDocumentOnErrorsToo() {
+        Run usage = cli("show", "--json");
+        assertThat(usage.code()).isEqualTo(OrderCli.USAGE);
+        assertThat(usage.json().get("code").asInt()).isEqualTo(OrderCli.USAGE);
+        assertThat(usage.json().get("error").asText()).isNotBlank();
+
+        Run missing = cli("show", "--id", "nobody-1", "--json");
+        assertThat(missing.code()).isEqualTo(OrderCli.FAILED);
+        assertThat(missing.json().get("code").asInt()).isEqualTo(OrderCli.FAILED);
+        assertThat(missing.json().get("error").asText()).contains("nobody-1");
+        assertThat(missing.err()).contains("nobody-1");
+
+        Run text = cli("show", "--id", "nobody-1");
+        assertThat(text.out()).as("without --json nothing on stdout").isEmpty();
+    }
+
+    /** Issue 12, minor: --help names the data directory the engine will really use ($XDG_DATA_HOME honoured). */
+    @Test
+    void helpShowsTheRealDefaultDataDirectory() {
+        Run help = raw("--help");
+        assertThat(help.code()).isEqualTo(OrderCli.OK);
+        // Help wraps long lines anywhere, so compare without white space.
+        assertThat(help.out().replaceAll("\\s+", "")).contains("(default:" + EngineConfig.defaultDataDir() + ")");
+    }
+
+    /** Issue 12, major 6: stats marks statuses whose Redis live counter differs from MySQL. */
+    @Test
+    void statsMarksStatusesWhereRedisAndMysqlDiffer() {
+        s.orders().create(ops, "dr-1", null, Duration.ofMinutes(30));
+        s.follower().drainOnce();
+        try (com.orderconsole.RawRedis raw = new com.orderconsole.RawRedis()) {
+            raw.cmd().hincrby(com.orderconsole.redis.RedisKeys.stats(com.orderconsole.redis.RedisKeys.bucket("dr-1")), "n:1", 2);
+        }
+        JsonNode j = cli("stats", "--json").json();
+        assertThat(j.get("statuses").get("WAIT_PAY").get("differ").asBoolean()).isTrue();
+        assertThat(j.get("statuses").get("PAID").get("differ").asBoolean()).isFalse();
+        assertThat(cli("stats").out()).containsPattern("WAIT_PAY\\s+3\\s+1\\s+\\S+\\s+≠ Redis and MySQL differ")
+                .contains("'reconcile --repair' recounts them");
+    }
 }

@@ -1,5 +1,17 @@
 package com.orderconsole.ui;
 
+import javafx.scene.Node;
+import javafx.scene.Parent;
+import javafx.scene.control.Labeled;
+import javafx.scene.control.ScrollPane;
+import javafx.scene.text.Text;
+import javafx.geometry.Rectangle2D;
+import javafx.stage.Screen;
+import javafx.stage.Window;
+import org.testfx.util.WaitForAsyncUtils;
+import java.util.ArrayList;
+import java.util.List;
+import static org.assertj.core.api.Assertions.assertThat;
 import com.orderconsole.RawSql;
 import com.orderconsole.domain.Operator;
 import com.orderconsole.domain.OrderStatus;
@@ -31,21 +43,25 @@ import javax.imageio.ImageIO;
 class ViewScreenshots extends ConsoleFxTest {
     private static final Operator SETUP = new Operator("import", Role.ADMIN);
 
+    /** Window sizes every page is rendered at: the default size and a full-HD screen. */
+    private static final int[][] SIZES = {{1280, 800}, {1920, 1080}};
+
     @Test
     void renderEveryPage() throws Exception {
         Path dir = Path.of(System.getProperty("screenshots.dir"));
         Files.createDirectories(dir);
         seed();
         openConsole("olga", Role.ADMIN);
+        List<String> cut = new ArrayList<>();
 
         waitUntil(() -> vm.graph().snapshotProperty().get() != null && !"–".equals(text("#count-PAID")));
-        shoot(dir.resolve("state-graph.png"));
+        shootAtEverySize(dir, "state-graph", cut);
 
         interact(() -> vm.showOrders(com.orderconsole.service.order.OrderQuery.all()));
         waitUntil(() -> !rows("#ordersTable").isEmpty());
         interact(() -> vm.showOrder("BR-00017"));
         waitUntil(() -> "Order BR-00017".equals(text("#title")));
-        shoot(dir.resolve("orders.png"));
+        shootAtEverySize(dir, "orders", cut);
 
         interact(() -> vm.pageProperty().set(Page.QUEUE));
         for (int i = 0; i < 3; i++) {
@@ -54,7 +70,7 @@ class ViewScreenshots extends ConsoleFxTest {
             waitUntil(() -> vm.queue().depthHistory().size() > samples);
         }
         waitUntil(() -> !rows("#queueTable").isEmpty());
-        shoot(dir.resolve("cancel-queue.png"));
+        shootAtEverySize(dir, "cancel-queue", cut);
 
         interact(() -> vm.pageProperty().set(Page.RECON));
         clickOn("#runButton");
@@ -62,15 +78,72 @@ class ViewScreenshots extends ConsoleFxTest {
         interact(() -> lookup("#categoryTable").<TableView<CategoryRow>>query().getSelectionModel()
                 .select(ReconCategory.STATE_MISMATCH.ordinal()));
         waitUntil(() -> !rows("#findingTable").isEmpty());
-        shoot(dir.resolve("reconciliation.png"));
+        shootAtEverySize(dir, "reconciliation", cut);
 
         interact(() -> vm.pageProperty().set(Page.METRICS));
         waitUntil(() -> vm.metrics().readingProperty().get() != null);
-        shoot(dir.resolve("metrics.png"));
+        shootAtEverySize(dir, "metrics", cut);
 
         interact(() -> vm.pageProperty().set(Page.RULES));
         waitUntil(() -> vm.rules().inForceProperty().get() != null);
-        shoot(dir.resolve("rules.png"));
+        shootAtEverySize(dir, "rules", cut);
+
+        assertThat(cut).as("text cut short with … on some page").isEmpty();
+    }
+
+    /**
+     * Renders the page at each of {@link #SIZES}: NAME.png at the default size (the README's), NAME-WxH.png
+     * at the others; collects every text the page shows cut short, and a page wider than the window.
+     */
+    private void shootAtEverySize(Path dir, String name, List<String> cut) throws Exception {
+        Rectangle2D screen = onFx(() -> Screen.getPrimary().getBounds());
+        for (int[] size : SIZES) {
+            // Monocle's headless screen is 1280x800 unless told otherwise; a larger window overflows its frame buffer.
+            assertThat(screen.getWidth() >= size[0] && screen.getHeight() >= size[1])
+                    .as("headless screen %s is smaller than %dx%d: run with -Dheadless.geometry=1920x1080-32 (scripts/screenshots.sh does)",
+                            screen, size[0], size[1]).isTrue();
+            interact(() -> {
+                Window w = view.root().getScene().getWindow();
+                w.setWidth(size[0]);
+                w.setHeight(size[1]);
+            });
+            WaitForAsyncUtils.waitForFxEvents();
+            interact(() -> view.root().getScene().getRoot().layout());
+            WaitForAsyncUtils.waitForFxEvents();
+            String file = size[0] == 1280 ? name + ".png" : name + "-" + size[0] + "x" + size[1] + ".png";
+            shoot(dir.resolve(file));
+            onFx(() -> {
+                cutTexts(view.root(), name + " at " + size[0] + "x" + size[1], cut);
+                return null;
+            });
+        }
+        interact(() -> {
+            Window w = view.root().getScene().getWindow();
+            w.setWidth(SIZES[0][0]);
+            w.setHeight(SIZES[0][1]);
+        });
+    }
+
+    /** Collects visible labels, buttons, column headers and cells whose shown text is cut short (ellipsis). */
+    private static void cutTexts(Node node, String where, List<String> cut) {
+        if (!node.isVisible()) {
+            return;
+        }
+        if (node instanceof Labeled l && l.getText() != null && !l.getText().isEmpty() && l.lookup(".text") instanceof Text t
+                && !t.getText().equals(l.getText()) && t.getText().endsWith(l.getEllipsisString())
+                && !l.getText().endsWith(l.getEllipsisString())) {
+            cut.add(where + ": " + (l.getId() != null ? "#" + l.getId() : l.getClass().getSimpleName()) + " \"" + l.getText() + "\"");
+        }
+        if (node instanceof ScrollPane sp && sp.isFitToWidth() && sp.getContent() != null
+                && sp.getContent().getLayoutBounds().getWidth() > sp.getViewportBounds().getWidth() + 1) {
+            cut.add(where + ": " + (sp.getId() != null ? "#" + sp.getId() : "a scroll pane") + " is wider than its place ("
+                    + Math.round(sp.getContent().getLayoutBounds().getWidth()) + " > " + Math.round(sp.getViewportBounds().getWidth()) + ")");
+        }
+        if (node instanceof Parent p) {
+            for (Node c : p.getChildrenUnmodifiable()) {
+                cutTexts(c, where, cut);
+            }
+        }
     }
 
     /** Sample data: 120 orders spread over the statuses, some stuck, a few rejections and disagreements. */

@@ -8,28 +8,43 @@ import java.util.Locale;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-/** Text for times and durations as the console shows them (local time zone). */
+/**
+ * Text for times and durations as the console shows them: in the machine's time zone, which every
+ * date-time names (the CLI prints UTC, so a time without its zone would be ambiguous).
+ */
 public final class Formats {
-    private static final DateTimeFormatter DATE_TIME = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss");
-    private static final DateTimeFormatter SHORT = DateTimeFormatter.ofPattern("MM-dd HH:mm");
-    private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("HH:mm:ss");
+    private static final DateTimeFormatter DATE_TIME = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss z", Locale.ROOT);
+    private static final DateTimeFormatter SHORT = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm", Locale.ROOT);
+    private static final DateTimeFormatter DATE = DateTimeFormatter.ofPattern("yyyy-MM-dd", Locale.ROOT);
+    private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("HH:mm:ss", Locale.ROOT);
+    private static final DateTimeFormatter ZONE = DateTimeFormatter.ofPattern("z", Locale.ROOT);
 
     private static final Pattern DURATION = Pattern.compile("(\\d+)\\s*(sec|s|min|m|h|d)");
 
     private Formats() {
     }
 
-    /** @param epochMs epoch milliseconds, or null @return local date and time, "" for null */
+    /** @param epochMs epoch milliseconds, or null @return local date and time with the zone, e.g. "2026-12-01 14:03:05 CET", "" for null */
     public static String dateTime(Long epochMs) {
         return epochMs == null ? "" : DATE_TIME.format(Instant.ofEpochMilli(epochMs).atZone(ZoneId.systemDefault()));
     }
 
-    /** @param epochMs epoch milliseconds, or null @return local month-day and minute for narrow columns, "" for null */
+    /** @param epochMs epoch milliseconds, or null @return local date and minute with the year, for narrow columns, "" for null */
     public static String shortDateTime(Long epochMs) {
         return epochMs == null ? "" : SHORT.format(Instant.ofEpochMilli(epochMs).atZone(ZoneId.systemDefault()));
     }
 
-    /** @param epochMs epoch milliseconds, or null @return local time of day, "" for null */
+    /** @param epochMs epoch milliseconds, or null @return local day, e.g. "2017-10-02", "" for null */
+    public static String date(Long epochMs) {
+        return epochMs == null ? "" : DATE.format(Instant.ofEpochMilli(epochMs).atZone(ZoneId.systemDefault()));
+    }
+
+    /** @return the machine's time zone as the console names it, e.g. "CET", "UTC" (for column headers) */
+    public static String zone() {
+        return ZONE.format(Instant.now().atZone(ZoneId.systemDefault()));
+    }
+
+    /** @param epochMs epoch milliseconds, or null @return local time of day, "" for null (say the zone nearby, see {@link #zone()}) */
     public static String time(Long epochMs) {
         return epochMs == null ? "" : TIME.format(Instant.ofEpochMilli(epochMs).atZone(ZoneId.systemDefault()));
     }
@@ -54,6 +69,16 @@ public final class Formats {
             return m + " min" + (sec > 0 ? " " + sec + " s" : "");
         }
         return sec + " s";
+    }
+
+    /**
+     * @param ms a length of time in milliseconds, for narrow columns
+     * @return the largest unit only, e.g. "3524 d", "5 h", "12 min", "40 s"
+     */
+    public static String age(long ms) {
+        String full = duration(ms);
+        int second = full.indexOf(' ', full.indexOf(' ') + 1);
+        return second < 0 ? full : full.substring(0, second);
     }
 
     /**

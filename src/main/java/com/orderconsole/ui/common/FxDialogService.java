@@ -3,6 +3,7 @@ package com.orderconsole.ui.common;
 import javafx.beans.binding.Bindings;
 import javafx.event.ActionEvent;
 import javafx.geometry.Insets;
+import javafx.scene.Node;
 import javafx.scene.control.Alert;
 import javafx.scene.control.Button;
 import javafx.scene.control.ButtonBar;
@@ -11,6 +12,8 @@ import javafx.scene.control.Dialog;
 import javafx.scene.control.Label;
 import javafx.scene.control.TextArea;
 import javafx.scene.control.TextField;
+import javafx.scene.input.KeyCode;
+import javafx.scene.input.KeyEvent;
 import javafx.scene.layout.GridPane;
 import javafx.scene.layout.VBox;
 import javafx.stage.FileChooser;
@@ -30,6 +33,8 @@ import java.util.function.Supplier;
  * which a button would otherwise take as a mnemonic marker).
  */
 public final class FxDialogService implements DialogService {
+    /** The button that closes a question without acting. */
+    private static final ButtonType BACK = new ButtonType("Back", ButtonBar.ButtonData.CANCEL_CLOSE);
     private final Supplier<Window> owner;
 
     /** @param owner the window dialogs belong to (centred on it, blocking it); may answer null before it exists */
@@ -40,7 +45,7 @@ public final class FxDialogService implements DialogService {
     @Override
     public boolean confirm(String title, String statement, String details, String confirmLabel) {
         ButtonType confirm = new ButtonType(confirmLabel, ButtonBar.ButtonData.OK_DONE);
-        Alert a = new Alert(Alert.AlertType.CONFIRMATION, details, confirm, ButtonType.CANCEL);
+        Alert a = new Alert(Alert.AlertType.CONFIRMATION, details, confirm, BACK);
         prepare(a, title, statement);
         confirmButton(a, confirm);
         return a.showAndWait().filter(b -> b == confirm).isPresent();
@@ -51,15 +56,40 @@ public final class FxDialogService implements DialogService {
         Dialog<String> dialog = new Dialog<>();
         prepare(dialog, title, statement);
         ButtonType confirm = new ButtonType(confirmLabel, ButtonBar.ButtonData.OK_DONE);
-        dialog.getDialogPane().getButtonTypes().addAll(confirm, ButtonType.CANCEL);
+        // "Back", not "Cancel": beside "Cancel order" a second "Cancel" reads as the same action.
+        dialog.getDialogPane().getButtonTypes().addAll(confirm, BACK);
         TextArea reason = new TextArea();
         reason.setId("reasonField");
         reason.setPromptText("Why? Kept in the order's history.");
         reason.setPrefRowCount(3);
         reason.setWrapText(true);
         dialog.getDialogPane().setContent(new VBox(6, new Label("Reason"), reason));
-        confirmButton(dialog, confirm).disableProperty()
+        Button confirmButton = confirmButton(dialog, confirm);
+        confirmButton.disableProperty()
                 .bind(Bindings.createBooleanBinding(() -> reason.getText().isBlank(), reason.textProperty()));
+        // A reason is one thought: Tab moves on to the buttons (Shift+Tab back), Enter confirms, Shift+Enter starts a new line.
+        reason.addEventFilter(KeyEvent.KEY_PRESSED, e -> {
+            if (e.getCode() == KeyCode.TAB && !e.isControlDown()) {
+                e.consume();
+                Node target = e.isShiftDown() ? dialog.getDialogPane().lookupButton(BACK) : confirmButton;
+                (target.isDisabled() ? dialog.getDialogPane().lookupButton(BACK) : target).requestFocus();
+            } else if (e.getCode() == KeyCode.ENTER && !e.isShiftDown()) {
+                e.consume();
+                if (!confirmButton.isDisabled()) {
+                    confirmButton.fire();
+                }
+            } else if (e.getCode() == KeyCode.ENTER) {
+                e.consume();
+                reason.insertText(reason.getCaretPosition(), "\n");
+            }
+        });
+        // The characters of those keys are not typed into the reason either.
+        reason.addEventFilter(KeyEvent.KEY_TYPED, e -> {
+            String c = e.getCharacter();
+            if ("\t".equals(c) && !e.isControlDown() || "\r".equals(c) || "\n".equals(c)) {
+                e.consume();
+            }
+        });
         dialog.setResultConverter(b -> b == confirm ? reason.getText().strip() : null);
         dialog.setOnShown(e -> reason.requestFocus());
         return dialog.showAndWait();

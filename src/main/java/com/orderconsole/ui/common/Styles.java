@@ -57,6 +57,10 @@ public final class Styles {
     public static final String GRAPH_ARROW = "graph-arrow";
     /** State graph: a transition's count. */
     public static final String GRAPH_EDGE_LABEL = "graph-edge-label";
+    /** Metrics: the value written above a bar. */
+    public static final String BAR_VALUE = "bar-value";
+    /** Metrics: a bar counting more than zero (drawn with a visible top edge however short). */
+    public static final String BAR_NONZERO = "bar-nonzero";
     /** Order history: what happened. */
     public static final String TIMELINE_WHAT = "timeline-what";
 

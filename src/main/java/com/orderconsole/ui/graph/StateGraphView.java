@@ -15,6 +15,7 @@ import javafx.scene.control.Button;
 import javafx.scene.control.Label;
 import javafx.scene.control.ScrollPane;
 import javafx.scene.control.Tooltip;
+import javafx.scene.input.KeyCode;
 import javafx.scene.layout.BorderPane;
 import javafx.scene.layout.Pane;
 import javafx.scene.layout.StackPane;
@@ -42,6 +43,9 @@ public final class StateGraphView {
     @FXML private Pane canvas;
     @FXML private ScrollPane scroll;
     @FXML private StackPane sidePane;
+    @FXML private Label loading;
+    @FXML private Label countSource;
+    @FXML private Button recountButton;
 
     /**
      * @param vm the graph's model
@@ -53,6 +57,19 @@ public final class StateGraphView {
         this.root = Fxml.load("/fxml/graph/StateGraphView.fxml", this);
         sidePane.getChildren().add(side);
         Styles.toggle(graphMessage, vm.feedback());
+        graphMessage.visibleProperty().bind(vm.feedback().messageProperty().isNotEmpty());
+        graphMessage.managedProperty().bind(graphMessage.visibleProperty());
+        countSource.setText(StateGraphViewModel.COUNT_SOURCE);
+        recountButton.setVisible(vm.canRecount());
+        recountButton.setManaged(vm.canRecount());
+        recountButton.disableProperty().bind(vm.recountCommand().executableProperty().not());
+        recountButton.setTooltip(new Tooltip("Runs the reconciliation's compare and its \"Live counters disagree\" repair"));
+        // Until the first reading arrives the page says it is reading, or why it could not.
+        loading.visibleProperty().bind(vm.snapshotProperty().isNull());
+        loading.managedProperty().bind(loading.visibleProperty());
+        vm.feedback().messageProperty().addListener((o, a, m) -> loading.setText(vm.feedback().errorProperty().get()
+                ? "No graph yet: the rules and counts could not be read (see above). F5 tries again."
+                : "Reading the rules and the counts…"));
         vm.snapshotProperty().addListener((o, a, s) -> show(s));
         scroll.viewportBoundsProperty().addListener((o, a, b) -> fit());
         show(vm.snapshotProperty().get());
@@ -71,7 +88,7 @@ public final class StateGraphView {
             draw(s);
         }
         rulesLabel.setText("rules version " + s.rules().version());
-        updated.setText("updated " + Formats.time(s.atMs()));
+        updated.setText("updated " + Formats.time(s.atMs()) + " " + Formats.zone());
         for (OrderStatus st : OrderStatus.values()) {
             countLabels.get(st).setText(Long.toString(s.liveCount(st)));
             Button badge = stuckBadges.get(st);
@@ -150,7 +167,13 @@ public final class StateGraphView {
         badge.setMnemonicParsing(false);
         badge.setId("stuck-" + st.name());
         badge.getStyleClass().add(Styles.STUCK_BADGE);
-        badge.setFocusTraversable(false);
+        badge.setFocusTraversable(true);
+        badge.setOnKeyPressed(e -> {
+            if (e.getCode() == KeyCode.ENTER) {
+                badge.fire();
+                e.consume();
+            }
+        });
         badge.setOnAction(e -> vm.open(st, true));
         VBox v = new VBox(2, name, count, badge);
         v.setId("node-" + st.name());
@@ -160,10 +183,24 @@ public final class StateGraphView {
         v.relocate(box.x(), box.y());
         v.setPrefSize(box.width(), box.height());
         v.setOnMouseClicked(e -> vm.open(st, false));
+        // Reachable by keyboard: Tab to a status, Enter or Space lists its orders.
+        v.setFocusTraversable(true);
+        v.setOnKeyPressed(e -> {
+            if ((e.getCode() == KeyCode.ENTER || e.getCode() == KeyCode.SPACE) && e.getTarget() == v) {
+                vm.open(st, false);
+                e.consume();
+            }
+        });
+        v.setAccessibleText(st + " orders");
         Tooltip.install(v, new Tooltip("Click to list the orders in " + st));
         countLabels.put(st, count);
         stuckBadges.put(st, badge);
         return v;
+    }
+
+    @FXML
+    private void onRecount() {
+        vm.recount();
     }
 
     @FXML

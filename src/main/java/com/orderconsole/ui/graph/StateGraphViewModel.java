@@ -1,5 +1,10 @@
 package com.orderconsole.ui.graph;
 
+import com.orderconsole.domain.Operator;
+import com.orderconsole.domain.Role;
+import com.orderconsole.service.recon.ReconCategory;
+import com.orderconsole.service.recon.ReconReport;
+import com.orderconsole.service.recon.ReconciliationService;
 import com.orderconsole.domain.OrderStatus;
 import com.orderconsole.domain.TransitionRules;
 import com.orderconsole.service.StuckThresholds;
@@ -35,11 +40,14 @@ public final class StateGraphViewModel implements Refreshable {
     private final RulesService rules;
     private final MonitorService monitor;
     private final StuckThresholds stuckThresholds;
+    private final ReconciliationService reconciliation;
+    private final Operator operator;
     private final DialogService dialogs;
     private final Navigator navigator;
     private final ReadOnlyObjectWrapper<Snapshot> snapshot = new ReadOnlyObjectWrapper<>();
     private final Feedback feedback = new Feedback();
     private final Command reads;
+    private final Command recountCommand;
 
     /**
      * Everything the graph shows at one moment.
@@ -75,18 +83,65 @@ public final class StateGraphViewModel implements Refreshable {
      * @param rules reads the rules in force
      * @param monitor reads the counts
      * @param stuckThresholds this session's stuck thresholds (in memory)
+     * @param reconciliation recounts the live counters (its compare, then its "Live counters disagree" repair)
+     * @param operator who recounts; the service refuses roles below ops
      * @param background where the reads and the layout run
-     * @param dialogs asks for new thresholds
+     * @param dialogs asks for new thresholds and before a recount
      * @param navigator opens the order table
      */
-    public StateGraphViewModel(RulesService rules, MonitorService monitor, StuckThresholds stuckThresholds, Background background,
+    public StateGraphViewModel(RulesService rules, MonitorService monitor, StuckThresholds stuckThresholds,
+                               ReconciliationService reconciliation, Operator operator, Background background,
                                DialogService dialogs, Navigator navigator) {
         this.rules = rules;
         this.monitor = monitor;
         this.stuckThresholds = stuckThresholds;
+        this.reconciliation = reconciliation;
+        this.operator = operator;
         this.dialogs = dialogs;
         this.navigator = navigator;
         this.reads = new Command(background, feedback::error);
+        this.recountCommand = new Command(background, feedback::error);
+    }
+
+    /** Where the graph's counts come from, in words, for the page header. */
+    public static final String COUNT_SOURCE = "Counts are Redis's live counters, kept by each transition: repairs and"
+            + " direct edits in Redis can make them drift. A recount counts the orders again.";
+
+    /**
+     * Asks, then recounts the live counters: the reconciliation compares Redis with MySQL (read-only) and,
+     * when it finds "Live counters disagree", counts the orders Redis holds again and overwrites the
+     * counters. The graph is read again afterwards.
+     */
+    public void recount() {
+        if (recountCommand.isRunning() || !dialogs.confirm("Recount live counters",
+                "Count the orders again and correct the live counters?",
+                COUNT_SOURCE + "\nThe recount runs a full reconciliation compare first (read-only); only the counters are written.",
+                "Recount")) {
+            return;
+        }
+        recountCommand.run("recount the live counters", job -> {
+            ReconReport report = reconciliation.run(null, (phase, done, total) -> { }, job::cancelled);
+            long drift = report.counts().getOrDefault(ReconCategory.COUNTERS_DRIFT, 0L);
+            if (drift > 0 && !report.cancelled()) {
+                reconciliation.repair(operator, report, ReconCategory.COUNTERS_DRIFT, "recount from the state graph",
+                        (phase, done, total) -> { }, job::cancelled);
+            }
+            return drift;
+        }, drift -> {
+            feedback.ok(drift == 0 ? "Recounted: the live counters agree with the orders Redis holds."
+                    : "Recounted: " + drift + (drift == 1 ? " bucket's counters were" : " buckets' counters were") + " corrected.");
+            refresh();
+        });
+    }
+
+    /** @return true when the operator may recount (ops and up) */
+    public boolean canRecount() {
+        return operator.role().includes(Role.OPS);
+    }
+
+    /** @return the recount: executable while none runs */
+    public Command recountCommand() {
+        return recountCommand;
     }
 
     @Override
@@ -101,7 +156,9 @@ public final class StateGraphViewModel implements Refreshable {
             return new Snapshot(inForce, layout, counts.live(), counts.stuck(), lastHour, stuckThresholds.all(),
                     System.currentTimeMillis());
         }, s -> {
-            feedback.clear();
+            if (feedback.errorProperty().get()) {
+                feedback.clear();
+            }
             snapshot.set(s);
         });
     }

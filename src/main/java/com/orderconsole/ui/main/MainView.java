@@ -24,6 +24,7 @@ import javafx.scene.control.Tooltip;
 import javafx.scene.input.KeyCode;
 import javafx.scene.input.KeyCodeCombination;
 import javafx.scene.input.KeyCombination;
+import javafx.scene.input.KeyEvent;
 import javafx.scene.layout.BorderPane;
 import javafx.scene.layout.StackPane;
 import javafx.scene.layout.VBox;
@@ -55,6 +56,7 @@ public final class MainView {
     @FXML private Label rulesStatus;
     @FXML private Label warningsLabel;
     @FXML private Label noticeLabel;
+    @FXML private Label deadLettersStatus;
 
     public MainView(MainViewModel vm) {
         this.vm = vm;
@@ -108,6 +110,18 @@ public final class MainView {
             vm.pageProperty().addListener((o, a, now) -> b.setSelected(now == p));
             nav.getChildren().add(b);
         }
+        // Arrow keys in the navigation switch the page itself, not only the highlight.
+        nav.addEventFilter(KeyEvent.KEY_PRESSED, e -> {
+            int step = e.getCode() == KeyCode.UP || e.getCode() == KeyCode.LEFT ? -1
+                    : e.getCode() == KeyCode.DOWN || e.getCode() == KeyCode.RIGHT ? 1 : 0;
+            if (step != 0) {
+                Page[] all = Page.values();
+                Page next = all[(vm.pageProperty().get().ordinal() + step + all.length) % all.length];
+                vm.pageProperty().set(next);
+                nav.getChildren().get(next.ordinal()).requestFocus();
+                e.consume();
+            }
+        });
     }
 
     private void show(Page p) {
@@ -123,7 +137,7 @@ public final class MainView {
                 yield ordersView.root();
             }
             case QUEUE -> new CancelQueueView(vm.queue()).root();
-            case RECON -> new ReconciliationView(vm.recon()).root();
+            case RECON -> new ReconciliationView(vm.recon(), vm.deadLetters()).root();
             case METRICS -> new MetricsView(vm.metrics()).root();
             case RULES -> new RulesView(vm.rules()).root();
         };
@@ -139,6 +153,13 @@ public final class MainView {
 
     private void bindStatusBar() {
         noticeLabel.textProperty().bind(vm.statusBar().noticeProperty());
+        vm.statusBar().openDeadLettersProperty().addListener((o, a, n) -> {
+            long open = n.longValue();
+            deadLettersStatus.setText(open < 0 ? "Dead letters: ?" : "Dead letters: " + open + " open");
+            Styles.pick(deadLettersStatus, open > 0 ? Styles.DOWN : open == 0 ? Styles.UP : null, Styles.UP, Styles.DOWN);
+            deadLettersStatus.setTooltip(new Tooltip("Records set aside because they could not be processed;"
+                    + " listed on the Reconciliation page, tab Dead letters."));
+        });
         vm.statusBar().healthProperty().addListener((o, a, h) -> showHealth(h));
         vm.statusBar().warnings().addListener((ListChangeListener<String>) c -> {
             String text = String.join(" · ", vm.statusBar().warnings());

@@ -13,6 +13,7 @@ import com.orderconsole.ui.metrics.MetricsViewModel;
 import com.orderconsole.ui.order.OrderDetailViewModel;
 import com.orderconsole.ui.order.OrderTableViewModel;
 import com.orderconsole.ui.queue.CancelQueueViewModel;
+import com.orderconsole.ui.recon.DeadLettersViewModel;
 import com.orderconsole.ui.recon.ReconciliationViewModel;
 import com.orderconsole.ui.rules.RulesViewModel;
 import com.orderconsole.ui.traffic.TrafficViewModel;
@@ -42,9 +43,11 @@ public final class MainViewModel implements Navigator {
     private final OrderDetailViewModel detail;
     private final CancelQueueViewModel queue;
     private final ReconciliationViewModel recon;
+    private final DeadLettersViewModel deadLetters;
     private final MetricsViewModel metrics;
     private final TrafficViewModel traffic;
     private final Refreshable graphPage;
+    private final Refreshable ordersPage;
     private final RulesViewModel rules;
 
     /** @param ctx the services, the operator, the background runner and the dialogs the pages share */
@@ -53,11 +56,19 @@ public final class MainViewModel implements Navigator {
         Background bg = ctx.background();
         DialogService dialogs = ctx.dialogs();
         this.operator = ctx.operator();
-        statusBar = new StatusBarViewModel(s.health(), bg);
-        graph = new StateGraphViewModel(s.rules(), s.monitor(), s.stuckThresholds(), bg, dialogs, this);
+        statusBar = new StatusBarViewModel(s.health(), s.deadLetters(), bg);
+        graph = new StateGraphViewModel(s.rules(), s.monitor(), s.stuckThresholds(), s.reconciliation(), operator, bg,
+                dialogs, this);
         detail = new OrderDetailViewModel(s.orders(), s.transitions(), operator, bg, dialogs);
         orders = new OrderTableViewModel(s.orders(), bg, this::showOrder);
+        // The open order and its table row show the same reading: each read of the details updates the row.
+        detail.setOnRead(orders::updateRow);
+        ordersPage = () -> {
+            orders.refresh();
+            detail.refresh();
+        };
         queue = new CancelQueueViewModel(s.queue(), s.sweeper(), operator, bg, dialogs);
+        deadLetters = new DeadLettersViewModel(s.deadLetters(), operator, bg, dialogs);
         recon = new ReconciliationViewModel(s.reconciliation(), operator, bg, dialogs, orders::currentQuery);
         metrics = new MetricsViewModel(s.monitor(), bg);
         traffic = new TrafficViewModel(s.simulator(), operator, bg);
@@ -93,11 +104,7 @@ public final class MainViewModel implements Navigator {
     /** F5: reloads the visible page (and the open order, on the orders page) and the status bar. */
     public void refresh() {
         statusBar.check();
-        Page p = page.get();
-        refreshable(p).ifPresent(Refreshable::refresh);
-        if (p == Page.ORDERS) {
-            detail.refresh();
-        }
+        refreshable(page.get()).ifPresent(Refreshable::refresh);
     }
 
     /** The auto-refresh tick: status bar always; the visible page when it auto-refreshes and refresh is not paused. */
@@ -111,7 +118,7 @@ public final class MainViewModel implements Navigator {
     private Optional<Refreshable> refreshable(Page p) {
         return Optional.ofNullable(switch (p) {
             case GRAPH -> graphPage;
-            case ORDERS -> orders;
+            case ORDERS -> ordersPage;
             case QUEUE -> queue;
             case METRICS -> metrics;
             case RULES -> rules;
@@ -178,6 +185,11 @@ public final class MainViewModel implements Navigator {
 
     public ReconciliationViewModel recon() {
         return recon;
+    }
+
+    /** @return the dead letters' model (a tab of the reconciliation page) */
+    public DeadLettersViewModel deadLetters() {
+        return deadLetters;
     }
 
     public MetricsViewModel metrics() {

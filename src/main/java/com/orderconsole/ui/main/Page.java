@@ -3,7 +3,7 @@ package com.orderconsole.ui.main;
 /** The console's pages, in navigation order. */
 public enum Page {
     GRAPH("State graph", true),
-    ORDERS("Orders", false),
+    ORDERS("Orders", true),
     QUEUE("Cancel queue", true),
     RECON("Reconciliation", false),
     METRICS("Metrics", true),
@@ -23,8 +23,8 @@ public enum Page {
     }
 
     /**
-     * @return true when the page reloads on the auto-refresh tick; the order table does not, so a page
-     *         the user is reading does not move under them
+     * @return true when the page reloads on the auto-refresh tick (tables keep their selection and scroll
+     *         position, so nothing moves under the user); the reconciliation and the rules are read on demand
      */
     public boolean autoRefresh() {
         return autoRefresh;

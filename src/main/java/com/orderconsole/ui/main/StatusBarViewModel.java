@@ -1,9 +1,12 @@
 package com.orderconsole.ui.main;
 
+import com.orderconsole.service.deadletter.DeadLetterService;
 import com.orderconsole.service.monitor.Health;
 import com.orderconsole.service.monitor.HealthService;
 import com.orderconsole.ui.common.Background;
 import com.orderconsole.ui.common.Command;
+import javafx.beans.property.ReadOnlyLongProperty;
+import javafx.beans.property.ReadOnlyLongWrapper;
 import javafx.beans.property.ReadOnlyObjectProperty;
 import javafx.beans.property.ReadOnlyObjectWrapper;
 import javafx.beans.property.SimpleStringProperty;
@@ -19,6 +22,8 @@ import java.util.List;
  */
 public final class StatusBarViewModel {
     private final HealthService healthService;
+    private final DeadLetterService deadLetters;
+    private final ReadOnlyLongWrapper openDeadLetters = new ReadOnlyLongWrapper(-1);
     private final ReadOnlyObjectWrapper<Health> health = new ReadOnlyObjectWrapper<>();
     private final ObservableList<String> warnings = FXCollections.observableArrayList();
     private final StringProperty notice = new SimpleStringProperty("");
@@ -26,22 +31,44 @@ public final class StatusBarViewModel {
 
     /**
      * @param healthService pings the servers (read-only)
+     * @param deadLetters counts the open dead letters (read-only)
      * @param background where the checks run
      */
-    public StatusBarViewModel(HealthService healthService, Background background) {
+    public StatusBarViewModel(HealthService healthService, DeadLetterService deadLetters, Background background) {
         this.healthService = healthService;
+        this.deadLetters = deadLetters;
         // A check that fails outright says so as the one warning, with both servers shown down.
         this.checks = new Command(background, error -> show(new Health(false, false, null, List.of(error))));
     }
 
     /** Runs a health check in the background; skipped while the previous one is still waiting for a server. */
     public void check() {
-        checks.run("check server health", job -> healthService.check(), this::show);
+        checks.run("check server health", job -> new Reading(healthService.check(), countOpen()), r -> {
+            show(r.health());
+            openDeadLetters.set(r.openDeadLetters());
+        });
+    }
+
+    /** @return open dead letters, -1 when MySQL cannot say (its health shows why) */
+    private long countOpen() {
+        try {
+            return deadLetters.countOpen();
+        } catch (RuntimeException e) {
+            return -1;
+        }
+    }
+
+    private record Reading(Health health, long openDeadLetters) {
     }
 
     private void show(Health h) {
         health.set(h);
         warnings.setAll(h.warnings());
+    }
+
+    /** @return open dead letters at the last check; -1 before it or when MySQL could not say */
+    public ReadOnlyLongProperty openDeadLettersProperty() {
+        return openDeadLetters.getReadOnlyProperty();
     }
 
     /** @return the last health reading, null before the first */

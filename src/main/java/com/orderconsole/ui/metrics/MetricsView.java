@@ -10,10 +10,12 @@ import javafx.scene.chart.BarChart;
 import javafx.scene.chart.LineChart;
 import javafx.scene.chart.XYChart;
 import javafx.scene.control.Label;
+import javafx.scene.layout.StackPane;
 import javafx.scene.layout.BorderPane;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 
 /** The metrics page: rejections by result code and transitions/rejections per minute. */
@@ -41,6 +43,34 @@ public final class MetricsView {
         vm.readingProperty().addListener((o, a, r) -> show(r));
     }
 
+    /**
+     * Writes a bar's value above it, so a bar of 1 beside one of 744 (a fraction of a pixel tall) is still
+     * seen and read; a bar above zero is drawn at least 2 pixels tall.
+     */
+    private static void labelBar(XYChart.Data<String, Number> d) {
+        Runnable attach = () -> {
+            if (!(d.getNode() instanceof StackPane bar)) {
+                return;
+            }
+            Label value = new Label(String.format(Locale.ROOT, "%,d", d.getYValue().longValue()));
+            value.getStyleClass().add(Styles.BAR_VALUE);
+            value.setManaged(false);
+            bar.getChildren().setAll(value);
+            bar.layoutBoundsProperty().addListener((o, a, b) -> {
+                value.autosize();
+                value.relocate((b.getWidth() - value.getWidth()) / 2, -value.getHeight() - 2);
+            });
+            if (d.getYValue().longValue() > 0) {
+                Styles.toggle(bar, Styles.BAR_NONZERO, true);
+            }
+        };
+        if (d.getNode() != null) {
+            attach.run();
+        } else {
+            d.nodeProperty().addListener((o, a, n) -> attach.run());
+        }
+    }
+
     /** @return the page's root node */
     public BorderPane root() {
         return root;
@@ -48,7 +78,7 @@ public final class MetricsView {
 
     private void show(Reading r) {
         totals.setText(String.format("%,d applied · %,d rejected", r.applied(), r.rejections()));
-        updated.setText("updated " + Formats.time(r.atMs()));
+        updated.setText("updated " + Formats.time(r.atMs()) + " " + Formats.zone());
         List<XYChart.Data<String, Number>> bars = new ArrayList<>();
         for (Map.Entry<ResultCode, Long> e : r.resultCounts().entrySet()) {
             if (!e.getKey().applied()) {
@@ -56,6 +86,7 @@ public final class MetricsView {
             }
         }
         rejections.getData().setAll(bars);
+        bars.forEach(MetricsView::labelBar);
         List<XYChart.Data<Number, Number>> applied = new ArrayList<>();
         List<XYChart.Data<Number, Number>> rejected = new ArrayList<>();
         for (MetricsViewModel.MinutePoint m : r.minutes()) {

@@ -16,6 +16,7 @@ import javafx.scene.control.ListCell;
 import javafx.scene.control.ListView;
 import javafx.scene.control.TitledPane;
 import javafx.scene.layout.FlowPane;
+import javafx.scene.layout.Region;
 import javafx.scene.layout.VBox;
 
 /** Shows one order (fields, history, next moves, admin override). State and actions live in the view model. */
@@ -28,7 +29,9 @@ public final class OrderDetailView {
     @FXML private Label title;
     @FXML private Label statusBadge;
     @FXML private Label customer;
+    @FXML private Label redisName;
     @FXML private Label redisState;
+    @FXML private Label readAt;
     @FXML private Label mysqlState;
     @FXML private Label created;
     @FXML private Label since;
@@ -57,9 +60,14 @@ public final class OrderDetailView {
     private void bind() {
         content.visibleProperty().bind(vm.detailsProperty().isNotNull());
         content.managedProperty().bind(content.visibleProperty());
-        placeholder.visibleProperty().bind(vm.detailsProperty().isNull());
+        // The placeholder invites a lookup while nothing is shown and no message says why.
+        placeholder.visibleProperty().bind(vm.detailsProperty().isNull().and(vm.feedback().messageProperty().isEmpty()));
         placeholder.managedProperty().bind(placeholder.visibleProperty());
-        vm.detailsProperty().addListener((o, a, d) -> showFields(d));
+        vm.detailsProperty().addListener((o, a, d) -> {
+            showFields(d);
+            // An order with no moves sets an empty list on an empty one: no list change, so redraw here too.
+            showMoves();
+        });
 
         overridePane.setVisible(vm.canOverride());
         overridePane.setManaged(vm.canOverride());
@@ -69,6 +77,9 @@ public final class OrderDetailView {
 
         vm.legalTargets().addListener((ListChangeListener<OrderStatus>) c -> showMoves());
         Styles.toggle(detailMessage, vm.feedback());
+        detailMessage.visibleProperty().bind(vm.feedback().messageProperty().isNotEmpty());
+        detailMessage.managedProperty().bind(detailMessage.visibleProperty());
+        vm.readAtMsProperty().addListener((o, a, at) -> showReadAt(at.longValue()));
 
         historyList.setItems(vm.history());
         historyList.setPlaceholder(new Label("No history in MySQL yet."));
@@ -77,6 +88,11 @@ public final class OrderDetailView {
 
     /** One history line: when and what, the outcome, who and why. */
     private static final class TimelineCell extends ListCell<HistoryEntry> {
+        TimelineCell() {
+            // As wide as the list, never wider: long lines wrap instead of needing a horizontal scroll.
+            setPrefWidth(0);
+        }
+
         @Override
         protected void updateItem(HistoryEntry h, boolean empty) {
             super.updateItem(h, empty);
@@ -87,13 +103,22 @@ public final class OrderDetailView {
             Label what = new Label(Formats.dateTime(h.atMs()) + "   " + (h.from() == null ? "(created)" : h.from().name())
                     + " → " + h.to() + "   v" + h.version());
             what.getStyleClass().add(Styles.TIMELINE_WHAT);
+            what.setWrapText(true);
             Label outcome = new Label(h.code().applied() ? "applied" : "refused: " + h.code().description());
             outcome.getStyleClass().add(h.code().applied() ? Styles.MSG_OK : Styles.MSG_ERROR);
+            outcome.setWrapText(true);
             Label who = new Label("by " + h.actor() + " via " + h.source()
                     + (h.reason() == null || h.reason().isBlank() ? "" : " — " + h.reason()));
             who.getStyleClass().add(Styles.TEXT_MUTED);
             who.setWrapText(true);
-            setGraphic(new VBox(1, what, outcome, who));
+            VBox box = new VBox(1, what, outcome, who);
+            // Wrapping needs a width: as wide as the list, less its scroll bar and padding.
+            box.prefWidthProperty().bind(getListView().widthProperty().subtract(36));
+            box.setMaxWidth(Region.USE_PREF_SIZE);
+            for (Label l : new Label[] {what, outcome, who}) {
+                l.setMinHeight(Region.USE_PREF_SIZE);
+            }
+            setGraphic(box);
         }
     }
 
@@ -117,6 +142,13 @@ public final class OrderDetailView {
                 ? "Redis and MySQL differ: MySQL follows Redis through the outbox, so the history below may lag." : "");
         syncNote.setManaged(s.disagrees());
         syncNote.setVisible(s.disagrees());
+    }
+
+    /** Says when the state shown was read: it is a reading, refreshed with the page, not a live view. */
+    private void showReadAt(long atMs) {
+        redisName.setText(atMs == 0 ? "Redis" : "Redis (" + Formats.time(atMs) + ")");
+        readAt.setText(atMs == 0 ? "" : "Read at " + Formats.dateTime(atMs)
+                + "; read again on every auto-refresh, F5 and after every move.");
     }
 
     private void showMoves() {

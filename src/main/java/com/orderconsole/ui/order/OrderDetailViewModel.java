@@ -7,6 +7,7 @@ import com.orderconsole.domain.Role;
 import com.orderconsole.domain.TransitionRequest;
 import com.orderconsole.domain.TransitionResult;
 import com.orderconsole.service.order.OrderDetails;
+import com.orderconsole.service.order.OrderNotFoundException;
 import com.orderconsole.service.order.OrderService;
 import com.orderconsole.service.order.OrderSummary;
 import com.orderconsole.service.transition.TransitionOutcome;
@@ -18,6 +19,8 @@ import com.orderconsole.ui.common.Feedback;
 import com.orderconsole.ui.common.OrderText;
 import com.orderconsole.ui.common.Refreshable;
 import javafx.beans.property.ObjectProperty;
+import javafx.beans.property.ReadOnlyLongProperty;
+import javafx.beans.property.ReadOnlyLongWrapper;
 import javafx.beans.property.ReadOnlyObjectProperty;
 import javafx.beans.property.ReadOnlyObjectWrapper;
 import javafx.beans.property.SimpleBooleanProperty;
@@ -28,6 +31,8 @@ import javafx.collections.ObservableList;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Optional;
+import java.util.function.Consumer;
 
 /**
  * One order: its MySQL and Redis state, history, and the moves the operator may make. Every move
@@ -54,7 +59,11 @@ public final class OrderDetailViewModel implements Refreshable {
     private final Command work;
     private final Command moveCommand;
     private final Command overrideCommand;
+    private final ReadOnlyLongWrapper readAtMs = new ReadOnlyLongWrapper();
+    private Consumer<OrderSummary> changed = s -> { };
     private String orderId;
+    /** True after a read failed or found nothing: its message goes once the order reads again. */
+    private boolean readFailed;
 
     /**
      * @param orders reads the order
@@ -80,6 +89,10 @@ public final class OrderDetailViewModel implements Refreshable {
      * @param id the order id as typed or clicked (validated by the service)
      */
     public void load(String id) {
+        // Another order's details are never shown while this one loads (nor after it fails).
+        if (!id.equals(orderId)) {
+            showNothing();
+        }
         orderId = id;
         feedback.clear();
         reload();
@@ -165,8 +178,9 @@ public final class OrderDetailViewModel implements Refreshable {
             TransitionOutcome o = transitions.transitionAndWait(operator,
                     new TransitionRequest(id, target, version, SOURCE, reason.strip(), override), MYSQL_WAIT);
             String syncNote = o.mysqlSynced() ? "" : " MySQL is not updated yet: " + o.mysql().detail();
-            return new Outcome(o.result(), syncNote, orders.lookup(id));
+            return new Outcome(o.result(), syncNote, orders.lookup(id), System.currentTimeMillis());
         }, outcome -> {
+            readAtMs.set(outcome.atMs());
             show(outcome.details());
             if (outcome.result().applied()) {
                 feedback.ok(OrderText.result(outcome.result()) + outcome.syncNote());
@@ -178,14 +192,39 @@ public final class OrderDetailViewModel implements Refreshable {
 
     private void reload() {
         String id = orderId;
-        work.runLatest("load order " + id, job -> orders.lookup(id), this::show, error -> {
+        work.runLatest("load order " + id, job -> {
+            try {
+                return Optional.of(new Read(orders.lookup(id), System.currentTimeMillis()));
+            } catch (OrderNotFoundException e) {
+                return Optional.<Read>empty();
+            }
+        }, read -> {
+            if (read.isPresent()) {
+                readAtMs.set(read.get().atMs());
+                show(read.get().details());
+                // A refresh keeps the last move's outcome; it only takes back the error of a failed read.
+                if (readFailed) {
+                    feedback.clear();
+                }
+                readFailed = false;
+            } else {
+                showNothing();
+                readFailed = true;
+                feedback.error("No order has the id " + id + " (neither MySQL nor Redis knows it).");
+            }
+        }, error -> {
             showNothing();
+            readFailed = true;
             feedback.error(error);
         });
     }
 
+    private record Read(OrderDetails details, long atMs) {
+    }
+
     private void show(OrderDetails d) {
         details.set(d);
+        changed.accept(d.summary());
         history.setAll(d.history());
         legalTargets.setAll(d.legalTargets().stream().sorted().toList());
         OrderStatus current = d.summary().status();
@@ -198,12 +237,13 @@ public final class OrderDetailViewModel implements Refreshable {
 
     private void showNothing() {
         details.set(null);
+        readAtMs.set(0);
         history.clear();
         legalTargets.clear();
         overrideTargets.clear();
     }
 
-    private record Outcome(TransitionResult result, String syncNote, OrderDetails details) {
+    private record Outcome(TransitionResult result, String syncNote, OrderDetails details, long atMs) {
     }
 
     /** @return the loaded order, or null before a load or after a failed one */
@@ -254,6 +294,24 @@ public final class OrderDetailViewModel implements Refreshable {
     /** @return the last outcome or error in words */
     public Feedback feedback() {
         return feedback;
+    }
+
+    /**
+     * @param listener told on the UI thread whenever the order is read again (a refresh, after a move), so
+     *     the order table's row shows the same state as the details
+     */
+    public void setOnRead(Consumer<OrderSummary> listener) {
+        changed = listener;
+    }
+
+    /** @return when the shown state was read, epoch ms; 0 while nothing is shown */
+    public ReadOnlyLongProperty readAtMsProperty() {
+        return readAtMs.getReadOnlyProperty();
+    }
+
+    /** @return the id last asked for (shown, loading, failed or not found), or null */
+    public String orderId() {
+        return orderId;
     }
 
     /** @return the summary of the loaded order, or null */

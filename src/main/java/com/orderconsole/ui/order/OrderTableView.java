@@ -6,6 +6,7 @@ import com.orderconsole.ui.common.Formats;
 import com.orderconsole.ui.common.Fxml;
 import com.orderconsole.ui.common.OrderText;
 import com.orderconsole.ui.common.Styles;
+import com.orderconsole.ui.common.Tables;
 import javafx.beans.property.ReadOnlyStringWrapper;
 import javafx.collections.FXCollections;
 import javafx.fxml.FXML;
@@ -74,6 +75,7 @@ public final class OrderTableView {
 
     /** Puts the cursor into the id field (Ctrl+F). */
     public void focusLookup() {
+        vm.resetFiltersForLookup();
         idField.requestFocus();
         idField.selectAll();
     }
@@ -95,15 +97,20 @@ public final class OrderTableView {
         searchButton.disableProperty().bind(vm.searchCommand().executableProperty().not());
 
         ordersTable.setColumnResizePolicy(TableView.CONSTRAINED_RESIZE_POLICY_FLEX_LAST_COLUMN);
-        ordersTable.setItems(vm.rows());
+        Tables.bind(ordersTable, vm.rows(), vm.selectedProperty(), OrderSummary::orderId);
         ordersTable.setPlaceholder(new Label("No orders to show."));
         cId.setCellValueFactory(c -> new ReadOnlyStringWrapper(c.getValue().orderId()));
         cMysql.setCellValueFactory(c -> new ReadOnlyStringWrapper(OrderText.side(c.getValue().mysqlStatus(), c.getValue().mysqlVersion())));
         cRedis.setCellValueFactory(c -> new ReadOnlyStringWrapper(OrderText.side(c.getValue().redisStatus(), c.getValue().redisVersion())));
         cSync.setCellValueFactory(c -> new ReadOnlyStringWrapper(OrderTableViewModel.agreement(c.getValue())));
         cAge.setCellValueFactory(c -> new ReadOnlyStringWrapper(
-                Formats.duration(vm.loadedAtMs() - c.getValue().statusSinceMs())));
-        cCreated.setCellValueFactory(c -> new ReadOnlyStringWrapper(Formats.shortDateTime(c.getValue().createdAtMs())));
+                Formats.age(vm.loadedAtMs() - c.getValue().statusSinceMs())));
+        // A day needs no zone in its header, but the tooltip names it like every other time shown.
+        Label createdHeader = new Label("Created");
+        createdHeader.setTooltip(new javafx.scene.control.Tooltip("Day the order was created, in " + Formats.zone()));
+        cCreated.setText("");
+        cCreated.setGraphic(createdHeader);
+        cCreated.setCellValueFactory(c -> new ReadOnlyStringWrapper(Formats.date(c.getValue().createdAtMs())));
         ordersTable.setRowFactory(t -> new TableRow<>() {
             @Override
             protected void updateItem(OrderSummary item, boolean empty) {
@@ -111,8 +118,9 @@ public final class OrderTableView {
                 Styles.toggle(this, Styles.DISAGREE, !empty && item != null && item.disagrees());
             }
         });
-        ordersTable.getSelectionModel().selectedItemProperty().addListener((o, a, row) -> {
-            if (row != null) {
+        // A row chosen by the user opens its order; the same order read again (a refresh) does not reopen it.
+        vm.selectedProperty().addListener((o, a, row) -> {
+            if (row != null && (a == null || !a.orderId().equals(row.orderId()))) {
                 openOrder.accept(row.orderId());
             }
         });

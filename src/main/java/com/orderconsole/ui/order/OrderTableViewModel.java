@@ -2,8 +2,6 @@ package com.orderconsole.ui.order;
 
 import com.orderconsole.domain.OrderId;
 import com.orderconsole.domain.OrderStatus;
-import com.orderconsole.service.order.OrderDetails;
-import com.orderconsole.service.order.OrderNotFoundException;
 import com.orderconsole.service.order.OrderPage;
 import com.orderconsole.service.order.OrderQuery;
 import com.orderconsole.service.order.OrderService;
@@ -55,6 +53,7 @@ public final class OrderTableViewModel implements Refreshable {
     private final BooleanProperty sortByAge = new SimpleBooleanProperty();
 
     private final ObservableList<OrderSummary> rows = FXCollections.observableArrayList();
+    private final ObjectProperty<OrderSummary> selected = new SimpleObjectProperty<>();
     private final ReadOnlyIntegerWrapper pageNumber = new ReadOnlyIntegerWrapper(1);
     private final ReadOnlyBooleanWrapper hasNext = new ReadOnlyBooleanWrapper();
     private final ReadOnlyBooleanWrapper hasPrevious = new ReadOnlyBooleanWrapper();
@@ -73,7 +72,7 @@ public final class OrderTableViewModel implements Refreshable {
     /**
      * @param orders reads the pages and looks up exact ids
      * @param background where the reads run
-     * @param openOrder called on the UI thread with an order id when a lookup hits one order exactly
+     * @param openOrder called on the UI thread with a well-formed id typed into the id field
      */
     public OrderTableViewModel(OrderService orders, Background background, Consumer<String> openOrder) {
         this(orders, background, openOrder, PAGE_SIZE);
@@ -82,7 +81,7 @@ public final class OrderTableViewModel implements Refreshable {
     /**
      * @param orders reads the pages and looks up exact ids
      * @param background where the reads run
-     * @param openOrder called on the UI thread with an order id when a lookup hits one order exactly
+     * @param openOrder called on the UI thread with a well-formed id typed into the id field
      * @param pageSize rows per page, 1..1000
      */
     public OrderTableViewModel(OrderService orders, Background background, Consumer<String> openOrder, int pageSize) {
@@ -95,8 +94,8 @@ public final class OrderTableViewModel implements Refreshable {
     }
 
     /**
-     * Applies the filter fields and loads the first page. When the id field holds a complete id of
-     * an existing order, that order is also opened (exact lookup, which finds orders missing in MySQL too).
+     * Applies the filter fields and loads the first page. When the id field holds a well-formed id, that
+     * order is also opened (its details say when no order has that id).
      */
     public void search() {
         OrderQuery q;
@@ -110,7 +109,41 @@ public final class OrderTableViewModel implements Refreshable {
         previousCursors.clear();
         pageNumber.set(1);
         String exact = idText.get() == null ? "" : idText.get().trim();
-        load(null, OrderId.isValid(exact) ? exact : null);
+        // A well-formed id is also looked up exactly: its details open, or say that no order has it (the
+        // table still lists the ids starting with it). The lookup finds orders missing in MySQL too.
+        if (OrderId.isValid(exact)) {
+            openOrder.accept(exact);
+        }
+        load(null);
+    }
+
+    /**
+     * Ctrl+F: a lookup starts from no filter but the id, so a found order is never shown beside
+     * "No orders match the filter" because of a status chosen earlier.
+     */
+    public void resetFiltersForLookup() {
+        status.set(null);
+        stuckOnly.set(false);
+        createdFrom.set(null);
+        createdTo.set(null);
+        disagreeingOnly.set(false);
+    }
+
+    /**
+     * Shows an order as just read elsewhere (the details beside the table, after a move or a refresh):
+     * its row, when the page shows it, is replaced in place.
+     *
+     * @param s the order as read
+     */
+    public void updateRow(OrderSummary s) {
+        for (int i = 0; i < rows.size(); i++) {
+            if (rows.get(i).orderId().equals(s.orderId())) {
+                if (!rows.get(i).equals(s)) {
+                    rows.set(i, s);
+                }
+                return;
+            }
+        }
     }
 
     /**
@@ -141,7 +174,7 @@ public final class OrderTableViewModel implements Refreshable {
         }
         previousCursors.push(currentCursor == null ? "" : currentCursor);
         pageNumber.set(pageNumber.get() + 1);
-        load(nextCursor, null);
+        load(nextCursor);
     }
 
     /** Loads the page before the current one, if there is one. */
@@ -151,36 +184,34 @@ public final class OrderTableViewModel implements Refreshable {
         }
         String c = previousCursors.pop();
         pageNumber.set(pageNumber.get() - 1);
-        load(c.isEmpty() ? null : c, null);
+        load(c.isEmpty() ? null : c);
     }
 
     /** Reloads the current page with the current filter. */
     @Override
     public void refresh() {
         if (!searchCommand.isRunning()) {
-            load(currentCursor, null);
+            load(currentCursor);
         }
     }
 
-    private void load(String cursor, String exactId) {
+    private void load(String cursor) {
         OrderQuery q = query;
         searchCommand.runLatest("load orders", job -> {
             OrderPage page = orders.page(q, cursor, pageSize);
-            String hit = null;
-            if (exactId != null) {
-                try {
-                    OrderDetails d = orders.lookup(exactId);
-                    hit = d.summary().orderId();
-                } catch (OrderNotFoundException e) {
-                    hit = null;
-                }
-            }
-            return new Loaded(page, hit, System.currentTimeMillis());
+            // A cursor is handed out whenever a page is full; whether anything follows it is asked, so
+            // Next is offered only when it leads to a page with rows.
+            String next = page.nextCursor() != null && !orders.page(q, page.nextCursor(), 1).rows().isEmpty()
+                    ? page.nextCursor() : null;
+            return new Loaded(page, next, System.currentTimeMillis());
         }, loaded -> {
             currentCursor = cursor;
-            nextCursor = loaded.page().nextCursor();
+            nextCursor = loaded.next();
             loadedAtMs = loaded.atMs();
             rows.setAll(loaded.page().rows());
+            OrderSummary was = selected.get();
+            selected.set(was == null ? null : rows.stream()
+                    .filter(r -> r.orderId().equals(was.orderId())).findFirst().orElse(null));
             hasNext.set(nextCursor != null);
             hasPrevious.set(!previousCursors.isEmpty());
             // Shown like an error, as before: an empty page is worth noticing.
@@ -188,9 +219,6 @@ public final class OrderTableViewModel implements Refreshable {
                 feedback.error("No orders match the filter.");
             } else {
                 feedback.clear();
-            }
-            if (loaded.exactHit() != null) {
-                openOrder.accept(loaded.exactHit());
             }
         });
     }
@@ -216,12 +244,12 @@ public final class OrderTableViewModel implements Refreshable {
 
     /**
      * @param s one row
-     * @return how Redis and MySQL compare, in words: "" when they agree, else e.g. "Redis ahead",
+     * @return how Redis and MySQL compare, in words: "agree" when they do, else e.g. "Redis ahead",
      *         "MySQL ahead", "status differs", "missing in Redis", "missing in MySQL"
      */
     public static String agreement(OrderSummary s) {
         if (!s.disagrees()) {
-            return "";
+            return "agree";
         }
         if (s.redisStatus() == null) {
             return "missing in Redis";
@@ -238,7 +266,7 @@ public final class OrderTableViewModel implements Refreshable {
         return "status differs";
     }
 
-    private record Loaded(OrderPage page, String exactHit, long atMs) {
+    private record Loaded(OrderPage page, String next, long atMs) {
     }
 
     /** @return id or id prefix typed by the user */
@@ -272,6 +300,11 @@ public final class OrderTableViewModel implements Refreshable {
     /** @return true to sort by time in status, oldest first, instead of by id */
     public BooleanProperty sortByAgeProperty() {
         return sortByAge;
+    }
+
+    /** @return the row the user selected; kept across reloads by order id */
+    public ObjectProperty<OrderSummary> selectedProperty() {
+        return selected;
     }
 
     /** @return the rows of the current page */

@@ -6,12 +6,14 @@ import com.orderconsole.service.queue.SweeperStatus;
 import com.orderconsole.ui.common.Formats;
 import com.orderconsole.ui.common.Fxml;
 import com.orderconsole.ui.common.Styles;
+import com.orderconsole.ui.common.Tables;
 import com.orderconsole.ui.queue.CancelQueueViewModel.DepthSample;
 import javafx.beans.property.ReadOnlyStringWrapper;
 import javafx.collections.FXCollections;
 import javafx.collections.ListChangeListener;
 import javafx.fxml.FXML;
 import javafx.scene.chart.LineChart;
+import javafx.scene.chart.NumberAxis;
 import javafx.scene.chart.XYChart;
 import javafx.scene.control.Button;
 import javafx.scene.control.ComboBox;
@@ -53,6 +55,8 @@ public final class CancelQueueView {
     @FXML private Button extendButton;
     @FXML private Label queueMessage;
     @FXML private Label roleHint;
+    @FXML private Label extendLabel;
+    @FXML private NumberAxis entriesAxis;
 
     public CancelQueueView(CancelQueueViewModel vm) {
         this.vm = vm;
@@ -73,10 +77,11 @@ public final class CancelQueueView {
         vm.summaryProperty().addListener((o, a, s) -> showSummary(s));
 
         queueTable.setColumnResizePolicy(TableView.CONSTRAINED_RESIZE_POLICY_FLEX_LAST_COLUMN);
-        queueTable.setItems(vm.entries());
+        Tables.bind(queueTable, vm.entries(), vm.selectedProperty(), QueueItem::orderId);
         queueTable.setPlaceholder(new Label("The cancel queue is empty."));
         cId.setCellValueFactory(c -> new ReadOnlyStringWrapper(c.getValue().orderId()));
-        cExpiry.setCellValueFactory(c -> new ReadOnlyStringWrapper(Formats.dateTime(c.getValue().expireAtMs())));
+        cExpiry.setText("Expires (" + Formats.zone() + ")");
+        cExpiry.setCellValueFactory(c -> new ReadOnlyStringWrapper(Formats.shortDateTime(c.getValue().expireAtMs())));
         cDue.setCellValueFactory(c -> new ReadOnlyStringWrapper(Formats.dueIn(c.getValue().dueInMs())));
         cStatus.setCellValueFactory(c -> new ReadOnlyStringWrapper(
                 c.getValue().status() == null ? "no state" : c.getValue().status().name()));
@@ -93,7 +98,6 @@ public final class CancelQueueView {
             }
         });
 
-        queueTable.getSelectionModel().selectedItemProperty().addListener((o, a, item) -> vm.selectedProperty().set(item));
         extendBy.setItems(FXCollections.observableArrayList(CancelQueueViewModel.EXTENSIONS));
         extendBy.setConverter(new StringConverter<>() {
             @Override
@@ -114,8 +118,10 @@ public final class CancelQueueView {
             b.setVisible(canAct);
             b.setManaged(canAct);
         }
-        extendBy.setVisible(canAct);
-        extendBy.setManaged(canAct);
+        for (javafx.scene.Node n : List.of(extendBy, extendLabel)) {
+            n.setVisible(canAct);
+            n.setManaged(canAct);
+        }
         pauseButton.setVisible(canAct);
         pauseButton.setManaged(canAct);
         pauseButton.disableProperty().bind(vm.sweeperCommand().executableProperty().not());
@@ -143,7 +149,17 @@ public final class CancelQueueView {
     private void plot() {
         List<DepthSample> samples = vm.depthHistory();
         if (samples.isEmpty()) {
+            depthSeries.getData().clear();
+            overdueSeries.getData().clear();
             return;
+        }
+        // An empty queue would get an axis of -1.1 … 0 from auto-ranging: show 0 … 5 instead.
+        boolean allZero = samples.stream().allMatch(s -> s.depth() == 0 && s.overdue() == 0);
+        entriesAxis.setAutoRanging(!allZero);
+        if (allZero) {
+            entriesAxis.setLowerBound(0);
+            entriesAxis.setUpperBound(5);
+            entriesAxis.setTickUnit(1);
         }
         long latest = samples.get(samples.size() - 1).atMs();
         depthSeries.getData().setAll(samples.stream()

@@ -32,12 +32,16 @@ import java.util.List;
  * action runs at a time.
  */
 public final class CancelQueueViewModel implements Refreshable {
+    /** Source written to the audit trail for actions taken here. */
+    public static final String SOURCE = "console";
     /** Entries shown in the table (the earliest due). */
     public static final int ENTRIES_SHOWN = 200;
     /** Depth samples kept for the chart (one per refresh). */
     public static final int SAMPLES_KEPT = 180;
     /** How much later the deadline of an entry may be moved, offered in this order. */
     public static final List<Duration> EXTENSIONS = List.of(Duration.ofMinutes(15), Duration.ofHours(1), Duration.ofHours(24));
+    /** Two readings further apart than this, ms, are not joined in the depth chart (refresh runs every 2 s). */
+    static final long GAP_MS = 10_000;
     /** A sweeper that has not ticked for this long, ms, is shown as silent (it ticks every second). */
     static final long SILENT_MS = 10_000;
 
@@ -90,6 +94,15 @@ public final class CancelQueueViewModel implements Refreshable {
         reading.run("read the cancel queue", job -> new Reading(queue.summary(), queue.entries(0, ENTRIES_SHOWN)), r -> {
             summary.set(r.summary());
             entries.setAll(r.entries());
+            // The selection is kept by order id across readings, with the entry as now read (or none once it left).
+            QueueItem was = selected.get();
+            selected.set(was == null ? null : r.entries().stream()
+                    .filter(i -> i.orderId().equals(was.orderId())).findFirst().orElse(null));
+            // A reading long after the last one (page hidden, refresh paused) starts the chart afresh
+            // rather than drawing a straight line across the time nobody looked.
+            if (!depthHistory.isEmpty() && r.summary().nowMs() - depthHistory.get(depthHistory.size() - 1).atMs() > GAP_MS) {
+                depthHistory.clear();
+            }
             depthHistory.add(new DepthSample(r.summary().nowMs(), r.summary().depth(), r.summary().overdue()));
             if (depthHistory.size() > SAMPLES_KEPT) {
                 depthHistory.remove(0, depthHistory.size() - SAMPLES_KEPT);
@@ -107,22 +120,27 @@ public final class CancelQueueViewModel implements Refreshable {
                 "Cancel order").ifPresent(reason -> cancelNow(item.orderId(), reason));
     }
 
-    /** Asks for a confirmation, then removes the selected entry ({@link #remove}); nothing when declined. */
+    /** Asks for a reason, then removes the selected entry ({@link #remove}); nothing when declined. */
     public void removeSelected() {
         QueueItem item = selected.get();
-        if (item != null && dialogs.confirm("Remove cancel-queue entry", "Remove the queue entry of order " + item.orderId()
-                + "? The order itself is not changed, but it will no longer be cancelled when its payment deadline passes.",
-                "Remove entry")) {
-            remove(item.orderId());
+        if (item == null) {
+            return;
         }
+        dialogs.askReason("Remove cancel-queue entry", "Remove the queue entry of order " + item.orderId()
+                + "? The order itself is not changed, but it will no longer be cancelled when its payment deadline passes.",
+                "Remove entry").ifPresent(reason -> remove(item.orderId(), reason));
     }
 
-    /** Moves the selected entry's deadline later by {@link #extendByProperty()} ({@link #extend}). */
+    /** Asks for a reason, then moves the selected entry's deadline later by {@link #extendByProperty()} ({@link #extend}). */
     public void extendSelected() {
         QueueItem item = selected.get();
-        if (item != null && extendBy.get() != null) {
-            extend(item.orderId(), extendBy.get());
+        Duration by = extendBy.get();
+        if (item == null || by == null) {
+            return;
         }
+        dialogs.askReason("Extend payment deadline", "Move the payment deadline of order " + item.orderId() + " later by "
+                + Formats.duration(by) + "?", "Extend by " + Formats.duration(by))
+                .ifPresent(reason -> extend(item.orderId(), by, reason));
     }
 
     /** Pauses a running sweeper or resumes a paused one, as the last reading shows it. */
@@ -147,9 +165,13 @@ public final class CancelQueueViewModel implements Refreshable {
         });
     }
 
-    /** Removes an order's entry: the timeout will no longer cancel it. */
-    public void remove(String orderId) {
-        act("remove the entry of order " + orderId, () -> queue.remove(operator, orderId)
+    /**
+     * Removes an order's entry: the timeout will no longer cancel it. Recorded with who and why.
+     *
+     * @param reason why, kept in the audit trail
+     */
+    public void remove(String orderId, String reason) {
+        act("remove the entry of order " + orderId, () -> queue.remove(operator, orderId, SOURCE, reason)
                 ? new Outcome("Removed the queue entry of order " + orderId + ".", true)
                 : new Outcome("Order " + orderId + " had no queue entry.", false));
     }
@@ -158,10 +180,11 @@ public final class CancelQueueViewModel implements Refreshable {
      * Moves an unpaid order's payment deadline later.
      *
      * @param by added to the current expiry, positive
+     * @param reason why, kept in the audit trail
      */
-    public void extend(String orderId, Duration by) {
+    public void extend(String orderId, Duration by, String reason) {
         act("extend the deadline of order " + orderId, () -> {
-            long expiry = queue.extend(operator, orderId, by);
+            long expiry = queue.extend(operator, orderId, by, SOURCE, reason);
             return new Outcome("Order " + orderId + " now expires at " + Formats.dateTime(expiry) + ".", true);
         });
     }

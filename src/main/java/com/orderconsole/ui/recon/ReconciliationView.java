@@ -1,5 +1,12 @@
 package com.orderconsole.ui.recon;
 
+import com.orderconsole.service.deadletter.DeadLetter;
+import com.orderconsole.ui.common.Tables;
+import javafx.beans.property.ObjectProperty;
+import javafx.beans.property.SimpleObjectProperty;
+import javafx.collections.ListChangeListener;
+import javafx.scene.control.Tab;
+import java.util.List;
 import com.orderconsole.service.recon.ReconFinding;
 import com.orderconsole.ui.common.Fxml;
 import com.orderconsole.ui.common.OrderText;
@@ -19,7 +26,9 @@ import javafx.scene.layout.BorderPane;
 /** The reconciliation page: run with progress, grouped findings, dry-run then repair, CSV export. */
 public final class ReconciliationView {
     private final ReconciliationViewModel vm;
+    private final DeadLettersViewModel letters;
     private final BorderPane root;
+    private final ObjectProperty<CategoryRow> selectedRow = new SimpleObjectProperty<>();
 
     @FXML private CheckBox filterBox;
     @FXML private Button runButton;
@@ -38,9 +47,26 @@ public final class ReconciliationView {
     @FXML private TableColumn<ReconFinding, String> fRedis;
     @FXML private TableColumn<ReconFinding, String> fDetail;
     @FXML private Label reconMessage;
+    @FXML private Tab deadLettersTab;
+    @FXML private TableView<DeadLetter> letterTable;
+    @FXML private TableColumn<DeadLetter, String> dId;
+    @FXML private TableColumn<DeadLetter, String> dOrder;
+    @FXML private TableColumn<DeadLetter, String> dBucket;
+    @FXML private TableColumn<DeadLetter, String> dEntry;
+    @FXML private TableColumn<DeadLetter, String> dReason;
+    @FXML private TableColumn<DeadLetter, String> dBody;
+    @FXML private Button retryButton;
+    @FXML private Button discardButton;
+    @FXML private Label lettersRoleHint;
+    @FXML private Label lettersMessage;
 
-    public ReconciliationView(ReconciliationViewModel vm) {
+    /**
+     * @param vm the reconciliation's model
+     * @param letters the dead letters' model (a tab of this page)
+     */
+    public ReconciliationView(ReconciliationViewModel vm, DeadLettersViewModel letters) {
         this.vm = vm;
+        this.letters = letters;
         this.root = Fxml.load("/fxml/recon/ReconciliationView.fxml", this);
         bind();
     }
@@ -60,12 +86,12 @@ public final class ReconciliationView {
         progressText.textProperty().bind(vm.progressTextProperty());
 
         categoryTable.setColumnResizePolicy(TableView.CONSTRAINED_RESIZE_POLICY_FLEX_LAST_COLUMN);
-        categoryTable.setItems(vm.categories());
+        // Selection survives a new comparison: the category's findings stay listed.
+        Tables.bind(categoryTable, vm.categories(), selectedRow, CategoryRow::category);
         categoryTable.setPlaceholder(new Label("Run a comparison to see findings."));
         cCategory.setCellValueFactory(c -> new ReadOnlyStringWrapper(c.getValue().category().label()));
         cCount.setCellValueFactory(c -> new ReadOnlyObjectWrapper<>(c.getValue().count()));
-        categoryTable.getSelectionModel().selectedItemProperty().addListener((o, a, row) ->
-                vm.selectedProperty().set(row == null ? null : row.category()));
+        selectedRow.addListener((o, a, row) -> vm.selectedProperty().set(row == null ? null : row.category()));
 
         boolean canRepair = vm.canRepair();
         repairButton.setVisible(canRepair);
@@ -75,7 +101,7 @@ public final class ReconciliationView {
         repairButton.disableProperty().bind(vm.repairCommand().executableProperty().not());
 
         findingTable.setColumnResizePolicy(TableView.CONSTRAINED_RESIZE_POLICY_FLEX_LAST_COLUMN);
-        findingTable.setItems(vm.findings());
+        Tables.bind(findingTable, vm.findings(), new SimpleObjectProperty<>(), f -> f.category() + "/" + f.orderId() + "/" + f.detail());
         findingTable.setPlaceholder(new Label("Select a category to list its findings."));
         fId.setCellValueFactory(c -> new ReadOnlyStringWrapper(c.getValue().orderId()));
         fMysql.setCellValueFactory(c -> new ReadOnlyStringWrapper(OrderText.side(c.getValue().mysqlStatus(), c.getValue().mysqlVersion())));
@@ -83,6 +109,50 @@ public final class ReconciliationView {
         fDetail.setCellValueFactory(c -> new ReadOnlyStringWrapper(c.getValue().detail()));
 
         Styles.toggle(reconMessage, vm.feedback());
+        bindDeadLetters();
+    }
+
+    private void bindDeadLetters() {
+        letterTable.setColumnResizePolicy(TableView.CONSTRAINED_RESIZE_POLICY_FLEX_LAST_COLUMN);
+        Tables.bind(letterTable, letters.letters(), letters.selectedProperty(), DeadLetter::id);
+        letterTable.setPlaceholder(new Label("No open dead letters."));
+        dId.setCellValueFactory(c -> new ReadOnlyStringWrapper(Long.toString(c.getValue().id())));
+        dOrder.setCellValueFactory(c -> new ReadOnlyStringWrapper(c.getValue().orderId() == null ? "unreadable" : c.getValue().orderId()));
+        dBucket.setCellValueFactory(c -> new ReadOnlyStringWrapper(c.getValue().bucket() == null ? "—" : c.getValue().bucket().toString()));
+        dEntry.setCellValueFactory(c -> new ReadOnlyStringWrapper(c.getValue().entryId() == null ? "—" : c.getValue().entryId()));
+        dReason.setCellValueFactory(c -> new ReadOnlyStringWrapper(c.getValue().reason()));
+        dBody.setCellValueFactory(c -> new ReadOnlyStringWrapper(c.getValue().body()));
+        boolean canAct = letters.canAct();
+        for (Button b : List.of(retryButton, discardButton)) {
+            b.setVisible(canAct);
+            b.setManaged(canAct);
+            b.disableProperty().bind(letters.letterCommand().executableProperty().not());
+        }
+        lettersRoleHint.setVisible(!canAct);
+        lettersRoleHint.setManaged(!canAct);
+        Styles.toggle(lettersMessage, letters.feedback());
+        letters.letters().addListener((ListChangeListener<DeadLetter>) c ->
+                deadLettersTab.setText("Dead letters (" + letters.letters().size() + ")"));
+        deadLettersTab.setOnSelectionChanged(e -> {
+            if (deadLettersTab.isSelected()) {
+                letters.refresh();
+            }
+        });
+    }
+
+    @FXML
+    private void onRetry() {
+        letters.retrySelected();
+    }
+
+    @FXML
+    private void onDiscard() {
+        letters.discardSelected();
+    }
+
+    @FXML
+    private void onReloadLetters() {
+        letters.refresh();
     }
 
     @FXML

@@ -105,22 +105,38 @@ public final class ReconciliationViewModel {
     private void compare(OrderQuery scope, String afterRepair) {
         startRun(scope == null ? "Comparing all orders…" : "Comparing the filtered orders…");
         runCommand.run("compare Redis with MySQL", j -> reconciliation.run(scope, throttled(System.currentTimeMillis()), j::cancelled), r -> {
-            progress.set(1);
+            // A cancelled run leaves the bar where it stopped: it did not compare everything.
+            if (!r.cancelled()) {
+                progress.set(1);
+            } else if (progress.get() < 0) {
+                progress.set(0);
+            }
             report.set(r);
             categories.setAll(Arrays.stream(ReconCategory.values())
                     .map(c -> new CategoryRow(c, r.counts().get(c))).toList());
             showFindings();
             // The report counts MySQL rows and Redis keys read, so this says "records", not "orders".
-            String summary = (r.cancelled() ? "Cancelled after checking " : "Checked ") + r.ordersCompared() + " orders in "
-                    + Formats.elapsed(r.millis()) + (r.filtered() ? " (filtered; Redis-only and queue checks skipped)" : "")
-                    + ": " + (r.total() == 0 ? "Redis and MySQL agree."
-                    : r.total() + (r.total() == 1 ? " finding." : " findings."));
-            progressText.set(summary);
+            progressText.set(summary(r));
             feedback.ok(afterRepair == null ? "" : afterRepair);
         }, error -> {
             progressText.set("");
             feedback.error(error);
         });
+    }
+
+    /**
+     * @param r a report
+     * @return it in words; a cancelled run never claims that Redis and MySQL agree, e.g.
+     *         "Cancelled after checking 1,200 orders in 2 s: 0 findings so far; the rest was not compared."
+     */
+    static String summary(ReconReport r) {
+        String checked = String.format(Locale.ROOT, "%,d", r.ordersCompared()) + " orders in " + Formats.elapsed(r.millis())
+                + (r.filtered() ? " (filtered; Redis-only and queue checks skipped)" : "");
+        String found = r.total() + (r.total() == 1 ? " finding" : " findings");
+        if (r.cancelled()) {
+            return "Cancelled after checking " + checked + ": " + found + " so far; the rest was not compared.";
+        }
+        return "Checked " + checked + ": " + (r.total() == 0 ? "Redis and MySQL agree." : found + ".");
     }
 
     /** Asks the running comparison or repair to stop; it keeps what it found so far. */
@@ -150,11 +166,38 @@ public final class ReconciliationViewModel {
         long n = preview(c);
         if (n == 0) {
             dialogs.inform("Repair findings", "Repair: " + c.label(), "Dry run: nothing to repair in \"" + c.label() + "\".");
-        } else if (dialogs.confirm("Repair findings", "Repair: " + c.label(), "Dry run: the repair would act on " + n + " finding"
-                + (n == 1 ? "" : "s") + ".\nIt will " + repairAction(c)
-                + ".\nEach finding is re-read first; one that resolved itself is left alone.", "Repair")) {
+            return;
+        }
+        String details = "Dry run: the repair would act on " + n + " finding" + (n == 1 ? "" : "s") + ".\nIt will "
+                + repairAction(c) + ".\n" + planText(reconciliation.plan(report.get(), c))
+                + "Each finding is re-read first; one that resolved itself is left alone.";
+        String label = "Repair " + n + (n == 1 ? " finding" : " findings");
+        if (c == ReconCategory.MISSING_IN_MYSQL) {
+            // No recorded transition explains these orders: copying them is an admin override, with a reason.
+            dialogs.askReason("Repair findings", "Repair: " + c.label() + "\n" + details, label)
+                    .ifPresent(reason -> repair(c, reason));
+        } else if (dialogs.confirm("Repair findings", "Repair: " + c.label(), details, label)) {
             repair(c);
         }
+    }
+
+    /** Steps of a dry run shown in a confirmation; more than this are counted, not listed. */
+    static final int PLAN_LINES = 12;
+
+    /**
+     * @param steps a dry run's steps
+     * @return one line per step, e.g. "o-1: MySQL → Redis, resulting PAID v2", then "… and 30 more", each line ended
+     */
+    static String planText(List<ReconciliationService.RepairStep> steps) {
+        StringBuilder b = new StringBuilder();
+        for (ReconciliationService.RepairStep st : steps.subList(0, Math.min(PLAN_LINES, steps.size()))) {
+            b.append(st.orderId().isEmpty() ? "" : st.orderId() + ": ").append(st.direction())
+                    .append(st.resulting() == null || st.resulting().isEmpty() ? "" : ", resulting " + st.resulting()).append('\n');
+        }
+        if (steps.size() > PLAN_LINES) {
+            b.append("… and ").append(steps.size() - PLAN_LINES).append(" more\n");
+        }
+        return b.toString();
     }
 
     /** Asks where to save the last report's findings, then writes them there ({@link #exportCsv}). */
@@ -170,12 +213,20 @@ public final class ReconciliationViewModel {
      * @param category what to repair
      */
     public void repair(ReconCategory category) {
+        repair(category, "");
+    }
+
+    /**
+     * As {@link #repair(ReconCategory)}, with a reason kept in the audit trail (required to copy Redis-only
+     * orders into MySQL, an admin override).
+     */
+    public void repair(ReconCategory category, String reason) {
         ReconReport r = report.get();
         if (r == null || runCommand.isRunning()) {
             return;
         }
         startRun("Repairing " + category.label() + "…");
-        runCommand.run("repair " + category.label(), j -> reconciliation.repair(operator, r, category,
+        runCommand.run("repair " + category.label(), j -> reconciliation.repair(operator, r, category, reason,
                 throttled(System.currentTimeMillis()), j::cancelled), res -> compare(lastScope, repairText(res)));
     }
 
@@ -265,12 +316,14 @@ public final class ReconciliationViewModel {
      * @param done items so far
      * @param total items expected
      * @param elapsedMs time since the start, ms
-     * @return e.g. "MySQL vs Redis: 12,000 of 40,000 · 8,000/s · about 4 s left"
+     * @return e.g. "MySQL vs Redis: 12,000 of 40,000 records · 8,000/s · about 4 s left"
      */
     static String progressLine(String phase, long done, long total, long elapsedMs) {
         double rate = elapsedMs <= 0 ? 0 : done * 1000.0 / elapsedMs;
         String eta = rate <= 0 || total <= done ? "" : " · about " + Formats.duration((long) ((total - done) / rate * 1000)) + " left";
-        return String.format(Locale.ROOT, "%s: %,d of %,d · %,.0f/s%s", phase, done, total, rate, eta);
+        // The service counts records over both passes (MySQL rows, then Redis keys), not orders: say so, so the
+        // bar's total and the summary's order count do not seem to disagree.
+        return String.format(Locale.ROOT, "%s: %,d of %,d records · %,.0f/s%s", phase, done, total, rate, eta);
     }
 
     /** @return true to compare only the orders matching the order table's filter */

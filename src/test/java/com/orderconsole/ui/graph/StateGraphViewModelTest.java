@@ -1,6 +1,10 @@
 package com.orderconsole.ui.graph;
 
+import com.orderconsole.RawRedis;
 import com.orderconsole.RawSql;
+import com.orderconsole.domain.Operator;
+import com.orderconsole.domain.Role;
+import com.orderconsole.redis.RedisKeys;
 import com.orderconsole.domain.OrderStatus;
 import com.orderconsole.service.monitor.Edge;
 import com.orderconsole.service.order.OrderQuery;
@@ -29,8 +33,12 @@ class StateGraphViewModelTest extends ViewModelTestBase {
     };
 
     private StateGraphViewModel graph() {
-        return new StateGraphViewModel(services.rules(), services.monitor(), services.stuckThresholds(), background, dialogs,
-                navigator);
+        return graph(Role.OPS);
+    }
+
+    private StateGraphViewModel graph(Role role) {
+        return new StateGraphViewModel(services.rules(), services.monitor(), services.stuckThresholds(),
+                services.reconciliation(), new Operator("olga", role), background, dialogs, navigator);
     }
 
     @Test
@@ -95,5 +103,35 @@ class StateGraphViewModelTest extends ViewModelTestBase {
         assertThat(dialogs.asked()).hasSize(2).allSatisfy(q -> assertThat(q.details()).contains("WAIT_PAY"));
         assertThat(vm.thresholds()).containsEntry(OrderStatus.WAIT_PAY, Duration.ofMinutes(5));
         assertThat(vm.snapshotProperty().get()).as("counts re-read with the new thresholds").isNotNull();
+    }
+
+    /** Issue 12, major 6: counters that drifted are recounted from the graph, and the page says where its counts come from. */
+    @Test
+    void recountCorrectsLiveCountersThatDrifted() {
+        createOrder("rc-1");
+        createOrder("rc-2");
+        try (RawRedis raw = new RawRedis()) {
+            raw.cmd().hincrby(RedisKeys.stats(RedisKeys.bucket("rc-1")), "n:1", 3); // as after a lost delete
+        }
+        StateGraphViewModel vm = graph();
+        vm.refresh();
+        assertThat(vm.snapshotProperty().get().liveCount(OrderStatus.WAIT_PAY)).as("drifted").isEqualTo(5);
+        assertThat(StateGraphViewModel.COUNT_SOURCE).contains("live counters").contains("drift");
+
+        dialogs.yes();
+        vm.recount();
+        assertThat(dialogs.asked()).singleElement().satisfies(q -> assertThat(q.confirmLabel()).isEqualTo("Recount"));
+        assertThat(vm.feedback().messageProperty().get()).startsWith("Recounted: 1 bucket");
+        assertThat(vm.snapshotProperty().get().liveCount(OrderStatus.WAIT_PAY)).isEqualTo(2);
+
+        dialogs.yes();
+        vm.recount();
+        assertThat(vm.feedback().messageProperty().get()).isEqualTo("Recounted: the live counters agree with the orders Redis holds.");
+    }
+
+    @Test
+    void recountIsOfferedToOpsOnly() {
+        assertThat(graph(Role.SUPPORT).canRecount()).isFalse();
+        assertThat(graph(Role.OPS).canRecount()).isTrue();
     }
 }

@@ -8,9 +8,15 @@ import com.orderconsole.service.order.OrderSummary;
 import com.orderconsole.ui.HeldBackground;
 import com.orderconsole.ui.ScriptedDialogs;
 import com.orderconsole.ui.ViewModelTestBase;
+import com.orderconsole.TestServers;
 import org.junit.jupiter.api.Test;
 
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 class OrderDetailViewModelTest extends ViewModelTestBase {
 
@@ -89,7 +95,7 @@ class OrderDetailViewModelTest extends ViewModelTestBase {
         OrderDetailViewModel vm = detail("alice", Role.SUPPORT);
         vm.load("nope-1");
         assertThat(vm.detailsProperty().get()).isNull();
-        assertThat(vm.feedback().messageProperty().get()).isEqualTo("Could not load order nope-1: order nope-1 not found");
+        assertThat(vm.feedback().messageProperty().get()).isEqualTo("No order has the id nope-1 (neither MySQL nor Redis knows it).");
     }
 
     @Test
@@ -145,5 +151,65 @@ class OrderDetailViewModelTest extends ViewModelTestBase {
         held.release(0);
         assertThat(vm.summary().orderId()).isEqualTo("m-9");
         assertThat(vm.moveCommand().executableProperty().get()).as("idle again").isTrue();
+    }
+
+    /** Issue 12, major 4: an unknown id clears the previous order and its moves and names the id. */
+    @Test
+    void anUnknownIdClearsThePreviousOrderAndSaysWhichIdWasNotFound() {
+        createOrder("nf-1");
+        OrderDetailViewModel vm = detail("alice", Role.SUPPORT);
+        vm.load("nf-1");
+        assertThat(vm.legalTargets()).isNotEmpty();
+
+        vm.load("NOPE");
+        assertThat(vm.detailsProperty().get()).isNull();
+        assertThat(vm.legalTargets()).isEmpty();
+        assertThat(vm.history()).isEmpty();
+        assertThat(vm.feedback().errorProperty().get()).isTrue();
+        assertThat(vm.feedback().messageProperty().get()).isEqualTo("No order has the id NOPE (neither MySQL nor Redis knows it).");
+    }
+
+    /** Issue 12, major 3: a read while Redis is down shows the error, not the previous order, and recovers. */
+    @Test
+    void aReadWhileRedisIsDownShowsTheErrorAndRecoversWhenItIsBack() {
+        createOrder("rd-1");
+        createOrder("rd-2");
+        services.follower().drainOnce();
+        OrderDetailViewModel vm = detail("alice", Role.SUPPORT);
+        vm.load("rd-1");
+        assertThat(vm.summary().orderId()).isEqualTo("rd-1");
+        TestServers.redis().stop();
+        try {
+            vm.load("rd-2");
+            assertThat(vm.detailsProperty().get()).as("no order shown as read from Redis").isNull();
+            assertThat(vm.legalTargets()).isEmpty();
+            assertThat(vm.feedback().errorProperty().get()).isTrue();
+            assertThat(vm.feedback().messageProperty().get()).startsWith("Could not load order rd-2: ");
+        } finally {
+            TestServers.redis().start();
+        }
+        await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> {
+            vm.refresh();
+            assertThat(vm.detailsProperty().get()).isNotNull();
+        });
+        assertThat(vm.summary().orderId()).isEqualTo("rd-2");
+        assertThat(vm.feedback().messageProperty().get()).as("the error goes once the order reads again").isEmpty();
+    }
+
+    /** Issue 12, major 5: every read says when it was made and updates the table's row. */
+    @Test
+    void everyReadIsTimedAndReportedToTheTable() {
+        createOrder("rt-1");
+        OrderDetailViewModel vm = detail("alice", Role.SUPPORT);
+        List<OrderSummary> reads = new ArrayList<>();
+        vm.setOnRead(reads::add);
+        long before = System.currentTimeMillis();
+        vm.load("rt-1");
+        assertThat(vm.readAtMsProperty().get()).isBetween(before, System.currentTimeMillis());
+        move("rt-1", OrderStatus.CANCELLED);
+        vm.refresh();
+        assertThat(vm.summary().redisStatus()).as("a refresh reads the order again").isEqualTo(OrderStatus.CANCELLED);
+        assertThat(vm.legalTargets()).as("no move offered from a terminal status").isEmpty();
+        assertThat(reads).extracting(OrderSummary::redisStatus).containsExactly(OrderStatus.WAIT_PAY, OrderStatus.CANCELLED);
     }
 }

@@ -10,7 +10,13 @@ import com.orderconsole.ui.ConsoleFxTest;
 import javafx.scene.control.ComboBox;
 import javafx.scene.control.TextArea;
 import javafx.scene.input.KeyCode;
+import com.orderconsole.TestServers;
+import com.orderconsole.service.order.OrderSummary;
+import javafx.scene.Node;
 import org.junit.jupiter.api.Test;
+import org.testfx.util.WaitForAsyncUtils;
+
+import java.util.concurrent.TimeUnit;
 
 import java.util.List;
 
@@ -42,6 +48,10 @@ class OrderDetailViewTest extends ConsoleFxTest {
         assertThat(text("#detailMessage")).isEqualTo("Applied: WAIT_PAY → PAID, now version 2.");
         waitUntil(() -> "PAID · version 2".equals(text("#redisState")));
         assertThat(shown("#move-WAIT_SHIP")).isTrue();
+        // Issue 12, major 5: the table's row follows the move at once, not on some later reload.
+        waitUntil(() -> this.<OrderSummary>rows("#ordersTable").stream()
+                .anyMatch(r -> r.orderId().equals("d-200") && r.redisStatus() == OrderStatus.PAID));
+        assertThat(text("#readAt")).startsWith("Read at ");
 
         OrderDetails d = services.orders().lookup("d-200");
         assertThat(d.summary().redisStatus()).isEqualTo(OrderStatus.PAID);
@@ -119,5 +129,62 @@ class OrderDetailViewTest extends ConsoleFxTest {
         waitUntil(() -> text("#detailMessage").startsWith("Not applied"));
         assertThat(text("#detailMessage")).contains("version conflict");
         assertThat(services.orders().lookup("d-500").summary().redisStatus()).isEqualTo(OrderStatus.PAID);
+    }
+
+    /** Issue 12, major 3: a lookup while Redis is down says so, shows no previous order and keeps the window's layout. */
+    @Test
+    void aLookupWhileRedisIsDownShowsTheErrorAndKeepsTheLayout() throws Exception {
+        createOrder("rd-100");
+        createOrder("rd-200");
+        services.follower().drainOnce();
+        openConsole("alice", Role.SUPPORT);
+        press(KeyCode.CONTROL, KeyCode.F).release(KeyCode.F, KeyCode.CONTROL);
+        write("rd-100").type(KeyCode.ENTER);
+        waitUntil(() -> "Order rd-100".equals(text("#title")) && shown("#title"));
+
+        TestServers.redis().stop();
+        try {
+            press(KeyCode.CONTROL, KeyCode.F).release(KeyCode.F, KeyCode.CONTROL);
+            write("rd-200").type(KeyCode.ENTER);
+            waitUntil(() -> text("#detailMessage").startsWith("Could not load order rd-200"));
+            assertThat(shown("#title")).as("the previous order is not shown as read from Redis").isFalse();
+            assertThat(shown("#move-PAID")).isFalse();
+            waitUntil(() -> !vm.orders().searchCommand().isRunning());
+            WaitForAsyncUtils.waitForFxEvents();
+            double height = onFx(() -> lookup(".status-bar").query().getScene().getHeight());
+            assertThat(bottom(".status-bar")).as("status bar in the window").isLessThanOrEqualTo(height + 0.5);
+            assertThat(bottom("#nextButton")).as("pager in the window").isLessThanOrEqualTo(height + 0.5);
+        } finally {
+            TestServers.redis().start();
+        }
+        WaitForAsyncUtils.waitFor(WAIT_S, TimeUnit.SECONDS, () -> {
+            interact(() -> vm.refresh());
+            WaitForAsyncUtils.sleep(300, TimeUnit.MILLISECONDS);
+            return "Order rd-200".equals(text("#title")) && shown("#title");
+        });
+        assertThat(text("#detailMessage")).isEmpty();
+    }
+
+    /** Issue 12, major 4: an unknown id clears the previous order and names the id. */
+    @Test
+    void anUnknownIdClearsTheDetailAndSaysWhichIdWasNotFound() throws Exception {
+        createOrder("nf-100");
+        openConsole("alice", Role.SUPPORT);
+        press(KeyCode.CONTROL, KeyCode.F).release(KeyCode.F, KeyCode.CONTROL);
+        write("nf-100").type(KeyCode.ENTER);
+        waitUntil(() -> "Order nf-100".equals(text("#title")) && shown("#move-PAID"));
+        press(KeyCode.CONTROL, KeyCode.F).release(KeyCode.F, KeyCode.CONTROL);
+        write("NOPE").type(KeyCode.ENTER);
+        waitUntil(() -> text("#detailMessage").contains("NOPE"));
+        assertThat(text("#detailMessage")).isEqualTo("No order has the id NOPE (neither MySQL nor Redis knows it).");
+        assertThat(shown("#title")).isFalse();
+        assertThat(shown("#move-PAID")).isFalse();
+    }
+
+    private double bottom(String query) {
+        return onFx(() -> {
+            Node n = lookup(query).query();
+            return n.localToScene(n.getBoundsInLocal()).getMaxY();
+        });
     }
 }

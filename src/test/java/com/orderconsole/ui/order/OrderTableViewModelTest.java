@@ -60,12 +60,13 @@ class OrderTableViewModelTest extends ViewModelTestBase {
         vm.idTextProperty().set("abc");
         vm.search();
         assertThat(ids(vm)).containsExactly("abc-1", "abc-2");
-        assertThat(opened).as("a prefix matching no id exactly opens nothing").isEmpty();
+        assertThat(opened).as("a well-formed id is looked up exactly too: its details say no order has it")
+                .containsExactly("abc");
 
         vm.idTextProperty().set("abd-1");
         vm.search();
         assertThat(ids(vm)).containsExactly("abd-1");
-        assertThat(opened).containsExactly("abd-1");
+        assertThat(opened).containsExactly("abc", "abd-1");
     }
 
     @Test
@@ -127,5 +128,53 @@ class OrderTableViewModelTest extends ViewModelTestBase {
 
         vm.clearFilters();
         assertThat(ids(vm)).containsExactly("x-1");
+    }
+
+    /** Issue 12, minor: a last page that is exactly full offers no Next leading to an empty page. */
+    @Test
+    void nextIsNotOfferedWhenNothingFollowsAFullPage() {
+        for (String id : List.of("f-1", "f-2", "f-3", "f-4")) {
+            createOrder(id);
+        }
+        OrderTableViewModel vm = table(2);
+        vm.search();
+        assertThat(vm.hasNextProperty().get()).isTrue();
+        vm.nextPage();
+        assertThat(ids(vm)).containsExactly("f-3", "f-4");
+        assertThat(vm.hasNextProperty().get()).isFalse();
+        assertThat(vm.nextCommand().executableProperty().get()).isFalse();
+
+        vm.idTextProperty().set("f-1");
+        vm.disagreeingOnlyProperty().set(true);
+        vm.search();
+        assertThat(vm.rows()).isEmpty();
+        assertThat(vm.hasNextProperty().get()).isFalse();
+    }
+
+    /** Issue 12, major 5 and minor: selection kept across reloads, a row updated in place, Ctrl+F resets the filters. */
+    @Test
+    void selectionSurvivesReloadsAndRowsFollowTheDetails() {
+        createOrder("s-1");
+        createOrder("s-2");
+        OrderTableViewModel vm = table(100);
+        vm.search();
+        vm.selectedProperty().set(vm.rows().get(1));
+        move("s-2", OrderStatus.PAID);
+        vm.refresh();
+        assertThat(vm.selectedProperty().get().orderId()).isEqualTo("s-2");
+        assertThat(vm.selectedProperty().get().redisStatus()).as("the row as now read").isEqualTo(OrderStatus.PAID);
+
+        move("s-1", OrderStatus.PAID);
+        vm.updateRow(services.orders().lookup("s-1").summary());
+        assertThat(vm.rows().get(0).redisStatus()).isEqualTo(OrderStatus.PAID);
+        assertThat(OrderTableViewModel.agreement(vm.rows().get(0))).isIn("agree", "Redis ahead");
+
+        vm.statusProperty().set(OrderStatus.WAIT_PAY);
+        vm.stuckOnlyProperty().set(true);
+        vm.disagreeingOnlyProperty().set(true);
+        vm.resetFiltersForLookup();
+        assertThat(vm.statusProperty().get()).isNull();
+        assertThat(vm.stuckOnlyProperty().get()).isFalse();
+        assertThat(vm.disagreeingOnlyProperty().get()).isFalse();
     }
 }

@@ -7,6 +7,7 @@ import com.orderconsole.domain.Role;
 import com.orderconsole.service.order.OrderSummary;
 import com.orderconsole.service.queue.QueueItem;
 import com.orderconsole.service.queue.SweeperStatus;
+import com.orderconsole.RawSql;
 import com.orderconsole.ui.ScriptedDialogs;
 import com.orderconsole.ui.ViewModelTestBase;
 import org.junit.jupiter.api.Test;
@@ -54,11 +55,11 @@ class CancelQueueViewModelTest extends ViewModelTestBase {
         vm.refresh();
         long before = vm.entries().get(0).expireAtMs();
 
-        vm.extend("e-3", Duration.ofHours(1));
+        vm.extend("e-3", Duration.ofHours(1), "customer asked for time");
         assertThat(vm.feedback().messageProperty().get()).startsWith("Order e-3 now expires at");
         assertThat(vm.entries().get(0).expireAtMs()).isEqualTo(before + 3_600_000L);
 
-        vm.remove("e-3");
+        vm.remove("e-3", "paid by bank transfer");
         assertThat(vm.feedback().messageProperty().get()).isEqualTo("Removed the queue entry of order e-3.");
         assertThat(vm.entries()).isEmpty();
         assertThat(services.orders().lookup("e-3").summary().redisStatus()).as("the order itself is untouched")
@@ -114,11 +115,12 @@ class CancelQueueViewModelTest extends ViewModelTestBase {
         CancelQueueViewModel vm = queue("olga", Role.OPS);
         vm.refresh();
         select(vm, "e-8");
-        dialogs.cancel().no();
+        dialogs.cancel().cancel().cancel();
         vm.cancelSelected();
         vm.removeSelected();
+        vm.extendSelected();
 
-        assertThat(dialogs.asked()).extracting(ScriptedDialogs.Question::kind).containsExactly("reason", "confirm");
+        assertThat(dialogs.asked()).extracting(ScriptedDialogs.Question::kind).containsExactly("reason", "reason", "reason");
         OrderSummary s = services.orders().lookup("e-8").summary();
         assertThat(s.redisStatus()).isEqualTo(OrderStatus.WAIT_PAY);
         assertThat(s.redisVersion()).isEqualTo(1);
@@ -134,12 +136,64 @@ class CancelQueueViewModelTest extends ViewModelTestBase {
         CancelQueueViewModel vm = queue("olga", Role.OPS);
         vm.refresh();
         select(vm, "e-9");
-        dialogs.yes();
+        dialogs.reason("paid by bank transfer");
         vm.removeSelected();
 
         assertThat(vm.feedback().messageProperty().get()).isEqualTo("Removed the queue entry of order e-9.");
+        assertThat(RawSql.column("SELECT CONCAT(actor, '|', source, '|', reason) FROM audit_log WHERE order_id = 'e-9'"))
+                .containsExactly("olga|console|paid by bank transfer");
         assertThat(services.queue().entries(0, 10)).isEmpty();
         assertThat(services.orders().lookup("e-9").summary().redisStatus()).isEqualTo(OrderStatus.WAIT_PAY);
+    }
+
+    /** Issue 12, minor: extending asks for a reason and records who and why. */
+    @Test
+    void extendingTheSelectedEntryAsksForAReasonAndRecordsIt() {
+        createOrder("e-10");
+        CancelQueueViewModel vm = queue("olga", Role.OPS);
+        vm.refresh();
+        long before = vm.entries().get(0).expireAtMs();
+        select(vm, "e-10");
+        vm.extendByProperty().set(Duration.ofHours(1));
+        dialogs.reason("customer asked for a day");
+        vm.extendSelected();
+
+        assertThat(dialogs.asked()).singleElement().extracting(ScriptedDialogs.Question::confirmLabel).isEqualTo("Extend by 1 h");
+        assertThat(vm.entries().get(0).expireAtMs()).isEqualTo(before + 3_600_000L);
+        assertThat(RawSql.column("SELECT CONCAT(actor, '|', source, '|', reason) FROM audit_log WHERE order_id = 'e-10'"))
+                .containsExactly("olga|console|customer asked for a day");
+    }
+
+    /** Issue 12, major 1: a reading keeps the selected entry (as now read), so the actions stay enabled. */
+    @Test
+    void theSelectedEntrySurvivesARefreshWithItsNewState() {
+        createOrder("e-11");
+        createOrder("e-12");
+        CancelQueueViewModel vm = queue("olga", Role.OPS);
+        vm.refresh();
+        select(vm, "e-12");
+        long before = vm.selectedProperty().get().expireAtMs();
+        Operator setup = new Operator("setup", Role.OPS);
+        services.queue().extend(setup, "e-12", Duration.ofHours(1), "test", "elsewhere");
+        vm.refresh();
+        assertThat(vm.selectedProperty().get()).isNotNull();
+        assertThat(vm.selectedProperty().get().orderId()).isEqualTo("e-12");
+        assertThat(vm.selectedProperty().get().expireAtMs()).as("the entry as now read").isEqualTo(before + 3_600_000L);
+        assertThat(vm.entryCommand().executableProperty().get()).isTrue();
+
+        services.queue().remove(setup, "e-12", "test", "gone");
+        vm.refresh();
+        assertThat(vm.selectedProperty().get()).as("an entry that left the queue is no longer selected").isNull();
+    }
+
+    /** Issue 12, cosmetic: readings far apart are not joined by a straight line across the gap. */
+    @Test
+    void aLongGapBetweenReadingsStartsTheDepthChartAfresh() {
+        CancelQueueViewModel vm = queue("olga", Role.OPS);
+        vm.refresh();
+        vm.depthHistory().set(0, new CancelQueueViewModel.DepthSample(vm.depthHistory().get(0).atMs() - 60_000, 0, 0));
+        vm.refresh();
+        assertThat(vm.depthHistory()).hasSize(1);
     }
 
     private static void select(CancelQueueViewModel vm, String orderId) {

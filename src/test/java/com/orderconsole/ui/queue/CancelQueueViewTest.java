@@ -5,7 +5,14 @@ import com.orderconsole.domain.Role;
 import com.orderconsole.service.queue.QueueItem;
 import com.orderconsole.ui.ConsoleFxTest;
 import javafx.scene.control.TableView;
+import javafx.scene.Node;
+import javafx.scene.control.Button;
+import javafx.scene.control.Label;
+import javafx.scene.control.Labeled;
+import javafx.scene.control.skin.VirtualFlow;
+import javafx.scene.text.Text;
 import org.junit.jupiter.api.Test;
+import org.testfx.util.WaitForAsyncUtils;
 
 import java.util.List;
 
@@ -67,5 +74,70 @@ class CancelQueueViewTest extends ConsoleFxTest {
         assertThat(shown("#removeButton")).isFalse();
         assertThat(shown("#pauseButton")).isFalse();
         assertThat(shown("#roleHint")).isTrue();
+    }
+
+    /** Issue 12, major 1: the selected row and the scroll position survive every refresh, so the actions stay enabled. */
+    @Test
+    void selectionAndScrollSurviveRefreshes() throws Exception {
+        for (int i = 0; i < 60; i++) {
+            createOrder(String.format("sel-%02d", i));
+        }
+        openConsole("olga", Role.OPS);
+        clickOn("#nav-QUEUE");
+        waitUntil(() -> rows("#queueTable").size() == 60);
+        TableView<QueueItem> table = onFx(() -> lookup("#queueTable").<TableView<QueueItem>>query());
+        interact(() -> {
+            table.scrollTo(40);
+            table.getSelectionModel().select(45);
+        });
+        String chosen = onFx(() -> table.getSelectionModel().getSelectedItem().orderId());
+        int firstShown = onFx(() -> firstVisible(table));
+        assertThat(firstShown).isGreaterThan(0);
+        for (int round = 0; round < 3; round++) {
+            int before = onFx(() -> vm.queue().depthHistory().size());
+            interact(() -> vm.refresh());
+            waitUntil(() -> vm.queue().depthHistory().size() > before);
+            WaitForAsyncUtils.waitForFxEvents();
+        }
+        assertThat(onFx(() -> table.getSelectionModel().getSelectedItem())).isNotNull();
+        assertThat(onFx(() -> table.getSelectionModel().getSelectedItem().orderId())).isEqualTo(chosen);
+        assertThat(onFx(() -> vm.queue().selectedProperty().get().orderId())).isEqualTo(chosen);
+        assertThat(onFx(() -> lookup("#cancelButton").query().isDisabled())).isFalse();
+        assertThat(onFx(() -> firstVisible(table))).as("scroll position kept").isEqualTo(firstShown);
+    }
+
+    /** Issue 12, major 2: a long message wraps on its own line; the buttons keep their labels and places. */
+    @Test
+    void aLongMessageNeverSqueezesTheActionButtons() throws Exception {
+        createOrder("long-1");
+        openConsole("olga", Role.OPS);
+        clickOn("#nav-QUEUE");
+        waitUntil(() -> rows("#queueTable").size() == 1);
+        double cancelX = onFx(() -> lookup("#cancelButton").query().localToScene(0, 0).getX());
+        interact(() -> vm.queue().feedback().error("Could not cancel order long-1: " + "Redis at 127.0.0.1:6379 did not answer "
+                .repeat(8)));
+        WaitForAsyncUtils.waitForFxEvents();
+        for (String id : List.of("#cancelButton", "#removeButton", "#extendButton")) {
+            assertThat(onFx(() -> shownText((Button) lookup(id).query()))).as(id).isEqualTo(text(id));
+        }
+        assertThat(onFx(() -> lookup("#cancelButton").query().localToScene(0, 0).getX())).isEqualTo(cancelX);
+        assertThat(onFx(() -> ((Label) lookup("#queueMessage").query()).getHeight())).as("wrapped over lines").isGreaterThan(30);
+        assertThat(onFx(() -> bottomInScene(".status-bar"))).as("the status bar stays in the window")
+                .isLessThanOrEqualTo(onFx(() -> lookup(".status-bar").query().getScene().getHeight()) + 0.5);
+    }
+
+    static String shownText(Labeled l) {
+        Text t = (Text) l.lookup(".text");
+        return t == null ? null : t.getText();
+    }
+
+    private double bottomInScene(String query) {
+        Node n = lookup(query).query();
+        return n.localToScene(n.getBoundsInLocal()).getMaxY();
+    }
+
+    private static int firstVisible(TableView<?> table) {
+        VirtualFlow<?> flow = (VirtualFlow<?>) table.lookup(".virtual-flow");
+        return flow.getFirstVisibleCell().getIndex();
     }
 }

@@ -6,6 +6,7 @@ import com.orderconsole.domain.Role;
 import com.orderconsole.redis.RedisKeys;
 import com.orderconsole.service.order.OrderQuery;
 import com.orderconsole.service.recon.ReconCategory;
+import com.orderconsole.service.recon.ReconReport;
 import com.orderconsole.ui.ViewModelTestBase;
 import com.orderconsole.ui.recon.ReconciliationViewModel.CategoryRow;
 import org.junit.jupiter.api.Test;
@@ -96,7 +97,7 @@ class ReconciliationViewModelTest extends ViewModelTestBase {
     @Test
     void progressLineShowsRateAndTimeLeft() {
         assertThat(ReconciliationViewModel.progressLine("MySQL vs Redis", 2_000, 10_000, 1_000))
-                .isEqualTo("MySQL vs Redis: 2,000 of 10,000 · 2,000/s · about 4 s left");
+                .isEqualTo("MySQL vs Redis: 2,000 of 10,000 records · 2,000/s · about 4 s left");
         assertThat(ReconciliationViewModel.progressLine("cancel queues", 10, 10, 500)).doesNotContain("left");
     }
 
@@ -137,5 +138,41 @@ class ReconciliationViewModelTest extends ViewModelTestBase {
         dialogs.file(csv);
         vm.exportFindings();
         assertThat(Files.readAllLines(csv).get(0)).startsWith("category,order_id");
+    }
+
+    /** Issue 12, minor: a cancelled compare says how far it got and never that the stores agree. */
+    @Test
+    void aCancelledCompareEndsHonestly() {
+        ReconReport cancelled = new ReconReport(zero(), java.util.Map.of(), 1200, 2000, true, false);
+        assertThat(ReconciliationViewModel.summary(cancelled))
+                .isEqualTo("Cancelled after checking 1,200 orders in 2 s: 0 findings so far; the rest was not compared.")
+                .doesNotContain("agree");
+        ReconReport done = new ReconReport(zero(), java.util.Map.of(), 3, 20, false, false);
+        assertThat(ReconciliationViewModel.summary(done)).isEqualTo("Checked 3 orders in 20 ms: Redis and MySQL agree.");
+    }
+
+    /** Issue 12, minors: the repair confirmation lists the dry run per order; copying into MySQL asks for a reason. */
+    @Test
+    void repairConfirmationListsThePlanAndMissingInMysqlAsksForAReason() {
+        createOrder("pl-1");
+        createOrder("pl-2");
+        plantMissingInRedis("pl-2");
+        ReconciliationViewModel vm = recon("olga", Role.OPS, OrderQuery::all);
+        vm.run();
+        vm.selectedProperty().set(ReconCategory.MISSING_IN_REDIS);
+        dialogs.no();
+        vm.repairSelected();
+        assertThat(dialogs.asked()).singleElement().satisfies(q -> {
+            assertThat(q.details()).contains("pl-2: MySQL → Redis, resulting WAIT_PAY v1");
+            assertThat(q.confirmLabel()).isEqualTo("Repair 1 finding");
+        });
+    }
+
+    private static java.util.Map<ReconCategory, Long> zero() {
+        java.util.Map<ReconCategory, Long> m = new java.util.EnumMap<>(ReconCategory.class);
+        for (ReconCategory c : ReconCategory.values()) {
+            m.put(c, 0L);
+        }
+        return m;
     }
 }

@@ -61,7 +61,11 @@ class RulesViewModelTest extends ViewModelTestBase {
 
         vm.textProperty().set("{ \"terminal\": [\"FINISHED\"");
         vm.validate();
-        assertThat(vm.faults()).singleElement().asString().startsWith("malformed JSON at line 1");
+        // Issue 12, minor: line and column in words, no parser internals.
+        assertThat(vm.faults()).singleElement().asString()
+                .isEqualTo("Not valid JSON at line 1, column 26: the document ends too early: a closing ] is missing"
+                        + " (opened at line 1, column 15)")
+                .doesNotContain("Source").doesNotContain("StreamReadFeature");
     }
 
     @Test

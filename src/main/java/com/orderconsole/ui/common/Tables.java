@@ -1,0 +1,84 @@
+package com.orderconsole.ui.common;
+
+import javafx.beans.property.Property;
+import javafx.collections.ListChangeListener;
+import javafx.collections.ObservableList;
+import javafx.scene.control.IndexedCell;
+import javafx.scene.control.TableView;
+import javafx.scene.control.skin.VirtualFlow;
+
+import java.util.Objects;
+import java.util.function.Function;
+
+/**
+ * Tables whose rows are reloaded under the user (auto-refresh, after an action): the selected row and
+ * the scroll position survive a reload, so a button bound to the selection does not grey out between
+ * two clicks. Use on the UI thread.
+ */
+public final class Tables {
+    private Tables() {
+    }
+
+    /**
+     * Binds a table to a view model's list and selection, keeping both across reloads of the list.
+     * The view model's property is the one truth: a click selects into it; after the list is replaced
+     * the row with the same key is selected again (with the new data), or nothing when it is gone.
+     *
+     * @param table the table; its items become {@code items}
+     * @param items the view model's rows, replaced wholesale on every reload
+     * @param selected the view model's selection, e.g. the queue entry the actions apply to
+     * @param key what identifies a row across reloads, e.g. the order id
+     */
+    public static <T> void bind(TableView<T> table, ObservableList<T> items, Property<T> selected, Function<? super T, ?> key) {
+        boolean[] reloading = {false};
+        int[] firstVisible = {-1};
+        // Registered before the table's own listeners, so it runs before the selection model clears the selection.
+        items.addListener((ListChangeListener<T>) c -> {
+            reloading[0] = true;
+            firstVisible[0] = firstVisibleIndex(table);
+        });
+        table.setItems(items);
+        // Registered after them: the list is replaced and the table has dropped its selection.
+        items.addListener((ListChangeListener<T>) c -> {
+            try {
+                T was = selected.getValue();
+                T now = was == null ? null : items.stream()
+                        .filter(i -> Objects.equals(key.apply(i), key.apply(was))).findFirst().orElse(null);
+                selected.setValue(now);
+                if (now == null) {
+                    table.getSelectionModel().clearSelection();
+                } else {
+                    table.getSelectionModel().select(now);
+                }
+                if (firstVisible[0] >= 0 && firstVisible[0] < items.size()) {
+                    table.scrollTo(firstVisible[0]);
+                }
+            } finally {
+                reloading[0] = false;
+            }
+        });
+        table.getSelectionModel().selectedItemProperty().addListener((o, a, row) -> {
+            if (!reloading[0]) {
+                selected.setValue(row);
+            }
+        });
+        selected.addListener((o, a, now) -> {
+            if (!reloading[0] && now != table.getSelectionModel().getSelectedItem()) {
+                if (now == null) {
+                    table.getSelectionModel().clearSelection();
+                } else {
+                    table.getSelectionModel().select(now);
+                }
+            }
+        });
+    }
+
+    /** @return index of the first row shown, -1 when the table has no rows on screen yet */
+    private static int firstVisibleIndex(TableView<?> table) {
+        if (table.lookup(".virtual-flow") instanceof VirtualFlow<?> flow) {
+            IndexedCell<?> cell = flow.getFirstVisibleCell();
+            return cell == null ? -1 : cell.getIndex();
+        }
+        return -1;
+    }
+}
