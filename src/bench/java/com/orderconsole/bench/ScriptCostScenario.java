@@ -152,7 +152,8 @@ return {code, from, version, now}
                 double ops = benchmark(tool, cmd);
                 best[which] = Math.max(best[which], ops);
                 if (which == 1) {
-                    Object c1 = env.redis.await(env.raw.hget("sc:s", "c:1"), "HGET");
+                    // Applied calls: the edge counter (transition.lua no longer writes c:1).
+                    Object c1 = env.redis.await(env.raw.hget("sc:s", "e:1>2"), "HGET");
                     applied = c1 == null ? 0 : Long.parseLong(c1.toString()) * 100.0 / n;
                 }
             }

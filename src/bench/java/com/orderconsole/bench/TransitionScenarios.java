@@ -349,7 +349,7 @@ final class TransitionScenarios {
         long history = ((Number) env.sqlValue("SELECT COUNT(*) FROM order_history")).longValue() - h0;
         if (!caughtUp || history != full.done() || finished < first + orders) {
             throw new IllegalStateException("follower did not converge: caught up " + caughtUp + ", " + finished + " FINISHED in MySQL, "
-                    + history + " history rows for " + full.done() + " transitions");
+                    + history + " history rows for " + full.done() + " transitions; last error: " + s.follower().status().lastError());
         }
         double rate = full.done() / (ms / 1000);
         String figure = "MySQL follower alone, draining a backlog of " + Table.num(end.pending(), 0) + " changes (built at "
