@@ -36,7 +36,7 @@ public final class BenchMain {
         int storm = Integer.getInteger("bench.storm", 100_000);
         int perRun = Integer.getInteger("bench.throughputOrders", 50_000);
         boolean jmh = Boolean.parseBoolean(System.getProperty("bench.jmh", "true"));
-        Set<String> only = Set.of(System.getProperty("bench.scenarios", "throughput,mysql,e2e,storm,scale").split(","));
+        Set<String> only = Set.of(System.getProperty("bench.scenarios", "throughput,mysql,script,e2e,hot,storm,scale").split(","));
         Path dir = Path.of(System.getProperty("bench.dir", "target/bench-servers")).toAbsolutePath();
         Path out = Path.of(System.getProperty("bench.out", "target/bench-results.md")).toAbsolutePath();
         long start = System.nanoTime();
@@ -58,8 +58,21 @@ public final class BenchMain {
             if (only.contains("mysql")) { // its ratio needs the throughput scenario's figure
                 failed |= scenario(table, "Redis path vs MySQL-only path", () -> tx.mysqlOnly(Math.max(1000, perRun / 2)));
             }
+            if (only.contains("script")) {
+                failed |= scenario(table, "Script cost vs the article's script (redis-benchmark)",
+                        () -> {
+                            try {
+                                new ScriptCostScenario(env, table, Integer.getInteger("bench.scriptCalls", 400_000)).run();
+                            } catch (Exception e) {
+                                throw new IllegalStateException(e);
+                            }
+                        });
+            }
             if (only.contains("e2e")) {
                 failed |= scenario(table, "End-to-end with MySQL follower", tx::endToEnd);
+            }
+            if (only.contains("hot")) {
+                failed |= scenario(table, "Hot rows: racing PAY / CANCEL", () -> new HotRowsScenario(env, table).run());
             }
             if (only.contains("storm")) {
                 failed |= scenario(table, "Sweep storm", () -> new SweepStormScenario(env, table).run(storm, null));

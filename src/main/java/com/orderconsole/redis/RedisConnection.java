@@ -44,9 +44,17 @@ public final class RedisConnection implements AutoCloseable {
     private final Duration timeout;
     private final String where;
     private final Map<LuaScript, String> shas = new EnumMap<>(LuaScript.class);
+    /** False for a {@link #separate} connection: the client belongs to the connection it was made from. */
+    private final boolean ownsClient;
 
     private RedisConnection(RedisClient client, StatefulRedisConnection<String, String> connection, Duration timeout,
                             String where) {
+        this(client, connection, timeout, where, true);
+    }
+
+    private RedisConnection(RedisClient client, StatefulRedisConnection<String, String> connection, Duration timeout,
+                            String where, boolean ownsClient) {
+        this.ownsClient = ownsClient;
         this.client = client;
         this.connection = connection;
         this.async = connection.async();
@@ -94,6 +102,21 @@ public final class RedisConnection implements AutoCloseable {
             return redis;
         } catch (RedisException e) {
             client.shutdown();
+            throw new RedisUnavailableException("cannot connect to Redis at " + where + ": " + rootMessage(e), e);
+        }
+    }
+
+    /**
+     * A second connection to the same server with the same options, for work whose commands must not
+     * queue in front of others' (the cancel sweeper's batches ahead of payments: Redis answers one
+     * connection's pipeline in order). Closed with this connection's client.
+     *
+     * @throws RedisUnavailableException when the server cannot be reached
+     */
+    public RedisConnection separate() {
+        try {
+            return new RedisConnection(client, client.connect(), timeout, where, false);
+        } catch (RedisException e) {
             throw new RedisUnavailableException("cannot connect to Redis at " + where + ": " + rootMessage(e), e);
         }
     }
@@ -245,6 +268,8 @@ public final class RedisConnection implements AutoCloseable {
     @Override
     public void close() {
         connection.close();
-        client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
+        if (ownsClient) {
+            client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
+        }
     }
 }

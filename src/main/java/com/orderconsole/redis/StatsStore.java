@@ -47,8 +47,41 @@ public final class StatsStore {
         redis.await(async.hset(RedisKeys.stats(bucket), fields), "HSET stats");
     }
 
-    /** @return all counters summed over the buckets */
+    /**
+     * @return all counters summed over the buckets. Per result code ({@code c:<code>}): transition.lua
+     *     counts edges only ({@code e:} applied, {@code r:...:<code>} rejected) and {@code c:} only for the
+     *     codes without an edge (-1, -6), so {@code c:1} and the rejection codes are added up here from
+     *     the edges (which every version of the script kept together with {@code c:}, so the sum is exact
+     *     for counters written before this change too)
+     */
     public Map<String, Long> all() {
+        Map<String, Long> raw = raw();
+        Map<String, Long> out = new HashMap<>();
+        Map<String, Long> perCode = new HashMap<>();
+        raw.forEach((k, v) -> {
+            if (k.startsWith("c:")) {
+                return;
+            }
+            out.put(k, v);
+            if (k.startsWith("e:")) {
+                perCode.merge("c:1", v, Long::sum);
+            } else if (k.startsWith("r:")) {
+                perCode.merge("c:" + k.substring(k.lastIndexOf(':') + 1), v, Long::sum);
+            }
+        });
+        raw.forEach((k, v) -> {
+            if (k.startsWith("c:") && !EDGE_CODES.contains(k)) {
+                out.put(k, v);
+            }
+        });
+        perCode.forEach((k, v) -> out.merge(k, v, Long::sum));
+        return out;
+    }
+
+    /** Result codes transition.lua counts through an edge counter (applied e:, rejected r:), not under c:. */
+    private static final java.util.Set<String> EDGE_CODES = java.util.Set.of("c:1", "c:0", "c:-2", "c:-3", "c:-4");
+
+    private Map<String, Long> raw() {
         List<CompletableFuture<Map<String, String>>> fs = new ArrayList<>();
         for (int b = 0; b < RedisKeys.BUCKETS; b++) {
             fs.add(async.hgetall(RedisKeys.stats(b)).toCompletableFuture());

@@ -61,7 +61,9 @@ public final class Services implements AutoCloseable {
         this.follower = new Follower(clock, redis.outbox(), redis.rules(), db, access);
         this.orders = new OrderService(clock, redis.orders(), redis.queue(), db, creator, follower, access, rules, stuck);
         this.transitions = new TransitionService(clock, redis.orders(), db, orders, rules, follower, access);
-        this.sweeper = new CancelSweeper(clock, redis.queue(), redis.rules(), transitions, access, SWEEP_BATCH, SWEEP_ROUNDS);
+        // The sweeper's cancels go over a Redis connection of their own: a storm's batches never queue in front of payments.
+        TransitionService sweeps = new TransitionService(clock, redis.orders().onOwnConnection(), db, orders, rules, follower, access);
+        this.sweeper = new CancelSweeper(clock, redis.queue(), redis.rules(), sweeps, access, SWEEP_BATCH, SWEEP_ROUNDS);
         this.queue = new QueueService(clock, redis.queue(), redis.orders(), transitions, sweeper, orders, access, audit);
         this.monitor = new MonitorService(clock, redis.stats(), db, stuck);
         this.health = new HealthService(clock, redis.queue(), db, rules, follower);

@@ -215,6 +215,22 @@ public final class Database implements AutoCloseable {
         return "the database refused " + what + " to account '" + account + "': none of its roles grants it";
     }
 
+    /**
+     * @return true when a unit of work failed because InnoDB chose it as a deadlock victim or its lock
+     *     wait timed out: the whole transaction was rolled back, so running it again is safe
+     */
+    public static boolean lostDeadlock(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof java.sql.SQLTransactionRollbackException) {
+                return true;
+            }
+            if (t instanceof SQLException q && (q.getErrorCode() == 1213 || q.getErrorCode() == 1205)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     /** @return true when a connection can be had and answers within the timeout */
     public boolean ping() {
         try (Connection c = dataSource.getConnection()) {

@@ -18,6 +18,6 @@ public final class BenchSweepers {
      * @return a sweeper like the product's, with these bounds
      */
     public static CancelSweeper create(RedisStores redis, TransitionService transitions, int batchSize, int maxBatchesPerTick) {
-        return new CancelSweeper(redis.connection(), redis.queue(), transitions, new Access(), batchSize, maxBatchesPerTick);
+        return new CancelSweeper(redis.connection(), redis.queue(), redis.rules(), transitions, new Access(), batchSize, maxBatchesPerTick);
     }
 }

@@ -42,8 +42,27 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 public final class Follower implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(Follower.class);
-    /** Entries per MySQL transaction. */
-    static final int BATCH = 500;
+    /** Entries per MySQL transaction (system property {@code orderconsole.follower.batch}). */
+    static final int BATCH = Integer.getInteger("orderconsole.follower.batch", 2000);
+    /**
+     * Buckets applied at the same time, each on its own thread and connection (system property
+     * {@code orderconsole.follower.threads}). Safe: a bucket's cursor row is locked for its transaction,
+     * and in this process a bucket is drained by one thread at a time ({@link #bucketLocks}).
+     */
+    static final int THREADS_MAX = RedisKeys.BUCKETS;
+    static final int THREADS = Math.max(1, Math.min(THREADS_MAX, Integer.getInteger("orderconsole.follower.threads", 4)));
+    /** @return buckets applied at the same time unless {@link #tune} says otherwise */
+    public static int defaultThreads() {
+        return THREADS;
+    }
+
+    /** @return entries per MySQL transaction unless {@link #tune} says otherwise */
+    public static int defaultBatch() {
+        return BATCH;
+    }
+
+    /** A batch that lost a deadlock (InnoDB rolled it back whole) is tried again this many times. */
+    private static final int DEADLOCK_RETRIES = 5;
 
     private final RedisConnection clock;
     private final OutboxStore outbox;
@@ -52,8 +71,13 @@ public final class Follower implements AutoCloseable {
     private final Access access;
     private final Semaphore wake = new Semaphore(0);
     private final AtomicLong applied = new AtomicLong();
-    /** Per bucket, the stream id this process last trimmed up to; drainOnce is synchronized. */
+    /** Per bucket, the stream id this process last trimmed up to; guarded by that bucket's lock. */
     private final String[] trimmedUpTo = new String[RedisKeys.BUCKETS];
+    /** One bucket is drained by one thread of this process at a time (the cursor row lock does so across processes). */
+    private final java.util.concurrent.locks.ReentrantLock[] bucketLocks = new java.util.concurrent.locks.ReentrantLock[RedisKeys.BUCKETS];
+    private java.util.concurrent.ExecutorService pool;
+    private volatile int threads = THREADS;
+    private volatile int batch = BATCH;
     private volatile String lastError;
     private volatile boolean running;
     private Thread thread;
@@ -66,6 +90,9 @@ public final class Follower implements AutoCloseable {
         this.rules = rules;
         this.db = db;
         this.access = access;
+        for (int b = 0; b < RedisKeys.BUCKETS; b++) {
+            bucketLocks[b] = new java.util.concurrent.locks.ReentrantLock();
+        }
     }
 
     /**
@@ -84,15 +111,70 @@ public final class Follower implements AutoCloseable {
      * @return entries applied
      * @throws com.orderconsole.store.DatabaseUnavailableException when MySQL is down (nothing is lost; retry later)
      */
-    public synchronized int drainOnce() {
+    public int drainOnce() {
         ensureCursors();
         int total = 0;
-        for (int b = 0; b < RedisKeys.BUCKETS; b++) {
-            total += drainBucket(b);
+        if (threads == 1) {
+            for (int b = 0; b < RedisKeys.BUCKETS; b++) {
+                total += drainBucket(b);
+            }
+        } else {
+            // Buckets in parallel: each its own transactions on its own connection. Every bucket is tried
+            // even when another fails; the first failure is reported after all have finished.
+            List<java.util.concurrent.Future<Integer>> fs = new ArrayList<>(RedisKeys.BUCKETS);
+            java.util.concurrent.ExecutorService p = pool();
+            if (p == null) { // closed: finish this call on the caller's thread
+                for (int b = 0; b < RedisKeys.BUCKETS; b++) {
+                    total += drainBucket(b);
+                }
+                applied.addAndGet(total);
+                lastError = null;
+                return total;
+            }
+            for (int b = 0; b < RedisKeys.BUCKETS; b++) {
+                int bucket = b;
+                fs.add(p.submit(() -> drainBucket(bucket)));
+            }
+            RuntimeException failure = null;
+            for (java.util.concurrent.Future<Integer> f : fs) {
+                try {
+                    total += f.get();
+                } catch (java.util.concurrent.ExecutionException e) {
+                    if (failure == null) {
+                        failure = e.getCause() instanceof RuntimeException r ? r : new IllegalStateException(e.getCause());
+                    }
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    if (failure == null) {
+                        failure = new IllegalStateException("interrupted while draining the outbox", e);
+                    }
+                }
+            }
+            if (failure != null) {
+                applied.addAndGet(total);
+                throw failure;
+            }
         }
         applied.addAndGet(total);
         lastError = null;
         return total;
+    }
+
+    private boolean closed;
+
+    private synchronized java.util.concurrent.ExecutorService pool() {
+        if (closed) {
+            return null;
+        }
+        if (pool == null) {
+            java.util.concurrent.atomic.AtomicInteger n = new java.util.concurrent.atomic.AtomicInteger();
+            pool = java.util.concurrent.Executors.newFixedThreadPool(threads, r -> {
+                Thread t = new Thread(r, "follower-" + n.incrementAndGet());
+                t.setDaemon(true);
+                return t;
+            });
+        }
+        return pool;
     }
 
     /**
@@ -101,15 +183,20 @@ public final class Follower implements AutoCloseable {
      * @param epoch the marker the restore will set
      * @return entries applied
      */
-    public synchronized int drainForRecovery(String epoch) {
+    public int drainForRecovery(String epoch) {
         ensureCursors();
         int total = 0;
         for (int b = 0; b < RedisKeys.BUCKETS; b++) {
-            int n;
-            do {
-                n = drainBatch(b, epoch);
-                total += n;
-            } while (n == BATCH);
+            bucketLocks[b].lock();
+            try {
+                int n;
+                do {
+                    n = drainBatch(b, epoch);
+                    total += n;
+                } while (n == batch);
+            } finally {
+                bucketLocks[b].unlock();
+            }
         }
         applied.addAndGet(total);
         return total;
@@ -121,18 +208,44 @@ public final class Follower implements AutoCloseable {
      *
      * @return entries applied
      */
-    public synchronized int drainBucket(int bucket) {
+    public int drainBucket(int bucket) {
         ensureCursors();
-        int total = 0;
-        int n;
-        do {
-            n = drainBatch(bucket, currentEpoch());
-            total += n;
-        } while (n == BATCH);
-        return total;
+        bucketLocks[bucket].lock();
+        try {
+            int total = 0;
+            int n;
+            do {
+                n = drainBatch(bucket, currentEpoch());
+                total += n;
+            } while (n == batch);
+            return total;
+        } finally {
+            bucketLocks[bucket].unlock();
+        }
     }
 
-    private void ensureCursors() {
+    /**
+     * Changes how the follower applies (benchmarks compare settings in one run; the defaults come from
+     * system properties {@code orderconsole.follower.threads} and {@code orderconsole.follower.batch}).
+     *
+     * @param threads buckets applied at the same time, 1..{@value #THREADS_MAX}
+     * @param batch entries per MySQL transaction, at least 1
+     */
+    public void tune(int threads, int batch) {
+        if (threads < 1 || threads > THREADS_MAX || batch < 1) {
+            throw new IllegalArgumentException("threads 1.." + THREADS_MAX + " and batch >= 1, not " + threads + " and " + batch);
+        }
+        synchronized (this) {
+            if (pool != null && threads != this.threads) {
+                pool.shutdown();
+                pool = null;
+            }
+            this.threads = threads;
+        }
+        this.batch = batch;
+    }
+
+    private synchronized void ensureCursors() {
         if (!cursorsEnsured) {
             db.inTransaction(t -> {
                 for (int b = 0; b < RedisKeys.BUCKETS; b++) {
@@ -160,11 +273,26 @@ public final class Follower implements AutoCloseable {
     }
 
     private int drainBatch(int bucket, String epoch) {
+        for (int attempt = 1; ; attempt++) {
+            try {
+                return drainBatchOnce(bucket, epoch);
+            } catch (RuntimeException e) {
+                // InnoDB rolled the whole transaction back (rows, cursor): nothing of it happened, so
+                // trying again is safe. Anything else goes to the caller.
+                if (attempt > DEADLOCK_RETRIES || !Database.lostDeadlock(e)) {
+                    throw e;
+                }
+                log.debug("bucket {}: batch lost a deadlock, trying again ({})", bucket, attempt);
+            }
+        }
+    }
+
+    private int drainBatchOnce(int bucket, String epoch) {
         String[] last = new String[1];
         int n = db.inBatch(t -> {
             CursorStore.Cursor cursor = t.cursors().lock(bucket);
             String after = cursor.epoch() == null ? cursor.lastId() : cursor.after(epoch);
-            List<OutboxEntry> batch = outbox.read(bucket, after, BATCH, epoch);
+            List<OutboxEntry> batch = outbox.read(bucket, after, this.batch, epoch);
             if (batch.isEmpty()) {
                 last[0] = after;
                 return 0;
@@ -186,9 +314,11 @@ public final class Follower implements AutoCloseable {
                     setAside(t, DeadLetterRow.OUTBOX_ENTRY, e, orderIdOf(e.body()), "outbox entry cannot be read: " + e.problem());
                 }
             }
-            t.history().append(rows);
+            t.history().appendEach(rows); // batched: the driver sends them as multi-row INSERTs
             Map<String, HistoryEntry> recorded = t.history().appliedAt(rows);
-            OrderStore orders = t.orders();
+            // Several entries of one order in a batch collapse into one UPDATE to its newest version (the
+            // version guard makes the result the same as applying them one by one, in any order).
+            Map<String, HistoryEntry> newest = new java.util.LinkedHashMap<>();
             for (OutboxEntry oe : batch) {
                 HistoryEntry e = oe.entry();
                 if (e == null || e.code() != ResultCode.APPLIED) {
@@ -202,11 +332,15 @@ public final class Follower implements AutoCloseable {
                             + e.orderId() + " is " + there.to() + " in MySQL's history but " + e.to() + " in the outbox");
                     continue;
                 }
+                newest.merge(e.orderId(), e, (a, b) -> b.version() > a.version() ? b : a);
+            }
+            OrderStore orders = t.orders();
+            for (HistoryEntry e : newest.values()) {
                 orders.applyIfNewer(e.orderId(), e.to().code(), e.version(), e.atMs());
             }
-            OutboxEntry newest = batch.get(batch.size() - 1);
-            last[0] = newest.streamId();
-            t.cursors().save(bucket, last[0], epoch, newest.seq() != null ? newest.seq() : cursor.seq(), System.currentTimeMillis());
+            OutboxEntry lastEntry = batch.get(batch.size() - 1);
+            last[0] = lastEntry.streamId();
+            t.cursors().save(bucket, last[0], epoch, lastEntry.seq() != null ? lastEntry.seq() : cursor.seq(), System.currentTimeMillis());
             return batch.size();
         });
         if (!"0-0".equals(last[0]) && !last[0].equals(trimmedUpTo[bucket])) {
@@ -394,7 +528,26 @@ public final class Follower implements AutoCloseable {
             long age = now - first;
             oldest = oldest == null ? age : Math.max(oldest, age);
         }
-        return new FollowerStatus(pending, approximate, oldest, applied.get(), lastError);
+        return new FollowerStatus(pending, approximate, oldest, applied.get(), lastError, backlogWarning(pending, approximate, oldest));
+    }
+
+    /**
+     * Outbox backlog past which {@link #status} warns: entries pending (system property
+     * {@code orderconsole.follower.warnPending}, default 100,000) or age of the oldest (ms,
+     * {@code orderconsole.follower.warnAgeMs}, default 10,000).
+     */
+    static final long WARN_PENDING = Long.getLong("orderconsole.follower.warnPending", 100_000);
+    static final long WARN_AGE_MS = Long.getLong("orderconsole.follower.warnAgeMs", 10_000);
+
+    static String backlogWarning(long pending, boolean approximate, Long oldestMs) {
+        boolean many = pending > WARN_PENDING;
+        boolean old = oldestMs != null && oldestMs > WARN_AGE_MS;
+        if (!many && !old) {
+            return null;
+        }
+        return String.format(java.util.Locale.ROOT, "MySQL sync backlog: %,d%s changes wait in the Redis outbox, the oldest %,d s old "
+                        + "(warns past %,d changes or %,d s; they are applied when MySQL keeps up, nothing is lost)",
+                pending, approximate ? "+" : "", oldestMs == null ? 0 : oldestMs / 1000, WARN_PENDING, WARN_AGE_MS / 1000);
     }
 
     private static void sleepQuietly(long ms) {
@@ -407,6 +560,12 @@ public final class Follower implements AutoCloseable {
 
     @Override
     public void close() {
+        synchronized (this) {
+            closed = true;
+            if (pool != null) {
+                pool.shutdown();
+            }
+        }
         running = false;
         wake.release();
         if (thread != null) {

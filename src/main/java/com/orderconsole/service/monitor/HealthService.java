@@ -67,9 +67,8 @@ public final class HealthService {
                 }
                 if (mysqlUp) {
                     FollowerStatus s = sync.status();
-                    if (s.oldestPendingAgeMs() != null && s.oldestPendingAgeMs() > 10_000) {
-                        warnings.add("MySQL sync is " + s.oldestPendingAgeMs() / 1000 + " s behind (" + s.pending()
-                                + (s.pendingCapped() ? "+" : "") + " changes pending)");
+                    if (s.backlogWarning() != null) {
+                        warnings.add(s.backlogWarning());
                     }
                 }
             } catch (RuntimeException e) {
