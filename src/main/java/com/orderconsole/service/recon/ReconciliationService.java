@@ -585,8 +585,10 @@ public final class ReconciliationService {
                 "redis_status", "redis_version", "detail").get().print(out)) {
             for (ReconCategory c : ReconCategory.values()) {
                 for (ReconFinding f : report.findings(c)) {
+                    // A side without the order has neither status nor version: both cells empty, not "0".
                     p.printRecord(c.name(), f.orderId(), f.mysqlStatus() == null ? "" : f.mysqlStatus().name(),
-                            f.mysqlVersion(), f.redisStatus() == null ? "" : f.redisStatus().name(), f.redisVersion(), f.detail());
+                            f.mysqlStatus() == null ? "" : f.mysqlVersion(), f.redisStatus() == null ? "" : f.redisStatus().name(),
+                            f.redisStatus() == null ? "" : f.redisVersion(), f.detail());
                 }
             }
         } catch (IOException e) {

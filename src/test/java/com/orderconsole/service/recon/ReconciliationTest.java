@@ -68,7 +68,8 @@ class ReconciliationTest {
 
             StringWriter csv = new StringWriter();
             s.reconciliation().exportCsv(r, csv);
-            assertThat(csv.toString()).startsWith("category,order_id,mysql_status").contains("MISSING_IN_MYSQL,x-redis-only");
+            assertThat(csv.toString()).startsWith("category,order_id,mysql_status").contains("MISSING_IN_MYSQL,x-redis-only")
+                    .as("a side without the order leaves status and version empty").contains("MISSING_IN_MYSQL,x-redis-only,,,PAID,2,");
 
             assertThatThrownBy(() -> s.reconciliation().repair(support, r, ReconCategory.MISSING_IN_REDIS, ReconProgress.NONE, () -> false))
                     .isInstanceOf(PermissionDeniedException.class);
