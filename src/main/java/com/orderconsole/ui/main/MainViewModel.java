@@ -23,7 +23,6 @@ import javafx.beans.property.SimpleBooleanProperty;
 import javafx.beans.property.SimpleObjectProperty;
 
 import java.util.EnumSet;
-import java.util.Locale;
 import java.util.Optional;
 import java.util.Set;
 
@@ -151,7 +150,7 @@ public final class MainViewModel implements Navigator {
      * @return e.g. "alice · support", "rita · read-only"
      */
     public static String operatorText(Operator who) {
-        return who.name() + " · " + who.role().name().toLowerCase(Locale.ROOT).replace('_', '-');
+        return who.describe(); // "alice · support", or "root · admin (local)" on the embedded servers
     }
 
     public ObjectProperty<Page> pageProperty() {

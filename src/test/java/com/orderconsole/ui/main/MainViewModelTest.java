@@ -21,6 +21,8 @@ class MainViewModelTest extends ViewModelTestBase {
         assertThat(vm.statusBar().healthProperty().get().mysqlUp()).isTrue();
         assertThat(vm.statusBar().healthProperty().get().rulesVersion()).isEqualTo(1L);
         assertThat(vm.operatorText()).isEqualTo("olga · ops");
+        assertThat(MainViewModel.operatorText(new com.orderconsole.domain.Operator("root", com.orderconsole.domain.Role.ADMIN, true)))
+                .as("the embedded servers' admin is the local machine's user, and the header says so").isEqualTo("root · admin (local)");
     }
 
     @Test
