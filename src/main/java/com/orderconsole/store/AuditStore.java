@@ -1,7 +1,5 @@
 package com.orderconsole.store;
 
-import java.util.List;
-
 /** The append-only {@code audit_log}: operator actions that are not status transitions. */
 public final class AuditStore {
     private final AuditMapper m;
@@ -13,15 +11,5 @@ public final class AuditStore {
     /** Appends one action. */
     public void append(AuditRow row) {
         m.insert(row);
-    }
-
-    /** @return an order's recorded actions, oldest first */
-    public List<AuditRow> byOrder(String orderId) {
-        return m.byOrder(orderId);
-    }
-
-    /** @return the newest actions, newest first, at most {@code limit} */
-    public List<AuditRow> latest(int limit) {
-        return m.latest(limit);
     }
 }

@@ -11,11 +11,6 @@ import java.util.List;
 public interface OrderMapper {
     String COLUMNS = "order_id, customer_id, status, version, created_at_ms, status_since_ms, expire_at_ms, redis_ready";
 
-    /** Inserts a new order; fails with a duplicate-key error when the id exists. */
-    @Insert("INSERT INTO orders (" + COLUMNS + ") VALUES (#{orderId}, #{customerId}, #{status}, #{version}, "
-            + "#{createdAtMs}, #{statusSinceMs}, #{expireAtMs}, #{redisReady})")
-    int insert(OrderRow row);
-
     /** Inserts unless the id exists. @return 1 inserted, 0 already there */
     @Insert("INSERT IGNORE INTO orders (" + COLUMNS + ") VALUES (#{orderId}, #{customerId}, #{status}, #{version}, "
             + "#{createdAtMs}, #{statusSinceMs}, #{expireAtMs}, #{redisReady})")

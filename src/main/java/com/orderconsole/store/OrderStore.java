@@ -1,8 +1,5 @@
 package com.orderconsole.store;
 
-import org.apache.ibatis.exceptions.PersistenceException;
-
-import java.sql.SQLIntegrityConstraintViolationException;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -16,21 +13,6 @@ public final class OrderStore {
 
     OrderStore(OrderMapper m) {
         this.m = m;
-    }
-
-    /** Inserts a new order. @return false when the id exists already (nothing written) */
-    public boolean insert(OrderRow row) {
-        try {
-            m.insert(row);
-            return true;
-        } catch (PersistenceException e) {
-            for (Throwable t = e; t != null; t = t.getCause()) {
-                if (t instanceof SQLIntegrityConstraintViolationException) {
-                    return false;
-                }
-            }
-            throw e;
-        }
     }
 
     /** Inserts unless the id exists. @return true when inserted */

@@ -117,11 +117,6 @@ public final class QueueService {
                 reason == null || reason.isBlank() ? "cancelled from the queue monitor" : reason));
     }
 
-    /** {@link #remove(Operator, String, String, String)} from the console, with no reason given. */
-    public boolean remove(Operator operator, String orderId) {
-        return remove(operator, orderId, "console", "");
-    }
-
     /**
      * Removes an order's entry without touching the order (role ops): the order will not be cancelled
      * by the timeout any more. Recorded in the audit trail with who, why and the deadline removed.
@@ -139,17 +134,6 @@ public final class QueueService {
         }
         log.info("{} removed the cancel-queue entry of order {} (existed: {})", operator.name(), orderId, removed);
         return removed;
-    }
-
-    /**
-     * Moves an unpaid order's expiry later (role ops). The entry is updated in place, never duplicated.
-     *
-     * @param by how much later than the current expiry (or than now, when the entry is missing), positive
-     * @return the new expiry, epoch ms
-     * @throws IllegalStateException when the order is not waiting for payment
-     */
-    public long extend(Operator operator, String orderId, Duration by) {
-        return extend(operator, orderId, by, "console", "");
     }
 
     /**

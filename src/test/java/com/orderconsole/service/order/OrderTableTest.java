@@ -96,7 +96,7 @@ class OrderTableTest {
 
     @Test
     void extendedDeadlineIsKeptInMySqlForRebuilds() {
-        long moved = s.queue().extend(new Operator("olga", Role.OPS), "a_05", Duration.ofHours(1));
+        long moved = s.queue().extend(new Operator("olga", Role.OPS), "a_05", Duration.ofHours(1), "test", "");
         assertThat(RawSql.count("SELECT expire_at_ms FROM orders WHERE order_id = 'a_05'")).isEqualTo(moved);
     }
 }

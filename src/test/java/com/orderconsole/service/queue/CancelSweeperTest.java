@@ -93,7 +93,7 @@ class CancelSweeperTest {
     void requeueMovesTheEntryInsteadOfDuplicatingIt() {
         s.orders().create(support, "rq-1", null, Duration.ofMinutes(30));
         long first = s.queue().entries(0, 10).get(0).expireAtMs();
-        long moved = s.queue().extend(ops, "rq-1", Duration.ofMinutes(10));
+        long moved = s.queue().extend(ops, "rq-1", Duration.ofMinutes(10), "test", "");
         assertThat(moved).isEqualTo(first + Duration.ofMinutes(10).toMillis());
         assertThat(s.queue().summary().depth()).isEqualTo(1);
         assertThat(s.queue().entries(0, 10).get(0).expireAtMs()).isEqualTo(moved);
@@ -105,10 +105,10 @@ class CancelSweeperTest {
         s.orders().create(support, "qa-2", null, Duration.ofMinutes(30));
         assertThatThrownBy(() -> s.queue().cancelNow(support, "qa-1", "fraud")).isInstanceOf(PermissionDeniedException.class);
         assertThat(s.queue().cancelNow(ops, "qa-1", "fraud").code()).isEqualTo(ResultCode.APPLIED);
-        assertThat(s.queue().remove(ops, "qa-2")).isTrue();
+        assertThat(s.queue().remove(ops, "qa-2", "test", "")).isTrue();
         assertThat(s.queue().summary().depth()).isZero();
         assertThat(s.orders().lookup("qa-2").summary().redisStatus()).isEqualTo(OrderStatus.WAIT_PAY);
-        assertThatThrownBy(() -> s.queue().extend(ops, "qa-1", Duration.ofMinutes(5)))
+        assertThatThrownBy(() -> s.queue().extend(ops, "qa-1", Duration.ofMinutes(5), "test", ""))
                 .hasMessageContaining("not waiting for payment");
     }
 
