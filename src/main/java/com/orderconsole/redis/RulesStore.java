@@ -108,6 +108,13 @@ public final class RulesStore {
         return redis.await(async.get(RedisKeys.RECOVERING), "GET " + RedisKeys.RECOVERING);
     }
 
+    /** Gives a restore claim back (the restore failed half-way), when it still is {@code marker}. */
+    public void releaseRecovery(String marker) {
+        if (marker.equals(recovering())) {
+            redis.await(async.del(RedisKeys.RECOVERING), "DEL " + RedisKeys.RECOVERING);
+        }
+    }
+
     /** Ends a restore: sets the data-set marker and drops the claim. */
     public void finishRecovery(String marker) {
         redis.await(async.set(RedisKeys.EPOCH, marker), "SET " + RedisKeys.EPOCH);

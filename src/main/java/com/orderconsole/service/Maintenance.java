@@ -21,8 +21,11 @@ import java.util.concurrent.TimeUnit;
  */
 public final class Maintenance implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(Maintenance.class);
-    /** How long a restore claim holds, ms: far longer than a restore of a few million orders takes. */
-    private static final long RECOVERY_CLAIM_MS = 10 * 60_000;
+    /**
+     * How long a restore claim holds, ms, when its owner dies without giving it back (SIGKILL): a second
+     * restore running beside a slow first one is harmless (every step is idempotent), a long wait is not.
+     */
+    private static final long RECOVERY_CLAIM_MS = 60_000;
     private final LogLimiter failures = new LogLimiter(60_000);
 
     private final RedisConnection redis;
@@ -60,11 +63,20 @@ public final class Maintenance implements AutoCloseable {
         if (!marker.claimRecovery(epoch, RECOVERY_CLAIM_MS)) {
             return 0;
         }
-        dataset.verifyPairing();
-        rules.ensureSeeded();
-        follower.drainForRecovery(epoch);
-        long stale = orders.restoreStale();
-        long unpaid = orders.rebuildUnpaid();
+        long stale;
+        long unpaid;
+        try {
+            dataset.verifyPairing();
+            rules.ensureSeeded();
+            follower.drainForRecovery(epoch);
+            stale = orders.restoreStale();
+            unpaid = orders.rebuildUnpaid();
+        } catch (RuntimeException e) {
+            // MySQL or Redis failed half-way: give the claim back, so the next round (here or elsewhere)
+            // restores at once instead of everyone waiting for the claim to expire.
+            marker.releaseRecovery(epoch);
+            throw e;
+        }
         marker.finishRecovery(epoch);
         if (stale + unpaid > 0) {
             log.warn("Redis had lost its data or gone back in time: restored the rules, {} order states older than MySQL "
