@@ -1,5 +1,6 @@
 package com.orderconsole.ui.common;
 
+import com.orderconsole.app.Messages;
 import javafx.fxml.FXMLLoader;
 import javafx.scene.Parent;
 
@@ -7,7 +8,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URL;
 
-/** Loads a view's FXML from the classpath (/fxml/...) with the view object as its controller. */
+/** Loads a view's FXML from the classpath (/fxml/...) with the view object as its controller and the text bundle for %key. */
 public final class Fxml {
     private Fxml() {
     }
@@ -25,6 +26,7 @@ public final class Fxml {
         }
         FXMLLoader loader = new FXMLLoader(url);
         loader.setController(controller);
+        loader.setResources(Messages.bundle());
         try {
             return loader.load();
         } catch (IOException e) {
