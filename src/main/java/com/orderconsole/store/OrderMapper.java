@@ -54,6 +54,17 @@ public interface OrderMapper {
     @Select("SELECT " + COLUMNS + " FROM orders WHERE redis_ready = 0 AND created_at_ms < #{beforeMs} LIMIT #{limit}")
     List<OrderRow> redisPending(@Param("beforeMs") long beforeMs, @Param("limit") int limit);
 
+    /**
+     * Unpaid orders (status 1, WAIT_PAY) whose payment deadline passed before {@code beforeMs}, oldest first,
+     * after the keyset position ({@code afterSinceMs}, {@code afterId}); served by idx_orders_status_since
+     * (for WAIT_PAY, status_since is the creation time, which precedes the deadline).
+     */
+    @Select("SELECT " + COLUMNS + " FROM orders WHERE status = 1 AND status_since_ms < #{beforeMs} AND expire_at_ms < #{beforeMs}"
+            + " AND (status_since_ms > #{afterSinceMs} OR (status_since_ms = #{afterSinceMs} AND order_id > #{afterId}))"
+            + " ORDER BY status_since_ms, order_id LIMIT #{limit}")
+    List<OrderRow> overdueUnpaid(@Param("beforeMs") long beforeMs, @Param("afterSinceMs") long afterSinceMs,
+                                 @Param("afterId") String afterId, @Param("limit") int limit);
+
     @Select("SELECT status AS `key`, COUNT(*) AS n FROM orders GROUP BY status")
     List<CountRow> countByStatus();
 

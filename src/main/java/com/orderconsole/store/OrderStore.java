@@ -66,6 +66,19 @@ public final class OrderStore {
         return m.redisPending(beforeMs, limit);
     }
 
+    /**
+     * One keyset page of the orders MySQL holds in WAIT_PAY past their payment deadline.
+     *
+     * @param beforeMs epoch ms: deadlines (and creations) before this count
+     * @param afterSinceMs status-since time (epoch ms) of the last row of the previous page, {@code Long.MIN_VALUE} at first
+     * @param afterId order id of the last row of the previous page, "" at first
+     * @param limit page size
+     * @return up to {@code limit} rows, oldest first
+     */
+    public List<OrderRow> overdueUnpaid(long beforeMs, long afterSinceMs, String afterId, int limit) {
+        return m.overdueUnpaid(beforeMs, afterSinceMs, afterId, limit);
+    }
+
     /** @return orders per status code (codes without orders absent) */
     public Map<Integer, Long> countByStatus() {
         Map<Integer, Long> out = new HashMap<>();

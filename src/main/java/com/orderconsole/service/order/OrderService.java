@@ -39,6 +39,14 @@ public final class OrderService {
     public static final Duration MAX_PAYMENT_TIMEOUT = Duration.ofDays(365);
     /** Creations younger than this (ms) are left to the process that is creating them. */
     private static final long PENDING_GRACE_MS = 5000;
+    /**
+     * How far past its deadline (ms) an unpaid order in MySQL must be before {@link #restoreOverdueUnpaid}
+     * looks at it: well beyond one sweep (1 s) plus normal follower lag, so an order the sweeper has
+     * just cancelled in Redis is not even read.
+     */
+    private static final long OVERDUE_GRACE_MS = 30_000;
+    /** Pages of 1,000 one round reads at most, so a long follower backlog cannot make a round slow. */
+    private static final int OVERDUE_MAX_PAGES = 20;
 
     private final RedisConnection clock;
     private final OrderStateStore states;
@@ -105,6 +113,58 @@ public final class OrderService {
             throw new IllegalArgumentException("order " + orderId + " already exists");
         }
         return new OrderState(orderId, OrderStatus.WAIT_PAY, 1, now, now);
+    }
+
+    /**
+     * Puts back the Redis state and (already due) cancel-queue entry of unpaid orders that MySQL holds
+     * more than 30 s past their payment deadline and Redis has no state for. Redis restarted from an
+     * append-only file written once a second can lose a creation that MySQL already has (seen in the
+     * 30-minute fault soak); the epoch marker survives, so no data-set restore runs, and without this
+     * nothing would ever cancel the order. State that exists is never overwritten (an order paid or
+     * cancelled in Redis and not yet in MySQL stays as it is), and the buckets involved are drained
+     * first, as in {@link #rebuild}. The sweeper cancels a restored order on its next tick.
+     *
+     * @return orders whose Redis state was restored
+     */
+    public long restoreOverdueUnpaid() {
+        long before = clock.nowMs() - OVERDUE_GRACE_MS;
+        long afterSince = Long.MIN_VALUE;
+        String afterId = "";
+        long restored = 0;
+        for (int page = 0; page < OVERDUE_MAX_PAGES; page++) {
+            long since = afterSince;
+            String id = afterId;
+            List<OrderRow> rows = db.read(t -> t.orders().overdueUnpaid(before, since, id, 1000));
+            if (rows.isEmpty()) {
+                break;
+            }
+            Map<String, OrderRow> missing = new LinkedHashMap<>();
+            OrderStateStore.States seen = states.getAllChecked(rows.stream().map(r -> r.orderId).toList());
+            rows.stream().filter(r -> seen.states().get(r.orderId) == null && !seen.malformed().containsKey(r.orderId))
+                    .forEach(r -> missing.put(r.orderId, r));
+            if (!missing.isEmpty()) {
+                missing.keySet().stream().map(RedisKeys::bucket).distinct().forEach(follower::drainBucket);
+                Map<OrderState, Long> toInit = new LinkedHashMap<>();
+                for (OrderRow r : db.read(t -> t.orders().findAll(List.copyOf(missing.keySet())))) {
+                    if (r.status == OrderStatus.WAIT_PAY.code()) {
+                        toInit.put(OrderCreator.stateOf(r), OrderCreator.expiryOf(r));
+                    }
+                }
+                long n = states.initOrders(toInit);
+                if (n > 0) {
+                    log.warn("restored the Redis state of {} unpaid orders past their payment deadline that Redis had lost "
+                            + "(e.g. {}); the sweeper cancels them now", n, toInit.keySet().iterator().next().orderId());
+                }
+                restored += n;
+            }
+            if (rows.size() < 1000) {
+                break;
+            }
+            OrderRow last = rows.get(rows.size() - 1);
+            afterSince = last.statusSinceMs;
+            afterId = last.orderId;
+        }
+        return restored;
     }
 
     /**
