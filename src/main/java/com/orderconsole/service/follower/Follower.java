@@ -361,10 +361,13 @@ public final class Follower implements AutoCloseable {
     }
 
     private static String orderIdOf(String body) {
+        // Either outbox form: "o=<id> …" (before issue 15) or "k=<id>,<from>,… …" (compact).
         for (String part : body.split(" ")) {
-            if (part.startsWith("o=")) {
+            if (part.startsWith("o=") || part.startsWith("k=")) {
                 String id = part.substring(2);
-                return id.length() <= 64 ? id : null;
+                int comma = part.startsWith("k=") ? id.indexOf(',') : -1;
+                id = comma >= 0 ? id.substring(0, comma) : id;
+                return !id.isEmpty() && id.length() <= 64 ? id : null;
             }
         }
         return null;
