@@ -72,6 +72,9 @@ public final class BenchMain {
             if (only.contains("e2e")) {
                 failed |= scenario(table, "End-to-end with MySQL follower", tx::endToEnd);
             }
+            if (only.contains("outage")) {
+                failed |= scenario(table, "MySQL outage under load", () -> new OutageScenario(env, table).run());
+            }
             if (only.contains("hot")) {
                 failed |= scenario(table, "Hot rows: racing PAY / CANCEL", () -> new HotRowsScenario(env, table).run());
             }
@@ -79,9 +82,6 @@ public final class BenchMain {
                 failed |= scenario(table, "Sweep storm", () -> new SweepStormScenario(env, table).run(storm, null));
                 failed |= scenario(table, "Sweep storm what-if: the earlier, larger sweeper batches",
                         () -> new SweepStormScenario(env, table).run(storm, SweepStormScenario.WHAT_IF_BATCH));
-            }
-            if (only.contains("outage")) {
-                failed |= scenario(table, "MySQL outage under load", () -> new OutageScenario(env, table).run());
             }
             if (only.contains("scale")) {
                 failed |= scenario(table, "Scale: memory, console, reconciliation", () -> new ScaleScenarios(env, table, orders).run());
