@@ -1,7 +1,9 @@
 package com.orderconsole.cli;
 
 import com.orderconsole.app.Engine;
+import com.orderconsole.app.Messages;
 import com.orderconsole.domain.InvalidRulesException;
+import com.orderconsole.domain.RulesFault;
 import com.orderconsole.domain.Operator;
 import com.orderconsole.domain.TransitionRules;
 import com.orderconsole.service.rules.RulesJson;
@@ -43,18 +45,33 @@ final class RulesCommand implements Runnable {
 
     /** Prints the faults of an invalid document: each on stderr, and the document with --json. */
     static int invalid(CliCommand c, Path file, InvalidRulesException e) {
+        List<String> words = e.details().stream().map(RulesCommand::inWords).toList();
         c.err().println("error: " + file + " is not valid:");
-        e.faults().forEach(f -> c.err().println("  " + f));
+        words.forEach(f -> c.err().println("  " + f));
         if (c.json()) {
             Map<String, Object> doc = new LinkedHashMap<>();
-            doc.put("error", file + " is not valid: " + String.join("; ", e.faults()));
+            doc.put("error", file + " is not valid: " + String.join("; ", words));
             doc.put("code", OrderCli.FAILED);
             doc.put("file", file.toString());
             doc.put("valid", false);
-            doc.put("faults", e.faults());
+            doc.put("faults", words);
+            doc.put("faultsPlaced", e.details().stream().map(f -> {
+                Map<String, Object> one = new LinkedHashMap<>();
+                one.put("fault", f.key());
+                one.put("text", Messages.format(f.key(), f.args().toArray()));
+                one.put("line", f.placed() ? f.line() : null);
+                one.put("column", f.placed() ? f.column() : null);
+                return one;
+            }).toList());
             c.out().println(Cli.json(doc));
         }
         return OrderCli.FAILED;
+    }
+
+    /** @return one fault in words with its line and column, in the process' language */
+    static String inWords(RulesFault f) {
+        String what = Messages.format(f.key(), f.args().toArray());
+        return f.placed() ? Messages.format("rules.fault.at", Integer.toString(f.line()), Integer.toString(f.column()), what) : what;
     }
 
     /** Prints rules: the JSON document in both modes (it is what 'rules set' reads). */

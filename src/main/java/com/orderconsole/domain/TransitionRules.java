@@ -41,34 +41,57 @@ public final class TransitionRules {
      * @throws InvalidRulesException listing every fault found
      */
     public static TransitionRules of(long version, Map<OrderStatus, Set<OrderStatus>> edges, Set<OrderStatus> terminal) {
-        List<String> faults = new ArrayList<>();
-        if (version < 1) {
-            faults.add("version must be >= 1, got " + version);
+        List<RulesFault> faults = check(version, edges, terminal);
+        if (!faults.isEmpty()) {
+            throw new InvalidRulesException(faults);
         }
+        return new TransitionRules(version, copyOf(edges), Collections.unmodifiableSet(
+                terminal.isEmpty() ? EnumSet.noneOf(OrderStatus.class) : EnumSet.copyOf(terminal)));
+    }
+
+    private static Map<OrderStatus, Set<OrderStatus>> copyOf(Map<OrderStatus, Set<OrderStatus>> edges) {
         EnumMap<OrderStatus, Set<OrderStatus>> copy = new EnumMap<>(OrderStatus.class);
         for (OrderStatus s : OrderStatus.values()) {
             Set<OrderStatus> to = edges.getOrDefault(s, Set.of());
             copy.put(s, Collections.unmodifiableSet(to.isEmpty() ? EnumSet.noneOf(OrderStatus.class) : EnumSet.copyOf(to)));
         }
+        return Collections.unmodifiableMap(copy);
+    }
+
+    /**
+     * Every validity fault of a rule set, without building it (see the class doc for the rules).
+     *
+     * @return the faults, empty when the rules are valid; none is placed in a document yet
+     */
+    public static List<RulesFault> check(long version, Map<OrderStatus, Set<OrderStatus>> edges, Set<OrderStatus> terminal) {
+        List<RulesFault> faults = new ArrayList<>();
+        if (version < 1) {
+            faults.add(RulesFault.of("rules.fault.version", "version must be >= 1, got " + version, null, null, Long.toString(version)));
+        }
+        Map<OrderStatus, Set<OrderStatus>> copy = copyOf(edges);
         Set<OrderStatus> term = terminal.isEmpty() ? EnumSet.noneOf(OrderStatus.class) : EnumSet.copyOf(terminal);
         if (term.isEmpty()) {
-            faults.add("no terminal status declared");
+            faults.add(RulesFault.of("rules.fault.noTerminal", "no terminal status declared", null, null));
         }
         if (term.contains(OrderStatus.WAIT_PAY)) {
-            faults.add("WAIT_PAY is the initial status and cannot be terminal");
+            faults.add(RulesFault.of("rules.fault.initialTerminal", "WAIT_PAY is the initial status and cannot be terminal",
+                    OrderStatus.WAIT_PAY, null));
         }
         copy.forEach((from, tos) -> {
             if (term.contains(from) && !tos.isEmpty()) {
-                faults.add("terminal status " + from + " has outgoing edges to " + tos);
+                faults.add(RulesFault.of("rules.fault.terminalHasExit", "terminal status " + from + " has outgoing edges to " + tos,
+                        from, null, from.name(), tos.toString()));
             }
             if (!term.contains(from) && tos.isEmpty()) {
-                faults.add("status " + from + " is not terminal but has no outgoing edge");
+                faults.add(RulesFault.of("rules.fault.noExit", "status " + from + " is not terminal but has no outgoing edge",
+                        from, null, from.name()));
             }
             if (tos.contains(from)) {
-                faults.add("self-loop on " + from);
+                faults.add(RulesFault.of("rules.fault.selfLoop", "self-loop on " + from, from, from, from.name()));
             }
             if (tos.contains(OrderStatus.WAIT_PAY)) {
-                faults.add("edge " + from + " -> WAIT_PAY returns to the initial status (cycle into WAIT_PAY)");
+                faults.add(RulesFault.of("rules.fault.intoInitial", "edge " + from
+                        + " -> WAIT_PAY returns to the initial status (cycle into WAIT_PAY)", from, OrderStatus.WAIT_PAY, from.name()));
             }
         });
         Set<OrderStatus> reached = EnumSet.of(OrderStatus.WAIT_PAY);
@@ -82,21 +105,21 @@ public final class TransitionRules {
         }
         for (OrderStatus s : OrderStatus.values()) {
             if (!reached.contains(s)) {
-                faults.add("status " + s + " is unreachable from WAIT_PAY");
+                faults.add(RulesFault.of("rules.fault.unreachable", "status " + s + " is unreachable from WAIT_PAY", null, null, s.name()));
             }
         }
         if (!copy.get(OrderStatus.WAIT_PAY).contains(OrderStatus.CANCELLED)) {
-            faults.add("WAIT_PAY -> CANCELLED is missing: unpaid orders could not be cancelled at their payment deadline");
+            faults.add(RulesFault.of("rules.fault.noTimeoutCancel",
+                    "WAIT_PAY -> CANCELLED is missing: unpaid orders could not be cancelled at their payment deadline",
+                    OrderStatus.WAIT_PAY, null));
         }
         for (OrderStatus s : OrderStatus.values()) {
             if (!term.contains(s) && !copy.get(s).isEmpty() && !reachesTerminal(s, copy, term)) {
-                faults.add("status " + s + " cannot reach a terminal status: orders there would loop forever");
+                faults.add(RulesFault.of("rules.fault.noWayOut", "status " + s
+                        + " cannot reach a terminal status: orders there would loop forever", s, null, s.name()));
             }
         }
-        if (!faults.isEmpty()) {
-            throw new InvalidRulesException(faults);
-        }
-        return new TransitionRules(version, Collections.unmodifiableMap(copy), Collections.unmodifiableSet(term));
+        return faults;
     }
 
     private static boolean reachesTerminal(OrderStatus from, Map<OrderStatus, Set<OrderStatus>> edges, Set<OrderStatus> term) {

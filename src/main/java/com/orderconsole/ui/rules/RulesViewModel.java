@@ -4,6 +4,8 @@ import com.orderconsole.domain.InvalidRulesException;
 import com.orderconsole.domain.Operator;
 import com.orderconsole.domain.OrderStatus;
 import com.orderconsole.domain.Role;
+import com.orderconsole.domain.RulesFault;
+import com.orderconsole.app.Messages;
 import com.orderconsole.domain.TransitionRules;
 import com.orderconsole.service.rules.RulesJson;
 import com.orderconsole.service.rules.RulesService;
@@ -23,8 +25,6 @@ import javafx.collections.ObservableList;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import java.util.Set;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
@@ -51,7 +51,7 @@ public final class RulesViewModel implements Refreshable {
     private String inForceText = "";
 
     /** Outcome of a validation or an apply: the rules, or the faults that stopped them. */
-    private record Checked(TransitionRules rules, List<String> faults) {
+    private record Checked(TransitionRules rules, List<RulesFault> faults) {
     }
 
     /**
@@ -146,11 +146,11 @@ public final class RulesViewModel implements Refreshable {
         try {
             return new Checked(call.get(), List.of());
         } catch (InvalidRulesException e) {
-            return new Checked(null, e.faults());
+            return new Checked(null, e.details());
         }
     }
 
-    private void showFaults(List<String> found) {
+    private void showFaults(List<RulesFault> found) {
         faults.setAll(found.stream().map(RulesViewModel::inWords).toList());
         feedback.error((found.size() == 1 ? "1 fault" : found.size() + " faults") + ": nothing was changed.");
     }
@@ -164,41 +164,15 @@ public final class RulesViewModel implements Refreshable {
         edited.set(!text.get().equals(inForceText));
     }
 
-    private static final Pattern MALFORMED = Pattern.compile("malformed JSON at line (\\d+), column (\\d+): (.*)", Pattern.DOTALL);
-    private static final Pattern START_MARKER = Pattern.compile(
-            "\\s*\\(start marker at \\[Source:.*?line: (\\d+), column: (\\d+)\\]\\)", Pattern.DOTALL);
-    private static final Pattern SOURCE = Pattern.compile("\\s*at \\[Source:.*", Pattern.DOTALL);
-    private static final Pattern CODE = Pattern.compile("\\s*\\(code -?\\d+\\)");
-
     /**
-     * A parser's fault in words: where, and what, without the parser's internals (sources, features, codes).
+     * One fault in words, in the console's language, with its place in the document.
      *
-     * @param fault one fault as the service names it
-     * @return e.g. "Not valid JSON at line 3, column 5: unexpected character ('}'): was expecting double-quote to
-     *         start field name"; other faults unchanged
+     * @param f a fault as the service found it
+     * @return e.g. "Line 3, column 5: self-loop on PAID"
      */
-    static String inWords(String fault) {
-        Matcher m = MALFORMED.matcher(fault);
-        if (!m.matches()) {
-            return fault;
-        }
-        String what = m.group(3);
-        Matcher start = START_MARKER.matcher(what);
-        if (start.find()) {
-            what = start.replaceFirst(" (opened at line " + start.group(1) + ", column " + start.group(2) + ")");
-        }
-        what = SOURCE.matcher(what).replaceFirst("");
-        what = CODE.matcher(what).replaceAll("");
-        what = what.lines().findFirst().orElse("").strip();
-        what = what.replace("expected close marker for Array", "a closing ] is missing")
-                .replace("expected close marker for Object", "a closing } is missing");
-        if (what.startsWith("Unexpected end-of-input")) {
-            what = "the document ends too early" + what.substring("Unexpected end-of-input".length());
-        }
-        if (!what.isEmpty()) {
-            what = Character.toLowerCase(what.charAt(0)) + what.substring(1);
-        }
-        return "Not valid JSON at line " + m.group(1) + ", column " + m.group(2) + (what.isEmpty() ? "" : ": " + what);
+    static String inWords(RulesFault f) {
+        String what = Messages.format(f.key(), f.args().toArray());
+        return f.placed() ? Messages.format("rules.fault.at", Integer.toString(f.line()), Integer.toString(f.column()), what) : what;
     }
 
     /**

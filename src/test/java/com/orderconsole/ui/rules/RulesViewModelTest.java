@@ -47,7 +47,7 @@ class RulesViewModelTest extends ViewModelTestBase {
         assertThat(vm.editedProperty().get()).isTrue();
 
         vm.validate();
-        assertThat(vm.faults()).containsExactly("terminal status FINISHED has outgoing edges to [PAID]");
+        assertThat(vm.faults()).containsExactly("Line 3, column 71: terminal status FINISHED has outgoing edges to [PAID]");
         assertThat(vm.feedback().messageProperty().get()).isEqualTo("1 fault: nothing was changed.");
         assertThat(vm.feedback().errorProperty().get()).isTrue();
 
@@ -63,7 +63,7 @@ class RulesViewModelTest extends ViewModelTestBase {
         vm.validate();
         // Issue 12, minor: line and column in words, no parser internals.
         assertThat(vm.faults()).singleElement().asString()
-                .isEqualTo("Not valid JSON at line 1, column 26: the document ends too early: a closing ] is missing"
+                .isEqualTo("Line 1, column 26: not valid JSON: the document ends too early: a closing ] is missing"
                         + " (opened at line 1, column 15)")
                 .doesNotContain("Source").doesNotContain("StreamReadFeature");
     }
