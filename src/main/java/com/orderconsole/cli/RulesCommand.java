@@ -2,13 +2,15 @@ package com.orderconsole.cli;
 
 import com.orderconsole.app.Engine;
 import com.orderconsole.app.Messages;
+import com.orderconsole.app.RulesWords;
+import com.orderconsole.service.rules.RulesImpact;
 import com.orderconsole.domain.InvalidRulesException;
-import com.orderconsole.domain.RulesFault;
 import com.orderconsole.domain.Operator;
 import com.orderconsole.domain.TransitionRules;
 import com.orderconsole.service.rules.RulesJson;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
@@ -45,7 +47,7 @@ final class RulesCommand implements Runnable {
 
     /** Prints the faults of an invalid document: each on stderr, and the document with --json. */
     static int invalid(CliCommand c, Path file, InvalidRulesException e) {
-        List<String> words = e.details().stream().map(RulesCommand::inWords).toList();
+        List<String> words = e.details().stream().map(RulesWords::fault).toList();
         c.err().println("error: " + file + " is not valid:");
         words.forEach(f -> c.err().println("  " + f));
         if (c.json()) {
@@ -66,12 +68,6 @@ final class RulesCommand implements Runnable {
             c.out().println(Cli.json(doc));
         }
         return OrderCli.FAILED;
-    }
-
-    /** @return one fault in words with its line and column, in the process' language */
-    static String inWords(RulesFault f) {
-        String what = Messages.format(f.key(), f.args().toArray());
-        return f.placed() ? Messages.format("rules.fault.at", Integer.toString(f.line()), Integer.toString(f.column()), what) : what;
     }
 
     /** Prints rules: the JSON document in both modes (it is what 'rules set' reads). */
@@ -115,15 +111,22 @@ final class RulesCommand implements Runnable {
     }
 
     @Command(name = "set", description = "Replace the rules with a document; they take effect for the next "
-            + "transition. The new version is the current one + 1. Role: ops.")
+            + "transition. The new version is the current one + 1. Role: ops. With --dry-run: store nothing, show what "
+            + "changes and what it would do to the orders there are now (any role).")
     static final class Set extends CliCommand {
         @Parameters(paramLabel = "FILE", description = "the rules document")
         Path file;
+
+        @Option(names = "--dry-run", description = "show the changes and the orders they would strand; store nothing")
+        boolean dryRun;
 
         @Override
         public Integer call() {
             String text = read(file);
             try (Engine engine = engine()) {
+                if (dryRun) {
+                    return dryRun(engine, text);
+                }
                 Operator op = operator();
                 TransitionRules rules;
                 try {
@@ -139,6 +142,51 @@ final class RulesCommand implements Runnable {
                 }
                 return OrderCli.OK;
             }
+        }
+
+        private int dryRun(Engine engine, String text) {
+            TransitionRules parsed;
+            try {
+                parsed = engine.services().rules().validate(text);
+            } catch (InvalidRulesException e) {
+                return invalid(this, file, e);
+            }
+            TransitionRules now = engine.services().rules().current();
+            RulesImpact impact = engine.services().rulesWhatIf().whatIf(text);
+            List<String> changes = now.sameGraph(parsed) ? List.of() : RulesWords.changes(now, parsed);
+            List<String> effect = RulesWords.impact(impact);
+            Map<String, Object> doc = new LinkedHashMap<>();
+            doc.put("dryRun", true);
+            doc.put("file", file.toString());
+            doc.put("valid", true);
+            doc.put("inForceVersion", now.version());
+            doc.put("changes", changes);
+            doc.put("stranded", impact.stranded());
+            doc.put("stuckLosingAnExit", impact.stuckLosingAnExit());
+            doc.put("timeoutCancelKept", impact.timeoutCancelKept());
+            doc.put("waitPayLive", impact.waitPayLive());
+            doc.put("waitPaySample", impact.waitPaySample());
+            doc.put("statuses", impact.statuses().stream().map(st -> {
+                Map<String, Object> one = new LinkedHashMap<>();
+                one.put("status", st.status().name());
+                one.put("exitsBefore", st.exitsBefore().stream().map(Enum::name).sorted().toList());
+                one.put("exitsAfter", st.exitsAfter().stream().map(Enum::name).sorted().toList());
+                one.put("removed", st.removed().stream().map(r -> Map.of("from", r.from().name(), "to", r.to().name(),
+                        "appliedLastHour", r.appliedLastHour())).toList());
+                one.put("live", st.live());
+                one.put("stuck", st.stuck());
+                one.put("losesEveryExit", st.losesEveryExit());
+                one.put("sample", st.sample());
+                return one;
+            }).toList());
+            doc.put("effect", effect);
+            StringBuilder b = new StringBuilder();
+            (changes.isEmpty() ? List.of(Messages.get("rules.whatif.none")) : changes).forEach(l -> b.append(l).append(System.lineSeparator()));
+            b.append(Messages.get("rules.whatif.heading")).append(System.lineSeparator());
+            effect.forEach(l -> b.append("  ").append(l).append(System.lineSeparator()));
+            b.append(Messages.get("rules.whatif.dryRun")).append(System.lineSeparator());
+            emit(doc, b.toString());
+            return OrderCli.OK;
         }
     }
 }

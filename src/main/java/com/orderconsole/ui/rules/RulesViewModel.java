@@ -6,6 +6,9 @@ import com.orderconsole.domain.OrderStatus;
 import com.orderconsole.domain.Role;
 import com.orderconsole.domain.RulesFault;
 import com.orderconsole.app.Messages;
+import com.orderconsole.app.RulesWords;
+import com.orderconsole.service.rules.RulesImpact;
+import com.orderconsole.service.rules.RulesWhatIf;
 import com.orderconsole.domain.TransitionRules;
 import com.orderconsole.service.rules.RulesJson;
 import com.orderconsole.service.rules.RulesService;
@@ -37,6 +40,8 @@ import java.util.function.Supplier;
  */
 public final class RulesViewModel implements Refreshable {
     private final RulesService rules;
+    private final RulesWhatIf whatIf;
+    private final ReadOnlyObjectWrapper<RulesImpact> impact = new ReadOnlyObjectWrapper<>();
     private final Operator operator;
     private final DialogService dialogs;
     private final Runnable onApplied;
@@ -56,13 +61,16 @@ public final class RulesViewModel implements Refreshable {
 
     /**
      * @param rules reads, validates and stores the rules
+     * @param whatIf what a change would do to the orders there are now, shown in the confirmation
      * @param operator who applies; the service refuses roles below ops
      * @param background where reads, validations and applies run
      * @param dialogs asks before new rules are applied
      * @param onApplied run after new rules are in force (the console redraws the graph and the status bar)
      */
-    public RulesViewModel(RulesService rules, Operator operator, Background background, DialogService dialogs, Runnable onApplied) {
+    public RulesViewModel(RulesService rules, RulesWhatIf whatIf, Operator operator, Background background, DialogService dialogs,
+                          Runnable onApplied) {
         this.rules = rules;
+        this.whatIf = whatIf;
         this.operator = operator;
         this.dialogs = dialogs;
         this.onApplied = onApplied;
@@ -92,25 +100,44 @@ public final class RulesViewModel implements Refreshable {
 
     /**
      * Validates the edited document and, when it is valid and differs from the rules in force, asks
-     * for a confirmation that lists what changes; then {@link #apply()}. Nothing is stored when the
-     * document has faults, describes the rules in force, or the user declines.
+     * for a confirmation that lists what changes and what it would do to the orders there are now (the
+     * what-if: statuses that lose every exit, exits stuck orders lose, whether WAIT_PAY → CANCELLED
+     * survives, with sample ids); then {@link #apply()}. Nothing is stored when the document has faults,
+     * describes the rules in force, or the user declines.
      */
     public void confirmAndApply() {
-        check(r -> {
+        String doc = text.get();
+        editCommand.run("validate the transition rules", job -> {
+            Checked c = checked(() -> rules.validate(doc));
+            return new Assessed(c, c.rules() == null ? null : whatIf.whatIf(doc));
+        }, a -> {
+            if (a.checked().rules() == null) {
+                showFaults(a.checked().faults());
+                return;
+            }
+            faults.clear();
+            TransitionRules r = a.checked().rules();
             TransitionRules now = inForce.get();
             if (now != null && now.sameGraph(r)) {
                 feedback.ok("This document describes the rules in force (version " + now.version() + "); nothing to apply.");
                 return;
             }
+            impact.set(a.impact());
             feedback.clear();
             long next = (now == null ? 0 : now.version()) + 1;
-            if (dialogs.confirm("Apply transition rules", "Apply these rules as version " + next + "?",
-                    String.join("\n", changes(now, r))
+            List<String> effect = RulesWords.impact(a.impact());
+            if (dialogs.confirm(a.impact().harmful() ? Messages.get("rules.whatif.confirmTitle") : "Apply transition rules",
+                    "Apply these rules as version " + next + "?",
+                    String.join("\n", changes(now, r)) + "\n\n" + Messages.get("rules.whatif.heading") + "\n" + String.join("\n", effect)
                             + "\n\nThey take effect for the next transition in every console, CLI and sweeper; orders keep their status.",
                     "Apply as version " + next)) {
                 apply();
             }
         });
+    }
+
+    /** A validation with, for a valid document, its what-if. */
+    private record Assessed(Checked checked, RulesImpact impact) {
     }
 
     /** Stores the edited document as the next rules version; it takes effect for the next transition. */
@@ -151,7 +178,7 @@ public final class RulesViewModel implements Refreshable {
     }
 
     private void showFaults(List<RulesFault> found) {
-        faults.setAll(found.stream().map(RulesViewModel::inWords).toList());
+        faults.setAll(found.stream().map(RulesWords::fault).toList());
         feedback.error((found.size() == 1 ? "1 fault" : found.size() + " faults") + ": nothing was changed.");
     }
 
@@ -165,39 +192,12 @@ public final class RulesViewModel implements Refreshable {
     }
 
     /**
-     * One fault in words, in the console's language, with its place in the document.
-     *
-     * @param f a fault as the service found it
-     * @return e.g. "Line 3, column 5: self-loop on PAID"
-     */
-    static String inWords(RulesFault f) {
-        String what = Messages.format(f.key(), f.args().toArray());
-        return f.placed() ? Messages.format("rules.fault.at", Integer.toString(f.line()), Integer.toString(f.column()), what) : what;
-    }
-
-    /**
      * @param from the rules in force, or null when unknown
      * @param to the new rules
      * @return one line per added or removed edge and per status that becomes or stops being terminal
      */
     static List<String> changes(TransitionRules from, TransitionRules to) {
-        List<String> out = new ArrayList<>();
-        for (OrderStatus a : OrderStatus.values()) {
-            for (OrderStatus b : OrderStatus.values()) {
-                boolean before = from != null && from.allows(a, b);
-                boolean after = to.allows(a, b);
-                if (after != before) {
-                    out.add((after ? "adds " : "removes ") + a + " → " + b);
-                }
-            }
-        }
-        for (OrderStatus s : OrderStatus.values()) {
-            boolean before = from != null && from.isTerminal(s);
-            if (to.isTerminal(s) != before) {
-                out.add(to.isTerminal(s) ? "makes " + s + " terminal" : s + " is no longer terminal");
-            }
-        }
-        return out;
+        return RulesWords.changes(from, to);
     }
 
     private static String summary(TransitionRules r) {
@@ -228,6 +228,11 @@ public final class RulesViewModel implements Refreshable {
     /** @return every fault of the last validation or apply, in words; empty when it was valid */
     public ObservableList<String> faults() {
         return faults;
+    }
+
+    /** @return the what-if of the last change confirmed or declined, null before one */
+    public ReadOnlyObjectProperty<RulesImpact> impactProperty() {
+        return impact.getReadOnlyProperty();
     }
 
     /** @return validate and apply: executable while neither runs */
