@@ -84,4 +84,24 @@ class StoryCliTest {
         assertThat(j.get("statuses").get(0).get("sample").get(0).asText()).isEqualTo("w1");
         assertThat(s.rules().current().version()).as("a dry run stores nothing").isEqualTo(1);
     }
+
+    @Test
+    void showStoryPrintsTheStoryAndItsJsonAndAnUnknownIdIsAClearError() {
+        s.orders().create(support, "cs-1", null, Duration.ofMinutes(30));
+        s.transitions().transition(support, TransitionRequest.of("cs-1", OrderStatus.PAID, "cli", "callback"));
+        s.transitions().transition(support, TransitionRequest.of("cs-1", OrderStatus.PAID, "cli", "callback again"));
+        s.follower().drainOnce();
+
+        Run text = cli("show", "--id", "cs-1", "--story");
+        assertThat(text.code()).as(text.err()).isZero();
+        assertThat(text.out()).contains("created as WAIT_PAY by alice via create").contains("Redis v2 · MySQL v2")
+                .contains("rejected, the order was already PAID");
+        JsonNode j = cli("show", "--id", "cs-1", "--story", "--json").json();
+        assertThat(j.get("steps")).hasSize(3);
+        assertThat(j.get("steps").get(2).get("result").asText()).isEqualTo("ALREADY_IN_STATUS");
+
+        Run unknown = cli("show", "--id", "nope-1", "--story", "--json");
+        assertThat(unknown.code()).isEqualTo(OrderCli.FAILED);
+        assertThat(unknown.json().get("error").asText()).contains("nope-1").contains("not found");
+    }
 }
