@@ -2,7 +2,11 @@ package com.orderconsole.cli;
 
 import com.orderconsole.app.Engine;
 import com.orderconsole.app.Messages;
+import com.orderconsole.app.RulesDiagram;
 import com.orderconsole.app.RulesWords;
+import com.orderconsole.domain.OrderStatus;
+import com.orderconsole.service.monitor.StateCounts;
+import com.orderconsole.ui.graph.GraphPainter;
 import com.orderconsole.service.rules.RulesImpact;
 import com.orderconsole.domain.InvalidRulesException;
 import com.orderconsole.domain.Operator;
@@ -27,7 +31,7 @@ import java.util.Map;
 /** {@code rules show|validate FILE|set FILE}: the transition rules as a JSON document. */
 @Command(name = "rules", description = {"Show, check or replace the transition rules.",
         "The rules are a JSON document: 'rules show > rules.json' gives one to edit."},
-        subcommands = {RulesCommand.Show.class, RulesCommand.Validate.class, RulesCommand.Set.class})
+        subcommands = {RulesCommand.Show.class, RulesCommand.Validate.class, RulesCommand.Set.class, RulesCommand.Export.class})
 final class RulesCommand implements Runnable {
     @Spec
     CommandSpec spec;
@@ -187,6 +191,78 @@ final class RulesCommand implements Runnable {
             b.append(Messages.get("rules.whatif.dryRun")).append(System.lineSeparator());
             emit(doc, b.toString());
             return OrderCli.OK;
+        }
+    }
+
+    @Command(name = "export", description = {"Export the rules in force as a diagram: PlantUML or Mermaid text (stdout, "
+            + "or --out FILE), or a PNG of the state graph drawn from the console's layout (needs --out FILE; drawn "
+            + "with Java2D, no display needed). Live counts and last hour's moves are printed on it unless --no-counts.",
+            "Role: read_only."})
+    static final class Export extends CliCommand {
+        @Option(names = "--format", required = true, paramLabel = "FORMAT", description = "plantuml, mermaid or png")
+        String format;
+
+        @Option(names = "--out", paramLabel = "FILE", description = "write the diagram to this file (required for png)")
+        Path out;
+
+        @Option(names = "--no-counts", description = "draw the bare rules, without live counts")
+        boolean noCounts;
+
+        @Spec
+        CommandSpec spec;
+
+        @Override
+        public Integer call() {
+            RulesDiagram.Format f;
+            try {
+                f = RulesDiagram.Format.parse(format);
+            } catch (IllegalArgumentException e) {
+                throw new ParameterException(spec.commandLine(), e.getMessage());
+            }
+            if (f == RulesDiagram.Format.PNG && out == null) {
+                throw new ParameterException(spec.commandLine(), Messages.get("diagram.pngNeedsOut"));
+            }
+            try (Engine engine = engine()) {
+                TransitionRules rules = engine.services().rules().current();
+                RulesDiagram.Counts counts = null;
+                if (!noCounts) {
+                    StateCounts sc = engine.services().monitor().stateCounts();
+                    java.util.Map<OrderStatus, Long> stuck = new java.util.EnumMap<>(OrderStatus.class);
+                    sc.stuck().forEach((st, n) -> {
+                        if (!rules.isTerminal(st)) {
+                            stuck.put(st, n);
+                        }
+                    });
+                    counts = new RulesDiagram.Counts(sc.live(), stuck, engine.services().monitor().transitionsLastHour());
+                }
+                byte[] bytes = switch (f) {
+                    case PLANTUML -> RulesDiagram.plantUml(rules, counts).getBytes(StandardCharsets.UTF_8);
+                    case MERMAID -> RulesDiagram.mermaid(rules, counts).getBytes(StandardCharsets.UTF_8);
+                    case PNG -> GraphPainter.png(rules, counts, 2);
+                };
+                if (out == null) {
+                    String text = new String(bytes, StandardCharsets.UTF_8);
+                    Map<String, Object> doc = new LinkedHashMap<>();
+                    doc.put("format", f.name().toLowerCase(java.util.Locale.ROOT));
+                    doc.put("version", rules.version());
+                    doc.put("diagram", text);
+                    emit(doc, text);
+                    return OrderCli.OK;
+                }
+                try {
+                    Files.write(out, bytes);
+                } catch (IOException e) {
+                    throw new UncheckedIOException(Messages.format("diagram.export.failed", out, e.getMessage()), e);
+                }
+                Map<String, Object> doc = new LinkedHashMap<>();
+                doc.put("format", f.name().toLowerCase(java.util.Locale.ROOT));
+                doc.put("version", rules.version());
+                doc.put("file", out.toString());
+                doc.put("bytes", bytes.length);
+                emit(doc, Messages.format("diagram.export.done", Long.toString(rules.version()), f.name(), out.toString())
+                        + System.lineSeparator());
+                return OrderCli.OK;
+            }
         }
     }
 }

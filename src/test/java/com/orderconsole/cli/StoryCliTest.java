@@ -104,4 +104,25 @@ class StoryCliTest {
         assertThat(unknown.code()).isEqualTo(OrderCli.FAILED);
         assertThat(unknown.json().get("error").asText()).contains("nope-1").contains("not found");
     }
+
+    @Test
+    void rulesExportWritesPlantUmlMermaidAndAHeadlessPngAndRefusesTheRest(@TempDir Path dir) throws Exception {
+        Run puml = cli("rules", "export", "--format", "plantuml");
+        assertThat(puml.code()).as(puml.err()).isZero();
+        assertThat(puml.out()).startsWith("@startuml").contains("WAIT_PAY --> CANCELLED : 0 /h").contains("@enduml");
+        Run bare = cli("rules", "export", "--format", "MERMAID", "--no-counts");
+        assertThat(bare.out()).contains("stateDiagram-v2").contains("    PAID --> WAIT_SHIP\n").doesNotContain("/h");
+
+        Path png = dir.resolve("graph.png");
+        JsonNode j = cli("rules", "export", "--format", "png", "--out", png.toString(), "--json").json();
+        assertThat(j.get("file").asText()).isEqualTo(png.toString());
+        assertThat(javax.imageio.ImageIO.read(png.toFile())).as("a readable PNG, drawn without a display").isNotNull();
+
+        Run noOut = cli("rules", "export", "--format", "png");
+        assertThat(noOut.code()).isEqualTo(OrderCli.USAGE);
+        assertThat(noOut.err()).contains("add --out FILE");
+        Run svg = cli("rules", "export", "--format", "svg");
+        assertThat(svg.code()).isEqualTo(OrderCli.USAGE);
+        assertThat(svg.err()).contains("unknown diagram format \"svg\"");
+    }
 }
