@@ -61,7 +61,7 @@ public final class RulesWords {
     /**
      * @param from the rules in force, or null when unknown
      * @param to the new rules' edges and terminal statuses
-     * @return one line per added or removed edge and per status that becomes or stops being terminal
+     * @return one line per added or removed edge, per status that becomes or stops being terminal, per changed stuck threshold
      */
     public static List<String> changes(com.orderconsole.domain.TransitionRules from, com.orderconsole.domain.TransitionRules to) {
         List<String> out = new ArrayList<>();
@@ -80,7 +80,18 @@ public final class RulesWords {
                 out.add(Messages.format(to.isTerminal(s) ? "rules.change.terminal" : "rules.change.notTerminal", s.name()));
             }
         }
+        for (OrderStatus s : OrderStatus.values()) {
+            java.time.Duration before = from == null ? null : from.stuck().get(s);
+            java.time.Duration after = to.stuck().get(s);
+            if (!java.util.Objects.equals(before, after)) {
+                out.add(Messages.format("rules.change.stuck", s.name(), stuck(before), stuck(after)));
+            }
+        }
         return out;
+    }
+
+    private static String stuck(java.time.Duration d) {
+        return d == null ? Messages.get("rules.stuck.none") : com.orderconsole.service.rules.RulesJson.duration(d);
     }
 
     private static String sample(List<String> ids) {

@@ -157,7 +157,7 @@ final class RulesCommand implements Runnable {
             }
             TransitionRules now = engine.services().rules().current();
             RulesImpact impact = engine.services().rulesWhatIf().whatIf(text);
-            List<String> changes = now.sameGraph(parsed) ? List.of() : RulesWords.changes(now, parsed);
+            List<String> changes = now.sameRules(parsed) ? List.of() : RulesWords.changes(now, parsed);
             List<String> effect = RulesWords.impact(impact);
             Map<String, Object> doc = new LinkedHashMap<>();
             doc.put("dryRun", true);

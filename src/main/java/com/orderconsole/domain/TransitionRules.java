@@ -1,6 +1,7 @@
 package com.orderconsole.domain;
 
 import java.util.ArrayDeque;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Deque;
@@ -24,11 +25,23 @@ public final class TransitionRules {
     private final long version;
     private final Map<OrderStatus, Set<OrderStatus>> edges;
     private final Set<OrderStatus> terminal;
+    private final Map<OrderStatus, Duration> stuck;
 
-    private TransitionRules(long version, Map<OrderStatus, Set<OrderStatus>> edges, Set<OrderStatus> terminal) {
+    /**
+     * Stuck thresholds of rules that name none: WAIT_PAY 30 min, PAID 2 h, WAIT_SHIP 48 h, SHIPPED 14 days
+     * (typical e-commerce service levels: pay within the checkout timeout, hand to the warehouse the same
+     * day, ship within two days, deliver within two weeks).
+     */
+    public static final Map<OrderStatus, Duration> DEFAULT_STUCK = Collections.unmodifiableMap(new EnumMap<>(Map.of(
+            OrderStatus.WAIT_PAY, Duration.ofMinutes(30), OrderStatus.PAID, Duration.ofHours(2),
+            OrderStatus.WAIT_SHIP, Duration.ofHours(48), OrderStatus.SHIPPED, Duration.ofDays(14))));
+
+    private TransitionRules(long version, Map<OrderStatus, Set<OrderStatus>> edges, Set<OrderStatus> terminal,
+                            Map<OrderStatus, Duration> stuck) {
         this.version = version;
         this.edges = edges;
         this.terminal = terminal;
+        this.stuck = stuck;
     }
 
     /**
@@ -41,12 +54,50 @@ public final class TransitionRules {
      * @throws InvalidRulesException listing every fault found
      */
     public static TransitionRules of(long version, Map<OrderStatus, Set<OrderStatus>> edges, Set<OrderStatus> terminal) {
+        return of(version, edges, terminal, defaultStuck(terminal));
+    }
+
+    /** @return {@link #DEFAULT_STUCK} without the statuses these rules make terminal */
+    public static Map<OrderStatus, Duration> defaultStuck(Set<OrderStatus> terminal) {
+        EnumMap<OrderStatus, Duration> d = new EnumMap<>(DEFAULT_STUCK);
+        d.keySet().removeAll(terminal);
+        return d;
+    }
+
+    /**
+     * Builds and validates a rule set with its stuck thresholds.
+     *
+     * @param stuck how long an order may stay in a non-terminal status before it counts as stuck; a status
+     *     left out is never counted as stuck
+     * @throws InvalidRulesException listing every fault found (also a threshold that is not positive or is set
+     *     on a terminal status)
+     */
+    public static TransitionRules of(long version, Map<OrderStatus, Set<OrderStatus>> edges, Set<OrderStatus> terminal,
+                                     Map<OrderStatus, Duration> stuck) {
         List<RulesFault> faults = check(version, edges, terminal);
+        faults.addAll(checkStuck(stuck, terminal));
         if (!faults.isEmpty()) {
             throw new InvalidRulesException(faults);
         }
+        EnumMap<OrderStatus, Duration> st = new EnumMap<>(OrderStatus.class);
+        st.putAll(stuck);
         return new TransitionRules(version, copyOf(edges), Collections.unmodifiableSet(
-                terminal.isEmpty() ? EnumSet.noneOf(OrderStatus.class) : EnumSet.copyOf(terminal)));
+                terminal.isEmpty() ? EnumSet.noneOf(OrderStatus.class) : EnumSet.copyOf(terminal)), Collections.unmodifiableMap(st));
+    }
+
+    /** @return the faults of stuck thresholds: not positive, or on a terminal status (nothing leaves it) */
+    public static List<RulesFault> checkStuck(Map<OrderStatus, Duration> stuck, Set<OrderStatus> terminal) {
+        List<RulesFault> faults = new ArrayList<>();
+        stuck.forEach((s, d) -> {
+            if (d == null || d.isNegative() || d.isZero()) {
+                faults.add(RulesFault.of("rules.fault.stuckNotPositive", "stuck threshold of " + s + " must be positive, got " + d,
+                        s, null, s.name(), String.valueOf(d)));
+            } else if (terminal.contains(s)) {
+                faults.add(RulesFault.of("rules.fault.stuckOnTerminal", "stuck threshold on terminal status " + s
+                        + ": orders there are done, never stuck", s, null, s.name()));
+            }
+        });
+        return faults;
     }
 
     private static Map<OrderStatus, Set<OrderStatus>> copyOf(Map<OrderStatus, Set<OrderStatus>> edges) {
@@ -150,7 +201,26 @@ public final class TransitionRules {
 
     /** @return a copy of these rules carrying another version */
     public TransitionRules withVersion(long newVersion) {
-        return of(newVersion, edges, terminal);
+        return of(newVersion, edges, terminal, stuck);
+    }
+
+    /**
+     * @param thresholds the new stuck thresholds (a status left out is never stuck)
+     * @return a copy of these rules with them
+     * @throws InvalidRulesException when a threshold is not positive or on a terminal status
+     */
+    public TransitionRules withStuck(Map<OrderStatus, Duration> thresholds) {
+        return of(version, edges, terminal, thresholds);
+    }
+
+    /** @return stuck threshold per status that has one (never a terminal status) */
+    public Map<OrderStatus, Duration> stuck() {
+        return stuck;
+    }
+
+    /** @return true when both have the same graph and the same stuck thresholds (version ignored) */
+    public boolean sameRules(TransitionRules other) {
+        return sameGraph(other) && stuck.equals(other.stuck);
     }
 
     /** @return the rules version */
@@ -190,6 +260,6 @@ public final class TransitionRules {
 
     @Override
     public String toString() {
-        return "TransitionRules{v" + version + " " + edges + " terminal=" + terminal + "}";
+        return "TransitionRules{v" + version + " " + edges + " terminal=" + terminal + " stuck=" + stuck + "}";
     }
 }

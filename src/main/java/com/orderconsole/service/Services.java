@@ -36,7 +36,7 @@ public final class Services implements AutoCloseable {
 
     private final Access access = new Access();
     private final AuditTrail audit;
-    private final StuckThresholds stuck = new StuckThresholds();
+    private final StuckThresholds stuck;
     private final RulesService rules;
     private final RulesWhatIf rulesWhatIf;
     private final OrderService orders;
@@ -59,6 +59,7 @@ public final class Services implements AutoCloseable {
         this.audit = new AuditTrail(db);
         this.paymentTimeout = paymentTimeout;
         this.rules = new RulesService(redis.rules(), db, access, audit);
+        this.stuck = new StuckThresholds(rules::current);
         OrderCreator creator = new OrderCreator(redis.orders(), db);
         this.follower = new Follower(clock, redis.outbox(), redis.rules(), db, access);
         this.orders = new OrderService(clock, redis.orders(), redis.queue(), db, creator, follower, access, rules, stuck);

@@ -14,6 +14,7 @@ import com.orderconsole.domain.OrderStatus;
 import com.orderconsole.domain.TransitionRules;
 
 import java.io.IOException;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.regex.Matcher;
@@ -32,12 +33,15 @@ import java.util.Set;
  * {
  *   "version": 1,
  *   "terminal": ["FINISHED", "CANCELLED"],
- *   "transitions": { "WAIT_PAY": ["PAID", "CANCELLED"], "PAID": ["WAIT_SHIP"], ... }
+ *   "transitions": { "WAIT_PAY": ["PAID", "CANCELLED"], "PAID": ["WAIT_SHIP"], ... },
+ *   "stuck": { "WAIT_PAY": "30m", "PAID": "2h", "WAIT_SHIP": "48h", "SHIPPED": "14d" }
  * }
  * </pre>
  *
  * Statuses may be given by name or by code. "version" may be omitted in a file being loaded (the
- * service assigns the next version).
+ * service assigns the next version). "stuck" holds the stuck thresholds that go with the rules (versioned
+ * and archived with them): per status a duration ("90s", "30m", "2h", "14d" or ISO-8601 "PT30M"); a status
+ * left out is never stuck; a document without "stuck" gets {@link TransitionRules#DEFAULT_STUCK}.
  */
 public final class RulesJson {
     // Strict: a duplicated key would silently drop edges, trailing text would hide a bad paste.
@@ -64,7 +68,7 @@ public final class RulesJson {
         if (!d.faults().isEmpty()) {
             throw new InvalidRulesException(d.faults());
         }
-        return TransitionRules.of(d.version(), d.edges(), d.terminal());
+        return TransitionRules.of(d.version(), d.edges(), d.terminal(), d.stuck());
     }
 
     /**
@@ -73,11 +77,12 @@ public final class RulesJson {
      * @param version the document's version (or the default)
      * @param edges the edges read (unknown statuses left out)
      * @param terminal the terminal statuses read
+     * @param stuck the stuck thresholds read (the defaults when the document names none)
      * @param faults every fault, placed at its line and column where it has one; empty when the rules are valid
      * @param readable false when the document is not a JSON object with both "terminal" and "transitions"
      */
     public record Draft(long version, Map<OrderStatus, Set<OrderStatus>> edges, Set<OrderStatus> terminal,
-                        List<RulesFault> faults, boolean readable) {
+                        Map<OrderStatus, Duration> stuck, List<RulesFault> faults, boolean readable) {
     }
 
     /**
@@ -95,12 +100,12 @@ public final class RulesJson {
             root = JSON.readTree(text);
         } catch (JsonProcessingException e) {
             String what = describe(e);
-            return new Draft(defaultVersion, Map.of(), Set.of(), List.of(RulesFault.of("rules.fault.malformed",
+            return new Draft(defaultVersion, Map.of(), Set.of(), Map.of(), List.of(RulesFault.of("rules.fault.malformed",
                     "malformed JSON: " + what, null, null, what).at(Math.max(1, e.getLocation().getLineNr()),
                     Math.max(1, e.getLocation().getColumnNr()))), false);
         }
         if (root == null || !root.isObject()) {
-            return new Draft(defaultVersion, Map.of(), Set.of(), List.of(RulesFault.of("rules.fault.notObject",
+            return new Draft(defaultVersion, Map.of(), Set.of(), Map.of(), List.of(RulesFault.of("rules.fault.notObject",
                     "malformed rules: expected a JSON object with \"transitions\" and \"terminal\"", null, null)), false);
         }
         Map<String, int[]> at = locate(text);
@@ -172,9 +177,11 @@ public final class RulesJson {
                 }
             }
         }
+        Map<OrderStatus, String> stuckKeys = new EnumMap<>(OrderStatus.class);
+        Map<OrderStatus, Duration> stuck = stuck(root.get("stuck"), terminal, faults, at, stuckKeys);
         for (Iterator<String> it = root.fieldNames(); it.hasNext(); ) {
             String f = it.next();
-            if (!Set.of("version", "terminal", "transitions").contains(f)) {
+            if (!Set.of("version", "terminal", "transitions", "stuck").contains(f)) {
                 faults.add(place(RulesFault.of("rules.fault.unknownField", "unknown field \"" + f + "\"", null, null, f),
                         at, "/" + escape(f)));
             }
@@ -187,8 +194,79 @@ public final class RulesJson {
                         : f.subject() != null ? fromAt.get(f.subject()) : null;
                 faults.add(ptr == null ? f : place(f, at, ptr));
             }
+            for (RulesFault f : TransitionRules.checkStuck(stuck, terminal)) {
+                faults.add(place(f, at, "/stuck/" + escape(stuckKeys.getOrDefault(f.subject(), f.subject().name()))));
+            }
         }
-        return new Draft(version, edges, terminal, faults, readable);
+        return new Draft(version, edges, terminal, stuck, faults, readable);
+    }
+
+    private static final Pattern DURATION = Pattern.compile("(\\d{1,9})\\s*(s|sec|m|min|h|d)");
+
+    /** Reads "stuck"; {@code keys} gets the document's key of each status, to place faults found later. */
+    private static Map<OrderStatus, Duration> stuck(JsonNode node, Set<OrderStatus> terminal, List<RulesFault> faults,
+                                                    Map<String, int[]> at, Map<OrderStatus, String> keys) {
+        if (node == null || node.isNull()) {
+            return TransitionRules.defaultStuck(terminal);
+        }
+        Map<OrderStatus, Duration> out = new EnumMap<>(OrderStatus.class);
+        if (!node.isObject()) {
+            faults.add(place(RulesFault.of("rules.fault.stuckNotObject",
+                    "\"stuck\" must be an object mapping a status to a duration such as \"30m\"", null, null), at, "/stuck"));
+            return out;
+        }
+        for (Iterator<Map.Entry<String, JsonNode>> it = node.fields(); it.hasNext(); ) {
+            Map.Entry<String, JsonNode> e = it.next();
+            String ptr = "/stuck/" + escape(e.getKey());
+            OrderStatus s = status(JSON.getNodeFactory().textNode(e.getKey()), faults, at, ptr);
+            Duration d = duration(e.getValue());
+            if (d == null) {
+                faults.add(place(RulesFault.of("rules.fault.stuckDuration", "stuck threshold of " + e.getKey() + " is not a duration: "
+                        + e.getValue() + " (write e.g. \"90s\", \"30m\", \"2h\", \"14d\")", s, null, e.getKey(), e.getValue().toString()),
+                        at, ptr));
+            } else if (s != null) {
+                out.put(s, d);
+                keys.putIfAbsent(s, e.getKey());
+            }
+        }
+        return out;
+    }
+
+    private static Duration duration(JsonNode n) {
+        if (!n.isTextual()) {
+            return null;
+        }
+        String t = n.asText().strip().toLowerCase(java.util.Locale.ROOT);
+        Matcher m = DURATION.matcher(t);
+        if (m.matches()) {
+            long v = Long.parseLong(m.group(1));
+            return switch (m.group(2)) {
+                case "s", "sec" -> Duration.ofSeconds(v);
+                case "m", "min" -> Duration.ofMinutes(v);
+                case "h" -> Duration.ofHours(v);
+                default -> Duration.ofDays(v);
+            };
+        }
+        try {
+            return Duration.parse(n.asText().strip());
+        } catch (java.time.format.DateTimeParseException e) {
+            return null;
+        }
+    }
+
+    /** @return a duration as the document writes it: "14d", "2h", "30m", "90s" (the largest exact unit) */
+    public static String duration(Duration d) {
+        long s = d.getSeconds();
+        if (s % 86_400 == 0) {
+            return s / 86_400 + "d";
+        }
+        if (s % 3600 == 0) {
+            return s / 3600 + "h";
+        }
+        if (s % 60 == 0) {
+            return s / 60 + "m";
+        }
+        return s + "s";
     }
 
     private static RulesFault place(RulesFault f, Map<String, int[]> at, String pointer) {
@@ -280,6 +358,8 @@ public final class RulesJson {
                 tos.forEach(s -> a.add(s.name()));
             }
         });
+        ObjectNode st = root.putObject("stuck");
+        rules.stuck().forEach((s, d) -> st.put(s.name(), duration(d)));
         try {
             return JSON.writerWithDefaultPrettyPrinter().writeValueAsString(root);
         } catch (JsonProcessingException e) {

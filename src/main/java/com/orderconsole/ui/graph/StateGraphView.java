@@ -49,6 +49,7 @@ public final class StateGraphView {
     @FXML private Label countSource;
     @FXML private Button recountButton;
     @FXML private MenuButton exportMenu;
+    @FXML private Button thresholdsButton;
 
     /**
      * @param vm the graph's model
@@ -66,6 +67,8 @@ public final class StateGraphView {
         recountButton.setVisible(vm.canRecount());
         recountButton.setManaged(vm.canRecount());
         recountButton.disableProperty().bind(vm.recountCommand().executableProperty().not());
+        thresholdsButton.setVisible(vm.canEditThresholds());
+        thresholdsButton.setManaged(vm.canEditThresholds());
         exportMenu.disableProperty().bind(vm.snapshotProperty().isNull().or(vm.exportCommand().executableProperty().not()));
         recountButton.setTooltip(new Tooltip("Runs the reconciliation's compare and its \"Live counters disagree\" repair"));
         // Until the first reading arrives the page says it is reading, or why it could not.

@@ -183,20 +183,31 @@ public final class StateGraphViewModel implements Refreshable {
     }
 
     /**
-     * Changes the stuck thresholds (this console session; the service keeps them in memory) and re-reads the counts.
+     * Changes the stuck thresholds (ops and up): they are part of the rules, so the change is stored as the
+     * next rules version, archived, and counted the same by every console and the CLI, also after a restart.
+     * The counts are read again afterwards.
      *
      * @param thresholds new threshold per non-terminal status; a status left out keeps its threshold
-     * @throws IllegalArgumentException when a threshold is not positive
      */
     public void setThresholds(Map<OrderStatus, Duration> thresholds) {
-        thresholds.forEach(stuckThresholds::set);
-        refresh();
+        Map<OrderStatus, Duration> all = new java.util.EnumMap<>(OrderStatus.class);
+        all.putAll(stuckThresholds.all());
+        all.putAll(thresholds);
+        recountCommand.run(Messages.get("graph.work.thresholds"), job -> rules.setStuckThresholds(operator, all), r -> {
+            feedback.ok(Messages.format("graph.thresholds.saved", Long.toString(r.version())));
+            refresh();
+        }, error -> feedback.error(error));
     }
 
     /** Asks for new stuck thresholds, one per status that has one, then sets them ({@link #setThresholds}). */
     public void editThresholds() {
         dialogs.askDurations("Stuck thresholds", "An order counts as stuck when it has been in its status longer than this.",
                 thresholds()).ifPresent(this::setThresholds);
+    }
+
+    /** @return true when the operator may change the stuck thresholds (ops and up: they are part of the rules) */
+    public boolean canEditThresholds() {
+        return operator.role().includes(Role.OPS);
     }
 
     /** @return the current stuck thresholds */

@@ -118,7 +118,7 @@ public final class RulesViewModel implements Refreshable {
             faults.clear();
             TransitionRules r = a.checked().rules();
             TransitionRules now = inForce.get();
-            if (now != null && now.sameGraph(r)) {
+            if (now != null && now.sameRules(r)) {
                 feedback.ok("This document describes the rules in force (version " + now.version() + "); nothing to apply.");
                 return;
             }
