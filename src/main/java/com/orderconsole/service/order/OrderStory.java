@@ -55,9 +55,13 @@ public record OrderStory(OrderSummary summary, List<Step> steps, long atMs) {
         return steps.stream().filter(s -> !s.entry().code().applied()).toList();
     }
 
-    /** @return true when Redis has steps MySQL does not have yet */
+    /**
+     * @return true when Redis has steps MySQL does not have yet (also when the outbox holds too much to list
+     *     them: Redis' version is then ahead of MySQL's)
+     */
     public boolean syncPending() {
-        return steps.stream().anyMatch(Step::pending);
+        return steps.stream().anyMatch(Step::pending) || summary.redisStatus() != null && summary.mysqlStatus() != null
+                && summary.redisVersion() > summary.mysqlVersion();
     }
 
     /**
