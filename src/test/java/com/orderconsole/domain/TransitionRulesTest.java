@@ -127,5 +127,11 @@ class TransitionRulesTest {
         assertThat(d.faults()).filteredOn(f -> !f.key().equals("rules.fault.unreachable")).allMatch(com.orderconsole.domain.RulesFault::placed);
         assertThatThrownBy(() -> RulesJson.parse(doc, 1)).isInstanceOf(InvalidRulesException.class)
                 .satisfies(e -> assertThat(((InvalidRulesException) e).details()).hasSize(6));
+        com.orderconsole.app.Messages.use(java.util.Locale.SIMPLIFIED_CHINESE);
+        try {
+            assertThat(com.orderconsole.app.RulesWords.fault(d.faults().get(0))).startsWith("第 2 行第 41 列：REFUNDED 不是状态");
+        } finally {
+            com.orderconsole.app.Messages.use(java.util.Locale.ENGLISH);
+        }
     }
 }

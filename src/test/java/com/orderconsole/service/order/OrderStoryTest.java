@@ -56,6 +56,13 @@ class OrderStoryTest {
         assertThat(story.stateAt(cancelledAt).status()).isEqualTo(OrderStatus.CANCELLED);
         assertThat(story.stateAt(story.steps().get(0).entry().atMs() - 1).status()).as("before it existed").isNull();
 
+        com.orderconsole.app.Messages.use(java.util.Locale.SIMPLIFIED_CHINESE);
+        try {
+            assertThat(StoryWords.step(rejected)).contains("超时取消").endsWith("被拒绝，该订单已经是 CANCELLED");
+        } finally {
+            com.orderconsole.app.Messages.use(java.util.Locale.ENGLISH);
+        }
+
         JsonNode json = new ObjectMapper().readTree(StoryWords.json(story));
         assertThat(json.get("orderId").asText()).isEqualTo("st-1");
         assertThat(json.get("rejectedAttempts").asInt()).isEqualTo(1);
