@@ -12,7 +12,7 @@ import javafx.scene.control.Label;
 import javafx.scene.control.ListCell;
 import javafx.scene.control.ListView;
 import javafx.scene.control.Slider;
-import javafx.scene.layout.Region;
+import javafx.scene.text.Text;
 import javafx.scene.layout.VBox;
 
 /** The story of an order, inside the order detail: timeline, state at a moment, JSON export. Binds only. */
@@ -52,6 +52,8 @@ public final class OrderStoryView {
         stepsList.setItems(vm.steps());
         stepsList.setPlaceholder(new Label(Messages.get("story.empty")));
         stepsList.setCellFactory(l -> new StepCell());
+        // The list is first laid out while the pane opens, narrower than it ends up: wrapped rows are measured again.
+        stepsList.widthProperty().addListener((o, a, b) -> stepsList.refresh());
         stepsList.getSelectionModel().selectedItemProperty().addListener((o, a, s) -> vm.select(s));
         Styles.toggle(storyMessage, vm.feedback());
         storyMessage.visibleProperty().bind(vm.feedback().messageProperty().isNotEmpty());
@@ -63,7 +65,10 @@ public final class OrderStoryView {
         vm.exportJson();
     }
 
-    /** One step: when, the Redis and MySQL versions, and what happened in words. */
+    /**
+     * One step: when, the Redis and MySQL versions, and what happened in words. Text nodes, not labels: a Text
+     * with a wrapping width knows its height, so a long explanation wraps instead of running under the next row.
+     */
     private static final class StepCell extends ListCell<OrderStory.Step> {
         StepCell() {
             setPrefWidth(0);
@@ -76,18 +81,14 @@ public final class OrderStoryView {
                 setGraphic(null);
                 return;
             }
-            Label when = new Label(Formats.dateTime(s.entry().atMs()) + "   " + StoryWords.versions(s));
-            when.getStyleClass().add(s.syncPending() ? "warning-text" : Styles.TEXT_MUTED);
-            when.setWrapText(true);
-            Label what = new Label(StoryWords.step(s));
-            what.getStyleClass().add(s.entry().code().applied() ? Styles.TIMELINE_WHAT : Styles.MSG_ERROR);
-            what.setWrapText(true);
-            VBox box = new VBox(1, when, what);
-            box.prefWidthProperty().bind(getListView().widthProperty().subtract(36));
-            box.setMaxWidth(Region.USE_PREF_SIZE);
-            when.setMinHeight(Region.USE_PREF_SIZE);
-            what.setMinHeight(Region.USE_PREF_SIZE);
-            setGraphic(box);
+            Text when = new Text(Formats.dateTime(s.entry().atMs()) + "   " + StoryWords.versions(s));
+            when.setStyle(s.syncPending() ? "-fx-fill: -color-warning-fg;" : "-fx-fill: -color-fg-muted;");
+            Text what = new Text(StoryWords.step(s));
+            what.setStyle(s.entry().code().applied() ? "-fx-font-weight: bold;" : "-fx-fill: -color-danger-fg; -fx-font-weight: bold;");
+            for (Text t : new Text[] {when, what}) {
+                t.wrappingWidthProperty().bind(getListView().widthProperty().subtract(40));
+            }
+            setGraphic(new VBox(2, when, what));
         }
     }
 }

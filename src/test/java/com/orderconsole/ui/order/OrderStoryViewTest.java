@@ -6,7 +6,7 @@ import com.orderconsole.domain.Role;
 import com.orderconsole.domain.TransitionRequest;
 import com.orderconsole.service.order.OrderStory;
 import com.orderconsole.ui.ConsoleFxTest;
-import javafx.scene.control.Label;
+import javafx.scene.text.Text;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
@@ -31,8 +31,9 @@ class OrderStoryViewTest extends ConsoleFxTest {
         waitUntil(() -> this.<OrderStory.Step>rows("#stepsList").size() == 3);
         List<OrderStory.Step> steps = rows("#stepsList");
         assertThat(steps.get(2).entry().code().applied()).isFalse();
-        waitUntil(() -> lookup("#stepsList").queryAll().size() > 0 && lookup(".msg-error").queryAll().stream()
-                .anyMatch(n -> n instanceof Label l && l.getText().contains("rejected, the order was already CANCELLED")));
+        java.util.function.Predicate<javafx.scene.Node> rejection = n -> n instanceof Text t
+                && t.getText().contains("after the timeout cancel: rejected, the order was already CANCELLED");
+        waitUntil(() -> from(lookup("#stepsList").queryAll()).lookup(rejection).tryQuery().isPresent());
         assertThat(text("#stateAt")).contains("the order was CANCELLED");
         assertThat(onFx(() -> lookup("#exportButton").query().isDisabled())).isFalse();
     }
