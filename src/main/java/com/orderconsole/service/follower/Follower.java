@@ -405,6 +405,28 @@ public final class Follower implements AutoCloseable {
     }
 
     /**
+     * Reads (changes nothing) what the outbox still holds for one order: accepted by Redis, not yet in
+     * MySQL (the story of an order shows these as "sync pending").
+     *
+     * @param cap read at most this many entries of the order's bucket
+     * @return the order's pending entries, oldest first; empty when none or when more than {@code cap} are pending
+     */
+    public List<HistoryEntry> pendingFor(String orderId, int cap) {
+        String epoch = rules.epoch();
+        if (epoch == null) {
+            return List.of();
+        }
+        int bucket = RedisKeys.bucket(orderId);
+        CursorStore.Cursor c = db.read(t -> t.cursors().read(bucket));
+        String after = c.epoch() == null ? c.lastId() : c.after(epoch);
+        List<OutboxEntry> pending = outbox.read(bucket, after, cap + 1, epoch);
+        if (pending.size() > cap) {
+            return List.of();
+        }
+        return pending.stream().filter(e -> e.readable() && e.entry().orderId().equals(orderId)).map(OutboxEntry::entry).toList();
+    }
+
+    /**
      * Moves an order row forward to a version its own history records as applied (reconciliation, when a
      * row is found behind its history); the same version guard as the outbox path.
      *

@@ -332,6 +332,56 @@ public final class OrderService {
         return new OrderDetails(summary, history, legal, queue.score(orderId), rebuilt);
     }
 
+    /** Outbox entries of one bucket read at most to find an order's pending steps. */
+    private static final int STORY_PENDING_CAP = 10_000;
+
+    /**
+     * The story of one order (read-only): MySQL's history, then the steps the outbox still holds for it
+     * (accepted by Redis, not yet in MySQL), each with the status the order had then, the time since the
+     * step before and the Redis and MySQL versions at that step.
+     *
+     * @param orderId a valid id
+     * @return the story, oldest step first
+     * @throws OrderNotFoundException when neither store knows the order
+     * @throws IllegalArgumentException when the id is not a valid order id
+     */
+    public OrderStory story(String orderId) {
+        OrderId.require(orderId);
+        OrderRow row = db.read(t -> t.orders().find(orderId));
+        OrderState st = states.get(orderId);
+        if (row == null && st == null) {
+            throw new OrderNotFoundException(orderId);
+        }
+        List<HistoryEntry> history = db.read(t -> t.history().byOrder(orderId));
+        java.util.Set<String> known = new java.util.HashSet<>();
+        history.forEach(h -> known.add(h.eventKey()));
+        List<HistoryEntry> pending = follower.pendingFor(orderId, STORY_PENDING_CAP).stream()
+                .filter(h -> !known.contains(h.eventKey())).toList();
+        long mysqlNow = row == null ? 0 : row.version;
+        List<OrderStory.Step> steps = new ArrayList<>();
+        OrderStatus status = null;
+        long redisVersion = 0;
+        HistoryEntry previous = null;
+        List<HistoryEntry> all = new ArrayList<>(history);
+        all.addAll(pending);
+        for (int i = 0; i < all.size(); i++) {
+            HistoryEntry h = all.get(i);
+            boolean isPending = i >= history.size();
+            if (h.code().applied()) {
+                redisVersion = Math.max(redisVersion, h.version());
+            }
+            // A step MySQL has was applied there with its own version; a pending one leaves MySQL where its row is.
+            long mysqlVersion = isPending ? mysqlNow : redisVersion;
+            steps.add(new OrderStory.Step(h, status, previous == null ? 0 : Math.max(0, h.atMs() - previous.atMs()), previous,
+                    isPending, redisVersion, mysqlVersion));
+            if (h.code().applied()) {
+                status = h.to();
+            }
+            previous = h;
+        }
+        return new OrderStory(summarize(row, st, orderId), steps, clock.nowMs());
+    }
+
     /**
      * One page of the order table, read from MySQL with keyset pagination and joined with the Redis
      * state of each row (one pipelined round).
