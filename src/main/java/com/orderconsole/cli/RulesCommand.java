@@ -2,11 +2,11 @@ package com.orderconsole.cli;
 
 import com.orderconsole.app.Engine;
 import com.orderconsole.app.Messages;
-import com.orderconsole.app.RulesDiagram;
+import com.orderconsole.app.diagram.RulesDiagram;
 import com.orderconsole.app.RulesWords;
 import com.orderconsole.domain.OrderStatus;
 import com.orderconsole.service.monitor.StateCounts;
-import com.orderconsole.ui.graph.GraphPainter;
+import com.orderconsole.app.diagram.GraphPainter;
 import com.orderconsole.service.rules.RulesImpact;
 import com.orderconsole.domain.InvalidRulesException;
 import com.orderconsole.domain.Operator;

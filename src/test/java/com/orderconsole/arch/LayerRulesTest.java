@@ -71,6 +71,17 @@ class LayerRulesTest {
     }
 
     @Test
+    void consoleAndCliStandSideBySide() {
+        noClasses().that().resideInAPackage("com.orderconsole.cli..")
+                .should().dependOnClassesThat().resideInAnyPackage("com.orderconsole.ui..", "javafx..")
+                .because("the CLI runs headless on servers; what both front ends draw or word lives in app")
+                .check(classes);
+        noClasses().that().resideInAPackage("com.orderconsole.ui..")
+                .should().dependOnClassesThat().resideInAPackage("com.orderconsole.cli..")
+                .check(classes);
+    }
+
+    @Test
     void consoleAndCliUseOnlyTheServiceLayer() {
         noClasses().that().resideInAnyPackage("com.orderconsole.ui..", "com.orderconsole.cli..")
                 .should().dependOnClassesThat().resideInAnyPackage("com.orderconsole.redis..", "com.orderconsole.store..",

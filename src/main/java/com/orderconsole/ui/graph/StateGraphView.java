@@ -1,14 +1,16 @@
 package com.orderconsole.ui.graph;
 
-import com.orderconsole.app.RulesDiagram;
+import com.orderconsole.app.diagram.StateGraphLayout;
+
+import com.orderconsole.app.diagram.RulesDiagram;
 import javafx.scene.control.MenuButton;
 import com.orderconsole.domain.OrderStatus;
 import com.orderconsole.ui.common.Formats;
 import com.orderconsole.ui.common.Fxml;
 import com.orderconsole.ui.common.Styles;
-import com.orderconsole.ui.graph.StateGraphLayout.Box;
-import com.orderconsole.ui.graph.StateGraphLayout.Point;
-import com.orderconsole.ui.graph.StateGraphLayout.Route;
+import com.orderconsole.app.diagram.StateGraphLayout.Box;
+import com.orderconsole.app.diagram.StateGraphLayout.Point;
+import com.orderconsole.app.diagram.StateGraphLayout.Route;
 import com.orderconsole.ui.graph.StateGraphViewModel.Snapshot;
 import javafx.fxml.FXML;
 import javafx.geometry.Pos;

@@ -1,7 +1,10 @@
 package com.orderconsole.ui.graph;
 
+import com.orderconsole.app.diagram.GraphPainter;
+import com.orderconsole.app.diagram.StateGraphLayout;
+
 import com.orderconsole.app.Messages;
-import com.orderconsole.app.RulesDiagram;
+import com.orderconsole.app.diagram.RulesDiagram;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -39,10 +42,10 @@ import java.util.Map;
  */
 public final class StateGraphViewModel implements Refreshable {
     /** Node and edge-label sizes handed to the layout, pixels. */
-    static final double NODE_W = 150;
-    static final double NODE_H = 88;
-    static final double LABEL_W = 64;
-    static final double LABEL_H = 18;
+    static final double NODE_W = StateGraphLayout.NODE_W;
+    static final double NODE_H = StateGraphLayout.NODE_H;
+    static final double LABEL_W = StateGraphLayout.LABEL_W;
+    static final double LABEL_H = StateGraphLayout.LABEL_H;
 
     private final RulesService rules;
     private final MonitorService monitor;

@@ -1,6 +1,8 @@
 package com.orderconsole.ui.graph;
 
-import com.orderconsole.app.RulesDiagram;
+import com.orderconsole.app.diagram.StateGraphLayout;
+
+import com.orderconsole.app.diagram.RulesDiagram;
 import com.orderconsole.domain.Operator;
 import com.orderconsole.domain.OrderStatus;
 import com.orderconsole.domain.Role;

@@ -1,5 +1,7 @@
 package com.orderconsole.ui.graph;
 
+import com.orderconsole.app.diagram.StateGraphLayout;
+
 import com.orderconsole.RawRedis;
 import com.orderconsole.RawSql;
 import com.orderconsole.domain.Operator;

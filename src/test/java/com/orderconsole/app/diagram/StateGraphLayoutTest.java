@@ -1,12 +1,12 @@
-package com.orderconsole.ui.graph;
+package com.orderconsole.app.diagram;
 
 import com.orderconsole.domain.OrderStatus;
 import com.orderconsole.domain.TransitionRules;
 import com.orderconsole.service.monitor.Edge;
-import com.orderconsole.ui.graph.StateGraphLayout.Box;
-import com.orderconsole.ui.graph.StateGraphLayout.Point;
-import com.orderconsole.ui.graph.StateGraphLayout.Result;
-import com.orderconsole.ui.graph.StateGraphLayout.Route;
+import com.orderconsole.app.diagram.StateGraphLayout.Box;
+import com.orderconsole.app.diagram.StateGraphLayout.Point;
+import com.orderconsole.app.diagram.StateGraphLayout.Result;
+import com.orderconsole.app.diagram.StateGraphLayout.Route;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;

@@ -1,5 +1,6 @@
-package com.orderconsole.app;
+package com.orderconsole.app.diagram;
 
+import com.orderconsole.app.Messages;
 import com.orderconsole.domain.OrderStatus;
 import com.orderconsole.domain.TransitionRules;
 import com.orderconsole.service.monitor.Edge;

@@ -1,4 +1,4 @@
-package com.orderconsole.ui.graph;
+package com.orderconsole.app.diagram;
 
 import com.orderconsole.domain.OrderStatus;
 import com.orderconsole.domain.TransitionRules;
@@ -29,6 +29,15 @@ import java.util.Map;
  * Pure computation, no JavaFX: coordinates are in pixels from the top-left corner of the drawing.
  */
 public final class StateGraphLayout {
+    /** Size of a status box and of an edge label as the graph page draws them, in pixels (PNG export uses the same). */
+    public static final double NODE_W = 150;
+    /** @see #NODE_W */
+    public static final double NODE_H = 88;
+    /** @see #NODE_W */
+    public static final double LABEL_W = 64;
+    /** @see #NODE_W */
+    public static final double LABEL_H = 18;
+
     private StateGraphLayout() {
     }
 

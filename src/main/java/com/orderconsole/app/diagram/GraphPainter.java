@@ -1,7 +1,6 @@
-package com.orderconsole.ui.graph;
+package com.orderconsole.app.diagram;
 
 import com.orderconsole.app.Messages;
-import com.orderconsole.app.RulesDiagram;
 import com.orderconsole.domain.OrderStatus;
 import com.orderconsole.domain.TransitionRules;
 
@@ -44,8 +43,8 @@ public final class GraphPainter {
      * @return the PNG file's bytes
      */
     public static byte[] png(TransitionRules rules, RulesDiagram.Counts counts, double scale) {
-        StateGraphLayout.Result layout = StateGraphLayout.layout(rules, StateGraphViewModel.NODE_W, StateGraphViewModel.NODE_H,
-                StateGraphViewModel.LABEL_W, StateGraphViewModel.LABEL_H);
+        StateGraphLayout.Result layout = StateGraphLayout.layout(rules, StateGraphLayout.NODE_W, StateGraphLayout.NODE_H,
+                StateGraphLayout.LABEL_W, StateGraphLayout.LABEL_H);
         int titleH = 28;
         int w = (int) Math.ceil((layout.width() + 2 * MARGIN) * scale);
         int h = (int) Math.ceil((layout.height() + 2 * MARGIN + titleH) * scale);
