@@ -14,7 +14,8 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Periodic self-healing: notices that Redis lost its data (the epoch marker is gone) and restores the
+ * Periodic self-healing: notices that Redis lost its data (the epoch marker is gone, or on a cluster the
+ * keys of some buckets: {@link RulesStore#bucketsLost}) and restores the
  * rules and every unpaid order's state and cancel-queue entry from MySQL; completes order creations
  * interrupted between the MySQL and the Redis step; reloads scripts missing from the Redis script cache. Other orders come back lazily on lookup or
  * transition, or all at once by reconciliation.
@@ -56,8 +57,16 @@ public final class Maintenance implements AutoCloseable {
      * @return order states restored (0 when Redis had not lost its data)
      */
     public long recoverIfRedisLostData() {
-        if (marker.epoch() != null) {
-            return 0;
+        String current = marker.epoch();
+        if (current != null) {
+            // A cluster master restarted empty loses only its slots' keys; the marker may live on another one.
+            java.util.List<Integer> lost = marker.bucketsLost();
+            if (lost.isEmpty()) {
+                return 0;
+            }
+            log.warn("Redis lost the keys of buckets {} (a cluster master restarted empty?): restoring the data set from MySQL",
+                    lost);
+            marker.forgetEpoch(current);
         }
         String epoch = UUID.randomUUID().toString();
         if (!marker.claimRecovery(epoch, RECOVERY_CLAIM_MS)) {

@@ -49,6 +49,8 @@ public final class OrderService {
     private final Access access;
     private final RulesService rules;
     private final StuckThresholds stuck;
+    /** Null: terminal orders stay in Redis (and rebuilt ones too). */
+    private volatile com.orderconsole.service.TerminalRetention retention;
 
     /** Built by {@link com.orderconsole.service.Services}; {@code clock} gives Redis {@code TIME}. */
     public OrderService(RedisConnection clock, OrderStateStore states, CancelQueueStore queue, Database db,
@@ -218,9 +220,19 @@ public final class OrderService {
         }
     }
 
+    /**
+     * Called by {@link com.orderconsole.service.Services}: a terminal order rebuilt from MySQL leaves Redis
+     * again after its retention (at least {@link com.orderconsole.service.TerminalRetention#REBUILD_GRACE}).
+     */
+    public void retainTerminal(com.orderconsole.service.TerminalRetention r) {
+        this.retention = r;
+    }
+
     private void rebuildFrom(OrderRow row) {
         OrderState st = OrderCreator.stateOf(row);
-        if (states.initOrder(st, OrderCreator.expiryOf(row))) {
+        com.orderconsole.service.TerminalRetention r = retention;
+        Long retireAt = r == null ? null : r.rebuiltRetireAtMs(st, clock.nowMs());
+        if (states.initOrder(st, OrderCreator.expiryOf(row), retireAt)) {
             log.info("rebuilt Redis state of order {} from MySQL: {} v{}", row.orderId, st.status(), st.version());
         }
     }
@@ -267,7 +279,7 @@ public final class OrderService {
             throw new OrderNotFoundException(orderId);
         }
         List<HistoryEntry> history = db.read(t -> t.history().byOrder(orderId));
-        OrderSummary summary = summarize(row, st, orderId);
+        OrderSummary summary = summarizeRetired(row, st, orderId);
         Set<OrderStatus> legal = st == null ? Set.of() : rules.current().targets(st.status());
         return new OrderDetails(summary, history, legal, queue.score(orderId), rebuilt);
     }
@@ -317,7 +329,7 @@ public final class OrderService {
             }
             Map<String, OrderState> redisStates = states.getAll(rows.stream().map(r -> r.orderId).toList());
             for (OrderRow r : rows) {
-                OrderSummary sum = summarize(r, redisStates.get(r.orderId), r.orderId);
+                OrderSummary sum = summarizeRetired(r, redisStates.get(r.orderId), r.orderId);
                 if (!q.disagreeingOnly() || sum.disagrees()) {
                     out.add(sum);
                 }
@@ -360,10 +372,21 @@ public final class OrderService {
 
     /** @return MySQL row and Redis state side by side (either may be null, not both) */
     public static OrderSummary summarize(OrderRow row, OrderState st, String orderId) {
+        return summarize(row, st, orderId, false);
+    }
+
+    /** {@link #summarize} that knows a terminal order without Redis state has left Redis after its retention. */
+    private OrderSummary summarizeRetired(OrderRow row, OrderState st, String orderId) {
+        com.orderconsole.service.TerminalRetention r = retention;
+        boolean retired = st == null && row != null && r != null && r.isTerminal(OrderStatus.ofCode(row.status));
+        return summarize(row, st, orderId, retired);
+    }
+
+    private static OrderSummary summarize(OrderRow row, OrderState st, String orderId, boolean retired) {
         return new OrderSummary(orderId, row == null ? null : row.customerId,
                 row == null ? null : OrderStatus.ofCode(row.status), row == null ? 0 : row.version,
                 st == null ? null : st.status(), st == null ? 0 : st.version(),
                 row != null ? row.createdAtMs : st.createTimeMs(), row != null ? row.statusSinceMs : st.updateTimeMs(),
-                row == null ? null : row.expireAtMs);
+                row == null ? null : row.expireAtMs, retired);
     }
 }
