@@ -162,7 +162,9 @@ public final class RedisConnection implements AutoCloseable {
         RedisClusterClient client = RedisClusterClient.create(seed);
         client.setOptions(ClusterClientOptions.builder()
                 .autoReconnect(true)
-                .disconnectedBehavior(ClientOptions.DisconnectedBehavior.REJECT_COMMANDS)
+                // Not REJECT_COMMANDS: the cluster client opens a master's connection when its first command
+                // is sent, and would refuse that command. Queued commands still fail after the command timeout.
+                .disconnectedBehavior(ClientOptions.DisconnectedBehavior.ACCEPT_COMMANDS)
                 .timeoutOptions(TimeoutOptions.enabled(commandTimeout))
                 .socketOptions(SocketOptions.builder().connectTimeout(commandTimeout).keepAlive(true).build())
                 // MOVED means a slot moved for good: learn the new layout at once, not on the next periodic refresh.
@@ -344,20 +346,54 @@ public final class RedisConnection implements AutoCloseable {
     }
 
     /**
+     * How often a script refused with TRYAGAIN is sent again, {@link #TRYAGAIN_DELAY_MS} apart: on a
+     * cluster, while a slot migrates, a script whose keys are split between the two masters is refused
+     * (and not run) until the migration has moved them all; MIGRATE moves a batch in milliseconds.
+     */
+    private static final int TRYAGAIN_ATTEMPTS = 100;
+    private static final long TRYAGAIN_DELAY_MS = 20;
+
+    /**
      * Runs a script by SHA; when the server answers NOSCRIPT (cache flushed, server restarted) it
-     * loads the script again and retries once.
+     * loads the script again (on every master of a cluster) and retries once; when a cluster answers
+     * TRYAGAIN (the script's keys are split by a slot migration: nothing ran) it retries for up to 2 s.
      */
     <T> CompletableFuture<T> evalAsync(LuaScript script, ScriptOutputType type, String[] keys, String... args) {
+        return evalAsync(script, type, keys, args, 1);
+    }
+
+    private <T> CompletableFuture<T> evalAsync(LuaScript script, ScriptOutputType type, String[] keys, String[] args, int attempt) {
         String sha = shas.get(script);
         CompletableFuture<T> first = async.<T>evalsha(sha, type, keys, args).toCompletableFuture();
         return first.exceptionallyCompose(err -> {
             Throwable cause = err instanceof CompletionException && err.getCause() != null ? err.getCause() : err;
             if (cause instanceof RedisNoScriptException) {
-                return async.scriptLoad(script.source()).toCompletableFuture()
+                return loadEverywhereAsync(script)
                         .thenCompose(loaded -> async.<T>evalsha(sha, type, keys, args).toCompletableFuture());
+            }
+            if (isTryAgain(cause) && attempt < TRYAGAIN_ATTEMPTS) {
+                return CompletableFuture.supplyAsync(() -> null,
+                                CompletableFuture.delayedExecutor(TRYAGAIN_DELAY_MS, TimeUnit.MILLISECONDS))
+                        .thenCompose(x -> this.<T>evalAsync(script, type, keys, args, attempt + 1));
             }
             return CompletableFuture.failedFuture(cause);
         });
+    }
+
+    private static boolean isTryAgain(Throwable t) {
+        return t instanceof RedisCommandExecutionException && t.getMessage() != null && t.getMessage().startsWith("TRYAGAIN");
+    }
+
+    private CompletableFuture<Void> loadEverywhereAsync(LuaScript script) {
+        if (cluster == null) {
+            return async.scriptLoad(script.source()).toCompletableFuture().thenApply(sha -> null);
+        }
+        List<Node> masters = masters();
+        CompletableFuture<?>[] fs = new CompletableFuture<?>[masters.size()];
+        for (int i = 0; i < fs.length; i++) {
+            fs[i] = masters.get(i).commands().scriptLoad(script.source()).toCompletableFuture();
+        }
+        return CompletableFuture.allOf(fs);
     }
 
     /** The commands of the shared connection (routed by key slot on a cluster), for the stores of this package. */

@@ -21,9 +21,9 @@ import java.util.TreeMap;
  * counts and per-minute history from MySQL.
  *
  * <p>Terminal statuses are counted in MySQL: their orders leave Redis after the retention, so Redis'
- * counters of them mean nothing. Counting millions of rows takes seconds, so the count is kept and
- * refreshed in the background at most every {@link #TERMINAL_COUNT_REFRESH_MS} ms: the graph never waits
- * for it after the first time.
+ * counters of them mean nothing. Counting millions of rows takes seconds: once a count took longer than
+ * {@link #SLOW_COUNT_MS} ms, the last count is handed out and refreshed in the background when older than
+ * {@link #TERMINAL_COUNT_REFRESH_MS} ms, so the graph never waits for it; a quick count is made every time.
  */
 public final class MonitorService {
     private final RedisConnection redis;
@@ -33,6 +33,9 @@ public final class MonitorService {
     private final com.orderconsole.service.TerminalRetention retention;
     /** How old, ms, the kept MySQL count of terminal orders may be before a background recount starts. */
     static final long TERMINAL_COUNT_REFRESH_MS = 10_000;
+    /** A MySQL count slower than this, ms, is kept and refreshed in the background instead of made per call. */
+    static final long SLOW_COUNT_MS = 100;
+    private volatile long lastCountTookMs;
     private volatile Map<OrderStatus, Long> terminalCounts;
     private volatile long terminalCountedAtMs;
     private final java.util.concurrent.atomic.AtomicBoolean recounting = new java.util.concurrent.atomic.AtomicBoolean();
@@ -84,7 +87,7 @@ public final class MonitorService {
      */
     private Map<OrderStatus, Long> terminalCounts() {
         Map<OrderStatus, Long> kept = terminalCounts;
-        if (kept == null) {
+        if (kept == null || lastCountTookMs < SLOW_COUNT_MS) {
             recountTerminal();
             return terminalCounts;
         }
@@ -105,8 +108,10 @@ public final class MonitorService {
     }
 
     private void recountTerminal() {
+        long t0 = System.nanoTime();
         terminalCounts = mysqlCounts();
         terminalCountedAtMs = System.currentTimeMillis();
+        lastCountTookMs = (System.nanoTime() - t0) / 1_000_000;
     }
 
     /** @return orders per status in MySQL (exact, slower at scale than {@link #stateCounts()}) */
