@@ -176,7 +176,7 @@ public final class RedisConnection implements AutoCloseable {
                 .validateClusterNodeMembership(false)
                 .build());
         try {
-            return new RedisConnection(client, client.connect(), commandTimeout, "cluster via " + where, true);
+            return new RedisConnection(client, client.connect(), commandTimeout, where + " (cluster)", true);
         } catch (RedisException e) {
             client.shutdown();
             throw e;
