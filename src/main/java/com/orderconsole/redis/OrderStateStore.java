@@ -314,6 +314,11 @@ public final class OrderStateStore {
         return changed;
     }
 
+    /** @return the Redis server clock, epoch ms */
+    public long nowMs() {
+        return redis.nowMs();
+    }
+
     /** @return milliseconds until the order's hash leaves Redis, or null when it has no expiry (or no hash) */
     public Long timeToLiveMs(String orderId) {
         Long t = redis.await(async.pttl(RedisKeys.order(orderId)), "PTTL");

@@ -93,13 +93,15 @@ public final class TerminalRetention {
     }
 
     /**
-     * When a terminal order created from a record (import) leaves Redis: its retention counted from the
-     * time it became terminal, which may be past already (then it leaves at once; MySQL has it).
+     * When terminal orders created from records (an import) leave Redis: as rebuilt ones
+     * ({@link #rebuiltRetireAtMs}), so an import of orders finished years ago shows them for
+     * {@link #REBUILD_GRACE} and then keeps only MySQL's copy.
      *
-     * @return epoch ms, or null when the status is not terminal (kept)
+     * @param nowMs Redis server time, epoch ms, read once for the batch
+     * @return per state, epoch ms, or null when its status is not terminal (kept)
      */
-    public Long createdRetireAtMs(OrderState state) {
-        return isTerminal(state.status()) ? state.updateTimeMs() + retention.toMillis() : null;
+    public java.util.function.Function<OrderState, Long> createdRetireAt(long nowMs) {
+        return st -> rebuiltRetireAtMs(st, nowMs);
     }
 
     /**

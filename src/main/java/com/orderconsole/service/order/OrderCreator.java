@@ -123,7 +123,7 @@ public final class OrderCreator {
         RuntimeException last = null;
         for (int attempt = 0; attempt <= REDIS_RETRY_MS.length; attempt++) {
             try {
-                return retention == null ? states.initOrders(toInit) : states.initOrders(toInit, retention::createdRetireAtMs);
+                return retention == null ? states.initOrders(toInit) : states.initOrders(toInit, retention.createdRetireAt(states.nowMs()));
             } catch (RuntimeException e) {
                 last = e;
                 if (attempt < REDIS_RETRY_MS.length) {
