@@ -4,11 +4,15 @@
 --
 -- KEYS[1] order hash
 -- ARGV[1] version applied to MySQL   ARGV[2] when the hash leaves Redis (epoch ms, Redis clock; '' = keep it)
+-- ARGV[3] 'nx' = only a hash without an expiry (the pass over orders stored before retention existed)
 --
 -- Returns 1 when the hash's expiry was set or removed, 0 when the hash is absent or at another version.
 
 local version = redis.call('HGET', KEYS[1], 'version')
 if version ~= ARGV[1] then
+  return 0
+end
+if ARGV[3] == 'nx' and redis.call('PTTL', KEYS[1]) >= 0 then
   return 0
 end
 if ARGV[2] == '' then

@@ -291,7 +291,11 @@ public final class OrderStateStore {
      * @param expireAtMs when the hash leaves Redis, epoch ms (Redis server clock); null keeps it (the
      *     order left its terminal status by an override)
      */
-    public record Retirement(String orderId, long version, Long expireAtMs) {
+    public record Retirement(String orderId, long version, Long expireAtMs, boolean onlyWithoutExpiry) {
+        /** A retirement that replaces any expiry the hash has. */
+        public Retirement(String orderId, long version, Long expireAtMs) {
+            this(orderId, version, expireAtMs, false);
+        }
     }
 
     /**
@@ -305,7 +309,8 @@ public final class OrderStateStore {
         List<CompletableFuture<Long>> fs = new ArrayList<>(orders.size());
         for (Retirement r : orders) {
             fs.add(redis.evalAsync(LuaScript.RETIRE, ScriptOutputType.INTEGER, new String[]{RedisKeys.order(r.orderId())},
-                    Long.toString(r.version()), r.expireAtMs() == null ? "" : Long.toString(r.expireAtMs())));
+                    Long.toString(r.version()), r.expireAtMs() == null ? "" : Long.toString(r.expireAtMs()),
+                    r.onlyWithoutExpiry() ? "nx" : ""));
         }
         int changed = 0;
         for (CompletableFuture<Long> f : fs) {

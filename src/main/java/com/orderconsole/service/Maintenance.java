@@ -36,6 +36,11 @@ public final class Maintenance implements AutoCloseable {
     private final Follower follower;
     private final DataSetIdentity dataset;
     private ScheduledExecutorService scheduler;
+    private ScheduledExecutorService passes;
+    /** Null: no pass over terminal orders without an expiry. */
+    private volatile TerminalRetention retention;
+    /** How often terminal orders without an expiry are looked for (the first pass 30 s after start). */
+    static final Duration UNTRACKED_PASS_EVERY = Duration.ofHours(6);
 
     Maintenance(RedisConnection redis, RulesStore marker, DataSetIdentity dataset, RulesService rules, OrderService orders,
                 Follower follower) {
@@ -111,13 +116,35 @@ public final class Maintenance implements AutoCloseable {
         }
     }
 
-    /** Runs {@link #runOnce} every {@code period} on a daemon thread. */
+    /** Called by {@link Services}: the maintenance job also gives terminal orders stored without an expiry theirs. */
+    void retainTerminal(TerminalRetention r) {
+        this.retention = r;
+    }
+
+    /**
+     * Runs {@link #runOnce} every {@code period} on a daemon thread, and every
+     * {@link #UNTRACKED_PASS_EVERY} (first 30 s after start) {@link TerminalRetention#retireUntracked}: a
+     * data set from before the retention keeps every terminal order until that pass.
+     */
     public synchronized void start(Duration period) {
         if (scheduler != null) {
             return;
         }
         scheduler = DaemonScheduler.create("maintenance");
         scheduler.scheduleWithFixedDelay(this::runOnce, period.toMillis(), period.toMillis(), TimeUnit.MILLISECONDS);
+        TerminalRetention r = retention;
+        if (r != null) {
+            // A thread of its own: a pass over millions of orders must not hold back the 5 s data-loss checks.
+            passes = DaemonScheduler.create("terminal-retention");
+            passes.scheduleWithFixedDelay(() -> {
+                try {
+                    r.retireUntracked(() -> Thread.currentThread().isInterrupted());
+                } catch (RuntimeException e) {
+                    log.warn("pass over terminal orders without an expiry failed, next in {}: {}", UNTRACKED_PASS_EVERY,
+                            e.getMessage());
+                }
+            }, 30_000, UNTRACKED_PASS_EVERY.toMillis(), TimeUnit.MILLISECONDS);
+        }
     }
 
     @Override
@@ -125,6 +152,10 @@ public final class Maintenance implements AutoCloseable {
         if (scheduler != null) {
             scheduler.shutdownNow();
             scheduler = null;
+        }
+        if (passes != null) {
+            passes.shutdownNow();
+            passes = null;
         }
     }
 }

@@ -58,7 +58,7 @@ public final class Services implements AutoCloseable {
         this.audit = new AuditTrail(db);
         this.paymentTimeout = paymentTimeout;
         this.rules = new RulesService(redis.rules(), db, access, audit);
-        this.retention = new TerminalRetention(terminalRetention, rules::current, redis.orders());
+        this.retention = new TerminalRetention(terminalRetention, rules::current, redis.orders(), db);
         OrderCreator creator = new OrderCreator(redis.orders(), db, retention);
         this.follower = new Follower(clock, redis.outbox(), redis.rules(), db, access);
         follower.retainTerminal(retention);
@@ -76,6 +76,7 @@ public final class Services implements AutoCloseable {
         reconciliation.retainTerminal(retention);
         this.dataset = new DataSetIdentity(clock, redis.rules(), db);
         this.maintenance = new Maintenance(clock, redis.rules(), dataset, rules, orders, follower);
+        maintenance.retainTerminal(retention);
         this.deadLetters = new DeadLetterService(db, orders, access, audit);
         this.importer = new OlistImporter(creator, db, access, paymentTimeout);
         this.simulator = new TrafficSimulator(orders, transitions, access);

@@ -5,6 +5,8 @@ import com.orderconsole.domain.OrderState;
 import com.orderconsole.domain.OrderStatus;
 import com.orderconsole.domain.TransitionRules;
 import com.orderconsole.redis.OrderStateStore;
+import com.orderconsole.store.Database;
+import com.orderconsole.store.OrderRow;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -39,20 +41,23 @@ public final class TerminalRetention {
     private final Duration retention;
     private final Supplier<TransitionRules> rules;
     private final OrderStateStore states;
+    private final Database db;
     private final LogLimiter failures = new LogLimiter(60_000);
 
     /**
      * @param retention how long a terminal order stays in Redis after it became terminal (positive)
      * @param rules the rules in force (a status without outgoing edge is terminal)
      * @param states the order hashes
+     * @param db MySQL, the durable record {@link #retireUntracked} checks each order against
      */
-    public TerminalRetention(Duration retention, Supplier<TransitionRules> rules, OrderStateStore states) {
+    public TerminalRetention(Duration retention, Supplier<TransitionRules> rules, OrderStateStore states, Database db) {
         if (retention == null || retention.isNegative() || retention.isZero()) {
             throw new IllegalArgumentException("the terminal retention must be a positive duration, got " + retention);
         }
         this.retention = retention;
         this.rules = rules;
         this.states = states;
+        this.db = db;
     }
 
     /** @return how long a terminal order stays in Redis after it became terminal */
@@ -145,6 +150,62 @@ public final class TerminalRetention {
                         out.size(), e.getMessage(), failures.more(held));
             }
             return 0;
+        }
+    }
+
+    /**
+     * Gives terminal orders in Redis that have no expiry theirs: orders stored before the retention
+     * existed (an upgraded data set keeps every order it ever had), or whose expiry the follower could
+     * not set. One SCAN pass per master in pages of 1,000; an order is retired only where MySQL's row has
+     * its version and status (the durable record has it), at {@link #rebuiltRetireAtMs} (so it stays at
+     * least {@link #REBUILD_GRACE}); a hash that has an expiry is left as it is.
+     *
+     * @param cancelled checked between pages; true stops the pass (what was done stays done)
+     * @return hashes given an expiry
+     */
+    public long retireUntracked(java.util.function.BooleanSupplier cancelled) {
+        long[] retired = {0};
+        long now = states.nowMs();
+        try {
+            states.scan(1000, page -> {
+                if (cancelled.getAsBoolean()) {
+                    throw new StopPass();
+                }
+                List<String> terminal = new ArrayList<>();
+                page.states().forEach((id, st) -> {
+                    if (st != null && isTerminal(st.status())) {
+                        terminal.add(id);
+                    }
+                });
+                if (terminal.isEmpty()) {
+                    return;
+                }
+                Map<String, OrderRow> rows = new LinkedHashMap<>();
+                db.read(t -> t.orders().findAll(terminal)).forEach(r -> rows.put(r.orderId, r));
+                List<OrderStateStore.Retirement> out = new ArrayList<>();
+                for (String id : terminal) {
+                    OrderState st = page.states().get(id);
+                    OrderRow row = rows.get(id);
+                    if (row != null && row.version == st.version() && row.status == st.status().code()) {
+                        out.add(new OrderStateStore.Retirement(id, st.version(), rebuiltRetireAtMs(st, now), true));
+                    }
+                }
+                retired[0] += out.isEmpty() ? 0 : states.retire(out);
+            });
+        } catch (StopPass e) {
+            log.info("terminal-order pass stopped after giving {} orders their expiry", retired[0]);
+        }
+        if (retired[0] > 0) {
+            log.info("gave {} terminal orders without an expiry theirs: they leave Redis {} after they became terminal "
+                    + "(at least {} from now); MySQL keeps them", retired[0], retention, REBUILD_GRACE);
+        }
+        return retired[0];
+    }
+
+    /** Ends a pass between pages. */
+    private static final class StopPass extends RuntimeException {
+        StopPass() {
+            super(null, null, false, false);
         }
     }
 }

@@ -126,4 +126,24 @@ class TerminalRetentionTest {
             assertThat(raw.cmd().hget(RedisKeys.order("ret-3"), "status")).isEqualTo("2");
         }
     }
+
+    @Test
+    void terminalOrdersStoredBeforeTheRetentionGetTheirsOnlyOnceMySqlHasThem() {
+        try (Engine e = engine(); RawRedis raw = new RawRedis()) {
+            Services s = e.services();
+            finish(s, "old-1");
+            s.orders().create(support, "old-live", null, Duration.ofMinutes(30));
+            s.follower().drainOnce();
+            raw.cmd().persist(RedisKeys.order("old-1")); // as stored before the retention existed
+            finish(s, "old-2"); // finished in Redis, not yet in MySQL: the hash is its only copy
+            assertThat(raw.cmd().pttl(RedisKeys.order("old-1"))).isEqualTo(-1);
+
+            assertThat(s.retention().retireUntracked(() -> false)).isEqualTo(1);
+            assertThat(raw.cmd().pttl(RedisKeys.order("old-1"))).as("MySQL has it: it may leave").isBetween(1L, 2000L);
+            assertThat(raw.cmd().pttl(RedisKeys.order("old-2"))).as("MySQL does not have it yet: it stays").isEqualTo(-1);
+            assertThat(raw.cmd().pttl(RedisKeys.order("old-live"))).isEqualTo(-1);
+            s.follower().drainOnce();
+            assertThat(raw.cmd().pttl(RedisKeys.order("old-2"))).as("the follower retires it after its commit").isPositive();
+        }
+    }
 }
