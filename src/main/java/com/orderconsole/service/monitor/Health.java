@@ -24,6 +24,11 @@ public record Health(boolean redisUp, boolean mysqlUp, Long rulesVersion, List<S
      *     when there are no masters
      */
     public double maxOverMean() {
+        return maxOverMean(masters);
+    }
+
+    /** @return {@link #maxOverMean()} of these masters */
+    static double maxOverMean(List<RedisMaster> masters) {
         if (masters.isEmpty()) {
             return 1.0;
         }

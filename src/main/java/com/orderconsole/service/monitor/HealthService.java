@@ -62,7 +62,7 @@ public final class HealthService {
                                 + ": order state may be evicted; set noeviction");
                     }
                 });
-                double spread = new Health(true, true, null, List.of(), masters).maxOverMean();
+                double spread = Health.maxOverMean(masters);
                 if (spread > UNEVEN_SPREAD) {
                     warnings.add(String.format(java.util.Locale.ROOT, "the busiest Redis master holds %.2f times the mean "
                             + "share of buckets: it carries that much more of the load (rebalance the cluster's slots)", spread));
