@@ -135,6 +135,12 @@ public final class RedisConnection implements AutoCloseable {
             }
         } catch (RedisException e) {
             client.shutdown();
+            if (String.valueOf(rootMessage(e)).contains("SELECT is not allowed in cluster mode")) {
+                // The connection selects the URI's database first, which a cluster node refuses.
+                throw new IllegalArgumentException("Redis at " + where + " is a Redis Cluster node, and a cluster has only "
+                        + "database 0, but the URI names database " + redisUri.getDatabase() + ": drop the /"
+                        + redisUri.getDatabase() + " from the URI");
+            }
             throw new RedisUnavailableException("cannot connect to Redis at " + where + ": " + rootMessage(e), e);
         }
         try {

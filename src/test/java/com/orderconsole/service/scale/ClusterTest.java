@@ -34,6 +34,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * Issue 16.1 and 16.2 on a real Redis Cluster of three masters: the engine, given one node's ordinary
@@ -266,6 +267,15 @@ class ClusterTest {
             assertThat(RawSql.count("SELECT COUNT(*) FROM order_history WHERE order_id LIKE 'wipe-%' AND to_status = 1"))
                     .as("no order was made anew").isEqualTo(90);
         }
+    }
+
+    @Test
+    void aDatabaseOtherThanZeroIsRefusedInWords() {
+        assertThatThrownBy(() -> Engine.start(TestServers.config().withServers(TestCluster.seedUri() + "/3",
+                TestServers.mariaDb().jdbcUrl(), "root", "")))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("is a Redis Cluster node, and a cluster has only database 0")
+                .hasMessageContaining("drop the /3");
     }
 
     private static String sha1(String text) {
