@@ -279,7 +279,7 @@ public final class OrderService {
             throw new OrderNotFoundException(orderId);
         }
         List<HistoryEntry> history = db.read(t -> t.history().byOrder(orderId));
-        OrderSummary summary = summarizeRetired(row, st, orderId);
+        OrderSummary summary = summarizeRetired(row, st, orderId, new long[]{-1});
         Set<OrderStatus> legal = st == null ? Set.of() : rules.current().targets(st.status());
         return new OrderDetails(summary, history, legal, queue.score(orderId), rebuilt);
     }
@@ -328,8 +328,9 @@ public final class OrderService {
                 return new OrderPage(out, null);
             }
             Map<String, OrderState> redisStates = states.getAll(rows.stream().map(r -> r.orderId).toList());
+            long[] now = {-1}; // Redis TIME, read once per page and only when a row has no Redis state
             for (OrderRow r : rows) {
-                OrderSummary sum = summarizeRetired(r, redisStates.get(r.orderId), r.orderId);
+                OrderSummary sum = summarizeRetired(r, redisStates.get(r.orderId), r.orderId, now);
                 if (!q.disagreeingOnly() || sum.disagrees()) {
                     out.add(sum);
                 }
@@ -375,10 +376,21 @@ public final class OrderService {
         return summarize(row, st, orderId, false);
     }
 
-    /** {@link #summarize} that knows a terminal order without Redis state has left Redis after its retention. */
-    private OrderSummary summarizeRetired(OrderRow row, OrderState st, String orderId) {
+    /**
+     * {@link #summarize} that knows a terminal order without Redis state whose retention has passed has
+     * left Redis on purpose; one still within its retention was lost (a Redis wipe) and is missing.
+     *
+     * @param now holder of the Redis time, epoch ms, -1 until read (read at most once per holder)
+     */
+    private OrderSummary summarizeRetired(OrderRow row, OrderState st, String orderId, long[] now) {
         com.orderconsole.service.TerminalRetention r = retention;
-        boolean retired = st == null && row != null && r != null && r.isTerminal(OrderStatus.ofCode(row.status));
+        boolean retired = false;
+        if (st == null && row != null && r != null && r.isTerminal(OrderStatus.ofCode(row.status))) {
+            if (now[0] < 0) {
+                now[0] = clock.nowMs();
+            }
+            retired = row.statusSinceMs + r.retention().toMillis() <= now[0];
+        }
         return summarize(row, st, orderId, retired);
     }
 

@@ -146,4 +146,19 @@ class TerminalRetentionTest {
             assertThat(raw.cmd().pttl(RedisKeys.order("old-2"))).as("the follower retires it after its commit").isPositive();
         }
     }
+
+    @Test
+    void aTerminalOrderLostWithinItsRetentionIsMissingNotRetired() {
+        TestServers.reset();
+        try (Engine e = Engine.start(TestServers.config().withTerminalRetention(Duration.ofHours(1))); RawRedis raw = new RawRedis()) {
+            Services s = e.services();
+            finish(s, "lost-fin");
+            s.follower().drainOnce();
+            raw.cmd().del(RedisKeys.order("lost-fin")); // a Redis wipe, not the retention
+            ReconReport r = s.reconciliation().run(null, ReconProgress.NONE, () -> false);
+            assertThat(r.findings(com.orderconsole.service.recon.ReconCategory.MISSING_IN_REDIS))
+                    .extracting(com.orderconsole.service.recon.ReconFinding::orderId).containsExactly("lost-fin");
+            assertThat(s.orders().lookup("lost-fin").summary().retired()).isFalse();
+        }
+    }
 }
