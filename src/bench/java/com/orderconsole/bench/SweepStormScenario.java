@@ -161,7 +161,7 @@ final class SweepStormScenario {
 
     private long overdue(long upTo) {
         List<RedisFuture<Long>> fs = new ArrayList<>();
-        for (int b = 0; b < RedisKeys.BUCKETS; b++) {
+        for (int b = 0; b < RedisKeys.buckets(); b++) {
             fs.add(env.raw.zcount(RedisKeys.cancelQueue(b), Range.create(Double.NEGATIVE_INFINITY, (double) upTo)));
         }
         long n = 0;

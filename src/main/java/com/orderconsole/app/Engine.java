@@ -96,7 +96,9 @@ public final class Engine implements AutoCloseable {
             redis = RedisStores.connect(redisUri, config.commandTimeout());
             db = config.signInRequired() ? Database.connectSignedIn(jdbc, user, password, config.commandTimeout())
                     : Database.connect(jdbc, user, password, config.commandTimeout());
-            Services services = Services.create(redis, db, config.paymentTimeout());
+            // Before any service exists: the services size their per-bucket state by the count.
+            new com.orderconsole.service.DataSetIdentity(redis.connection(), redis.rules(), db).settleBuckets(config.buckets());
+            Services services = Services.create(redis, db, config.paymentTimeout(), config.terminalRetention());
             Role role = operator.role();
             // Only those who may write record a new pairing; everyone is refused a Redis of another system.
             services.dataset().verifyPairing(role.includes(Role.OPS));

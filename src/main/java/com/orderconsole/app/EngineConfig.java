@@ -1,6 +1,7 @@
 package com.orderconsole.app;
 
 import com.orderconsole.domain.Role;
+import com.orderconsole.service.Services;
 
 import java.nio.file.Path;
 import java.time.Duration;
@@ -22,10 +23,15 @@ import java.time.Duration;
  * @param sweepInterval cancel sweeper period (1 s by default); null to run no sweeper in this process
  * @param syncIdle the MySQL follower drains at least this often; null to run no follower in this process
  * @param paymentTimeout default payment deadline of new orders
+ * @param buckets bucket count for a data set not yet initialised ({@code --buckets}); null for 16 on one
+ *     server, 64 on a Redis Cluster. Against an initialised data set it must be null or its count.
+ * @param terminalRetention how long a FINISHED or CANCELLED order stays in Redis after it became terminal
+ *     ({@code --terminal-retention}, default 7 days); MySQL keeps it forever and Redis rebuilds it on access
  */
 public record EngineConfig(String redisUri, String jdbcUrl, String dbUser, String dbPassword, Role role,
                            boolean localIdentity, Path dataDir, Duration commandTimeout, Duration sweepInterval,
-                           Duration syncIdle, Duration paymentTimeout) {
+                           Duration syncIdle, Duration paymentTimeout, Integer buckets, Duration terminalRetention) {
+
 
     /** @return the default per-user data directory: $XDG_DATA_HOME/order-console or ~/.local/share/order-console */
     public static Path defaultDataDir() {
@@ -37,7 +43,7 @@ public record EngineConfig(String redisUri, String jdbcUrl, String dbUser, Strin
     /** Embedded servers in the default data directory, background jobs on, 2 s command timeout. */
     public static EngineConfig embeddedDefault() {
         return new EngineConfig(null, null, "root", "", null, false, defaultDataDir(), Duration.ofSeconds(2),
-                Duration.ofSeconds(1), Duration.ofMillis(200), Duration.ofMinutes(30));
+                Duration.ofSeconds(1), Duration.ofMillis(200), Duration.ofMinutes(30), null, Services.DEFAULT_TERMINAL_RETENTION);
     }
 
     /** @return true when an operator must sign in with a database account: external servers that are not the OS user's own */
@@ -56,41 +62,57 @@ public record EngineConfig(String redisUri, String jdbcUrl, String dbUser, Strin
 
     public EngineConfig withDataDir(Path dir) {
         return new EngineConfig(redisUri, jdbcUrl, dbUser, dbPassword, role, localIdentity, dir, commandTimeout,
-                sweepInterval, syncIdle, paymentTimeout);
+                sweepInterval, syncIdle, paymentTimeout, buckets, terminalRetention);
     }
 
     /** Other servers and account; whether the identity is local stays as it was. */
     public EngineConfig withServers(String redis, String jdbc, String user, String password) {
         return new EngineConfig(redis, jdbc, user, password, role, localIdentity, dataDir, commandTimeout,
-                sweepInterval, syncIdle, paymentTimeout);
+                sweepInterval, syncIdle, paymentTimeout, buckets, terminalRetention);
     }
 
     /** The account to sign in with. */
     public EngineConfig withAccount(String user, String password) {
         return new EngineConfig(redisUri, jdbcUrl, user, password, role, localIdentity, dataDir, commandTimeout,
-                sweepInterval, syncIdle, paymentTimeout);
+                sweepInterval, syncIdle, paymentTimeout, buckets, terminalRetention);
     }
 
     /** @param lowered the role to work in (null: the highest the account holds) */
     public EngineConfig withRole(Role lowered) {
         return new EngineConfig(redisUri, jdbcUrl, dbUser, dbPassword, lowered, localIdentity, dataDir, commandTimeout,
-                sweepInterval, syncIdle, paymentTimeout);
+                sweepInterval, syncIdle, paymentTimeout, buckets, terminalRetention);
     }
 
     /** The servers are the OS user's own: no sign-in, the OS user is the local admin (see {@link #localIdentity()}). */
     public EngineConfig withLocalIdentity() {
         return new EngineConfig(redisUri, jdbcUrl, dbUser, dbPassword, role, true, dataDir, commandTimeout,
-                sweepInterval, syncIdle, paymentTimeout);
+                sweepInterval, syncIdle, paymentTimeout, buckets, terminalRetention);
     }
 
     public EngineConfig withBackgroundJobs(Duration sweep, Duration sync) {
         return new EngineConfig(redisUri, jdbcUrl, dbUser, dbPassword, role, localIdentity, dataDir, commandTimeout,
-                sweep, sync, paymentTimeout);
+                sweep, sync, paymentTimeout, buckets, terminalRetention);
+    }
+
+    /** @param count bucket count for a data set not yet initialised (null: 16 on one server, 64 on a cluster) */
+    public EngineConfig withBuckets(Integer count) {
+        return new EngineConfig(redisUri, jdbcUrl, dbUser, dbPassword, role, localIdentity, dataDir, commandTimeout,
+                sweepInterval, syncIdle, paymentTimeout, count, terminalRetention);
+    }
+
+    /** @param retention how long terminal orders stay in Redis after they became terminal (positive) */
+    public EngineConfig withTerminalRetention(Duration retention) {
+        if (retention == null || retention.isNegative() || retention.isZero()) {
+            throw new IllegalArgumentException("the terminal retention must be a positive duration, e.g. 7d or 12h; got "
+                    + retention);
+        }
+        return new EngineConfig(redisUri, jdbcUrl, dbUser, dbPassword, role, localIdentity, dataDir, commandTimeout,
+                sweepInterval, syncIdle, paymentTimeout, buckets, retention);
     }
 
     public EngineConfig withCommandTimeout(Duration timeout) {
         return new EngineConfig(redisUri, jdbcUrl, dbUser, dbPassword, role, localIdentity, dataDir, timeout,
-                sweepInterval, syncIdle, paymentTimeout);
+                sweepInterval, syncIdle, paymentTimeout, buckets, terminalRetention);
     }
 
     /**

@@ -53,6 +53,16 @@ class GlobalOptions {
                     + "(default: the highest your database account holds; admin on the embedded servers)")
     Role role;
 
+    @Option(scope = ScopeType.INHERIT, names = "--buckets", paramLabel = "N", description = "bucket count of a data "
+            + "set initialised now (1-1024; default 16 on one Redis, 64 on a Redis Cluster); against an existing data set "
+            + "only its own count is accepted")
+    Integer buckets;
+
+    @Option(scope = ScopeType.INHERIT, names = "--terminal-retention", paramLabel = "DURATION", converter = Cli.DurationConverter.class,
+            description = "how long a FINISHED or CANCELLED order stays in Redis after it became terminal, e.g. 7d, 12h "
+                    + "(default 7d); MySQL keeps it, Redis rebuilds it on access")
+    java.time.Duration terminalRetention;
+
     /**
      * @param prompt asks for the database password when no variable names it
      * @param serversOwnedLocally true when the servers named by --redis/--jdbc are the OS user's own (tests):
@@ -129,7 +139,10 @@ class GlobalOptions {
      * @param password the database password (see {@link #password()})
      */
     EngineConfig config(String password) {
-        EngineConfig config = EngineConfig.embeddedDefault().withBackgroundJobs(null, null).withRole(role);
+        EngineConfig config = EngineConfig.embeddedDefault().withBackgroundJobs(null, null).withRole(role).withBuckets(buckets);
+        if (terminalRetention != null) {
+            config = config.withTerminalRetention(terminalRetention);
+        }
         if (dataDir != null) {
             config = config.withDataDir(dataDir.toAbsolutePath());
         }

@@ -67,6 +67,13 @@ final class StatsCommand extends CliCommand {
                     sync.oldestPendingAgeMs() == null ? "" : ", oldest " + sync.oldestPendingAgeMs() / 1000 + " s"));
             text.append(String.format("Health: Redis %s, MySQL %s, rules v%s%n", health.redisUp() ? "up" : "DOWN",
                     health.mysqlUp() ? "up" : "DOWN", health.rulesVersion() == null ? "?" : health.rulesVersion()));
+            if (!health.masters().isEmpty()) {
+                text.append(com.orderconsole.app.Messages.format("cli.stats.masters", health.masters().size(),
+                        health.masters().stream().mapToInt(com.orderconsole.service.monitor.RedisMaster::buckets).sum(),
+                        health.maxOverMean())).append(System.lineSeparator());
+                health.masters().forEach(rm -> text.append(com.orderconsole.app.Messages.format("cli.stats.master", rm.where(),
+                        rm.buckets(), rm.share())).append(System.lineSeparator()));
+            }
             health.warnings().forEach(w -> text.append("  warning: ").append(w).append(System.lineSeparator()));
             if (deadLetters > 0) {
                 text.append(String.format("Dead letters: %d open (records set aside; see 'dead-letters')%n", deadLetters));

@@ -4,7 +4,7 @@ import io.lettuce.core.Limit;
 import io.lettuce.core.Range;
 import io.lettuce.core.ScoredValue;
 import io.lettuce.core.ScriptOutputType;
-import io.lettuce.core.api.async.RedisAsyncCommands;
+import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -18,7 +18,7 @@ import java.util.concurrent.CompletableFuture;
  */
 public final class CancelQueueStore {
     private final RedisConnection redis;
-    private final RedisAsyncCommands<String, String> async;
+    private final RedisClusterAsyncCommands<String, String> async;
 
     CancelQueueStore(RedisConnection redis) {
         this.redis = redis;

@@ -11,7 +11,8 @@ public enum LuaScript {
     INIT_ORDER("init_order.lua"),
     REQUEUE("requeue.lua"),
     PUBLISH_RULES("publish_rules.lua"),
-    SET_STATUS_COUNTS("set_status_counts.lua");
+    SET_STATUS_COUNTS("set_status_counts.lua"),
+    RETIRE("retire.lua");
 
     private final String file;
     private volatile String source;

@@ -9,7 +9,7 @@ import io.lettuce.core.KeyScanCursor;
 import io.lettuce.core.ScanArgs;
 import io.lettuce.core.ScanCursor;
 import io.lettuce.core.ScriptOutputType;
-import io.lettuce.core.api.async.RedisAsyncCommands;
+import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -25,7 +25,7 @@ import java.util.function.Consumer;
  */
 public final class OrderStateStore {
     private final RedisConnection redis;
-    private final RedisAsyncCommands<String, String> async;
+    private final RedisClusterAsyncCommands<String, String> async;
 
     OrderStateStore(RedisConnection redis) {
         this.redis = redis;
@@ -77,19 +77,37 @@ public final class OrderStateStore {
      * @return true when created, false when state already existed (left untouched)
      */
     public CompletableFuture<Boolean> initOrderAsync(OrderState state, Long expireAtMs) {
+        return initOrderAsync(state, expireAtMs, null);
+    }
+
+    /**
+     * Runs init_order.lua: creates the order's state (and queue entry when WAIT_PAY and an expiry is
+     * given) unless state already exists.
+     *
+     * @param state the state to create
+     * @param expireAtMs cancel-queue expiry, epoch ms, or null for none
+     * @param retireAtMs when the hash leaves Redis (a terminal order), epoch ms, or null to keep it
+     * @return true when created, false when state already existed (left untouched)
+     */
+    public CompletableFuture<Boolean> initOrderAsync(OrderState state, Long expireAtMs, Long retireAtMs) {
         String id = state.orderId();
         int b = RedisKeys.bucket(id);
         String[] keys = {RedisKeys.order(id), RedisKeys.cancelQueue(b), RedisKeys.stats(b)};
         CompletableFuture<List<Object>> f = redis.evalAsync(LuaScript.INIT_ORDER, ScriptOutputType.MULTI, keys,
                 id, Integer.toString(state.status().code()), Long.toString(state.version()),
                 Long.toString(state.updateTimeMs()), Long.toString(state.createTimeMs()),
-                expireAtMs == null ? "" : Long.toString(expireAtMs));
+                expireAtMs == null ? "" : Long.toString(expireAtMs), retireAtMs == null ? "" : Long.toString(retireAtMs));
         return f.thenApply(r -> ((Long) r.get(0)) == 1L);
     }
 
     /** Blocking {@link #initOrderAsync}. */
     public boolean initOrder(OrderState state, Long expireAtMs) {
-        return redis.await(initOrderAsync(state, expireAtMs), "init order " + state.orderId());
+        return initOrder(state, expireAtMs, null);
+    }
+
+    /** Blocking {@link #initOrderAsync(OrderState, Long, Long)}. */
+    public boolean initOrder(OrderState state, Long expireAtMs, Long retireAtMs) {
+        return redis.await(initOrderAsync(state, expireAtMs, retireAtMs), "init order " + state.orderId());
     }
 
     /**
@@ -99,9 +117,21 @@ public final class OrderStateStore {
      * @return how many were created (the rest existed already)
      */
     public int initOrders(Map<OrderState, Long> states) {
+        return initOrders(states, st -> null);
+    }
+
+    /**
+     * Creates many orders' state in one pipelined round (never overwriting), terminal ones with the
+     * time their hash leaves Redis.
+     *
+     * @param states states with their queue expiry (epoch ms, null for none), in order
+     * @param retireAt per state, when its hash leaves Redis (epoch ms), or null to keep it
+     * @return how many were created (the rest existed already)
+     */
+    public int initOrders(Map<OrderState, Long> states, java.util.function.Function<OrderState, Long> retireAt) {
         List<CompletableFuture<Boolean>> fs = new ArrayList<>(states.size());
         // All sent before any is awaited: Lettuce pipelines them, one round trip for the batch.
-        states.forEach((st, expiry) -> fs.add(initOrderAsync(st, expiry)));
+        states.forEach((st, expiry) -> fs.add(initOrderAsync(st, expiry, retireAt.apply(st))));
         int created = 0;
         for (CompletableFuture<Boolean> f : fs) {
             if (redis.await(f, "init order")) {
@@ -226,26 +256,77 @@ public final class OrderStateStore {
     }
 
     /**
-     * Visits every order key with one SCAN pass (cursor-based: memory stays flat at any size) and
-     * reads the states in pipelined pages.
+     * Visits every order key with one SCAN pass per master (cursor-based: memory stays flat at any size)
+     * and reads the states in pipelined pages. On a cluster a key that moves between masters during the
+     * pass may be seen twice or not at all, as with SCAN on one server while keys change.
      *
      * @param pageSize keys SCAN visits per round, e.g. 1000
      * @param page called with each page of states (orders deleted meanwhile map to null)
      */
     public void scan(int pageSize, Consumer<States> page) {
-        // '{' and '}' are literal in SCAN patterns; '?' matches the two bucket digits.
-        ScanArgs args = ScanArgs.Builder.matches("osm:{b??}:order:*").limit(pageSize);
-        ScanCursor cursor = ScanCursor.INITIAL;
-        do {
-            KeyScanCursor<String> c = redis.await(async.scan(cursor, args), "SCAN");
-            List<String> ids = new ArrayList<>(c.getKeys().size());
-            for (String k : c.getKeys()) {
-                ids.add(k.substring(k.indexOf(":order:") + ":order:".length()));
-            }
-            if (!ids.isEmpty()) {
-                page.accept(getAllChecked(ids));
-            }
-            cursor = c;
-        } while (!cursor.isFinished());
+        // '{' and '}' are literal in SCAN patterns.
+        ScanArgs args = ScanArgs.Builder.matches("osm:{b*}:order:*").limit(pageSize);
+        for (RedisConnection.Node master : redis.masters()) {
+            ScanCursor cursor = ScanCursor.INITIAL;
+            do {
+                KeyScanCursor<String> c = redis.await(master.commands().scan(cursor, args), "SCAN on " + master.where());
+                List<String> ids = new ArrayList<>(c.getKeys().size());
+                for (String k : c.getKeys()) {
+                    ids.add(k.substring(k.indexOf(":order:") + ":order:".length()));
+                }
+                if (!ids.isEmpty()) {
+                    page.accept(getAllChecked(ids));
+                }
+                cursor = c;
+            } while (!cursor.isFinished());
+        }
+    }
+
+    /**
+     * An order whose state may leave Redis: {@link #retire} sets its expiry when its hash still is at
+     * {@code version}.
+     *
+     * @param orderId the order
+     * @param version the version MySQL has applied, in a terminal status
+     * @param expireAtMs when the hash leaves Redis, epoch ms (Redis server clock); null keeps it (the
+     *     order left its terminal status by an override)
+     */
+    public record Retirement(String orderId, long version, Long expireAtMs, boolean onlyWithoutExpiry) {
+        /** A retirement that replaces any expiry the hash has. */
+        public Retirement(String orderId, long version, Long expireAtMs) {
+            this(orderId, version, expireAtMs, false);
+        }
+    }
+
+    /**
+     * Runs retire.lua for each order in one pipelined round: sets (PEXPIREAT) or removes (PERSIST) the
+     * expiry of its hash, only where the hash still holds the given version (a newer version is the
+     * caller's next round).
+     *
+     * @return how many hashes were changed
+     */
+    public int retire(List<Retirement> orders) {
+        List<CompletableFuture<Long>> fs = new ArrayList<>(orders.size());
+        for (Retirement r : orders) {
+            fs.add(redis.evalAsync(LuaScript.RETIRE, ScriptOutputType.INTEGER, new String[]{RedisKeys.order(r.orderId())},
+                    Long.toString(r.version()), r.expireAtMs() == null ? "" : Long.toString(r.expireAtMs()),
+                    r.onlyWithoutExpiry() ? "nx" : ""));
+        }
+        int changed = 0;
+        for (CompletableFuture<Long> f : fs) {
+            changed += redis.await(f, "retire").intValue();
+        }
+        return changed;
+    }
+
+    /** @return the Redis server clock, epoch ms */
+    public long nowMs() {
+        return redis.nowMs();
+    }
+
+    /** @return milliseconds until the order's hash leaves Redis, or null when it has no expiry (or no hash) */
+    public Long timeToLiveMs(String orderId) {
+        Long t = redis.await(async.pttl(RedisKeys.order(orderId)), "PTTL");
+        return t == null || t < 0 ? null : t;
     }
 }

@@ -7,7 +7,7 @@ import io.lettuce.core.Limit;
 import io.lettuce.core.Range;
 import io.lettuce.core.StreamMessage;
 import io.lettuce.core.XTrimArgs;
-import io.lettuce.core.api.async.RedisAsyncCommands;
+import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -19,7 +19,7 @@ import java.util.Map;
  */
 public final class OutboxStore {
     private final RedisConnection redis;
-    private final RedisAsyncCommands<String, String> async;
+    private final RedisClusterAsyncCommands<String, String> async;
 
     OutboxStore(RedisConnection redis) {
         this.redis = redis;

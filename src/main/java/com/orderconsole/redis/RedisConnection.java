@@ -1,5 +1,6 @@
 package com.orderconsole.redis;
 
+import io.lettuce.core.AbstractRedisClient;
 import io.lettuce.core.ClientOptions;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisCommandExecutionException;
@@ -10,15 +11,25 @@ import io.lettuce.core.RedisURI;
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.SocketOptions;
 import io.lettuce.core.TimeoutOptions;
+import io.lettuce.core.api.StatefulConnection;
 import io.lettuce.core.api.StatefulRedisConnection;
-import io.lettuce.core.api.async.RedisAsyncCommands;
+import io.lettuce.core.cluster.ClusterClientOptions;
+import io.lettuce.core.cluster.ClusterTopologyRefreshOptions;
+import io.lettuce.core.cluster.RedisClusterClient;
+import io.lettuce.core.cluster.SlotHash;
+import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
+import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
+import io.lettuce.core.cluster.models.partitions.Partitions;
+import io.lettuce.core.cluster.models.partitions.RedisClusterNode;
 
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
 import java.util.EnumMap;
+import java.util.ArrayList;
 import java.util.HexFormat;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -33,14 +44,22 @@ import java.util.concurrent.TimeoutException;
  * (NOSCRIPT). The stores of this package share one connection; commands from all threads are pipelined
  * by Lettuce.
  *
+ * <p>One server or a Redis Cluster: {@link #connect} asks the node it is given ({@code INFO cluster})
+ * and, on a cluster node, uses Lettuce's cluster client, which sends each command to the master of its
+ * key's slot and follows MOVED and ASK redirections during a slot migration. Every key a script touches
+ * carries its bucket's hash tag, so every script runs unchanged on either. What must reach every master
+ * (SCAN, SCRIPT LOAD, INFO) goes through {@link #masters()}.
+ *
  * <p>Naming rule of the package: a method that returns a {@link CompletableFuture} ends in
  * {@code Async}; every other method blocks at most the command timeout and then throws
  * {@link RedisUnavailableException}. Times are epoch milliseconds from the Redis server clock.
  */
 public final class RedisConnection implements AutoCloseable {
-    private final RedisClient client;
-    private final StatefulRedisConnection<String, String> connection;
-    private final RedisAsyncCommands<String, String> async;
+    private final AbstractRedisClient client;
+    private final StatefulConnection<String, String> connection;
+    private final RedisClusterAsyncCommands<String, String> async;
+    /** Null on a single server. */
+    private final StatefulRedisClusterConnection<String, String> cluster;
     private final Duration timeout;
     private final String where;
     private final Map<LuaScript, String> shas = new EnumMap<>(LuaScript.class);
@@ -48,16 +67,23 @@ public final class RedisConnection implements AutoCloseable {
     private final boolean ownsClient;
 
     private RedisConnection(RedisClient client, StatefulRedisConnection<String, String> connection, Duration timeout,
-                            String where) {
-        this(client, connection, timeout, where, true);
+                            String where, boolean ownsClient) {
+        this(client, connection, connection.async(), null, timeout, where, ownsClient);
     }
 
-    private RedisConnection(RedisClient client, StatefulRedisConnection<String, String> connection, Duration timeout,
-                            String where, boolean ownsClient) {
+    private RedisConnection(RedisClusterClient client, StatefulRedisClusterConnection<String, String> connection,
+                            Duration timeout, String where, boolean ownsClient) {
+        this(client, connection, connection.async(), connection, timeout, where, ownsClient);
+    }
+
+    private RedisConnection(AbstractRedisClient client, StatefulConnection<String, String> connection,
+                            RedisClusterAsyncCommands<String, String> async, StatefulRedisClusterConnection<String, String> cluster,
+                            Duration timeout, String where, boolean ownsClient) {
         this.ownsClient = ownsClient;
         this.client = client;
         this.connection = connection;
-        this.async = connection.async();
+        this.async = async;
+        this.cluster = cluster;
         this.timeout = timeout;
         this.where = where;
         for (LuaScript s : LuaScript.values()) {
@@ -66,12 +92,15 @@ public final class RedisConnection implements AutoCloseable {
     }
 
     /**
-     * Connects and loads every script into the server's script cache.
+     * Connects, finds out whether the server is a Redis Cluster node, and loads every script into the
+     * script cache (of every master on a cluster).
      *
-     * @param uri a Redis URI ({@code redis://host:port/db}, {@code rediss://} for TLS, password in the URI)
+     * @param uri a Redis URI ({@code redis://host:port/db}, {@code rediss://} for TLS, password in the URI);
+     *     for a cluster any one node's URI, database 0
      * @param commandTimeout how long one command may take before it fails
      * @return a connected Redis
      * @throws RedisUnavailableException when the server cannot be reached
+     * @throws IllegalArgumentException when the URI is not a Redis URI, or names a database other than 0 on a cluster
      */
     static RedisConnection connect(String uri, Duration commandTimeout) {
         RedisURI redisUri;
@@ -91,18 +120,72 @@ public final class RedisConnection implements AutoCloseable {
                 .socketOptions(SocketOptions.builder().connectTimeout(commandTimeout).keepAlive(true).build())
                 .build());
         String where = redisUri.getHost() + ":" + redisUri.getPort();
+        RedisConnection redis;
         try {
             StatefulRedisConnection<String, String> conn = client.connect();
-            RedisConnection redis = new RedisConnection(client, conn, commandTimeout, where);
-            try {
-                redis.loadScripts();
-            } catch (RedisRefusedException e) {
-                // A read-only session's Redis user may not touch scripts (ACL -@scripting); it can still read.
+            redis = new RedisConnection(client, conn, commandTimeout, where, true);
+            if (redis.clusterEnabled()) {
+                redis.close();
+                if (redisUri.getDatabase() != 0) {
+                    throw new IllegalArgumentException("Redis at " + where + " is a Redis Cluster node, and a cluster has only "
+                            + "database 0, but the URI names database " + redisUri.getDatabase() + ": drop the /"
+                            + redisUri.getDatabase() + " from the URI");
+                }
+                redis = connectCluster(redisUri, commandTimeout, where);
             }
-            return redis;
         } catch (RedisException e) {
             client.shutdown();
+            if (String.valueOf(rootMessage(e)).contains("SELECT is not allowed in cluster mode")) {
+                // The connection selects the URI's database first, which a cluster node refuses.
+                throw new IllegalArgumentException("Redis at " + where + " is a Redis Cluster node, and a cluster has only "
+                        + "database 0, but the URI names database " + redisUri.getDatabase() + ": drop the /"
+                        + redisUri.getDatabase() + " from the URI");
+            }
             throw new RedisUnavailableException("cannot connect to Redis at " + where + ": " + rootMessage(e), e);
+        }
+        try {
+            redis.loadScripts();
+        } catch (RedisRefusedException e) {
+            // A read-only session's Redis user may not touch scripts (ACL -@scripting); it can still read.
+        }
+        return redis;
+    }
+
+    /**
+     * Whether this server runs in cluster mode ({@code INFO cluster}: {@code cluster_enabled:1}). A user
+     * whose ACL refuses INFO is taken to be on a single server: it then sees MOVED errors on a cluster.
+     */
+    private boolean clusterEnabled() {
+        try {
+            String info = await(async.info("cluster"), "INFO cluster");
+            return info.contains("cluster_enabled:1");
+        } catch (RedisRefusedException e) {
+            return false;
+        }
+    }
+
+    private static RedisConnection connectCluster(RedisURI seed, Duration commandTimeout, String where) {
+        RedisClusterClient client = RedisClusterClient.create(seed);
+        client.setOptions(ClusterClientOptions.builder()
+                .autoReconnect(true)
+                // Not REJECT_COMMANDS: the cluster client opens a master's connection when its first command
+                // is sent, and would refuse that command. Queued commands still fail after the command timeout.
+                .disconnectedBehavior(ClientOptions.DisconnectedBehavior.ACCEPT_COMMANDS)
+                .timeoutOptions(TimeoutOptions.enabled(commandTimeout))
+                .socketOptions(SocketOptions.builder().connectTimeout(commandTimeout).keepAlive(true).build())
+                // MOVED means a slot moved for good: learn the new layout at once, not on the next periodic refresh.
+                .topologyRefreshOptions(ClusterTopologyRefreshOptions.builder()
+                        .enablePeriodicRefresh(Duration.ofSeconds(30))
+                        .enableAllAdaptiveRefreshTriggers()
+                        .build())
+                .maxRedirects(5)
+                .validateClusterNodeMembership(false)
+                .build());
+        try {
+            return new RedisConnection(client, client.connect(), commandTimeout, where + " (cluster)", true);
+        } catch (RedisException e) {
+            client.shutdown();
+            throw e;
         }
     }
 
@@ -115,56 +198,212 @@ public final class RedisConnection implements AutoCloseable {
      */
     public RedisConnection separate() {
         try {
-            return new RedisConnection(client, client.connect(), timeout, where, false);
+            if (cluster != null) {
+                return new RedisConnection((RedisClusterClient) client, ((RedisClusterClient) client).connect(), timeout, where, false);
+            }
+            return new RedisConnection((RedisClient) client, ((RedisClient) client).connect(), timeout, where, false);
         } catch (RedisException e) {
             throw new RedisUnavailableException("cannot connect to Redis at " + where + ": " + rootMessage(e), e);
         }
     }
 
-    /** Loads every script into the server's cache (SCRIPT LOAD); idempotent. */
+    /** Loads every script into the script cache of the server (of every master on a cluster); idempotent. */
     public void loadScripts() {
-        for (LuaScript s : LuaScript.values()) {
-            String sha = await(async.scriptLoad(s.source()), "SCRIPT LOAD " + s.file());
-            if (!sha.equals(shas.get(s))) {
-                throw new IllegalStateException("server returned SHA " + sha + " for " + s.file() + ", expected " + shas.get(s));
+        for (Node n : masters()) {
+            for (LuaScript s : LuaScript.values()) {
+                String sha = await(n.commands().scriptLoad(s.source()), "SCRIPT LOAD " + s.file() + " on " + n.where());
+                if (!sha.equals(shas.get(s))) {
+                    throw new IllegalStateException("server " + n.where() + " returned SHA " + sha + " for " + s.file()
+                            + ", expected " + shas.get(s));
+                }
             }
         }
     }
 
-    /** @return per script, whether the server's script cache holds it right now */
+    /** @return per script, whether the script cache of the server (of every master on a cluster) holds it right now */
     public Map<LuaScript, Boolean> scriptsCached() {
         LuaScript[] all = LuaScript.values();
         String[] digests = new String[all.length];
         for (int i = 0; i < all.length; i++) {
             digests[i] = shas.get(all[i]);
         }
-        List<Boolean> exists = await(async.scriptExists(digests), "SCRIPT EXISTS");
         Map<LuaScript, Boolean> out = new EnumMap<>(LuaScript.class);
-        for (int i = 0; i < all.length; i++) {
-            out.put(all[i], exists.get(i));
+        for (LuaScript s : all) {
+            out.put(s, true);
+        }
+        for (Node n : masters()) {
+            List<Boolean> exists = await(n.commands().scriptExists(digests), "SCRIPT EXISTS on " + n.where());
+            for (int i = 0; i < all.length; i++) {
+                out.merge(all[i], exists.get(i), Boolean::logicalAnd);
+            }
         }
         return out;
     }
 
     /**
+     * One master (the server itself when it is not a cluster), with its own commands.
+     *
+     * @param id the cluster node id ("" on a single server)
+     * @param where "host:port"
+     * @param slots the hash slots it serves (every slot on a single server)
+     */
+    record Node(String id, String where, List<int[]> slots, RedisClusterAsyncCommands<String, String> commands) {
+        boolean serves(int slot) {
+            for (int[] r : slots) {
+                if (slot >= r[0] && slot <= r[1]) {
+                    return true;
+                }
+            }
+            return false;
+        }
+    }
+
+    /** @return true when this is a Redis Cluster */
+    public boolean isCluster() {
+        return cluster != null;
+    }
+
+    /**
+     * The masters as this connection last learnt them (a cluster's layout is refreshed on MOVED and
+     * every 30 s); on a single server, the server.
+     */
+    List<Node> masters() {
+        if (cluster == null) {
+            return List.of(new Node("", where, List.of(new int[]{0, SlotHash.SLOT_COUNT - 1}), async));
+        }
+        Partitions partitions = cluster.getPartitions();
+        List<Node> out = new ArrayList<>();
+        for (RedisClusterNode n : partitions) {
+            if (n.is(RedisClusterNode.NodeFlag.UPSTREAM) && !n.getSlots().isEmpty()) {
+                List<int[]> ranges = new ArrayList<>();
+                int first = -1;
+                int prev = -2;
+                for (int slot : n.getSlots()) {
+                    if (slot != prev + 1) {
+                        if (first >= 0) {
+                            ranges.add(new int[]{first, prev});
+                        }
+                        first = slot;
+                    }
+                    prev = slot;
+                }
+                ranges.add(new int[]{first, prev});
+                String hostPort = n.getUri().getHost() + ":" + n.getUri().getPort();
+                out.add(new Node(n.getNodeId(), hostPort, ranges, cluster.async().getConnection(n.getNodeId())));
+            }
+        }
+        out.sort(java.util.Comparator.comparing(Node::where));
+        return out;
+    }
+
+    /**
+     * Which master holds each bucket's keys (by the CRC16 hash slot of the bucket's tag).
+     *
+     * @return master "host:port" to the buckets it holds, masters in address order (a master holding no
+     *     bucket is listed with none)
+     */
+    public Map<String, List<Integer>> bucketsPerMaster() {
+        List<Node> masters = masters();
+        Map<String, List<Integer>> out = new LinkedHashMap<>();
+        masters.forEach(n -> out.put(n.where(), new ArrayList<>()));
+        for (int b = 0; b < RedisKeys.buckets(); b++) {
+            int slot = SlotHash.getSlot(RedisKeys.hashTag(b));
+            for (Node n : masters) {
+                if (n.serves(slot)) {
+                    out.get(n.where()).add(b);
+                    break;
+                }
+            }
+        }
+        return out;
+    }
+
+    /**
+     * {@code INFO <section>} of every master, as the server wrote it.
+     *
+     * @param section e.g. "cpu", "memory", "commandstats"
+     * @return master "host:port" to its INFO text
+     */
+    public Map<String, String> infoPerMaster(String section) {
+        Map<String, String> out = new LinkedHashMap<>();
+        for (Node n : masters()) {
+            out.put(n.where(), await(n.commands().info(section), "INFO " + section + " on " + n.where()));
+        }
+        return out;
+    }
+
+    /**
+     * {@code CONFIG GET} of every master.
+     *
+     * @return master "host:port" to the value (null where CONFIG is disabled, as managed services often do)
+     */
+    public Map<String, String> configGetPerMaster(String name) {
+        Map<String, String> out = new LinkedHashMap<>();
+        for (Node n : masters()) {
+            try {
+                out.put(n.where(), await(n.commands().configGet(name), "CONFIG GET " + name).get(name));
+            } catch (RedisUnavailableException e) {
+                throw e;
+            } catch (RuntimeException e) {
+                out.put(n.where(), null);
+            }
+        }
+        return out;
+    }
+
+    /**
+     * How often a script refused with TRYAGAIN is sent again, {@link #TRYAGAIN_DELAY_MS} apart: on a
+     * cluster, while a slot migrates, a script whose keys are split between the two masters is refused
+     * (and not run) until the migration has moved them all; MIGRATE moves a batch in milliseconds.
+     */
+    private static final int TRYAGAIN_ATTEMPTS = 100;
+    private static final long TRYAGAIN_DELAY_MS = 20;
+
+    /**
      * Runs a script by SHA; when the server answers NOSCRIPT (cache flushed, server restarted) it
-     * loads the script again and retries once.
+     * loads the script again (on every master of a cluster) and retries once; when a cluster answers
+     * TRYAGAIN (the script's keys are split by a slot migration: nothing ran) it retries for up to 2 s.
      */
     <T> CompletableFuture<T> evalAsync(LuaScript script, ScriptOutputType type, String[] keys, String... args) {
+        return evalAsync(script, type, keys, args, 1);
+    }
+
+    private <T> CompletableFuture<T> evalAsync(LuaScript script, ScriptOutputType type, String[] keys, String[] args, int attempt) {
         String sha = shas.get(script);
         CompletableFuture<T> first = async.<T>evalsha(sha, type, keys, args).toCompletableFuture();
         return first.exceptionallyCompose(err -> {
             Throwable cause = err instanceof CompletionException && err.getCause() != null ? err.getCause() : err;
             if (cause instanceof RedisNoScriptException) {
-                return async.scriptLoad(script.source()).toCompletableFuture()
+                return loadEverywhereAsync(script)
                         .thenCompose(loaded -> async.<T>evalsha(sha, type, keys, args).toCompletableFuture());
+            }
+            if (isTryAgain(cause) && attempt < TRYAGAIN_ATTEMPTS) {
+                return CompletableFuture.supplyAsync(() -> null,
+                                CompletableFuture.delayedExecutor(TRYAGAIN_DELAY_MS, TimeUnit.MILLISECONDS))
+                        .thenCompose(x -> this.<T>evalAsync(script, type, keys, args, attempt + 1));
             }
             return CompletableFuture.failedFuture(cause);
         });
     }
 
-    /** The commands of the shared connection, for the stores of this package. */
-    RedisAsyncCommands<String, String> commands() {
+    private static boolean isTryAgain(Throwable t) {
+        return t instanceof RedisCommandExecutionException && t.getMessage() != null && t.getMessage().startsWith("TRYAGAIN");
+    }
+
+    private CompletableFuture<Void> loadEverywhereAsync(LuaScript script) {
+        if (cluster == null) {
+            return async.scriptLoad(script.source()).toCompletableFuture().thenApply(sha -> null);
+        }
+        List<Node> masters = masters();
+        CompletableFuture<?>[] fs = new CompletableFuture<?>[masters.size()];
+        for (int i = 0; i < fs.length; i++) {
+            fs[i] = masters.get(i).commands().scriptLoad(script.source()).toCompletableFuture();
+        }
+        return CompletableFuture.allOf(fs);
+    }
+
+    /** The commands of the shared connection (routed by key slot on a cluster), for the stores of this package. */
+    RedisClusterAsyncCommands<String, String> commands() {
         return async;
     }
 

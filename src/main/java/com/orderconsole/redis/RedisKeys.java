@@ -4,9 +4,15 @@ import java.nio.charset.StandardCharsets;
 import java.util.zip.CRC32;
 
 /**
- * Redis key layout. Orders are spread over {@link #BUCKETS} buckets; every key of a bucket carries
+ * Redis key layout. Orders are spread over {@link #buckets()} buckets; every key of a bucket carries
  * the same hash tag ({@code {bNN}}), so one script can touch an order, its bucket's rules copy, outbox,
  * cancel queue and counters atomically, on a single server or on Redis Cluster alike.
+ *
+ * <p>The bucket count is chosen when a data set is initialised and never changes afterwards (it would
+ * move every order to another key): 16 on a single server, 64 on a cluster (the CRC16 slots of 16 tags
+ * land 4 / 8 / 4 on three masters' default slot ranges, of 64 tags 22 / 24 / 18). It is recorded in
+ * Redis ({@code osm:buckets}) and MySQL ({@code dataset_identity.buckets}); the engine sets it here
+ * with {@link #useBuckets} before any service starts, once per process.
  *
  * <pre>
  * osm:{b07}:order:&lt;id&gt;  hash   status, version, updateTime, createTime (ms)
@@ -19,11 +25,19 @@ import java.util.zip.CRC32;
  * osm:epoch              string marker of this Redis data set (absent after a data loss)
  * osm:dataset            string the data set this Redis belongs to; its MySQL carries the same id
  * osm:recovering         string set while a process restores the data set from MySQL (expires)
+ * osm:buckets            string the bucket count of this data set
  * </pre>
  */
 public final class RedisKeys {
-    /** Number of buckets. Fixed: changing it would move every order to another key. */
-    public static final int BUCKETS = 16;
+    /** Bucket count of a data set initialised on a single server (and of every data set made before it was chosen). */
+    public static final int DEFAULT_BUCKETS = 16;
+    /** Bucket count of a data set initialised on a Redis Cluster: max/mean buckets per master 1.125 on 3 masters. */
+    public static final int DEFAULT_CLUSTER_BUCKETS = 64;
+    /** Largest bucket count accepted: every bucket costs the follower and the sweeper a call per round. */
+    public static final int MAX_BUCKETS = 1024;
+    /** The bucket count of the data set. */
+    public static final String BUCKET_COUNT = "osm:buckets";
+    private static volatile int buckets = DEFAULT_BUCKETS;
     /** The rules JSON document. */
     public static final String RULES = "osm:rules";
     /** Random marker written when the rules are seeded; its absence means Redis lost its data. */
@@ -38,15 +52,50 @@ public final class RedisKeys {
     private RedisKeys() {
     }
 
-    /** @return the bucket 0..15 of an order id (CRC-32 of its UTF-8 bytes) */
+    /** @return the bucket count of the data set this process works on */
+    public static int buckets() {
+        return buckets;
+    }
+
+    /**
+     * Sets the bucket count of the data set this process works on; called by the engine once the count
+     * recorded for the data set is known, before any service is built.
+     *
+     * @param count 1..{@link #MAX_BUCKETS}
+     * @throws IllegalArgumentException when out of range
+     */
+    public static void useBuckets(int count) {
+        requireValid(count);
+        buckets = count;
+    }
+
+    /**
+     * @param count a bucket count asked for
+     * @return the count when it is usable
+     * @throws IllegalArgumentException naming the range when it is not
+     */
+    public static int requireValid(int count) {
+        if (count < 1 || count > MAX_BUCKETS) {
+            throw new IllegalArgumentException("bucket count " + count + " is out of range: use 1 to " + MAX_BUCKETS
+                    + " (16 suits one server, 64 or more a cluster)");
+        }
+        return count;
+    }
+
+    /** @return the bucket 0..buckets()-1 of an order id (CRC-32 of its UTF-8 bytes) */
     public static int bucket(String orderId) {
         CRC32 crc = new CRC32();
         crc.update(orderId.getBytes(StandardCharsets.UTF_8));
-        return (int) (crc.getValue() % BUCKETS);
+        return (int) (crc.getValue() % buckets);
+    }
+
+    /** @return the hash tag of a bucket, e.g. "b07": Redis Cluster places the bucket's keys by its CRC16 */
+    public static String hashTag(int bucket) {
+        return "b" + (bucket < 10 ? "0" : "") + bucket;
     }
 
     private static String tag(int bucket) {
-        return "osm:{b" + (bucket < 10 ? "0" : "") + bucket + "}:";
+        return "osm:{" + hashTag(bucket) + "}:";
     }
 
     /** @return the order's state hash key (the id must already be validated) */

@@ -2,7 +2,7 @@ package com.orderconsole.redis;
 
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.SetArgs;
-import io.lettuce.core.api.async.RedisAsyncCommands;
+import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -16,7 +16,7 @@ import java.util.concurrent.CompletableFuture;
  */
 public final class RulesStore {
     private final RedisConnection redis;
-    private final RedisAsyncCommands<String, String> async;
+    private final RedisClusterAsyncCommands<String, String> async;
 
     RulesStore(RedisConnection redis) {
         this.redis = redis;
@@ -50,7 +50,7 @@ public final class RulesStore {
         });
         String[] a = args.toArray(String[]::new);
         List<CompletableFuture<Long>> fs = new ArrayList<>();
-        for (int b = 0; b < RedisKeys.BUCKETS; b++) {
+        for (int b = 0; b < RedisKeys.buckets(); b++) {
             fs.add(redis.evalAsync(LuaScript.PUBLISH_RULES, ScriptOutputType.INTEGER, new String[]{RedisKeys.rules(b)}, a));
         }
         fs.forEach(f -> redis.await(f, "publish rules"));
@@ -59,7 +59,7 @@ public final class RulesStore {
     /** @return the rules version held by each bucket's copy (null where absent) */
     public List<Long> publishedVersions() {
         List<CompletableFuture<String>> fs = new ArrayList<>();
-        for (int b = 0; b < RedisKeys.BUCKETS; b++) {
+        for (int b = 0; b < RedisKeys.buckets(); b++) {
             fs.add(async.hget(RedisKeys.rules(b), "_v").toCompletableFuture());
         }
         List<Long> out = new ArrayList<>();
@@ -134,5 +134,57 @@ public final class RulesStore {
     public String claimDatasetId(String datasetId) {
         redis.await(async.setnx(RedisKeys.DATASET, datasetId), "SETNX " + RedisKeys.DATASET);
         return datasetId();
+    }
+
+    /**
+     * @return the bucket count recorded for this Redis data set ({@code osm:buckets}), or null when none
+     *     is recorded (a data set made before the count was recorded, or a Redis that lost its data)
+     * @throws IllegalStateException when the recorded value is not a whole number
+     */
+    public Integer bucketCount() {
+        String v = redis.await(async.get(RedisKeys.BUCKET_COUNT), "GET " + RedisKeys.BUCKET_COUNT);
+        if (v == null) {
+            return null;
+        }
+        try {
+            return Integer.parseInt(v.trim());
+        } catch (NumberFormatException e) {
+            throw new IllegalStateException("Redis key " + RedisKeys.BUCKET_COUNT + " holds '" + v
+                    + "', not a bucket count: set it to the count MySQL records (dataset_identity.buckets)");
+        }
+    }
+
+    /**
+     * Records the bucket count of this Redis data set unless one is recorded.
+     *
+     * @return the count now recorded (this one, or the one set first by another process)
+     */
+    public int claimBucketCount(int buckets) {
+        redis.await(async.setnx(RedisKeys.BUCKET_COUNT, Integer.toString(buckets)), "SETNX " + RedisKeys.BUCKET_COUNT);
+        return bucketCount();
+    }
+
+    /**
+     * Buckets whose keys a Redis lost while the data-set marker survived: a cluster master restarted empty
+     * (each master holds only its slots' keys). Such a bucket has neither its rules copy, which every
+     * bucket has once the rules are published, nor its counters, which it has once it held an order; one
+     * of them alone missing is not a loss (a bucket never used, a copy being republished).
+     *
+     * @return the buckets, ascending; empty when none
+     */
+    public List<Integer> bucketsLost() {
+        List<CompletableFuture<Long>> fs = new ArrayList<>();
+        for (int b = 0; b < RedisKeys.buckets(); b++) {
+            fs.add(async.exists(RedisKeys.rules(b)).toCompletableFuture());
+            fs.add(async.exists(RedisKeys.stats(b)).toCompletableFuture());
+        }
+        List<Integer> out = new ArrayList<>();
+        for (int b = 0; b < RedisKeys.buckets(); b++) {
+            long present = redis.await(fs.get(2 * b), "EXISTS rules") + redis.await(fs.get(2 * b + 1), "EXISTS stats");
+            if (present == 0) {
+                out.add(b);
+            }
+        }
+        return out;
     }
 }

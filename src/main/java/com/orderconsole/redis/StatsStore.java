@@ -1,6 +1,6 @@
 package com.orderconsole.redis;
 
-import io.lettuce.core.api.async.RedisAsyncCommands;
+import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -21,7 +21,7 @@ import java.util.concurrent.CompletableFuture;
  */
 public final class StatsStore {
     private final RedisConnection redis;
-    private final RedisAsyncCommands<String, String> async;
+    private final RedisClusterAsyncCommands<String, String> async;
 
     StatsStore(RedisConnection redis) {
         this.redis = redis;
@@ -111,7 +111,7 @@ public final class StatsStore {
 
     private Map<String, Long> raw() {
         List<CompletableFuture<Map<String, String>>> fs = new ArrayList<>();
-        for (int b = 0; b < RedisKeys.BUCKETS; b++) {
+        for (int b = 0; b < RedisKeys.buckets(); b++) {
             fs.add(async.hgetall(RedisKeys.stats(b)).toCompletableFuture());
         }
         Map<String, Long> sum = new HashMap<>();

@@ -14,7 +14,8 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Periodic self-healing: notices that Redis lost its data (the epoch marker is gone) and restores the
+ * Periodic self-healing: notices that Redis lost its data (the epoch marker is gone, or on a cluster the
+ * keys of some buckets: {@link RulesStore#bucketsLost}) and restores the
  * rules and every unpaid order's state and cancel-queue entry from MySQL; completes order creations
  * interrupted between the MySQL and the Redis step; puts back overdue unpaid orders whose Redis state
  * alone was lost; reloads scripts missing from the Redis script cache. Other orders come back lazily on lookup or
@@ -36,6 +37,11 @@ public final class Maintenance implements AutoCloseable {
     private final Follower follower;
     private final DataSetIdentity dataset;
     private ScheduledExecutorService scheduler;
+    private ScheduledExecutorService passes;
+    /** Null: no pass over terminal orders without an expiry. */
+    private volatile TerminalRetention retention;
+    /** How often terminal orders without an expiry are looked for (the first pass 30 s after start). */
+    static final Duration UNTRACKED_PASS_EVERY = Duration.ofHours(6);
 
     Maintenance(RedisConnection redis, RulesStore marker, DataSetIdentity dataset, RulesService rules, OrderService orders,
                 Follower follower) {
@@ -57,8 +63,16 @@ public final class Maintenance implements AutoCloseable {
      * @return order states restored (0 when Redis had not lost its data)
      */
     public long recoverIfRedisLostData() {
-        if (marker.epoch() != null) {
-            return 0;
+        String current = marker.epoch();
+        if (current != null) {
+            // A cluster master restarted empty loses only its slots' keys; the marker may live on another one.
+            java.util.List<Integer> lost = marker.bucketsLost();
+            if (lost.isEmpty()) {
+                return 0;
+            }
+            log.warn("Redis lost the keys of buckets {} (a cluster master restarted empty?): restoring the data set from MySQL",
+                    lost);
+            marker.forgetEpoch(current);
         }
         String epoch = UUID.randomUUID().toString();
         if (!marker.claimRecovery(epoch, RECOVERY_CLAIM_MS)) {
@@ -107,13 +121,35 @@ public final class Maintenance implements AutoCloseable {
         }
     }
 
-    /** Runs {@link #runOnce} every {@code period} on a daemon thread. */
+    /** Called by {@link Services}: the maintenance job also gives terminal orders stored without an expiry theirs. */
+    void retainTerminal(TerminalRetention r) {
+        this.retention = r;
+    }
+
+    /**
+     * Runs {@link #runOnce} every {@code period} on a daemon thread, and every
+     * {@link #UNTRACKED_PASS_EVERY} (first 30 s after start) {@link TerminalRetention#retireUntracked}: a
+     * data set from before the retention keeps every terminal order until that pass.
+     */
     public synchronized void start(Duration period) {
         if (scheduler != null) {
             return;
         }
         scheduler = DaemonScheduler.create("maintenance");
         scheduler.scheduleWithFixedDelay(this::runOnce, period.toMillis(), period.toMillis(), TimeUnit.MILLISECONDS);
+        TerminalRetention r = retention;
+        if (r != null) {
+            // A thread of its own: a pass over millions of orders must not hold back the 5 s data-loss checks.
+            passes = DaemonScheduler.create("terminal-retention");
+            passes.scheduleWithFixedDelay(() -> {
+                try {
+                    r.retireUntracked(() -> Thread.currentThread().isInterrupted());
+                } catch (RuntimeException e) {
+                    log.warn("pass over terminal orders without an expiry failed, next in {}: {}", UNTRACKED_PASS_EVERY,
+                            e.getMessage());
+                }
+            }, 30_000, UNTRACKED_PASS_EVERY.toMillis(), TimeUnit.MILLISECONDS);
+        }
     }
 
     @Override
@@ -121,6 +157,10 @@ public final class Maintenance implements AutoCloseable {
         if (scheduler != null) {
             scheduler.shutdownNow();
             scheduler = null;
+        }
+        if (passes != null) {
+            passes.shutdownNow();
+            passes = null;
         }
     }
 }

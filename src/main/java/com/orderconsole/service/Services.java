@@ -53,28 +53,34 @@ public final class Services implements AutoCloseable {
     private final OlistImporter importer;
     private final TrafficSimulator simulator;
     private final Duration paymentTimeout;
+    private final TerminalRetention retention;
 
-    private Services(RedisStores redis, Database db, Duration paymentTimeout) {
+    private Services(RedisStores redis, Database db, Duration paymentTimeout, Duration terminalRetention) {
         RedisConnection clock = redis.connection();
         this.audit = new AuditTrail(db);
         this.paymentTimeout = paymentTimeout;
         this.rules = new RulesService(redis.rules(), db, access, audit);
         this.stuck = new StuckThresholds(rules::current);
-        OrderCreator creator = new OrderCreator(redis.orders(), db);
+        this.retention = new TerminalRetention(terminalRetention, rules::current, redis.orders(), db);
+        OrderCreator creator = new OrderCreator(redis.orders(), db, retention);
         this.follower = new Follower(clock, redis.outbox(), redis.rules(), db, access);
+        follower.retainTerminal(retention);
         this.orders = new OrderService(clock, redis.orders(), redis.queue(), db, creator, follower, access, rules, stuck);
+        orders.retainTerminal(retention);
         this.transitions = new TransitionService(clock, redis.orders(), db, orders, rules, follower, access);
         // The sweeper's cancels go over a Redis connection of their own: a storm's batches never queue in front of payments.
         TransitionService sweeps = new TransitionService(clock, redis.orders().onOwnConnection(), db, orders, rules, follower, access);
         this.sweeper = new CancelSweeper(clock, redis.queue(), redis.rules(), sweeps, access, SWEEP_BATCH, SWEEP_ROUNDS);
         this.queue = new QueueService(clock, redis.queue(), redis.orders(), transitions, sweeper, orders, access, audit);
-        this.monitor = new MonitorService(clock, redis.stats(), db, stuck);
+        this.monitor = new MonitorService(clock, redis.stats(), db, stuck, retention);
         this.rulesWhatIf = new RulesWhatIf(rules, clock, redis.stats(), db, stuck);
         this.health = new HealthService(clock, redis.queue(), db, rules, follower);
         this.reconciliation = new ReconciliationService(clock, redis.orders(), redis.queue(), redis.stats(), db, orders, follower, access,
                 audit);
+        reconciliation.retainTerminal(retention);
         this.dataset = new DataSetIdentity(clock, redis.rules(), db);
         this.maintenance = new Maintenance(clock, redis.rules(), dataset, rules, orders, follower);
+        maintenance.retainTerminal(retention);
         this.deadLetters = new DeadLetterService(db, orders, access, audit);
         this.importer = new OlistImporter(creator, db, access, paymentTimeout);
         this.simulator = new TrafficSimulator(orders, transitions, access);
@@ -86,7 +92,25 @@ public final class Services implements AutoCloseable {
      * @param paymentTimeout default payment deadline for new orders
      */
     public static Services create(RedisStores redis, Database db, Duration paymentTimeout) {
-        return new Services(redis, db, paymentTimeout);
+        return new Services(redis, db, paymentTimeout, DEFAULT_TERMINAL_RETENTION);
+    }
+
+    /**
+     * @param redis connected Redis stores
+     * @param db connected, migrated database
+     * @param paymentTimeout default payment deadline for new orders
+     * @param terminalRetention how long a terminal order stays in Redis after it became terminal
+     */
+    public static Services create(RedisStores redis, Database db, Duration paymentTimeout, Duration terminalRetention) {
+        return new Services(redis, db, paymentTimeout, terminalRetention);
+    }
+
+    /** Default terminal retention: 7 days (the engine's {@code --terminal-retention} changes it). */
+    public static final Duration DEFAULT_TERMINAL_RETENTION = Duration.ofDays(7);
+
+    /** @return when terminal orders leave Redis */
+    public TerminalRetention retention() {
+        return retention;
     }
 
     public RulesService rules() {

@@ -9,6 +9,9 @@ public interface DatasetMapper {
     @Select("SELECT dataset_id FROM dataset_identity WHERE id = 1")
     String get();
 
-    @Insert("INSERT IGNORE INTO dataset_identity (id, dataset_id, created_at_ms) VALUES (1, #{id}, #{at})")
-    int claim(@Param("id") String datasetId, @Param("at") long atMs);
+    @Select("SELECT buckets FROM dataset_identity WHERE id = 1")
+    Integer buckets();
+
+    @Insert("INSERT IGNORE INTO dataset_identity (id, dataset_id, created_at_ms, buckets) VALUES (1, #{id}, #{at}, #{buckets})")
+    int claim(@Param("id") String datasetId, @Param("at") long atMs, @Param("buckets") int buckets);
 }

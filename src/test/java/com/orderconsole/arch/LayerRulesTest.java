@@ -122,6 +122,16 @@ class LayerRulesTest {
     }
 
     @Test
+    void onlyTheTerminalRetentionLetsOrderStateLeaveRedis() {
+        noClasses().that().doNotHaveFullyQualifiedName(com.orderconsole.service.TerminalRetention.class.getName())
+                .and().resideOutsideOfPackage("com.orderconsole.redis..")
+                .should().callMethod(OrderStateStore.class, "retire", java.util.List.class)
+                .because("an order's hash may only expire once MySQL holds it durably: the follower hands the terminal "
+                        + "retention what it has just committed (issue 16)")
+                .check(classes);
+    }
+
+    @Test
     void onlyTheFollowerAppliesTheOutboxToMySql() {
         noClasses().that().resideOutsideOfPackage("com.orderconsole.service.follower..")
                 .and().resideOutsideOfPackage("com.orderconsole.redis..")

@@ -177,7 +177,7 @@ final class SoakChecks {
             }
             try (RedisClient c = RedisClient.create(redisUri); StatefulRedisConnection<String, String> conn = c.connect()) {
                 RedisCommands<String, String> r = conn.sync();
-                for (int b = 0; b < RedisKeys.BUCKETS; b++) {
+                for (int b = 0; b < RedisKeys.buckets(); b++) {
                     for (ScoredValue<String> v : r.zrangebyscoreWithScores(RedisKeys.cancelQueue(b), Range.create(0, (double) cutoff))) {
                         due.merge(v.getValue(), (long) v.getScore(), Math::min);
                     }
@@ -204,7 +204,7 @@ final class SoakChecks {
     private String outboxLengths() {
         try (RedisClient c = RedisClient.create(redisUri); StatefulRedisConnection<String, String> conn = c.connect()) {
             List<Long> l = new ArrayList<>();
-            for (int b = 0; b < RedisKeys.BUCKETS; b++) {
+            for (int b = 0; b < RedisKeys.buckets(); b++) {
                 l.add(conn.sync().xlen(RedisKeys.outbox(b)));
             }
             return l.toString();
@@ -403,7 +403,7 @@ final class SoakChecks {
                     break;
                 }
             }
-            for (int b = 0; b < RedisKeys.BUCKETS; b++) {
+            for (int b = 0; b < RedisKeys.buckets(); b++) {
                 List<String> queued = sync.zrange(RedisKeys.cancelQueue(b), 0, -1);
                 Map<String, RedisState> qs = redisStates(conn.async(), queued);
                 for (String id : queued) {

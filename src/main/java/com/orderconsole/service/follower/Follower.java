@@ -49,7 +49,7 @@ public final class Follower implements AutoCloseable {
      * {@code orderconsole.follower.threads}). Safe: a bucket's cursor row is locked for its transaction,
      * and in this process a bucket is drained by one thread at a time ({@link #bucketLocks}).
      */
-    static final int THREADS_MAX = RedisKeys.BUCKETS;
+    static final int THREADS_MAX = RedisKeys.buckets();
     static final int THREADS = Math.max(1, Math.min(THREADS_MAX, Integer.getInteger("orderconsole.follower.threads", 4)));
     /** @return buckets applied at the same time unless {@link #tune} says otherwise */
     public static int defaultThreads() {
@@ -72,9 +72,9 @@ public final class Follower implements AutoCloseable {
     private final Semaphore wake = new Semaphore(0);
     private final AtomicLong applied = new AtomicLong();
     /** Per bucket, the stream id this process last trimmed up to; guarded by that bucket's lock. */
-    private final String[] trimmedUpTo = new String[RedisKeys.BUCKETS];
+    private final String[] trimmedUpTo = new String[RedisKeys.buckets()];
     /** One bucket is drained by one thread of this process at a time (the cursor row lock does so across processes). */
-    private final java.util.concurrent.locks.ReentrantLock[] bucketLocks = new java.util.concurrent.locks.ReentrantLock[RedisKeys.BUCKETS];
+    private final java.util.concurrent.locks.ReentrantLock[] bucketLocks = new java.util.concurrent.locks.ReentrantLock[RedisKeys.buckets()];
     private java.util.concurrent.ExecutorService pool;
     private volatile int threads = THREADS;
     private volatile int batch = BATCH;
@@ -82,6 +82,8 @@ public final class Follower implements AutoCloseable {
     private volatile boolean running;
     private Thread thread;
     private boolean cursorsEnsured;
+    /** Lets terminal orders leave Redis after MySQL has them (issue 16); null: they stay. */
+    private volatile com.orderconsole.service.TerminalRetention retention;
 
     /** Built by {@link com.orderconsole.service.Services}; {@code clock} gives Redis {@code TIME}. */
     public Follower(RedisConnection clock, OutboxStore outbox, RulesStore rules, Database db, Access access) {
@@ -90,7 +92,7 @@ public final class Follower implements AutoCloseable {
         this.rules = rules;
         this.db = db;
         this.access = access;
-        for (int b = 0; b < RedisKeys.BUCKETS; b++) {
+        for (int b = 0; b < RedisKeys.buckets(); b++) {
             bucketLocks[b] = new java.util.concurrent.locks.ReentrantLock();
         }
     }
@@ -115,23 +117,23 @@ public final class Follower implements AutoCloseable {
         ensureCursors();
         int total = 0;
         if (threads == 1) {
-            for (int b = 0; b < RedisKeys.BUCKETS; b++) {
+            for (int b = 0; b < RedisKeys.buckets(); b++) {
                 total += drainBucket(b);
             }
         } else {
             // Buckets in parallel: each its own transactions on its own connection. Every bucket is tried
             // even when another fails; the first failure is reported after all have finished.
-            List<java.util.concurrent.Future<Integer>> fs = new ArrayList<>(RedisKeys.BUCKETS);
+            List<java.util.concurrent.Future<Integer>> fs = new ArrayList<>(RedisKeys.buckets());
             java.util.concurrent.ExecutorService p = pool();
             if (p == null) { // closed: finish this call on the caller's thread
-                for (int b = 0; b < RedisKeys.BUCKETS; b++) {
+                for (int b = 0; b < RedisKeys.buckets(); b++) {
                     total += drainBucket(b);
                 }
                 applied.addAndGet(total);
                 lastError = null;
                 return total;
             }
-            for (int b = 0; b < RedisKeys.BUCKETS; b++) {
+            for (int b = 0; b < RedisKeys.buckets(); b++) {
                 int bucket = b;
                 fs.add(p.submit(() -> drainBucket(bucket)));
             }
@@ -186,7 +188,7 @@ public final class Follower implements AutoCloseable {
     public int drainForRecovery(String epoch) {
         ensureCursors();
         int total = 0;
-        for (int b = 0; b < RedisKeys.BUCKETS; b++) {
+        for (int b = 0; b < RedisKeys.buckets(); b++) {
             bucketLocks[b].lock();
             try {
                 int n;
@@ -248,7 +250,7 @@ public final class Follower implements AutoCloseable {
     private synchronized void ensureCursors() {
         if (!cursorsEnsured) {
             db.inTransaction(t -> {
-                for (int b = 0; b < RedisKeys.BUCKETS; b++) {
+                for (int b = 0; b < RedisKeys.buckets(); b++) {
                     t.cursors().ensure(b);
                 }
                 return null;
@@ -287,11 +289,18 @@ public final class Follower implements AutoCloseable {
         }
     }
 
+    /** Called by {@link com.orderconsole.service.Services}: after each commit, terminal orders get their Redis expiry. */
+    public void retainTerminal(com.orderconsole.service.TerminalRetention r) {
+        this.retention = r;
+    }
+
     private int drainBatchOnce(int bucket, String epoch) {
         String[] last = new String[1];
+        List<HistoryEntry> committed = new ArrayList<>();
         // Plain transaction, few statements: the cursor lock, one multi-row history INSERT, the conflict
         // check only when a row was ignored, one multi-row guarded UPDATE of the orders, the cursor.
         int n = db.inTransaction(t -> {
+            committed.clear();
             CursorStore.Cursor cursor = t.cursors().lock(bucket);
             String after = cursor.epoch() == null ? cursor.lastId() : cursor.after(epoch);
             List<OutboxEntry> batch = outbox.read(bucket, after, this.batch, epoch);
@@ -336,6 +345,7 @@ public final class Follower implements AutoCloseable {
                     continue;
                 }
                 newest.merge(e.orderId(), e, (a, b) -> b.version() > a.version() ? b : a);
+                committed.add(e);
             }
             List<OrderStore.Apply> applies = new ArrayList<>(newest.size());
             for (HistoryEntry e : newest.values()) {
@@ -352,6 +362,10 @@ public final class Follower implements AutoCloseable {
             // follower that died between its commit and its trim left behind.
             outbox.trim(bucket, last[0]);
             trimmedUpTo[bucket] = last[0];
+        }
+        com.orderconsole.service.TerminalRetention r = retention;
+        if (r != null) {
+            r.afterCommit(committed); // after the commit only: until then the hash is the newest state's one copy
         }
         return n;
     }
@@ -542,7 +556,7 @@ public final class Follower implements AutoCloseable {
         Long oldest = null;
         long now = clock.nowMs();
         String epoch = rules.epoch();
-        for (int b = 0; b < RedisKeys.BUCKETS; b++) {
+        for (int b = 0; b < RedisKeys.buckets(); b++) {
             int bucket = b;
             CursorStore.Cursor c = db.read(t -> t.cursors().read(bucket));
             String cursor = epoch == null || c.epoch() == null ? c.lastId() : c.after(epoch);

@@ -14,11 +14,15 @@ import java.util.Map;
 /**
  * Checks what an operator must know about: servers up, Redis eviction policy (anything but
  * noeviction may silently drop order state), scripts missing from the server cache and failing to
- * load, the cancel sweeper not ticking for more than 10 s, MySQL sync lag.
+ * load, the cancel sweeper not ticking for more than 10 s, MySQL sync lag; and the Redis masters with
+ * their share of the buckets (a cluster whose busiest master holds more than 1.15 times the mean share is
+ * reported: it carries that much more of the load).
  */
 public final class HealthService {
     /** A sweeper silent for longer than this, in ms, is reported. */
     static final long SWEEPER_SILENT_MS = 10_000;
+    /** Busiest master's bucket count over the mean above which the spread is reported uneven (issue 16's target). */
+    static final double UNEVEN_SPREAD = 1.15;
 
     private final RedisConnection redis;
     private final CancelQueueStore queue;
@@ -41,6 +45,7 @@ public final class HealthService {
         boolean redisUp = redis.ping();
         boolean mysqlUp = db.ping();
         Long rulesVersion = null;
+        List<RedisMaster> masters = List.of();
         if (!redisUp) {
             warnings.add("Redis at " + redis.where() + " is not answering: transitions fail until it is back");
         }
@@ -50,9 +55,17 @@ public final class HealthService {
         if (redisUp) {
             try {
                 rulesVersion = rules.current().version();
-                String policy = redis.configGet("maxmemory-policy");
-                if (policy != null && !"noeviction".equals(policy)) {
-                    warnings.add("Redis maxmemory-policy is " + policy + ": order state may be evicted; set noeviction");
+                masters = masters();
+                redis.configGetPerMaster("maxmemory-policy").forEach((where, policy) -> {
+                    if (policy != null && !"noeviction".equals(policy)) {
+                        warnings.add("Redis maxmemory-policy is " + policy + (redis.isCluster() ? " on " + where : "")
+                                + ": order state may be evicted; set noeviction");
+                    }
+                });
+                double spread = Health.maxOverMean(masters);
+                if (spread > UNEVEN_SPREAD) {
+                    warnings.add(String.format(java.util.Locale.ROOT, "the busiest Redis master holds %.2f times the mean "
+                            + "share of buckets: it carries that much more of the load (rebalance the cluster's slots)", spread));
                 }
                 Map<String, String> sw = queue.sweeperState();
                 String last = sw.get("lastTick");
@@ -75,6 +88,15 @@ public final class HealthService {
                 warnings.add("health check incomplete: " + e.getMessage());
             }
         }
-        return new Health(redisUp, mysqlUp, rulesVersion, warnings);
+        return new Health(redisUp, mysqlUp, rulesVersion, warnings, masters);
+    }
+
+    private List<RedisMaster> masters() {
+        Map<String, List<Integer>> byMaster = redis.bucketsPerMaster();
+        int total = byMaster.values().stream().mapToInt(List::size).sum();
+        List<RedisMaster> out = new ArrayList<>();
+        byMaster.forEach((where, buckets) -> out.add(new RedisMaster(where, buckets.size(),
+                total == 0 ? 0 : buckets.size() / (double) total)));
+        return out;
     }
 }

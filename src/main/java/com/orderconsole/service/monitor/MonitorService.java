@@ -19,27 +19,57 @@ import java.util.TreeMap;
  * Counters for the console and {@code stats}: result codes and edges counted by transition.lua in
  * Redis (every process's transitions, since the counters were last reset), live status counts, stuck
  * counts and per-minute history from MySQL.
+ *
+ * <p>Terminal statuses are counted in MySQL: their orders leave Redis after the retention, so Redis'
+ * counters of them mean nothing. Counting millions of rows takes seconds: once a count took longer than
+ * {@link #SLOW_COUNT_MS} ms, the last count is handed out and refreshed in the background when older than
+ * {@link #TERMINAL_COUNT_REFRESH_MS} ms, so the graph never waits for it; a quick count is made every time.
  */
 public final class MonitorService {
     private final RedisConnection redis;
     private final StatsStore stats;
     private final Database db;
     private final StuckThresholds stuck;
+    private final com.orderconsole.service.TerminalRetention retention;
+    /** How old, ms, the kept MySQL count of terminal orders may be before a background recount starts. */
+    static final long TERMINAL_COUNT_REFRESH_MS = 10_000;
+    /** A MySQL count slower than this, ms, is kept and refreshed in the background instead of made per call. */
+    static final long SLOW_COUNT_MS = 100;
+    private volatile long lastCountTookMs;
+    private volatile Map<OrderStatus, Long> terminalCounts;
+    private volatile long terminalCountedAtMs;
+    private final java.util.concurrent.atomic.AtomicBoolean recounting = new java.util.concurrent.atomic.AtomicBoolean();
 
     /** Built by {@link com.orderconsole.service.Services}; {@code redis} gives Redis {@code TIME}. */
     public MonitorService(RedisConnection redis, StatsStore stats, Database db, StuckThresholds stuck) {
+        this(redis, stats, db, stuck, null);
+    }
+
+    /**
+     * Built by {@link com.orderconsole.service.Services}; {@code redis} gives Redis {@code TIME}.
+     *
+     * @param retention which statuses are terminal (counted in MySQL); null to count every status in Redis
+     */
+    public MonitorService(RedisConnection redis, StatsStore stats, Database db, StuckThresholds stuck,
+                          com.orderconsole.service.TerminalRetention retention) {
         this.redis = redis;
         this.stats = stats;
         this.db = db;
         this.stuck = stuck;
+        this.retention = retention;
     }
 
-    /** @return live count per status and stuck count per non-terminal status (every status present) */
+    /**
+     * @return count per status (non-terminal: Redis live counters; terminal: MySQL, refreshed at most every
+     *     10 s in the background) and stuck count per non-terminal status (every status present)
+     */
     public StateCounts stateCounts() {
         Map<String, Long> s = stats.all();
         Map<OrderStatus, Long> live = new EnumMap<>(OrderStatus.class);
+        java.util.Set<OrderStatus> terminal = retention == null ? java.util.Set.of() : retention.terminalStatuses();
+        Map<OrderStatus, Long> durable = terminal.isEmpty() ? Map.of() : terminalCounts();
         for (OrderStatus st : OrderStatus.values()) {
-            live.put(st, Math.max(0, s.getOrDefault("n:" + st.code(), 0L)));
+            live.put(st, terminal.contains(st) ? durable.getOrDefault(st, 0L) : Math.max(0, s.getOrDefault("n:" + st.code(), 0L)));
         }
         long now = redis.nowMs();
         Map<OrderStatus, Duration> limits = stuck.all();
@@ -49,6 +79,39 @@ public final class MonitorService {
             return null;
         });
         return new StateCounts(live, stuckCounts);
+    }
+
+    /**
+     * MySQL's count per status as last counted: counted now the first time, then handed out at once and
+     * counted again in the background when older than {@link #TERMINAL_COUNT_REFRESH_MS}.
+     */
+    private Map<OrderStatus, Long> terminalCounts() {
+        Map<OrderStatus, Long> kept = terminalCounts;
+        if (kept == null || lastCountTookMs < SLOW_COUNT_MS) {
+            recountTerminal();
+            return terminalCounts;
+        }
+        if (System.currentTimeMillis() - terminalCountedAtMs > TERMINAL_COUNT_REFRESH_MS && recounting.compareAndSet(false, true)) {
+            Thread t = new Thread(() -> {
+                try {
+                    recountTerminal();
+                } catch (RuntimeException e) {
+                    // MySQL down: the status bar says so; the last count stays until the next try.
+                } finally {
+                    recounting.set(false);
+                }
+            }, "terminal-count");
+            t.setDaemon(true);
+            t.start();
+        }
+        return kept;
+    }
+
+    private void recountTerminal() {
+        long t0 = System.nanoTime();
+        terminalCounts = mysqlCounts();
+        terminalCountedAtMs = System.currentTimeMillis();
+        lastCountTookMs = (System.nanoTime() - t0) / 1_000_000;
     }
 
     /** @return orders per status in MySQL (exact, slower at scale than {@link #stateCounts()}) */

@@ -35,14 +35,26 @@ public final class OrderCreator {
 
     private final OrderStateStore states;
     private final Database db;
+    /** Null: terminal orders stay in Redis. */
+    private final com.orderconsole.service.TerminalRetention retention;
 
     /**
      * @param states Redis order state
      * @param db MySQL
      */
     public OrderCreator(OrderStateStore states, Database db) {
+        this(states, db, null);
+    }
+
+    /**
+     * @param states Redis order state
+     * @param db MySQL
+     * @param retention when terminal orders (an import's finished ones) leave Redis; null to keep them
+     */
+    public OrderCreator(OrderStateStore states, Database db, com.orderconsole.service.TerminalRetention retention) {
         this.states = states;
         this.db = db;
+        this.retention = retention;
     }
 
     /**
@@ -111,7 +123,7 @@ public final class OrderCreator {
         RuntimeException last = null;
         for (int attempt = 0; attempt <= REDIS_RETRY_MS.length; attempt++) {
             try {
-                return states.initOrders(toInit);
+                return retention == null ? states.initOrders(toInit) : states.initOrders(toInit, retention.createdRetireAt(states.nowMs()));
             } catch (RuntimeException e) {
                 last = e;
                 if (attempt < REDIS_RETRY_MS.length) {

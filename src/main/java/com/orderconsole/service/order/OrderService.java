@@ -57,6 +57,8 @@ public final class OrderService {
     private final Access access;
     private final RulesService rules;
     private final StuckThresholds stuck;
+    /** Null: terminal orders stay in Redis (and rebuilt ones too). */
+    private volatile com.orderconsole.service.TerminalRetention retention;
 
     /** Built by {@link com.orderconsole.service.Services}; {@code clock} gives Redis {@code TIME}. */
     public OrderService(RedisConnection clock, OrderStateStore states, CancelQueueStore queue, Database db,
@@ -278,9 +280,19 @@ public final class OrderService {
         }
     }
 
+    /**
+     * Called by {@link com.orderconsole.service.Services}: a terminal order rebuilt from MySQL leaves Redis
+     * again after its retention (at least {@link com.orderconsole.service.TerminalRetention#REBUILD_GRACE}).
+     */
+    public void retainTerminal(com.orderconsole.service.TerminalRetention r) {
+        this.retention = r;
+    }
+
     private void rebuildFrom(OrderRow row) {
         OrderState st = OrderCreator.stateOf(row);
-        if (states.initOrder(st, OrderCreator.expiryOf(row))) {
+        com.orderconsole.service.TerminalRetention r = retention;
+        Long retireAt = r == null ? null : r.rebuiltRetireAtMs(st, clock.nowMs());
+        if (states.initOrder(st, OrderCreator.expiryOf(row), retireAt)) {
             log.info("rebuilt Redis state of order {} from MySQL: {} v{}", row.orderId, st.status(), st.version());
         }
     }
@@ -327,7 +339,7 @@ public final class OrderService {
             throw new OrderNotFoundException(orderId);
         }
         List<HistoryEntry> history = db.read(t -> t.history().byOrder(orderId));
-        OrderSummary summary = summarize(row, st, orderId);
+        OrderSummary summary = summarizeRetired(row, st, orderId, new long[]{-1});
         Set<OrderStatus> legal = st == null ? Set.of() : rules.current().targets(st.status());
         return new OrderDetails(summary, history, legal, queue.score(orderId), rebuilt);
     }
@@ -426,8 +438,9 @@ public final class OrderService {
                 return new OrderPage(out, null);
             }
             Map<String, OrderState> redisStates = states.getAll(rows.stream().map(r -> r.orderId).toList());
+            long[] now = {-1}; // Redis TIME, read once per page and only when a row has no Redis state
             for (OrderRow r : rows) {
-                OrderSummary sum = summarize(r, redisStates.get(r.orderId), r.orderId);
+                OrderSummary sum = summarizeRetired(r, redisStates.get(r.orderId), r.orderId, now);
                 if (!q.disagreeingOnly() || sum.disagrees()) {
                     out.add(sum);
                 }
@@ -470,10 +483,32 @@ public final class OrderService {
 
     /** @return MySQL row and Redis state side by side (either may be null, not both) */
     public static OrderSummary summarize(OrderRow row, OrderState st, String orderId) {
+        return summarize(row, st, orderId, false);
+    }
+
+    /**
+     * {@link #summarize} that knows a terminal order without Redis state whose retention has passed has
+     * left Redis on purpose; one still within its retention was lost (a Redis wipe) and is missing.
+     *
+     * @param now holder of the Redis time, epoch ms, -1 until read (read at most once per holder)
+     */
+    private OrderSummary summarizeRetired(OrderRow row, OrderState st, String orderId, long[] now) {
+        com.orderconsole.service.TerminalRetention r = retention;
+        boolean retired = false;
+        if (st == null && row != null && r != null && r.isTerminal(OrderStatus.ofCode(row.status))) {
+            if (now[0] < 0) {
+                now[0] = clock.nowMs();
+            }
+            retired = row.statusSinceMs + r.retention().toMillis() <= now[0];
+        }
+        return summarize(row, st, orderId, retired);
+    }
+
+    private static OrderSummary summarize(OrderRow row, OrderState st, String orderId, boolean retired) {
         return new OrderSummary(orderId, row == null ? null : row.customerId,
                 row == null ? null : OrderStatus.ofCode(row.status), row == null ? 0 : row.version,
                 st == null ? null : st.status(), st == null ? 0 : st.version(),
                 row != null ? row.createdAtMs : st.createTimeMs(), row != null ? row.statusSinceMs : st.updateTimeMs(),
-                row == null ? null : row.expireAtMs);
+                row == null ? null : row.expireAtMs, retired);
     }
 }

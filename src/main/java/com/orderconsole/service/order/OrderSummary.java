@@ -14,13 +14,22 @@ import com.orderconsole.domain.OrderStatus;
  * @param createdAtMs creation, epoch ms
  * @param statusSinceMs when the current MySQL status began, epoch ms
  * @param expireAtMs cancel deadline for unpaid orders, epoch ms, or null
+ * @param retired a terminal order whose Redis state has left Redis after its retention (MySQL has it;
+ *     it is rebuilt on access): not a disagreement
  */
 public record OrderSummary(String orderId, String customerId, OrderStatus mysqlStatus, long mysqlVersion,
                            OrderStatus redisStatus, long redisVersion, long createdAtMs, long statusSinceMs,
-                           Long expireAtMs) {
-    /** @return true when Redis and MySQL hold a different status or version */
+                           Long expireAtMs, boolean retired) {
+    /** A summary of an order that has not left Redis. */
+    public OrderSummary(String orderId, String customerId, OrderStatus mysqlStatus, long mysqlVersion,
+                        OrderStatus redisStatus, long redisVersion, long createdAtMs, long statusSinceMs, Long expireAtMs) {
+        this(orderId, customerId, mysqlStatus, mysqlVersion, redisStatus, redisVersion, createdAtMs, statusSinceMs,
+                expireAtMs, false);
+    }
+
+    /** @return true when Redis and MySQL hold a different status or version (a retired terminal order does not) */
     public boolean disagrees() {
-        return mysqlStatus != redisStatus || mysqlVersion != redisVersion;
+        return !retired && (mysqlStatus != redisStatus || mysqlVersion != redisVersion);
     }
 
     /** @return the status to show: Redis' when present (it leads), else MySQL's */

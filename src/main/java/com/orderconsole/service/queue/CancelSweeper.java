@@ -105,7 +105,7 @@ public final class CancelSweeper implements AutoCloseable {
             return 0;
         }
         int done = 0;
-        for (int b = 0; b < RedisKeys.BUCKETS; b++) {
+        for (int b = 0; b < RedisKeys.buckets(); b++) {
             for (int round = 0; round < maxBatchesPerTick; round++) {
                 List<QueueEntry> due = queue.due(b, now, batchSize);
                 if (due.isEmpty()) {

@@ -59,7 +59,7 @@ public final class QueueService {
         long overdue = 0;
         Long oldest = null;
         Long next = null;
-        for (int b = 0; b < RedisKeys.BUCKETS; b++) {
+        for (int b = 0; b < RedisKeys.buckets(); b++) {
             depth += queue.size(b);
             long o = queue.overdue(b, now);
             overdue += o;
@@ -89,7 +89,7 @@ public final class QueueService {
         }
         long now = redis.nowMs();
         List<QueueEntry> all = new ArrayList<>();
-        for (int b = 0; b < RedisKeys.BUCKETS; b++) {
+        for (int b = 0; b < RedisKeys.buckets(); b++) {
             // The first offset+limit of the merged order are among the first offset+limit of each bucket.
             all.addAll(queue.entries(b, 0, offset + limit));
         }

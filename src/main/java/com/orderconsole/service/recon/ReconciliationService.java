@@ -62,6 +62,8 @@ public final class ReconciliationService {
     private final Follower sync;
     private final Access access;
     private final AuditTrail audit;
+    /** Null: terminal orders stay in Redis and their counters are compared too. */
+    private volatile com.orderconsole.service.TerminalRetention retention;
 
     /** Built by {@link com.orderconsole.service.Services}. */
     public ReconciliationService(RedisConnection redis, OrderStateStore states, CancelQueueStore queue, StatsStore stats, Database db, OrderService orders, Follower sync, Access access,
@@ -108,6 +110,8 @@ public final class ReconciliationService {
             for (OrderSummary o : page.rows()) {
                 if (malformed.containsKey(o.orderId())) {
                     add(counts, kept, finding(ReconCategory.MALFORMED_IN_REDIS, o, malformed.get(o.orderId())));
+                } else if (o.retired()) {
+                    continue; // a terminal order that left Redis after its retention: rebuilt on access, not missing
                 } else if (o.redisStatus() == null) {
                     recheck.add(finding(ReconCategory.MISSING_IN_REDIS, o, "no Redis state"));
                 } else if (o.disagrees()) {
@@ -185,7 +189,7 @@ public final class ReconciliationService {
                 reportDrift(counted, counts, kept);
             }
             // 3. Queue entries of orders that are not waiting for payment.
-            for (int b = 0; b < RedisKeys.BUCKETS && !stop; b++) {
+            for (int b = 0; b < RedisKeys.buckets() && !stop; b++) {
                 for (long off = 0; ; off += PAGE) {
                     List<QueueEntry> entries = queue.entries(b, off, PAGE);
                     if (entries.isEmpty()) {
@@ -304,10 +308,23 @@ public final class ReconciliationService {
         }
     }
 
-    /** @return how the counters differ from the counted orders, in words, or null when they agree */
-    private static String drift(Map<Integer, Long> counters, Map<Integer, Long> counted) {
+    /**
+     * Called by {@link com.orderconsole.service.Services}: terminal orders leave Redis after their
+     * retention, so Redis' counters of terminal statuses count nothing meaningful (the state graph takes
+     * those counts from MySQL) and are not compared.
+     */
+    public void retainTerminal(com.orderconsole.service.TerminalRetention r) {
+        this.retention = r;
+    }
+
+    /** @return how the live counters of non-terminal statuses differ from the counted orders, in words, or null when they agree */
+    private String drift(Map<Integer, Long> counters, Map<Integer, Long> counted) {
         StringBuilder b = new StringBuilder();
+        com.orderconsole.service.TerminalRetention r = retention;
         for (OrderStatus s : OrderStatus.values()) {
+            if (r != null && r.isTerminal(s)) {
+                continue;
+            }
             long c = counters.getOrDefault(s.code(), 0L);
             long n = counted.getOrDefault(s.code(), 0L);
             if (c != n) {
@@ -325,7 +342,7 @@ public final class ReconciliationService {
     private void reportDrift(Map<Integer, Map<Integer, Long>> firstCount, Map<ReconCategory, Long> counts,
                              Map<ReconCategory, List<ReconFinding>> kept) {
         Map<Integer, String> first = new HashMap<>();
-        for (int b = 0; b < RedisKeys.BUCKETS; b++) {
+        for (int b = 0; b < RedisKeys.buckets(); b++) {
             String d = drift(stats.statusCounts(b), firstCount.getOrDefault(b, Map.of()));
             if (d != null) {
                 first.put(b, d);
@@ -356,7 +373,7 @@ public final class ReconciliationService {
     /** Counts the orders Redis holds per bucket and status and overwrites the live counters with the counts. */
     private void recount() {
         Map<Integer, Map<Integer, Long>> counted = countStatuses();
-        for (int b = 0; b < RedisKeys.BUCKETS; b++) {
+        for (int b = 0; b < RedisKeys.buckets(); b++) {
             stats.setStatusCounts(b, counted.getOrDefault(b, Map.of()));
         }
     }

@@ -170,8 +170,23 @@ public final class MainView {
 
     private void showHealth(Health h) {
         upDown(redisStatus, "Redis", h.redisUp());
+        showMasters(h);
         upDown(mysqlStatus, "MySQL", h.mysqlUp());
         rulesStatus.setText(h.rulesVersion() == null ? "Rules: unknown" : "Rules v" + h.rulesVersion());
+    }
+
+    /** On a Redis Cluster: how many masters, and in the tooltip each one's share of the buckets. */
+    private void showMasters(Health h) {
+        if (!h.redisUp() || h.masters().size() < 2) {
+            redisStatus.setTooltip(null);
+            return;
+        }
+        redisStatus.setText(com.orderconsole.app.Messages.format("main.status.redisMasters", h.masters().size()));
+        StringBuilder tip = new StringBuilder();
+        h.masters().forEach(m -> tip.append(com.orderconsole.app.Messages.format("main.status.redisMaster", m.where(),
+                m.buckets(), m.share())).append('\n'));
+        tip.append(com.orderconsole.app.Messages.format("main.status.redisSpread", h.maxOverMean()));
+        redisStatus.setTooltip(new Tooltip(tip.toString()));
     }
 
     private static void upDown(Label l, String name, boolean up) {

@@ -38,8 +38,8 @@ class PoisonRecordTest {
     /** One order per bucket, so that every bucket has work beside the poisoned one. */
     private List<String> oneOrderPerBucket(String prefix, Duration expireIn) {
         List<String> ids = new ArrayList<>();
-        boolean[] seen = new boolean[RedisKeys.BUCKETS];
-        for (int i = 0; ids.size() < RedisKeys.BUCKETS; i++) {
+        boolean[] seen = new boolean[RedisKeys.buckets()];
+        for (int i = 0; ids.size() < RedisKeys.buckets(); i++) {
             String id = prefix + i;
             if (!seen[RedisKeys.bucket(id)]) {
                 seen[RedisKeys.bucket(id)] = true;

@@ -1,0 +1,114 @@
+package com.orderconsole;
+
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.api.sync.RedisCommands;
+import redis.embedded.RedisShardedCluster;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A real Redis Cluster of three masters (no replicas) for the whole test JVM, started on first use by
+ * embedded-redis on free ports of the range where the cluster bus port (port + 10000) is free too.
+ */
+public final class TestCluster {
+    private static RedisShardedCluster cluster;
+
+    private TestCluster() {
+    }
+
+    /** Starts the cluster on first use (about 2-3 s). */
+    public static synchronized void start() {
+        if (cluster != null) {
+            return;
+        }
+        try {
+            cluster = RedisShardedCluster.newRedisCluster().ephemeralServers()
+                    .shard("a", 0).shard("b", 0).shard("c", 0)
+                    .initializationTimeout(Duration.ofSeconds(20)).build();
+            cluster.start();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            try {
+                cluster.stop();
+            } catch (IOException e) {
+                // the JVM ends anyway
+            }
+        }));
+    }
+
+    /** @return the ports of the three masters */
+    public static List<Integer> ports() {
+        start();
+        return new ArrayList<>(cluster.serverPorts());
+    }
+
+    /** @return an ordinary URI of one node, as an operator would give it */
+    public static String seedUri() {
+        return "redis://127.0.0.1:" + ports().get(0);
+    }
+
+    /** Runs {@code work} on a plain connection to one node (cluster commands, FLUSHALL of that node's keys). */
+    public static <T> T onNode(int port, java.util.function.Function<RedisCommands<String, String>, T> work) {
+        RedisClient c = RedisClient.create("redis://127.0.0.1:" + port);
+        try (StatefulRedisConnection<String, String> conn = c.connect()) {
+            return work.apply(conn.sync());
+        } finally {
+            c.shutdown();
+        }
+    }
+
+    /** Empties every master, and puts every slot back with the master that served it at the start. */
+    public static void reset() {
+        for (int port : ports()) {
+            onNode(port, r -> r.flushall());
+        }
+    }
+
+    /**
+     * @return per master port, its node id and slot ranges as CLUSTER NODES says ("id", "slots" = "0-5460 …")
+     */
+    public static Map<Integer, String[]> nodes() {
+        String text = onNode(ports().get(0), RedisCommands::clusterNodes);
+        Map<Integer, String[]> out = new LinkedHashMap<>();
+        for (String line : text.split("\n")) {
+            String[] f = line.trim().split(" ");
+            if (f.length < 8 || !f[2].contains("master")) {
+                continue;
+            }
+            int port = Integer.parseInt(f[1].substring(f[1].indexOf(':') + 1, f[1].indexOf('@') > 0 ? f[1].indexOf('@') : f[1].length()));
+            StringBuilder slots = new StringBuilder();
+            for (int i = 8; i < f.length; i++) {
+                slots.append(slots.length() == 0 ? "" : " ").append(f[i]);
+            }
+            out.put(port, new String[]{f[0], slots.toString()});
+        }
+        return out;
+    }
+
+    /** @return the port of the master serving {@code slot} */
+    public static int ownerOf(int slot) {
+        for (Map.Entry<Integer, String[]> e : nodes().entrySet()) {
+            for (String range : e.getValue()[1].split(" ")) {
+                if (range.isEmpty() || range.startsWith("[")) {
+                    continue;
+                }
+                String[] ab = range.split("-");
+                int a = Integer.parseInt(ab[0]);
+                int b = ab.length > 1 ? Integer.parseInt(ab[1]) : a;
+                if (slot >= a && slot <= b) {
+                    return e.getKey();
+                }
+            }
+        }
+        throw new IllegalStateException("no master serves slot " + slot);
+    }
+}
