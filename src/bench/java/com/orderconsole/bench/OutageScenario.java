@@ -96,7 +96,7 @@ final class OutageScenario {
 
     private long outboxLength() {
         long n = 0;
-        for (int b = 0; b < RedisKeys.BUCKETS; b++) {
+        for (int b = 0; b < RedisKeys.buckets(); b++) {
             n += env.redis.await(env.raw.xlen(RedisKeys.outbox(b)), "XLEN");
         }
         return n;

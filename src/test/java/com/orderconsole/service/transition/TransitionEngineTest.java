@@ -304,7 +304,7 @@ class TransitionEngineTest {
         assertThat(move("up-2", OrderStatus.CANCELLED).code()).isEqualTo(ResultCode.APPLIED);
         try (RawRedis raw = new RawRedis()) {
             String version = raw.cmd().hget(RedisKeys.rules(0), "_v");
-            for (int b = 0; b < RedisKeys.BUCKETS; b++) {
+            for (int b = 0; b < RedisKeys.buckets(); b++) {
                 assertThat(raw.cmd().hget(RedisKeys.rules(b), "1>2")).as("published with edge fields").isEqualTo("1");
                 assertThat(raw.cmd().hkeys(RedisKeys.rules(b))).as("no edge out of a terminal status")
                         .noneMatch(k -> k.startsWith("5>") || k.startsWith("6>"));
