@@ -11,19 +11,17 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /** {@code create --id ID [--expire-in DURATION]}: a new order in WAIT_PAY with a payment deadline. */
-@Command(name = "create", description = {"Create an order in WAIT_PAY.",
-        "Unless it is paid within --expire-in, the cancel sweeper cancels it. Role: support."})
+@Command(name = "create")
 final class CreateCommand extends CliCommand {
     @Option(names = "--id", required = true, paramLabel = "ID", converter = Cli.OrderIdConverter.class,
-            description = "order id: 1-64 letters, digits, '_' or '-'")
+            descriptionKey = "cli.opt.id.new")
     String id;
 
     @Option(names = "--expire-in", paramLabel = "DURATION", converter = Cli.DurationConverter.class,
-            description = "time allowed for payment: 30m, 2h, 90s, 1h30m or ISO-8601 such as PT30M (default: 30m)")
+            descriptionKey = "cli.opt.expire-in")
     Duration expireIn;
 
-    @Option(names = "--customer", paramLabel = "ID", converter = Cli.OrderIdConverter.class, description = "customer "
-            + "id (optional)")
+    @Option(names = "--customer", paramLabel = "ID", converter = Cli.OrderIdConverter.class, descriptionKey = "cli.opt.customer")
     String customer;
 
     @Override

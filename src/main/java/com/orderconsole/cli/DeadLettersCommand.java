@@ -13,21 +13,18 @@ import java.util.Locale;
 import java.util.Map;
 
 /** {@code dead-letters}: the records set aside because they could not be processed; retry or discard one. */
-@Command(name = "dead-letters", description = {"List the records set aside because they could not be processed "
-        + "(outbox entries the follower cannot read, malformed order records in Redis, conflicts with MySQL's history).",
-        "--retry ID restores the letter's order in Redis from MySQL, the durable record; --discard ID --reason TEXT "
-                + "closes it. Both need role ops and are kept with who and when."})
+@Command(name = "dead-letters")
 final class DeadLettersCommand extends CliCommand {
-    @Option(names = "--retry", paramLabel = "ID", description = "retry this letter")
+    @Option(names = "--retry", paramLabel = "ID", descriptionKey = "cli.opt.retry")
     Long retry;
 
-    @Option(names = "--discard", paramLabel = "ID", description = "discard this letter (needs --reason)")
+    @Option(names = "--discard", paramLabel = "ID", descriptionKey = "cli.opt.discard")
     Long discard;
 
-    @Option(names = "--reason", paramLabel = "TEXT", description = "why a letter is discarded")
+    @Option(names = "--reason", paramLabel = "TEXT", descriptionKey = "cli.opt.reason.discard")
     String reason;
 
-    @Option(names = "--limit", paramLabel = "N", defaultValue = "100", description = "list at most N open letters (default 100)")
+    @Option(names = "--limit", paramLabel = "N", defaultValue = "100", descriptionKey = "cli.opt.limit")
     int limit;
 
     @Override

@@ -9,8 +9,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /** {@code follower}: runs the MySQL follower once: applies the Redis outbox to MySQL now. */
-@Command(name = "follower", description = {"Run the MySQL follower once: apply every transition waiting in the Redis outbox to MySQL now (the console runs it continuously).",
-        "Exit code 1 when MySQL cannot be reached; nothing is lost then."})
+@Command(name = "follower")
 final class FollowerCommand extends CliCommand {
     @Override
     public Integer call() {

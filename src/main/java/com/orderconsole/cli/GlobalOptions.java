@@ -20,37 +20,34 @@ class GlobalOptions {
     private final OrderCli.PasswordPrompt prompt;
     private final boolean serversOwnedLocally;
 
-    @Option(scope = ScopeType.INHERIT, names = "--redis", paramLabel = "URI", description = "Redis URI, e.g. "
-            + "redis://host:6379/0 or redis://user:password@host:6379 (default: embedded Redis)")
+    @Option(scope = ScopeType.INHERIT, names = "--redis", paramLabel = "URI", descriptionKey = "cli.opt.redis")
     String redisUri;
 
-    @Option(scope = ScopeType.INHERIT, names = "--jdbc", paramLabel = "URL", description = "JDBC URL of the orders "
-            + "schema, e.g. jdbc:mysql://host:3306/orders (default: embedded MariaDB, where you are the local admin)")
+    @Option(scope = ScopeType.INHERIT, names = "--jdbc", paramLabel = "URL", descriptionKey = "cli.opt.jdbc")
     String jdbcUrl;
 
-    @Option(scope = ScopeType.INHERIT, names = "--db-user", paramLabel = "NAME", description = "your database "
-            + "account with --jdbc; it is the name recorded in the history (default: your user name)")
+    @Option(scope = ScopeType.INHERIT, names = "--db-user", paramLabel = "NAME", descriptionKey = "cli.opt.db-user")
     String dbUser;
 
-    @Option(scope = ScopeType.INHERIT, names = "--db-password-env", paramLabel = "VAR", description = "read the "
-            + "database password from this environment variable (never printed); without it you are asked at the terminal")
+    @Option(scope = ScopeType.INHERIT, names = "--db-password-env", paramLabel = "VAR", descriptionKey = "cli.opt.db-password-env")
     String dbPasswordEnv;
 
-    @Option(scope = ScopeType.INHERIT, names = "--data-dir", paramLabel = "DIR", description = "data directory of "
-            + "the embedded servers (default: ${sys:order-console.default-data-dir})")
+    @Option(scope = ScopeType.INHERIT, names = "--data-dir", paramLabel = "DIR", descriptionKey = "cli.opt.data-dir")
     Path dataDir;
 
-    @Option(scope = ScopeType.INHERIT, names = "--json", description = "print one JSON document on stdout instead of "
-            + "text")
+    @Option(scope = ScopeType.INHERIT, names = "--json", descriptionKey = "cli.opt.json")
     boolean json;
 
+    /** Read before parsing (see Languages#flag): declared here so the parser accepts it and --help lists it. */
+    @Option(scope = ScopeType.INHERIT, names = "--lang", paramLabel = "LANG", descriptionKey = "cli.opt.lang")
+    String lang;
+
     @Option(scope = ScopeType.INHERIT, names = "--operator", paramLabel = "NAME", hidden = true,
-            description = "no longer accepted: who acts is the signed-in account")
+            descriptionKey = "cli.opt.operator")
     String operatorName;
 
     @Option(scope = ScopeType.INHERIT, names = "--role", paramLabel = "ROLE", converter = Cli.RoleConverter.class,
-            description = "work in a lower role than your account holds: read_only, support, ops or admin "
-                    + "(default: the highest your database account holds; admin on the embedded servers)")
+            descriptionKey = "cli.opt.role")
     Role role;
 
     /**

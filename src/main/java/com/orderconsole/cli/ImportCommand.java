@@ -14,12 +14,9 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /** {@code import --csv FILE}: imports Olist orders; bad rows are listed and skipped. */
-@Command(name = "import", description = {"Import orders from an Olist orders CSV (yyyy-MM-dd HH:mm:ss or M/d/yyyy H:mm timestamps).",
-        "Orders already stored are left alone, so importing a file twice changes nothing. Bad rows are "
-                + "listed with their line number and skipped; the exit code is 0 when the file could be read. "
-                + "Role: ops."})
+@Command(name = "import")
 final class ImportCommand extends CliCommand {
-    @Option(names = "--csv", required = true, paramLabel = "FILE", description = "the CSV file (UTF-8)")
+    @Option(names = "--csv", required = true, paramLabel = "FILE", descriptionKey = "cli.opt.csv")
     Path csv;
 
     @Override

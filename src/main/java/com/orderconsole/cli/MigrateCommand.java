@@ -8,10 +8,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /** Applies the schema migrations to external servers, as a database administrator. */
-@Command(name = "migrate", description = {"Apply the schema migrations to the database named by --jdbc: the tables and the "
-        + "console roles order_console_read_only, order_console_support, order_console_ops and order_console_admin.",
-        "Run it as a database administrator (--db-user) after installing or upgrading; console accounts may not change "
-                + "the schema. Nobody signs in to the console and nothing is written to the history."})
+@Command(name = "migrate")
 final class MigrateCommand extends CliCommand {
     @Override
     public Integer call() {

@@ -18,20 +18,18 @@ import java.util.List;
 import java.util.Map;
 
 /** {@code reconcile [--repair]}: compares Redis with MySQL, and repairs what it finds on request. */
-@Command(name = "reconcile", description = {"Compare every order's Redis state with its MySQL row and the cancel queues; list disagreements per category.",
-        "With --repair, fix them (pending sync first) and compare again. Role: read_only, ops for "
-                + "--repair."})
+@Command(name = "reconcile")
 final class ReconcileCommand extends CliCommand {
     /** Findings listed per category in text output (all of them are in --json output, up to the service's cap). */
     private static final int LISTED = 20;
 
-    @Option(names = "--repair", description = "repair every finding, then compare again")
+    @Option(names = "--repair", descriptionKey = "cli.opt.repair")
     boolean repair;
 
-    @Option(names = "--dry-run", description = "with --repair: list, per order, what would be copied where and the resulting state; change nothing")
+    @Option(names = "--dry-run", descriptionKey = "cli.opt.dry-run")
     boolean dryRun;
 
-    @Option(names = "--reason", paramLabel = "TEXT", description = "why; needed (with role admin) to copy Redis-only orders into MySQL")
+    @Option(names = "--reason", paramLabel = "TEXT", descriptionKey = "cli.opt.reason.repair")
     String reason;
 
     @Override

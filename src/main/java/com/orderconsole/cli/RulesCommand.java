@@ -21,9 +21,7 @@ import java.util.List;
 import java.util.Map;
 
 /** {@code rules show|validate FILE|set FILE}: the transition rules as a JSON document. */
-@Command(name = "rules", description = {"Show, check or replace the transition rules.",
-        "The rules are a JSON document: 'rules show > rules.json' gives one to edit."},
-        subcommands = {RulesCommand.Show.class, RulesCommand.Validate.class, RulesCommand.Set.class})
+@Command(name = "rules", subcommands = {RulesCommand.Show.class, RulesCommand.Validate.class, RulesCommand.Set.class})
 final class RulesCommand implements Runnable {
     @Spec
     CommandSpec spec;
@@ -62,7 +60,7 @@ final class RulesCommand implements Runnable {
         c.out().println(RulesJson.write(rules));
     }
 
-    @Command(name = "show", description = "Print the rules in force as JSON.")
+    @Command(name = "show")
     static final class Show extends CliCommand {
         @Override
         public Integer call() {
@@ -73,10 +71,9 @@ final class RulesCommand implements Runnable {
         }
     }
 
-    @Command(name = "validate", description = "Check a rules document without storing it (needs no server). Exit "
-            + "code 1 when it is invalid; every fault is listed.")
+    @Command(name = "validate")
     static final class Validate extends CliCommand {
-        @Parameters(paramLabel = "FILE", description = "the rules document")
+        @Parameters(paramLabel = "FILE", descriptionKey = "cli.param.rules.file")
         Path file;
 
         @Override
@@ -97,10 +94,9 @@ final class RulesCommand implements Runnable {
         }
     }
 
-    @Command(name = "set", description = "Replace the rules with a document; they take effect for the next "
-            + "transition. The new version is the current one + 1. Role: ops.")
+    @Command(name = "set")
     static final class Set extends CliCommand {
-        @Parameters(paramLabel = "FILE", description = "the rules document")
+        @Parameters(paramLabel = "FILE", descriptionKey = "cli.param.rules.file")
         Path file;
 
         @Override

@@ -8,11 +8,10 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /** {@code show --id ID}: one order, Redis next to MySQL, with its history. */
-@Command(name = "show", description = {"Show one order: its Redis state next to its MySQL row, the payment deadline, the moves the rules allow now, and the full history.",
-        "Exit code 1 when no store knows the order. Role: read_only."})
+@Command(name = "show")
 final class ShowCommand extends CliCommand {
     @Option(names = "--id", required = true, paramLabel = "ID", converter = Cli.OrderIdConverter.class,
-            description = "order id")
+            descriptionKey = "cli.opt.id")
     String id;
 
     @Override

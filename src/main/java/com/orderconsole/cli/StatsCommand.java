@@ -14,9 +14,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /** {@code stats}: orders per status, transition outcomes per result code, sync lag and health. */
-@Command(name = "stats", description = {"Orders per status, transition outcomes per result code, sync lag and health.",
-        "Per status: Redis live counters, MySQL rows and stuck orders. Outcomes are counted by the transition "
-                + "script since the counters began."})
+@Command(name = "stats")
 final class StatsCommand extends CliCommand {
     @Override
     public Integer call() {

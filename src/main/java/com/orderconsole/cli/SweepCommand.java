@@ -9,11 +9,9 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /** {@code sweep --once}: one pass of the cancel sweeper. */
-@Command(name = "sweep", description = {"Cancel every unpaid order whose payment deadline has passed, once (the console runs the sweeper every second).",
-        "Does nothing while the sweeper is paused."})
+@Command(name = "sweep")
 final class SweepCommand extends CliCommand {
-    @Option(names = "--once", required = true, description = "run one pass and exit (the only mode of the command "
-            + "line)")
+    @Option(names = "--once", required = true, descriptionKey = "cli.opt.once")
     boolean once;
 
     @Override

@@ -16,32 +16,26 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /** {@code transition --id ID --to STATUS}: one move through the transition script. */
-@Command(name = "transition", description = {"Move an order to another status, if the rules allow it.",
-        "Exit code 3 when the script rejects the move; the result code is in the output: 0 not a legal "
-                + "move, -2 terminal status, -3 version conflict (--expect-version), -4 already in that status. "
-                + "Role: support."})
+@Command(name = "transition")
 final class TransitionCommand extends CliCommand {
     /** Source written to the history of CLI transitions. */
     static final String SOURCE = "cli";
 
     @Option(names = "--id", required = true, paramLabel = "ID", converter = Cli.OrderIdConverter.class,
-            description = "order id")
+            descriptionKey = "cli.opt.id")
     String id;
 
     @Option(names = "--to", required = true, paramLabel = "STATUS", converter = Cli.StatusConverter.class,
-            description = "target status by name or code: WAIT_PAY(1) PAID(2) WAIT_SHIP(3) SHIPPED(4) FINISHED(5) "
-                    + "CANCELLED(6)")
+            descriptionKey = "cli.opt.to")
     OrderStatus to;
 
-    @Option(names = "--actor", paramLabel = "NAME", description = "local embedded servers only: a name to record "
-            + "instead of your user name (with --jdbc the history records your database account)")
+    @Option(names = "--actor", paramLabel = "NAME", descriptionKey = "cli.opt.actor")
     String actor;
 
-    @Option(names = "--reason", paramLabel = "TEXT", description = "why, kept in the history (at most 500 characters)")
+    @Option(names = "--reason", paramLabel = "TEXT", descriptionKey = "cli.opt.reason")
     String reason;
 
-    @Option(names = "--expect-version", paramLabel = "N", description = "apply only if the order is at this version "
-            + "(compare-and-set)")
+    @Option(names = "--expect-version", paramLabel = "N", descriptionKey = "cli.opt.expect-version")
     Long expectVersion;
 
     @Override

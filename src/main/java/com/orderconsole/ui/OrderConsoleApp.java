@@ -5,6 +5,7 @@ import com.orderconsole.app.EngineConfig;
 import com.orderconsole.domain.Operator;
 import com.orderconsole.ui.common.FxBackground;
 import com.orderconsole.ui.common.FxDialogService;
+import com.orderconsole.ui.common.Themes;
 import com.orderconsole.ui.main.MainView;
 import com.orderconsole.ui.main.MainViewModel;
 import com.orderconsole.ui.main.StartView;
@@ -25,13 +26,6 @@ import java.util.function.BiConsumer;
  * the bundled Olist sample; the window never waits on a server.
  */
 public class OrderConsoleApp extends Application {
-    /**
-     * AtlantaFX's Primer Light theme, loaded as a stylesheet. atlantafx-base is pinned to 2.0.1, the last
-     * release built for Java 17: 2.1.0 is Java 21 bytecode, which javafx:run drops from the module path,
-     * taking this stylesheet with it.
-     */
-    private static final String THEME = "/atlantafx/base/theme/primer-light.css";
-
     private static EngineConfig config = EngineConfig.embeddedDefault();
     /** Who was vouched for on the command line, or null when the sign-in dialog asks. */
     private static Operator operator;
@@ -55,17 +49,15 @@ public class OrderConsoleApp extends Application {
 
 
     /**
-     * Applies the console's look to a scene: the AtlantaFX Primer theme plus styles/app.css.
-     * Tests use it too, so they see what users see.
+     * Applies the console's look to a scene: the AtlantaFX Primer theme in use (light or dark, see
+     * {@link Themes}) plus styles/app.css. Tests use it too, so they see what users see. atlantafx-base is
+     * pinned to 2.0.1, the last release built for Java 17 (2.1.0 is Java 21 bytecode).
      *
      * @param root the scene's root
      * @return a scene with the stylesheets applied
      */
     public static Scene styledScene(Parent root, double width, double height) {
-        Application.setUserAgentStylesheet(Objects.requireNonNull(OrderConsoleApp.class.getResource(THEME)).toExternalForm());
-        Scene scene = new Scene(root, width, height);
-        scene.getStylesheets().add(Objects.requireNonNull(OrderConsoleApp.class.getResource("/styles/app.css")).toExternalForm());
-        return scene;
+        return Themes.styledScene(root, width, height);
     }
 
     @Override
