@@ -1,7 +1,9 @@
 package com.orderconsole.ui;
 
+import com.orderconsole.app.Messages;
 import com.orderconsole.app.Engine;
 import com.orderconsole.app.EngineConfig;
+import com.orderconsole.app.Settings;
 import com.orderconsole.domain.Operator;
 import com.orderconsole.ui.common.FxBackground;
 import com.orderconsole.ui.common.FxDialogService;
@@ -17,7 +19,6 @@ import javafx.scene.Parent;
 import javafx.scene.Scene;
 import javafx.stage.Stage;
 
-import java.util.Objects;
 import java.util.function.BiConsumer;
 
 /**
@@ -60,12 +61,21 @@ public class OrderConsoleApp extends Application {
         return Themes.styledScene(root, width, height);
     }
 
+    /** Read off the JavaFX thread, before the first window: the theme of the splash already follows it. */
+    private Settings settings;
+
+    @Override
+    public void init() {
+        settings = Settings.load();
+    }
+
     @Override
     public void start(Stage stage) {
+        Themes.apply(settings.theme());
         background = new FxBackground(4);
         StartViewModel starting = new StartViewModel(background);
-        StartView splash = new StartView(starting, operator == null ? "signing in" : MainViewModel.operatorText(operator));
-        stage.setTitle("Order State Console");
+        StartView splash = new StartView(starting, operator == null ? Messages.get("main.signingIn") : MainViewModel.operatorText(operator));
+        stage.setTitle(Messages.get("main.title"));
         stage.setScene(styledScene(splash.root(), 560, 320));
         stage.show();
         // Against external servers the operator signs in with their database account first; locally at once.
@@ -84,9 +94,9 @@ public class OrderConsoleApp extends Application {
             engine = started;
             // Who the command line signed in (a role it may have lowered), else whom the engine's sign-in vouched for.
             Operator who = operator != null ? operator : engine.operator();
-            stage.setTitle("Order State Console — " + MainViewModel.operatorText(who));
+            stage.setTitle(Messages.format("main.title.operator", MainViewModel.operatorText(who)));
             MainViewModel vm = new MainViewModel(new ConsoleContext(engine.services(), who, background,
-                    new FxDialogService(() -> stage)));
+                    new FxDialogService(() -> stage)), settings);
             vm.statusBar().noticeProperty().set(note);
             mainView = new MainView(vm);
             stage.setScene(styledScene(mainView.root(), 1280, 800));

@@ -1,5 +1,6 @@
 package com.orderconsole.ui.main;
 
+import com.orderconsole.app.Messages;
 import com.orderconsole.service.deadletter.DeadLetterService;
 import com.orderconsole.service.monitor.Health;
 import com.orderconsole.service.monitor.HealthService;
@@ -43,7 +44,7 @@ public final class StatusBarViewModel {
 
     /** Runs a health check in the background; skipped while the previous one is still waiting for a server. */
     public void check() {
-        checks.run("check server health", job -> new Reading(healthService.check(), countOpen()), r -> {
+        checks.run(Messages.get("main.health.action"), job -> new Reading(healthService.check(), countOpen()), r -> {
             show(r.health());
             openDeadLetters.set(r.openDeadLetters());
         });
