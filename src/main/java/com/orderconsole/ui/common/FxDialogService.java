@@ -11,6 +11,7 @@ import javafx.scene.control.ButtonBar;
 import javafx.scene.control.ButtonType;
 import javafx.scene.control.Dialog;
 import javafx.scene.control.Label;
+import com.orderconsole.domain.OrderStatus;
 import javafx.scene.control.TextArea;
 import javafx.scene.control.TextField;
 import javafx.scene.input.KeyCode;
@@ -126,7 +127,7 @@ public final class FxDialogService implements DialogService {
         for (Map.Entry<K, Duration> e : current.entrySet()) {
             TextField f = new TextField(Formats.duration(e.getValue()));
             f.setId("duration-" + e.getKey());
-            grid.addRow(row++, new Label(e.getKey().toString()), f);
+            grid.addRow(row++, new Label(e.getKey() instanceof OrderStatus s ? OrderText.status(s) : e.getKey().toString()), f);
             fields.put(e.getKey(), f);
         }
         Label error = new Label();
