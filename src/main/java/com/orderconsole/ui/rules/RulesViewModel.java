@@ -1,5 +1,7 @@
 package com.orderconsole.ui.rules;
 
+import com.orderconsole.ui.common.OrderText;
+import com.orderconsole.app.Messages;
 import com.orderconsole.domain.InvalidRulesException;
 import com.orderconsole.domain.Operator;
 import com.orderconsole.domain.OrderStatus;
@@ -75,7 +77,7 @@ public final class RulesViewModel implements Refreshable {
     /** Reads the rules in force; an edited document is left as it is (only the version shown moves). */
     @Override
     public void refresh() {
-        reading.run("read the transition rules", job -> rules.current(), r -> showInForce(r, !edited.get()));
+        reading.run(Messages.get("rules.read.action"), job -> rules.current(), r -> showInForce(r, !edited.get()));
     }
 
     /** Throws the edits away and shows the document in force again. */
@@ -87,7 +89,7 @@ public final class RulesViewModel implements Refreshable {
 
     /** Checks the edited document without storing anything; every fault is listed. */
     public void validate() {
-        check(r -> feedback.ok("Valid: " + summary(r) + ". Nothing is stored until you apply it."));
+        check(r -> feedback.ok(Messages.format("rules.valid", summary(r))));
     }
 
     /**
@@ -99,15 +101,15 @@ public final class RulesViewModel implements Refreshable {
         check(r -> {
             TransitionRules now = inForce.get();
             if (now != null && now.sameGraph(r)) {
-                feedback.ok("This document describes the rules in force (version " + now.version() + "); nothing to apply.");
+                feedback.ok(Messages.format("rules.same", now.version()));
                 return;
             }
             feedback.clear();
             long next = (now == null ? 0 : now.version()) + 1;
-            if (dialogs.confirm("Apply transition rules", "Apply these rules as version " + next + "?",
-                    String.join("\n", changes(now, r))
-                            + "\n\nThey take effect for the next transition in every console, CLI and sweeper; orders keep their status.",
-                    "Apply as version " + next)) {
+            if (dialogs.confirm(Messages.get("rules.apply.title"), Messages.format("rules.apply.statement", next),
+                    String.join(System.lineSeparator(), changes(now, r)) + System.lineSeparator() + System.lineSeparator()
+                            + Messages.get("rules.apply.details"),
+                    Messages.format("rules.apply.confirm", next))) {
                 apply();
             }
         });
@@ -116,22 +118,21 @@ public final class RulesViewModel implements Refreshable {
     /** Stores the edited document as the next rules version; it takes effect for the next transition. */
     public void apply() {
         String doc = text.get();
-        editCommand.run("apply the transition rules", job -> checked(() -> rules.set(operator, doc)), c -> {
+        editCommand.run(Messages.get("rules.apply.action"), job -> checked(() -> rules.set(operator, doc)), c -> {
             if (c.rules() == null) {
                 showFaults(c.faults());
                 return;
             }
             faults.clear();
             showInForce(c.rules(), true);
-            feedback.ok("Rules version " + c.rules().version() + " is in force: " + summary(c.rules())
-                    + ". The next transition uses them.");
+            feedback.ok(Messages.format("rules.applied", c.rules().version(), summary(c.rules())));
             onApplied.run();
         });
     }
 
     private void check(Consumer<TransitionRules> valid) {
         String doc = text.get();
-        editCommand.run("validate the transition rules", job -> checked(() -> rules.validate(doc)), c -> {
+        editCommand.run(Messages.get("rules.validate.action"), job -> checked(() -> rules.validate(doc)), c -> {
             if (c.rules() == null) {
                 showFaults(c.faults());
             } else {
@@ -152,7 +153,7 @@ public final class RulesViewModel implements Refreshable {
 
     private void showFaults(List<String> found) {
         faults.setAll(found.stream().map(RulesViewModel::inWords).toList());
-        feedback.error((found.size() == 1 ? "1 fault" : found.size() + " faults") + ": nothing was changed.");
+        feedback.error(Messages.format("rules.faults", found.size()));
     }
 
     private void showInForce(TransitionRules r, boolean replaceText) {
@@ -164,7 +165,8 @@ public final class RulesViewModel implements Refreshable {
         edited.set(!text.get().equals(inForceText));
     }
 
-    private static final Pattern MALFORMED = Pattern.compile("malformed JSON at line (\\d+), column (\\d+): (.*)", Pattern.DOTALL);
+    // These patterns read the service's and the JSON parser's English text; what the user sees comes from the bundle.
+    private static final Pattern MALFORMED = Pattern.compile("malformed JSON at line (\\d+), column (\\d+): (.*)", Pattern.DOTALL); // i18n-ok: parser text read
     private static final Pattern START_MARKER = Pattern.compile(
             "\\s*\\(start marker at \\[Source:.*?line: (\\d+), column: (\\d+)\\]\\)", Pattern.DOTALL);
     private static final Pattern SOURCE = Pattern.compile("\\s*at \\[Source:.*", Pattern.DOTALL);
@@ -185,20 +187,22 @@ public final class RulesViewModel implements Refreshable {
         String what = m.group(3);
         Matcher start = START_MARKER.matcher(what);
         if (start.find()) {
-            what = start.replaceFirst(" (opened at line " + start.group(1) + ", column " + start.group(2) + ")");
+            what = start.replaceFirst(java.util.regex.Matcher.quoteReplacement(Messages.format("rules.json.opened", start.group(1), start.group(2))));
         }
         what = SOURCE.matcher(what).replaceFirst("");
         what = CODE.matcher(what).replaceAll("");
         what = what.lines().findFirst().orElse("").strip();
-        what = what.replace("expected close marker for Array", "a closing ] is missing")
-                .replace("expected close marker for Object", "a closing } is missing");
-        if (what.startsWith("Unexpected end-of-input")) {
-            what = "the document ends too early" + what.substring("Unexpected end-of-input".length());
+        what = what.replace("expected close marker for Array", Messages.get("rules.json.noCloseArray")) // i18n-ok: parser text read
+                .replace("expected close marker for Object", Messages.get("rules.json.noCloseObject")); // i18n-ok: parser text read
+        String endOfInput = "Unexpected end-of-input"; // i18n-ok: parser text read
+        if (what.startsWith(endOfInput)) {
+            what = Messages.get("rules.json.endsEarly") + what.substring(endOfInput.length());
         }
         if (!what.isEmpty()) {
             what = Character.toLowerCase(what.charAt(0)) + what.substring(1);
         }
-        return "Not valid JSON at line " + m.group(1) + ", column " + m.group(2) + (what.isEmpty() ? "" : ": " + what);
+        return what.isEmpty() ? Messages.format("rules.json.invalid", m.group(1), m.group(2))
+                : Messages.format("rules.json.invalidWhat", m.group(1), m.group(2), what);
     }
 
     /**
@@ -213,14 +217,14 @@ public final class RulesViewModel implements Refreshable {
                 boolean before = from != null && from.allows(a, b);
                 boolean after = to.allows(a, b);
                 if (after != before) {
-                    out.add((after ? "adds " : "removes ") + a + " → " + b);
+                    out.add(Messages.format(after ? "rules.change.adds" : "rules.change.removes", OrderText.status(a), OrderText.status(b)));
                 }
             }
         }
         for (OrderStatus s : OrderStatus.values()) {
             boolean before = from != null && from.isTerminal(s);
             if (to.isTerminal(s) != before) {
-                out.add(to.isTerminal(s) ? "makes " + s + " terminal" : s + " is no longer terminal");
+                out.add(Messages.format(to.isTerminal(s) ? "rules.change.terminal" : "rules.change.notTerminal", OrderText.status(s)));
             }
         }
         return out;
@@ -228,7 +232,7 @@ public final class RulesViewModel implements Refreshable {
 
     private static String summary(TransitionRules r) {
         long edges = r.edges().values().stream().mapToLong(Set::size).sum();
-        return edges + " transitions, terminal " + r.terminal();
+        return Messages.format("rules.summary", edges, r.terminal().stream().map(OrderText::status).toList());
     }
 
     /** @return true when the operator may change the rules (ops and up) */
