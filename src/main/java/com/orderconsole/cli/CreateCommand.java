@@ -1,5 +1,6 @@
 package com.orderconsole.cli;
 
+import com.orderconsole.app.Messages;
 import com.orderconsole.app.Engine;
 import com.orderconsole.domain.OrderState;
 import com.orderconsole.service.Services;
@@ -38,8 +39,8 @@ final class CreateCommand extends CliCommand {
             doc.put("version", st.version());
             doc.put("createdAtMs", st.createTimeMs());
             doc.put("expireAtMs", expireAt);
-            emit(doc, "Created order " + st.orderId() + ": " + st.status() + " v" + st.version() + ", payment due by "
-                    + Cli.time(expireAt) + System.lineSeparator());
+            emit(doc, Messages.format("cli.create.done", st.orderId(), st.status(), st.version(), Cli.time(expireAt))
+                    + System.lineSeparator());
             return OrderCli.OK;
         }
     }

@@ -1,5 +1,6 @@
 package com.orderconsole.cli;
 
+import com.orderconsole.app.Messages;
 import com.orderconsole.app.Engine;
 import com.orderconsole.service.Services;
 import com.orderconsole.service.follower.FollowerStatus;
@@ -21,8 +22,7 @@ final class FollowerCommand extends CliCommand {
             doc.put("applied", applied);
             doc.put("pending", st.pending());
             doc.put("oldestPendingAgeMs", st.oldestPendingAgeMs());
-            emit(doc, "Applied " + applied + " outbox entr" + (applied == 1 ? "y" : "ies") + " to MySQL; " + st.pending()
-                    + " pending now." + System.lineSeparator());
+            emit(doc, Messages.format("cli.follower.done", applied, st.pending()) + System.lineSeparator());
             return OrderCli.OK;
         }
     }

@@ -1,5 +1,6 @@
 package com.orderconsole.cli;
 
+import com.orderconsole.app.Messages;
 import com.orderconsole.app.EngineConfig;
 import com.orderconsole.domain.Operator;
 import com.orderconsole.domain.Role;
@@ -82,13 +83,11 @@ class GlobalOptions {
      */
     void checkIdentity(String actor) {
         if (operatorName != null) {
-            throw new IllegalArgumentException("--operator is no longer accepted: the history records "
-                    + (signInRequired() ? "the database account you sign in with (--db-user)" : "your user name on the local servers"));
+            throw new IllegalArgumentException(Messages.get(signInRequired() ? "cli.operator.refused.account" : "cli.operator.refused.local"));
         }
         if (actor != null) {
             if (signInRequired()) {
-                throw new IllegalArgumentException("--actor is accepted on the local embedded servers only; with --jdbc "
-                        + "the history records the database account you sign in with (--db-user " + account() + ")");
+                throw new IllegalArgumentException(Messages.format("cli.actor.refused", account()));
             }
             new Operator(actor, Role.READ_ONLY); // the name's syntax, before any server starts
         }
@@ -104,17 +103,16 @@ class GlobalOptions {
         if (dbPasswordEnv != null) {
             String password = System.getenv(dbPasswordEnv);
             if (password == null) {
-                throw new IllegalArgumentException("environment variable " + dbPasswordEnv + " (from --db-password-env) is not set");
+                throw new IllegalArgumentException(Messages.format("cli.password.envUnset", dbPasswordEnv));
             }
             return password;
         }
         if (!signInRequired()) {
             return "";
         }
-        char[] typed = prompt.read("Password of database account '" + account() + "': ");
+        char[] typed = prompt.read(Messages.format("cli.password.prompt", account()));
         if (typed == null) {
-            throw new IllegalArgumentException("no password for database account '" + account() + "': name an environment "
-                    + "variable holding it with --db-password-env VAR, or run at a terminal to be asked");
+            throw new IllegalArgumentException(Messages.format("cli.password.none", account()));
         }
         return new String(typed);
     }
@@ -131,9 +129,7 @@ class GlobalOptions {
             config = config.withDataDir(dataDir.toAbsolutePath());
         }
         if (redisUri != null && jdbcUrl == null || redisUri == null && jdbcUrl != null) {
-            throw new IllegalArgumentException((redisUri != null ? "--redis was given without --jdbc" : "--jdbc was given without --redis")
-                    + ": give both (external servers) or neither (the embedded servers of the data directory); "
-                    + "one external server beside an embedded one would split the system");
+            throw new IllegalArgumentException(Messages.get(redisUri != null ? "cli.servers.redisOnly" : "cli.servers.jdbcOnly"));
         }
         if (redisUri != null) {
             config = config.withServers(redisUri, jdbcUrl, serversOwnedLocally ? config.dbUser() : account(), password);

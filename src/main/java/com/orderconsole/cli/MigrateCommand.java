@@ -1,5 +1,6 @@
 package com.orderconsole.cli;
 
+import com.orderconsole.app.Messages;
 import com.orderconsole.app.Engine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.ParameterException;
@@ -14,7 +15,7 @@ final class MigrateCommand extends CliCommand {
     public Integer call() {
         GlobalOptions g = global();
         if (g.jdbcUrl == null) {
-            throw new ParameterException(spec.commandLine(), "migrate needs --jdbc: the embedded MariaDB is migrated at every start");
+            throw new ParameterException(spec.commandLine(), Messages.get("cli.migrate.noJdbc"));
         }
         String password;
         try {
@@ -26,8 +27,7 @@ final class MigrateCommand extends CliCommand {
         Map<String, Object> doc = new LinkedHashMap<>();
         doc.put("applied", m.applied());
         doc.put("version", m.version());
-        emit(doc, "Applied " + m.applied() + " migration" + (m.applied() == 1 ? "" : "s") + "; the schema is at version "
-                + m.version() + "." + System.lineSeparator());
+        emit(doc, Messages.format("cli.migrate.done", m.applied(), m.version()) + System.lineSeparator());
         return OrderCli.OK;
     }
 }

@@ -1,5 +1,6 @@
 package com.orderconsole.cli;
 
+import com.orderconsole.app.Messages;
 import com.orderconsole.app.Engine;
 import com.orderconsole.domain.InvalidRulesException;
 import com.orderconsole.domain.Operator;
@@ -28,24 +29,24 @@ final class RulesCommand implements Runnable {
 
     @Override
     public void run() {
-        throw new ParameterException(spec.commandLine(), "say what to do: rules show, rules validate FILE or rules set FILE");
+        throw new ParameterException(spec.commandLine(), Messages.get("cli.rules.what"));
     }
 
     static String read(Path file) {
         try {
             return Files.readString(file, StandardCharsets.UTF_8);
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot read rules file " + file + ": " + e.getMessage(), e);
+            throw new UncheckedIOException(Messages.format("cli.rules.unreadable", file, e.getMessage()), e);
         }
     }
 
     /** Prints the faults of an invalid document: each on stderr, and the document with --json. */
     static int invalid(CliCommand c, Path file, InvalidRulesException e) {
-        c.err().println("error: " + file + " is not valid:");
+        c.err().println(Messages.format("cli.error", Messages.format("cli.rules.invalid", file)));
         e.faults().forEach(f -> c.err().println("  " + f));
         if (c.json()) {
             Map<String, Object> doc = new LinkedHashMap<>();
-            doc.put("error", file + " is not valid: " + String.join("; ", e.faults()));
+            doc.put("error", file + " is not valid: " + String.join("; ", e.faults())); // i18n-ok: --json is machine text
             doc.put("code", OrderCli.FAILED);
             doc.put("file", file.toString());
             doc.put("valid", false);
@@ -89,7 +90,7 @@ final class RulesCommand implements Runnable {
             doc.put("valid", true);
             doc.put("faults", List.of());
             long edges = rules.edges().values().stream().mapToLong(java.util.Set::size).sum();
-            emit(doc, file + " is valid: " + edges + " transitions, terminal " + rules.terminal() + System.lineSeparator());
+            emit(doc, Messages.format("cli.rules.valid", file, edges, rules.terminal()) + System.lineSeparator());
             return OrderCli.OK;
         }
     }
@@ -113,7 +114,7 @@ final class RulesCommand implements Runnable {
                 if (json()) {
                     print(this, rules);
                 } else {
-                    out().println("Rules version " + rules.version() + " in force:");
+                    out().println(Messages.format("cli.rules.inForce", rules.version()));
                     print(this, rules);
                 }
                 return OrderCli.OK;

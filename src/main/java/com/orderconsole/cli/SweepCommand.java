@@ -1,5 +1,6 @@
 package com.orderconsole.cli;
 
+import com.orderconsole.app.Messages;
 import com.orderconsole.app.Engine;
 import com.orderconsole.service.Services;
 import picocli.CommandLine.Command;
@@ -25,8 +26,7 @@ final class SweepCommand extends CliCommand {
             doc.put("cancelled", cancelled);
             doc.put("paused", paused);
             doc.put("mysqlSynced", synced);
-            emit(doc, paused ? "The cancel sweeper is paused: nothing cancelled." + System.lineSeparator()
-                    : "Cancelled " + cancelled + " unpaid order" + (cancelled == 1 ? "" : "s") + " past the payment deadline."
+            emit(doc, (paused ? Messages.get("cli.sweep.paused") : Messages.format("cli.sweep.done", cancelled))
                     + System.lineSeparator());
             return OrderCli.OK;
         }

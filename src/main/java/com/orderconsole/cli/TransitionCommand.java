@@ -1,5 +1,6 @@
 package com.orderconsole.cli;
 
+import com.orderconsole.app.Messages;
 import com.orderconsole.app.Engine;
 import com.orderconsole.domain.OrderStatus;
 import com.orderconsole.domain.ResultCode;
@@ -66,10 +67,10 @@ final class TransitionCommand extends CliCommand {
             doc.put("version", r.version());
             doc.put("atMs", r.timeMs());
             doc.put("mysqlSynced", synced);
-            String text = r.applied()
-                    ? "Order " + id + ": " + r.from() + " -> " + r.target() + " applied, now v" + r.version() + System.lineSeparator()
-                    : "Order " + id + ": " + r.from() + " -> " + r.target() + " rejected with code " + r.code().code() + " ("
-                    + r.code().description() + "); order stays " + r.from() + " v" + r.version() + System.lineSeparator();
+            String text = (r.applied()
+                    ? Messages.format("cli.transition.applied", id, r.from(), r.target(), r.version())
+                    : Messages.format("cli.transition.rejected", id, r.from(), r.target(), r.code().code(),
+                    Messages.get("result." + r.code().name()), r.version())) + System.lineSeparator();
             emit(doc, text);
             return r.applied() ? OrderCli.OK : OrderCli.REJECTED;
         }

@@ -147,9 +147,9 @@ public final class Formats {
             }
             long n = Long.parseLong(m.group(1));
             d = d.plus(switch (m.group(2)) {
-                case "s", "sec", "秒" -> Duration.ofSeconds(n);
-                case "m", "min", "分", "分钟" -> Duration.ofMinutes(n);
-                case "h", "小时" -> Duration.ofHours(n);
+                case "s", "sec", "秒" -> Duration.ofSeconds(n); // i18n-ok: units read, not shown
+                case "m", "min", "分", "分钟" -> Duration.ofMinutes(n); // i18n-ok: units read, not shown
+                case "h", "小时" -> Duration.ofHours(n); // i18n-ok: units read, not shown
                 default -> Duration.ofDays(n);
             });
             end = m.end();

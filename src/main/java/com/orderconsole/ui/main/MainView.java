@@ -214,7 +214,8 @@ public final class MainView {
     }
 
     private static void upDown(Label l, String key, boolean up) {
-        l.setText(Messages.get(key + (up ? ".up" : ".down")));
+        String state = key + (up ? ".up" : ".down"); // i18n-ok: builds a key
+        l.setText(Messages.get(state));
         Styles.pick(l, up ? Styles.UP : Styles.DOWN, Styles.UP, Styles.DOWN);
     }
 

@@ -90,8 +90,8 @@ public final class DeadLettersViewModel implements Refreshable {
 
     private void act(String what, Supplier<DeadLetter> work) {
         actions.run(what, job -> work.get(), closed -> {
-            feedback.ok(Messages.format("RETRIED".equals(closed.state()) ? "deadletter.retried" : "deadletter.discarded",
-                    closed.id(), closed.resolution()));
+            String outcome = "RETRIED".equals(closed.state()) ? "deadletter.retried" : "deadletter.discarded"; // i18n-ok: keys
+            feedback.ok(Messages.format(outcome, closed.id(), closed.resolution()));
             refresh();
         }, error -> {
             feedback.error(error);

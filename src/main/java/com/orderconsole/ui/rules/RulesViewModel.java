@@ -168,8 +168,8 @@ public final class RulesViewModel implements Refreshable {
     // These patterns read the service's and the JSON parser's English text; what the user sees comes from the bundle.
     private static final Pattern MALFORMED = Pattern.compile("malformed JSON at line (\\d+), column (\\d+): (.*)", Pattern.DOTALL); // i18n-ok: parser text read
     private static final Pattern START_MARKER = Pattern.compile(
-            "\\s*\\(start marker at \\[Source:.*?line: (\\d+), column: (\\d+)\\]\\)", Pattern.DOTALL);
-    private static final Pattern SOURCE = Pattern.compile("\\s*at \\[Source:.*", Pattern.DOTALL);
+            "\\s*\\(start marker at \\[Source:.*?line: (\\d+), column: (\\d+)\\]\\)", Pattern.DOTALL); // i18n-ok: parser text read
+    private static final Pattern SOURCE = Pattern.compile("\\s*at \\[Source:.*", Pattern.DOTALL); // i18n-ok: parser text read
     private static final Pattern CODE = Pattern.compile("\\s*\\(code -?\\d+\\)");
 
     /**
