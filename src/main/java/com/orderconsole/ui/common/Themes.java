@@ -34,7 +34,9 @@ public final class Themes {
      * @return the AtlantaFX stylesheet of the theme, as a URL string
      */
     public static String userAgentStylesheet(Theme theme) {
-        return theme == Theme.DARK ? new PrimerDark().getUserAgentStylesheet() : new PrimerLight().getUserAgentStylesheet();
+        String path = theme == Theme.DARK ? new PrimerDark().getUserAgentStylesheet() : new PrimerLight().getUserAgentStylesheet();
+        // AtlantaFX names a classpath path; a full URL also resolves when atlantafx-base is on the module path.
+        return Objects.requireNonNull(Themes.class.getResource(path), path).toExternalForm();
     }
 
     /**
