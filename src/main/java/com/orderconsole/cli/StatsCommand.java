@@ -67,7 +67,8 @@ final class StatsCommand extends CliCommand {
             text.append(Messages.format("cli.stats.health", Messages.get(health.redisUp() ? "cli.stats.up" : "cli.stats.down"),
                     Messages.get(health.mysqlUp() ? "cli.stats.up" : "cli.stats.down"),
                     health.rulesVersion() == null ? "?" : health.rulesVersion())).append(nl);
-            health.warnings().forEach(w -> text.append(Messages.format("cli.stats.warning", w)).append(nl));
+            health.notices().forEach(n -> text.append(Messages.format("cli.stats.warning",
+                    Messages.format("health." + n.key(), n.args().toArray()))).append(nl));
             if (deadLetters > 0) {
                 text.append(Messages.format("cli.stats.deadLetters", deadLetters)).append(System.lineSeparator());
             }

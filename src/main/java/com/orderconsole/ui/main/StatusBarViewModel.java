@@ -64,7 +64,7 @@ public final class StatusBarViewModel {
 
     private void show(Health h) {
         health.set(h);
-        warnings.setAll(h.warnings());
+        warnings.setAll(h.notices().stream().map(n -> Messages.format("health." + n.key(), n.args().toArray())).toList());
     }
 
     /** @return open dead letters at the last check; -1 before it or when MySQL could not say */
