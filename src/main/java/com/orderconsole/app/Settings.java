@@ -1,5 +1,6 @@
 package com.orderconsole.app;
 
+import com.orderconsole.app.Messages;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.io.Writer;
@@ -161,7 +162,7 @@ public final class Settings {
             Files.createDirectories(file.getParent());
             Path tmp = Files.createTempFile(file.getParent(), FILE, ".tmp");
             try (Writer w = Files.newBufferedWriter(tmp, StandardCharsets.UTF_8)) {
-                p.store(w, "Order State Console settings (language: en or zh-CN, absent = the OS locale; theme: light or dark)");
+                p.store(w, "Order State Console settings (language: en or zh-CN, absent = the OS locale; theme: light or dark)"); // i18n-ok: a file comment
             }
             try {
                 Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
@@ -169,7 +170,7 @@ public final class Settings {
                 Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING);
             }
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot write " + file + ": " + e.getMessage(), e);
+            throw new UncheckedIOException(Messages.format("settings.cannotWrite", file, e.getMessage()), e);
         }
     }
 }
