@@ -10,7 +10,6 @@ import picocli.CommandLine.ParameterException;
 
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 
 /** {@code dead-letters}: the records set aside because they could not be processed; retry or discard one. */

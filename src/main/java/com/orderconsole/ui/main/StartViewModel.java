@@ -11,7 +11,6 @@ import javafx.beans.property.ReadOnlyDoubleWrapper;
 import javafx.beans.property.ReadOnlyStringProperty;
 import javafx.beans.property.ReadOnlyStringWrapper;
 
-import java.util.Locale;
 import java.util.Optional;
 import java.util.function.BiConsumer;
 

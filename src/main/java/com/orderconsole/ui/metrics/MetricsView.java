@@ -16,7 +16,6 @@ import javafx.scene.layout.BorderPane;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 
 /** The metrics page: rejections by result code and transitions/rejections per minute. */
