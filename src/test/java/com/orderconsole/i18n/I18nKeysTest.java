@@ -97,6 +97,25 @@ class I18nKeysTest {
         assertThat(wrong).isEmpty();
     }
 
+    /** A text given to Messages.format is a MessageFormat pattern even without {n}: a single ' there would vanish. */
+    @Test
+    void formattedTextsQuoteTheirApostrophes() throws IOException {
+        Properties en = load("/i18n/messages.properties");
+        Properties zh = load("/i18n/messages_zh_CN.properties");
+        Set<String> formatted = new TreeSet<>();
+        collect(Path.of("src/main/java"), ".java", Pattern.compile("Messages\\.format\\(\\s*\"([^\"]+)\""), formatted);
+        List<String> wrong = new ArrayList<>();
+        for (String k : formatted) {
+            for (Properties p : List.of(en, zh)) {
+                String v = p.getProperty(k, "");
+                if (v.replace("''", "").contains("'")) {
+                    wrong.add(k + " = " + v);
+                }
+            }
+        }
+        assertThat(wrong).as("texts used with Messages.format that hold a single '").isEmpty();
+    }
+
     @Test
     void chineseTextIsChinese() throws IOException {
         Properties en = load("/i18n/messages.properties");
