@@ -48,6 +48,24 @@ class CliLanguageTest {
         assertThat(en.out()).contains("Usage:", "Move an order to another status", "compare-and-set").doesNotContain("订单");
     }
 
+    /** {@code java -jar order-console.jar --lang zh-CN}: the console opens in Chinese, JavaFX's own texts too. */
+    @Test
+    void theConsoleLauncherTakesTheFlag() {
+        Locale before = Locale.getDefault();
+        try {
+            Locale[] seen = new Locale[2];
+            int code = OrderCli.run(new String[]{"--lang", "zh-CN"}, System.out, System.err, (config, operator) -> {
+                seen[0] = Messages.locale();
+                seen[1] = Locale.getDefault();
+            });
+            assertThat(code).isZero();
+            assertThat(seen[0]).isEqualTo(Languages.ZH_CN);
+            assertThat(seen[1]).as("default locale, read by JavaFX's date pickers and dialogs").isEqualTo(Languages.ZH_CN);
+        } finally {
+            Locale.setDefault(before);
+        }
+    }
+
     @Test
     void anUnknownLanguageIsAUsageError() {
         Run r = run("--lang", "fr", "stats");
