@@ -136,7 +136,9 @@ public final class OrderCli {
         boolean json = Arrays.asList(args).contains("--json");
         // The language first: picocli reads the help texts from the bundle when the command line is built.
         try {
-            Messages.use(Languages.choose(Languages.flag(args), Settings.load().language(), Locale.getDefault()));
+            Settings settings = Settings.load();
+            Messages.use(Languages.choose(Languages.flag(args), settings.language(), Locale.getDefault()));
+            settings.problems().forEach(p -> err.println(Messages.format("cli.warning", p)));
         } catch (IllegalArgumentException e) {
             err.println(Messages.format("cli.error", e.getMessage()));
             return jsonError(json, out, e.getMessage(), USAGE);

@@ -19,6 +19,8 @@ import javafx.scene.Parent;
 import javafx.scene.Scene;
 import javafx.stage.Stage;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.function.BiConsumer;
 
 /**
@@ -97,7 +99,12 @@ public class OrderConsoleApp extends Application {
             stage.setTitle(Messages.format("main.title.operator", MainViewModel.operatorText(who)));
             MainViewModel vm = new MainViewModel(new ConsoleContext(engine.services(), who, background,
                     new FxDialogService(() -> stage)), settings);
-            vm.statusBar().noticeProperty().set(note);
+            // A damaged settings file does not stop the console; the status bar says what was ignored.
+            List<String> notices = new ArrayList<>(settings.problems());
+            if (note != null && !note.isEmpty()) {
+                notices.add(0, note);
+            }
+            vm.statusBar().noticeProperty().set(String.join(" · ", notices));
             mainView = new MainView(vm);
             stage.setScene(styledScene(mainView.root(), 1280, 800));
             stage.centerOnScreen();

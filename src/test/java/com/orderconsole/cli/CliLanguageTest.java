@@ -95,6 +95,22 @@ class CliLanguageTest {
         }
     }
 
+    @Test
+    void aDamagedSettingsFileIsAWarningNotAFailure() throws Exception {
+        Settings s = Settings.load();
+        s.save();
+        java.nio.file.Files.writeString(s.file(), "language = elvish\n");
+        try {
+            Run r = run("sweep", "--help");
+            assertThat(r.code()).isZero();
+            assertThat(r.out()).contains("Cancel every unpaid order");
+            assertThat(r.err()).contains("warning:", Settings.FILE, "line 1", "elvish");
+        } finally {
+            s.setLanguage(null);
+            s.save();
+        }
+    }
+
     /** Every command, option and parameter has its help text in both languages: none is blank or the bare key. */
     @Test
     void everyHelpTextIsInBothBundles() {
