@@ -105,7 +105,8 @@ final class ReconcileCommand extends CliCommand {
             }
             b.append(String.format("  %-40s %d%n", label(c), n));
             r.findings(c).stream().limit(LISTED).forEach(f -> b.append("    ")
-                    .append(f.orderId().isEmpty() ? "" : f.orderId() + ": ").append(f.detail()).append(System.lineSeparator()));
+                    .append(f.orderId().isEmpty() ? "" : f.orderId() + ": ")
+                    .append(Messages.format("recon.detail." + f.detailKey().name(), f.detailArgs().toArray())).append(System.lineSeparator()));
             if (r.findings(c).size() > LISTED) {
                 b.append("    ").append(Messages.get("cli.reconcile.more")).append(System.lineSeparator());
             }

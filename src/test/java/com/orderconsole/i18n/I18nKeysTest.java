@@ -12,6 +12,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Properties;
 import java.util.Set;
 import java.util.TreeSet;
@@ -52,6 +53,9 @@ class I18nKeysTest {
         for (com.orderconsole.service.recon.ReconCategory c : com.orderconsole.service.recon.ReconCategory.values()) {
             used.add("recon.category." + c.name());
         }
+        for (com.orderconsole.service.recon.FindingDetail d : com.orderconsole.service.recon.FindingDetail.values()) {
+            used.add("recon.detail." + d.name());
+        }
         for (com.orderconsole.ui.main.Page p : com.orderconsole.ui.main.Page.values()) {
             used.add("main.page." + p.name());
         }
@@ -91,6 +95,14 @@ class I18nKeysTest {
                 // MessageFormat drops a single quote and everything up to the next one: "don't {0}" shows "dont {0}".
                 if (PLACEHOLDER.matcher(v).find() && v.replace("''", "").contains("'")) {
                     wrong.add(k + ": single ' in a text with {n} values (write '' for an apostrophe): " + v);
+                }
+                if (PLACEHOLDER.matcher(v).find()) {
+                    try {
+                        new java.text.MessageFormat(v, Locale.ROOT).format(new Object[]{1, 2, 3, 4, 5, 6});
+                    } catch (IllegalArgumentException bad) {
+                        // e.g. '#' inside a choice (it separates the choices): use {0,number,integer} there.
+                        wrong.add(k + ": not a valid MessageFormat pattern (" + bad.getMessage() + "): " + v);
+                    }
                 }
             }
         }

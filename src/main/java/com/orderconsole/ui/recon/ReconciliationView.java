@@ -107,7 +107,7 @@ public final class ReconciliationView {
         fId.setCellValueFactory(c -> new ReadOnlyStringWrapper(c.getValue().orderId()));
         fMysql.setCellValueFactory(c -> new ReadOnlyStringWrapper(OrderText.side(c.getValue().mysqlStatus(), c.getValue().mysqlVersion())));
         fRedis.setCellValueFactory(c -> new ReadOnlyStringWrapper(OrderText.side(c.getValue().redisStatus(), c.getValue().redisVersion())));
-        fDetail.setCellValueFactory(c -> new ReadOnlyStringWrapper(c.getValue().detail()));
+        fDetail.setCellValueFactory(c -> new ReadOnlyStringWrapper(ReconciliationViewModel.detail(c.getValue())));
 
         Styles.toggle(reconMessage, vm.feedback());
         bindDeadLetters();

@@ -1,5 +1,7 @@
 package com.orderconsole.ui.recon;
 
+import com.orderconsole.ui.common.OrderText;
+import com.orderconsole.domain.OrderStatus;
 import com.orderconsole.app.Messages;
 import com.orderconsole.domain.Operator;
 import com.orderconsole.domain.Role;
@@ -129,6 +131,15 @@ public final class ReconciliationViewModel {
      * @return it in words; a cancelled run never claims that Redis and MySQL agree, e.g.
      *         "Cancelled after checking 1,200 orders in 2 s: 0 findings so far; the rest was not compared."
      */
+    /**
+     * @param f a finding
+     * @return its detail in the language in use, statuses named as the console names them
+     */
+    public static String detail(ReconFinding f) {
+        Object[] args = f.detailArgs().stream().map(a -> a instanceof OrderStatus s ? OrderText.status(s) : a).toArray();
+        return Messages.format("recon.detail." + f.detailKey().name(), args);
+    }
+
     /**
      * @param c a category of findings
      * @return its name in the language in use, e.g. "Missing in Redis", "Redis 中缺失"
