@@ -41,7 +41,8 @@ import java.util.function.BiConsumer;
  *
  * Global options (accepted before or after the subcommand): {@code --redis URI}, {@code --jdbc URL},
  * {@code --db-user NAME}, {@code --db-password-env VAR}, {@code --data-dir DIR}, {@code --json},
- * {@code --role ROLE}. Without {@code --redis}/{@code --jdbc} embedded servers run in the data directory
+ * {@code --role ROLE}, {@code --lang en|zh-CN} (else the console's settings, else the OS locale; help texts and
+ * messages come from the bundles, --json stays English). Without {@code --redis}/{@code --jdbc} embedded servers run in the data directory
  * (default {@code $XDG_DATA_HOME/order-console}, else {@code ~/.local/share/order-console}) and the OS user
  * is their admin. With {@code --jdbc} the operator signs in with their own database account (password from
  * the variable named by {@code --db-password-env}, or typed at the terminal): that account is the name in the
