@@ -1,5 +1,6 @@
 package com.orderconsole.app;
 
+import com.orderconsole.app.Messages;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -84,9 +85,8 @@ final class DataDirLease implements AutoCloseable {
                 }
                 if (System.nanoTime() > deadline) {
                     ch.close();
-                    throw new IllegalStateException("the data directory " + dataDir + " is in use by process "
-                            + (p == null ? "?" : p.getProperty("pid")) + " for more than " + WAIT_FOR_COMMAND.toSeconds()
-                            + " s; wait for it to finish or use another --data-dir");
+                    throw new IllegalStateException(Messages.format("common.dataDir.busy", dataDir,
+                            p == null ? "?" : p.getProperty("pid"), WAIT_FOR_COMMAND.toSeconds()));
                 }
                 if (!said) {
                     log.warn("the data directory {} is in use by another command; waiting for it to finish", dataDir);
@@ -95,10 +95,10 @@ final class DataDirLease implements AutoCloseable {
                 Thread.sleep(200);
             }
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot lock the data directory " + dataDir + ": " + e.getMessage(), e);
+            throw new UncheckedIOException(Messages.format("common.dataDir.noLock", dataDir, e.getMessage()), e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while waiting for the data directory " + dataDir, e);
+            throw new IllegalStateException(Messages.format("common.dataDir.interrupted", dataDir), e);
         }
     }
 

@@ -1,5 +1,6 @@
 package com.orderconsole.app;
 
+import com.orderconsole.app.Messages;
 import com.orderconsole.domain.Operator;
 import com.orderconsole.domain.Role;
 import com.orderconsole.embedded.EmbeddedMariaDb;
@@ -166,7 +167,7 @@ public final class Engine implements AutoCloseable {
      */
     public static Migrated migrate(EngineConfig config) {
         if (config.jdbcUrl() == null) {
-            throw new IllegalArgumentException("migrate needs the database (--jdbc); the embedded MariaDB is migrated at every start");
+            throw new IllegalArgumentException(Messages.get("common.migrate.noJdbc"));
         }
         Database.Migrated m = Database.migrate(config.jdbcUrl(), config.dbUser(), Objects.requireNonNullElse(config.dbPassword(), ""),
                 config.commandTimeout());

@@ -1,5 +1,6 @@
 package com.orderconsole.app;
 
+import com.orderconsole.app.Messages;
 import com.orderconsole.domain.Role;
 import com.orderconsole.service.Services;
 
@@ -123,14 +124,10 @@ public record EngineConfig(String redisUri, String jdbcUrl, String dbUser, Strin
      */
     public void requireBothOrNeither() {
         if (redisUri == null && jdbcUrl != null) {
-            throw new IllegalArgumentException("a MySQL URL was given without a Redis URI: give both (external servers) "
-                    + "or neither (the embedded servers of the data directory); mixing one external server with an "
-                    + "embedded one would split the system");
+            throw new IllegalArgumentException(Messages.get("common.servers.mysqlOnly"));
         }
         if (redisUri != null && jdbcUrl == null) {
-            throw new IllegalArgumentException("a Redis URI was given without a MySQL URL: give both (external servers) "
-                    + "or neither (the embedded servers of the data directory); mixing one external server with an "
-                    + "embedded one would split the system");
+            throw new IllegalArgumentException(Messages.get("common.servers.redisOnly"));
         }
     }
 

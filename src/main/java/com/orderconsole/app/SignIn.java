@@ -1,5 +1,6 @@
 package com.orderconsole.app;
 
+import com.orderconsole.app.Messages;
 import com.orderconsole.domain.Operator;
 import com.orderconsole.domain.Role;
 import com.orderconsole.store.AccountRefusedException;
@@ -62,28 +63,24 @@ public final class SignIn {
      *     or more is asked for than it holds
      */
     static Operator operator(Account account, Role requested) {
-        String who = "database account '" + account.name() + "'";
+        String who = Messages.format("signin.who", account.name());
         if (account.held() == null) {
-            throw new SignInException(who + " holds none of the console roles (" + String.join(", ", ConsoleRoles.names())
-                    + "); an administrator grants one, e.g. GRANT " + ConsoleRoles.name(Role.SUPPORT) + " TO "
-                    + account.grantee(), null);
+            throw new SignInException(Messages.format("signin.noRole", who, String.join(", ", ConsoleRoles.names()),
+                    ConsoleRoles.name(Role.SUPPORT), account.grantee()), null);
         }
         String held = ConsoleRoles.name(account.held());
         if (account.active() != account.held()) {
             // The server enforces the role in force, so working in another would fail half-way.
-            throw new SignInException(who + " holds " + held + ", but " + (account.active() == null ? "no console role"
-                    : ConsoleRoles.name(account.active())) + " is in force when it signs in; an administrator makes "
-                    + held + " its default role: SET DEFAULT ROLE " + held + " FOR " + account.grantee()
-                    + " (MariaDB) or SET DEFAULT ROLE " + held + " TO " + account.grantee() + " (MySQL)", null);
+            throw new SignInException(Messages.format("signin.notInForce", who, held, account.active() == null
+                    ? Messages.get("signin.noConsoleRole") : ConsoleRoles.name(account.active()), account.grantee()), null);
         }
         if (requested != null && !account.held().includes(requested)) {
-            throw new SignInException("role " + requested.label() + " is more than " + who + " holds ("
-                    + account.held().label() + "); a role can only be lowered", null);
+            throw new SignInException(Messages.format("signin.tooHigh", requested.label(), who, account.held().label()), null);
         }
         try {
             return new Operator(account.name(), requested == null ? account.held() : requested, false);
         } catch (IllegalArgumentException e) {
-            throw new SignInException(who + " cannot be recorded in the history: " + e.getMessage(), e);
+            throw new SignInException(Messages.format("signin.badName", who, e.getMessage()), e);
         }
     }
 }

@@ -1,5 +1,6 @@
 package com.orderconsole.cli;
 
+import com.orderconsole.app.Messages;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
@@ -31,7 +32,7 @@ final class Cli {
         try {
             return JSON.writeValueAsString(doc);
         } catch (JsonProcessingException e) {
-            throw new IllegalStateException("cannot write JSON: " + e.getOriginalMessage(), e);
+            throw new IllegalStateException("cannot write JSON: " + e.getOriginalMessage(), e); // i18n-ok: a defect, for developers
         }
     }
 
@@ -49,7 +50,7 @@ final class Cli {
         return t.getMessage() == null || t.getMessage().isBlank() ? t.getClass().getSimpleName() : t.getMessage();
     }
 
-    private static final Pattern PART = Pattern.compile("(\\d+)(ms|s|m|h|d)");
+    private static final Pattern PART = Pattern.compile("(\\d+)(ms|s|m|h|d)"); // i18n-ok: units read, not shown
 
     /**
      * Parses a duration: "30m", "2h", "90s", "1h30m", "500ms", "1d" or ISO-8601 ("PT30M").
@@ -62,7 +63,7 @@ final class Cli {
             try {
                 return Duration.parse(t);
             } catch (DateTimeParseException e) {
-                throw new IllegalArgumentException("invalid duration '" + text + "' (examples: 30m, 2h, 90s, 1h30m, PT30M)");
+                throw new IllegalArgumentException(Messages.format("cli.duration.invalid", text));
             }
         }
         Matcher m = PART.matcher(t);
@@ -80,7 +81,7 @@ final class Cli {
             at = m.end();
         }
         if (t.isEmpty() || at != t.length()) {
-            throw new IllegalArgumentException("invalid duration '" + text + "' (examples: 30m, 2h, 90s, 1h30m, PT30M)");
+            throw new IllegalArgumentException(Messages.format("cli.duration.invalid", text));
         }
         return d;
     }
@@ -92,11 +93,11 @@ final class Cli {
             try {
                 Duration d = parseDuration(value);
                 if (d.isZero() || d.isNegative()) {
-                    throw new TypeConversionException("duration must be positive, got '" + value + "'");
+                    throw new TypeConversionException(Messages.format("cli.duration.notPositive", value));
                 }
                 return d;
             } catch (IllegalArgumentException | ArithmeticException e) {
-                throw new TypeConversionException(e instanceof ArithmeticException ? "duration '" + value + "' is too long" : e.getMessage());
+                throw new TypeConversionException(e instanceof ArithmeticException ? Messages.format("cli.duration.tooLong", value) : e.getMessage());
             }
         }
     }

@@ -1,5 +1,6 @@
 package com.orderconsole.cli;
 
+import com.orderconsole.app.Messages;
 import com.orderconsole.app.Engine;
 import com.orderconsole.app.EngineConfig;
 import com.orderconsole.domain.Operator;
@@ -95,7 +96,7 @@ abstract class CliCommand implements Callable<Integer> {
     /** Warns on stderr when MySQL did not catch up. @return whether it did */
     boolean reportCatchUp(CatchUp c) {
         if (!c.caughtUp()) {
-            err().println("warning: MySQL is not in sync yet: " + c.detail() + "; run 'follower' later");
+            err().println(Messages.format("cli.notInSync", c.detail()));
         }
         return c.caughtUp();
     }

@@ -1,5 +1,6 @@
 package com.orderconsole.cli;
 
+import com.orderconsole.app.Messages;
 import com.orderconsole.app.Engine;
 import com.orderconsole.domain.OrderState;
 import com.orderconsole.service.Services;
@@ -11,19 +12,17 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /** {@code create --id ID [--expire-in DURATION]}: a new order in WAIT_PAY with a payment deadline. */
-@Command(name = "create", description = {"Create an order in WAIT_PAY.",
-        "Unless it is paid within --expire-in, the cancel sweeper cancels it. Role: support."})
+@Command(name = "create")
 final class CreateCommand extends CliCommand {
     @Option(names = "--id", required = true, paramLabel = "ID", converter = Cli.OrderIdConverter.class,
-            description = "order id: 1-64 letters, digits, '_' or '-'")
+            descriptionKey = "cli.opt.id.new")
     String id;
 
     @Option(names = "--expire-in", paramLabel = "DURATION", converter = Cli.DurationConverter.class,
-            description = "time allowed for payment: 30m, 2h, 90s, 1h30m or ISO-8601 such as PT30M (default: 30m)")
+            descriptionKey = "cli.opt.expire-in")
     Duration expireIn;
 
-    @Option(names = "--customer", paramLabel = "ID", converter = Cli.OrderIdConverter.class, description = "customer "
-            + "id (optional)")
+    @Option(names = "--customer", paramLabel = "ID", converter = Cli.OrderIdConverter.class, descriptionKey = "cli.opt.customer")
     String customer;
 
     @Override
@@ -40,8 +39,8 @@ final class CreateCommand extends CliCommand {
             doc.put("version", st.version());
             doc.put("createdAtMs", st.createTimeMs());
             doc.put("expireAtMs", expireAt);
-            emit(doc, "Created order " + st.orderId() + ": " + st.status() + " v" + st.version() + ", payment due by "
-                    + Cli.time(expireAt) + System.lineSeparator());
+            emit(doc, Messages.format("cli.create.done", st.orderId(), st.status(), st.version(), Cli.time(expireAt))
+                    + System.lineSeparator());
             return OrderCli.OK;
         }
     }

@@ -1,5 +1,6 @@
 package com.orderconsole.cli;
 
+import com.orderconsole.app.Messages;
 import com.orderconsole.app.Engine;
 import com.orderconsole.service.Services;
 import com.orderconsole.service.deadletter.DeadLetter;
@@ -9,54 +10,53 @@ import picocli.CommandLine.ParameterException;
 
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 
 /** {@code dead-letters}: the records set aside because they could not be processed; retry or discard one. */
-@Command(name = "dead-letters", description = {"List the records set aside because they could not be processed "
-        + "(outbox entries the follower cannot read, malformed order records in Redis, conflicts with MySQL's history).",
-        "--retry ID restores the letter's order in Redis from MySQL, the durable record; --discard ID --reason TEXT "
-                + "closes it. Both need role ops and are kept with who and when."})
+@Command(name = "dead-letters")
 final class DeadLettersCommand extends CliCommand {
-    @Option(names = "--retry", paramLabel = "ID", description = "retry this letter")
+    @Option(names = "--retry", paramLabel = "ID", descriptionKey = "cli.opt.retry")
     Long retry;
 
-    @Option(names = "--discard", paramLabel = "ID", description = "discard this letter (needs --reason)")
+    @Option(names = "--discard", paramLabel = "ID", descriptionKey = "cli.opt.discard")
     Long discard;
 
-    @Option(names = "--reason", paramLabel = "TEXT", description = "why a letter is discarded")
+    @Option(names = "--reason", paramLabel = "TEXT", descriptionKey = "cli.opt.reason.discard")
     String reason;
 
-    @Option(names = "--limit", paramLabel = "N", defaultValue = "100", description = "list at most N open letters (default 100)")
+    @Option(names = "--limit", paramLabel = "N", defaultValue = "100", descriptionKey = "cli.opt.limit")
     int limit;
 
     @Override
     public Integer call() {
         if (retry != null && discard != null) {
-            throw new ParameterException(spec.commandLine(), "give --retry or --discard, not both");
+            throw new ParameterException(spec.commandLine(), Messages.get("cli.deadletters.both"));
         }
         if (discard != null && (reason == null || reason.isBlank())) {
-            throw new ParameterException(spec.commandLine(), "--discard needs --reason: why the letter is discarded");
+            throw new ParameterException(spec.commandLine(), Messages.get("cli.deadletters.noReason"));
         }
         try (Engine engine = engine()) {
             Services s = engine.services();
             if (retry != null || discard != null) {
                 DeadLetter d = retry != null ? s.deadLetters().retry(operator(), retry)
                         : s.deadLetters().discard(operator(), discard, reason);
-                emit(d, "Dead letter " + d.id() + " " + d.state().toLowerCase(Locale.ROOT) + " by " + d.resolvedBy()
-                        + ": " + d.resolution() + System.lineSeparator());
+                String closed = "RETRIED".equals(d.state()) ? "cli.deadletters.retried" : "cli.deadletters.discarded"; // i18n-ok: keys
+                emit(d, Messages.format(closed, d.id(), d.resolvedBy(), d.resolution()) + System.lineSeparator());
                 return OrderCli.OK;
             }
             List<DeadLetter> open = s.deadLetters().open(limit);
             Map<String, Object> doc = new LinkedHashMap<>();
             doc.put("open", s.deadLetters().countOpen());
             doc.put("letters", open);
-            StringBuilder text = new StringBuilder(open.isEmpty() ? "No open dead letters." + System.lineSeparator()
-                    : String.format("%d open dead letter%s:%n", open.size(), open.size() == 1 ? "" : "s"));
+            StringBuilder text = new StringBuilder((open.isEmpty() ? Messages.get("cli.deadletters.none")
+                    : Messages.format("cli.deadletters.open", open.size())) + System.lineSeparator());
             for (DeadLetter d : open) {
-                text.append(String.format("  #%d  %s  %s  order %s, bucket %s%s%n      %s%n      found: %s%n", d.id(),
+                String nl = System.lineSeparator();
+                text.append(Messages.format(d.entryId() == null ? "cli.deadletters.letter" : "cli.deadletters.letter.entry", d.id(),
                         Cli.time(d.createdAtMs()), d.kind(), d.orderId() == null ? "?" : d.orderId(),
-                        d.bucket() == null ? "?" : d.bucket(), d.entryId() == null ? "" : ", entry " + d.entryId(), d.reason(), d.body()));
+                        d.bucket() == null ? "?" : d.bucket(), d.entryId())).append(nl)
+                        .append("      ").append(d.reason()).append(nl)
+                        .append(Messages.format("cli.deadletters.found", d.body())).append(nl);
             }
             emit(doc, text.toString());
             return OrderCli.OK;

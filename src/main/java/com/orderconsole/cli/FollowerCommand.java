@@ -1,5 +1,6 @@
 package com.orderconsole.cli;
 
+import com.orderconsole.app.Messages;
 import com.orderconsole.app.Engine;
 import com.orderconsole.service.Services;
 import com.orderconsole.service.follower.FollowerStatus;
@@ -9,8 +10,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /** {@code follower}: runs the MySQL follower once: applies the Redis outbox to MySQL now. */
-@Command(name = "follower", description = {"Run the MySQL follower once: apply every transition waiting in the Redis outbox to MySQL now (the console runs it continuously).",
-        "Exit code 1 when MySQL cannot be reached; nothing is lost then."})
+@Command(name = "follower")
 final class FollowerCommand extends CliCommand {
     @Override
     public Integer call() {
@@ -22,8 +22,7 @@ final class FollowerCommand extends CliCommand {
             doc.put("applied", applied);
             doc.put("pending", st.pending());
             doc.put("oldestPendingAgeMs", st.oldestPendingAgeMs());
-            emit(doc, "Applied " + applied + " outbox entr" + (applied == 1 ? "y" : "ies") + " to MySQL; " + st.pending()
-                    + " pending now." + System.lineSeparator());
+            emit(doc, Messages.format("cli.follower.done", applied, st.pending()) + System.lineSeparator());
             return OrderCli.OK;
         }
     }

@@ -1,5 +1,6 @@
 package com.orderconsole.cli;
 
+import com.orderconsole.app.Messages;
 import com.orderconsole.app.EngineConfig;
 import com.orderconsole.domain.Operator;
 import com.orderconsole.domain.Role;
@@ -20,37 +21,34 @@ class GlobalOptions {
     private final OrderCli.PasswordPrompt prompt;
     private final boolean serversOwnedLocally;
 
-    @Option(scope = ScopeType.INHERIT, names = "--redis", paramLabel = "URI", description = "Redis URI, e.g. "
-            + "redis://host:6379/0 or redis://user:password@host:6379 (default: embedded Redis)")
+    @Option(scope = ScopeType.INHERIT, names = "--redis", paramLabel = "URI", descriptionKey = "cli.opt.redis")
     String redisUri;
 
-    @Option(scope = ScopeType.INHERIT, names = "--jdbc", paramLabel = "URL", description = "JDBC URL of the orders "
-            + "schema, e.g. jdbc:mysql://host:3306/orders (default: embedded MariaDB, where you are the local admin)")
+    @Option(scope = ScopeType.INHERIT, names = "--jdbc", paramLabel = "URL", descriptionKey = "cli.opt.jdbc")
     String jdbcUrl;
 
-    @Option(scope = ScopeType.INHERIT, names = "--db-user", paramLabel = "NAME", description = "your database "
-            + "account with --jdbc; it is the name recorded in the history (default: your user name)")
+    @Option(scope = ScopeType.INHERIT, names = "--db-user", paramLabel = "NAME", descriptionKey = "cli.opt.db-user")
     String dbUser;
 
-    @Option(scope = ScopeType.INHERIT, names = "--db-password-env", paramLabel = "VAR", description = "read the "
-            + "database password from this environment variable (never printed); without it you are asked at the terminal")
+    @Option(scope = ScopeType.INHERIT, names = "--db-password-env", paramLabel = "VAR", descriptionKey = "cli.opt.db-password-env")
     String dbPasswordEnv;
 
-    @Option(scope = ScopeType.INHERIT, names = "--data-dir", paramLabel = "DIR", description = "data directory of "
-            + "the embedded servers (default: ${sys:order-console.default-data-dir})")
+    @Option(scope = ScopeType.INHERIT, names = "--data-dir", paramLabel = "DIR", descriptionKey = "cli.opt.data-dir")
     Path dataDir;
 
-    @Option(scope = ScopeType.INHERIT, names = "--json", description = "print one JSON document on stdout instead of "
-            + "text")
+    @Option(scope = ScopeType.INHERIT, names = "--json", descriptionKey = "cli.opt.json")
     boolean json;
 
+    /** Read before parsing (see Languages#flag): declared here so the parser accepts it and --help lists it. */
+    @Option(scope = ScopeType.INHERIT, names = "--lang", paramLabel = "LANG", descriptionKey = "cli.opt.lang")
+    String lang;
+
     @Option(scope = ScopeType.INHERIT, names = "--operator", paramLabel = "NAME", hidden = true,
-            description = "no longer accepted: who acts is the signed-in account")
+            descriptionKey = "cli.opt.operator")
     String operatorName;
 
     @Option(scope = ScopeType.INHERIT, names = "--role", paramLabel = "ROLE", converter = Cli.RoleConverter.class,
-            description = "work in a lower role than your account holds: read_only, support, ops or admin "
-                    + "(default: the highest your database account holds; admin on the embedded servers)")
+            descriptionKey = "cli.opt.role")
     Role role;
 
     @Option(scope = ScopeType.INHERIT, names = "--buckets", paramLabel = "N", description = "bucket count of a data "
@@ -95,13 +93,11 @@ class GlobalOptions {
      */
     void checkIdentity(String actor) {
         if (operatorName != null) {
-            throw new IllegalArgumentException("--operator is no longer accepted: the history records "
-                    + (signInRequired() ? "the database account you sign in with (--db-user)" : "your user name on the local servers"));
+            throw new IllegalArgumentException(Messages.get(signInRequired() ? "cli.operator.refused.account" : "cli.operator.refused.local"));
         }
         if (actor != null) {
             if (signInRequired()) {
-                throw new IllegalArgumentException("--actor is accepted on the local embedded servers only; with --jdbc "
-                        + "the history records the database account you sign in with (--db-user " + account() + ")");
+                throw new IllegalArgumentException(Messages.format("cli.actor.refused", account()));
             }
             new Operator(actor, Role.READ_ONLY); // the name's syntax, before any server starts
         }
@@ -117,17 +113,16 @@ class GlobalOptions {
         if (dbPasswordEnv != null) {
             String password = System.getenv(dbPasswordEnv);
             if (password == null) {
-                throw new IllegalArgumentException("environment variable " + dbPasswordEnv + " (from --db-password-env) is not set");
+                throw new IllegalArgumentException(Messages.format("cli.password.envUnset", dbPasswordEnv));
             }
             return password;
         }
         if (!signInRequired()) {
             return "";
         }
-        char[] typed = prompt.read("Password of database account '" + account() + "': ");
+        char[] typed = prompt.read(Messages.format("cli.password.prompt", account()));
         if (typed == null) {
-            throw new IllegalArgumentException("no password for database account '" + account() + "': name an environment "
-                    + "variable holding it with --db-password-env VAR, or run at a terminal to be asked");
+            throw new IllegalArgumentException(Messages.format("cli.password.none", account()));
         }
         return new String(typed);
     }
@@ -147,9 +142,7 @@ class GlobalOptions {
             config = config.withDataDir(dataDir.toAbsolutePath());
         }
         if (redisUri != null && jdbcUrl == null || redisUri == null && jdbcUrl != null) {
-            throw new IllegalArgumentException((redisUri != null ? "--redis was given without --jdbc" : "--jdbc was given without --redis")
-                    + ": give both (external servers) or neither (the embedded servers of the data directory); "
-                    + "one external server beside an embedded one would split the system");
+            throw new IllegalArgumentException(Messages.get(redisUri != null ? "cli.servers.redisOnly" : "cli.servers.jdbcOnly"));
         }
         if (redisUri != null) {
             config = config.withServers(redisUri, jdbcUrl, serversOwnedLocally ? config.dbUser() : account(), password);

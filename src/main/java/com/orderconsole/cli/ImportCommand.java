@@ -1,5 +1,6 @@
 package com.orderconsole.cli;
 
+import com.orderconsole.app.Messages;
 import com.orderconsole.app.Engine;
 import com.orderconsole.domain.Operator;
 import com.orderconsole.service.importer.ImportProblem;
@@ -14,18 +15,15 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /** {@code import --csv FILE}: imports Olist orders; bad rows are listed and skipped. */
-@Command(name = "import", description = {"Import orders from an Olist orders CSV (yyyy-MM-dd HH:mm:ss or M/d/yyyy H:mm timestamps).",
-        "Orders already stored are left alone, so importing a file twice changes nothing. Bad rows are "
-                + "listed with their line number and skipped; the exit code is 0 when the file could be read. "
-                + "Role: ops."})
+@Command(name = "import")
 final class ImportCommand extends CliCommand {
-    @Option(names = "--csv", required = true, paramLabel = "FILE", description = "the CSV file (UTF-8)")
+    @Option(names = "--csv", required = true, paramLabel = "FILE", descriptionKey = "cli.opt.csv")
     Path csv;
 
     @Override
     public Integer call() {
         if (!Files.isRegularFile(csv)) {
-            throw new IllegalArgumentException("cannot read --csv " + csv + ": no such file");
+            throw new IllegalArgumentException(Messages.format("cli.import.noFile", csv));
         }
         try (Engine engine = engine()) {
             Operator op = operator();
@@ -38,10 +36,10 @@ final class ImportCommand extends CliCommand {
             doc.put("badRows", r.problems().size());
             doc.put("problems", r.problems());
             doc.put("millis", r.millis());
-            StringBuilder text = new StringBuilder(String.format("Read %d rows of %s in %.1f s: %d imported, %d already stored, %d bad rows skipped.%n",
-                    r.rowsRead(), csv, r.millis() / 1000.0, r.imported(), r.skippedDuplicates(), r.problems().size()));
+            StringBuilder text = new StringBuilder(Messages.format("cli.import.done", r.rowsRead(), csv.toString(), r.millis() / 1000.0,
+                    r.imported(), r.skippedDuplicates(), r.problems().size()) + System.lineSeparator());
             for (ImportProblem p : r.problems()) {
-                text.append("  line ").append(p.line()).append(": ").append(p.reason()).append(System.lineSeparator());
+                text.append(Messages.format("cli.import.problem", p.line(), p.reason())).append(System.lineSeparator());
             }
             emit(doc, text.toString());
             return OrderCli.OK;
@@ -53,7 +51,7 @@ final class ImportCommand extends CliCommand {
         if (json() || System.console() == null) {
             return ImportProgress.NONE;
         }
-        return (done, total) -> err().print("\rimporting: " + done + (total >= 0 ? " of " + total : "") + " rows"
-                + (done == total ? System.lineSeparator() : ""));
+        return (done, total) -> err().print("\r" + (total >= 0 ? Messages.format("cli.import.progress.total", done, total)
+                : Messages.format("cli.import.progress", done)) + (done == total ? System.lineSeparator() : ""));
     }
 }

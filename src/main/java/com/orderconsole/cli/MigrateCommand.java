@@ -1,5 +1,6 @@
 package com.orderconsole.cli;
 
+import com.orderconsole.app.Messages;
 import com.orderconsole.app.Engine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.ParameterException;
@@ -8,16 +9,13 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /** Applies the schema migrations to external servers, as a database administrator. */
-@Command(name = "migrate", description = {"Apply the schema migrations to the database named by --jdbc: the tables and the "
-        + "console roles order_console_read_only, order_console_support, order_console_ops and order_console_admin.",
-        "Run it as a database administrator (--db-user) after installing or upgrading; console accounts may not change "
-                + "the schema. Nobody signs in to the console and nothing is written to the history."})
+@Command(name = "migrate")
 final class MigrateCommand extends CliCommand {
     @Override
     public Integer call() {
         GlobalOptions g = global();
         if (g.jdbcUrl == null) {
-            throw new ParameterException(spec.commandLine(), "migrate needs --jdbc: the embedded MariaDB is migrated at every start");
+            throw new ParameterException(spec.commandLine(), Messages.get("cli.migrate.noJdbc"));
         }
         String password;
         try {
@@ -29,8 +27,7 @@ final class MigrateCommand extends CliCommand {
         Map<String, Object> doc = new LinkedHashMap<>();
         doc.put("applied", m.applied());
         doc.put("version", m.version());
-        emit(doc, "Applied " + m.applied() + " migration" + (m.applied() == 1 ? "" : "s") + "; the schema is at version "
-                + m.version() + "." + System.lineSeparator());
+        emit(doc, Messages.format("cli.migrate.done", m.applied(), m.version()) + System.lineSeparator());
         return OrderCli.OK;
     }
 }

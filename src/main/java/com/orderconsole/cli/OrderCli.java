@@ -1,6 +1,9 @@
 package com.orderconsole.cli;
 
 import com.orderconsole.app.EngineConfig;
+import com.orderconsole.app.Languages;
+import com.orderconsole.app.Messages;
+import com.orderconsole.app.Settings;
 import com.orderconsole.app.SignIn;
 import com.orderconsole.domain.Operator;
 import picocli.CommandLine.Command;
@@ -16,6 +19,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
+import java.util.Locale;
 import java.util.Map;
 import java.util.function.BiConsumer;
 
@@ -37,7 +41,8 @@ import java.util.function.BiConsumer;
  *
  * Global options (accepted before or after the subcommand): {@code --redis URI}, {@code --jdbc URL},
  * {@code --db-user NAME}, {@code --db-password-env VAR}, {@code --data-dir DIR}, {@code --json},
- * {@code --role ROLE}. Without {@code --redis}/{@code --jdbc} embedded servers run in the data directory
+ * {@code --role ROLE}, {@code --lang en|zh-CN} (else the console's settings, else the OS locale; help texts and
+ * messages come from the bundles, --json stays English). Without {@code --redis}/{@code --jdbc} embedded servers run in the data directory
  * (default {@code $XDG_DATA_HOME/order-console}, else {@code ~/.local/share/order-console}) and the OS user
  * is their admin. With {@code --jdbc} the operator signs in with their own database account (password from
  * the variable named by {@code --db-password-env}, or typed at the terminal): that account is the name in the
@@ -130,17 +135,27 @@ public final class OrderCli {
         // Shown by --help as the default data directory: the one the engine will use ($XDG_DATA_HOME honoured).
         System.setProperty(DEFAULT_DATA_DIR_PROPERTY, EngineConfig.defaultDataDir().toString());
         boolean json = Arrays.asList(args).contains("--json");
+        // The language first: picocli reads the help texts from the bundle when the command line is built.
+        try {
+            Settings settings = Settings.load();
+            Messages.use(Languages.choose(Languages.flag(args), settings.language(), Locale.getDefault()));
+            settings.problems().forEach(p -> err.println(Messages.format("cli.warning", p)));
+        } catch (IllegalArgumentException e) {
+            err.println(Messages.format("cli.error", e.getMessage()));
+            return jsonError(json, out, e.getMessage(), USAGE);
+        }
         CommandLine cl = new CommandLine(root);
+        cl.setResourceBundle(Messages.bundle());
         cl.setOut(new PrintWriter(out, true, StandardCharsets.UTF_8));
         cl.setErr(new PrintWriter(err, true, StandardCharsets.UTF_8));
         cl.setParameterExceptionHandler((ex, a) -> {
-            err.println("error: " + ex.getMessage());
+            err.println(Messages.format("cli.error", ex.getMessage()));
             CommandLine c = ex.getCommandLine();
-            err.println("Run '" + c.getCommandSpec().qualifiedName() + " --help' for usage.");
+            err.println(Messages.format("cli.usage.hint", c.getCommandSpec().qualifiedName()));
             return jsonError(json, out, ex.getMessage(), USAGE);
         });
         cl.setExecutionExceptionHandler((ex, c, parseResult) -> {
-            err.println("error: " + Cli.message(ex));
+            err.println(Messages.format("cli.error", Cli.message(ex)));
             return jsonError(json, out, Cli.message(ex), FAILED);
         });
         return cl.execute(args);
@@ -167,11 +182,9 @@ public final class OrderCli {
     /** The top command: global options; subcommands do the work. */
     @Command(name = "order-console", scope = ScopeType.INHERIT, mixinStandardHelpOptions = true,
             version = "order-console 0.1.0",
-            description = "Order State Console, headless. Without a subcommand, java -jar opens the console.",
             subcommands = {ImportCommand.class, CreateCommand.class, TransitionCommand.class, ShowCommand.class,
                     SweepCommand.class, FollowerCommand.class, ReconcileCommand.class, StatsCommand.class, RulesCommand.class,
-                    DeadLettersCommand.class, MigrateCommand.class},
-            footer = {"", "Exit codes: 0 ok, 1 failure (message on stderr), 2 usage error, 3 transition rejected (code in the output)."})
+                    DeadLettersCommand.class, MigrateCommand.class})
     static final class Root extends GlobalOptions implements Runnable {
         private final BiConsumer<EngineConfig, Operator> openConsole;
 
@@ -187,7 +200,7 @@ public final class OrderCli {
         @Override
         public void run() {
             if (openConsole == null) {
-                throw new ParameterException(spec.commandLine(), "a subcommand is needed");
+                throw new ParameterException(spec.commandLine(), Messages.get("cli.subcommand.needed"));
             }
             // Without a password variable the console's sign-in dialog asks, not the terminal.
             boolean dialogAsks = signInRequired() && dbPasswordEnv == null;
@@ -200,6 +213,8 @@ public final class OrderCli {
             }
             // The console runs the cancel sweeper (1 s) and the MySQL follower itself, unlike one-shot commands.
             config = config.withBackgroundJobs(Duration.ofSeconds(1), Duration.ofMillis(200));
+            // JavaFX's own texts (date pickers, text menus, dialog buttons) follow the default locale.
+            Locale.setDefault(Messages.locale());
             openConsole.accept(config, dialogAsks ? null : SignIn.verify(config));
         }
     }

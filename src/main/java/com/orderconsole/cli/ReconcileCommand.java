@@ -1,5 +1,6 @@
 package com.orderconsole.cli;
 
+import com.orderconsole.app.Messages;
 import com.orderconsole.app.Engine;
 import com.orderconsole.domain.Operator;
 import com.orderconsole.domain.Role;
@@ -18,20 +19,18 @@ import java.util.List;
 import java.util.Map;
 
 /** {@code reconcile [--repair]}: compares Redis with MySQL, and repairs what it finds on request. */
-@Command(name = "reconcile", description = {"Compare every order's Redis state with its MySQL row and the cancel queues; list disagreements per category.",
-        "With --repair, fix them (pending sync first) and compare again. Role: read_only, ops for "
-                + "--repair."})
+@Command(name = "reconcile")
 final class ReconcileCommand extends CliCommand {
     /** Findings listed per category in text output (all of them are in --json output, up to the service's cap). */
     private static final int LISTED = 20;
 
-    @Option(names = "--repair", description = "repair every finding, then compare again")
+    @Option(names = "--repair", descriptionKey = "cli.opt.repair")
     boolean repair;
 
-    @Option(names = "--dry-run", description = "with --repair: list, per order, what would be copied where and the resulting state; change nothing")
+    @Option(names = "--dry-run", descriptionKey = "cli.opt.dry-run")
     boolean dryRun;
 
-    @Option(names = "--reason", paramLabel = "TEXT", description = "why; needed (with role admin) to copy Redis-only orders into MySQL")
+    @Option(names = "--reason", paramLabel = "TEXT", descriptionKey = "cli.opt.reason.repair")
     String reason;
 
     @Override
@@ -43,14 +42,14 @@ final class ReconcileCommand extends CliCommand {
             ReconReport before = recon.run(null, ReconProgress.NONE, () -> false);
             Map<String, Object> doc = new LinkedHashMap<>();
             doc.put("before", before);
-            StringBuilder text = new StringBuilder(describe("Compared " + before.ordersCompared() + " orders", before));
+            StringBuilder text = new StringBuilder(describe(Messages.format("cli.reconcile.compared", before.ordersCompared()), before));
             if (repair && dryRun) {
                 Map<String, Object> plans = new LinkedHashMap<>();
                 for (ReconCategory c : ReconCategory.values()) {
                     List<ReconciliationService.RepairStep> steps = recon.plan(before, c);
                     if (!steps.isEmpty()) {
                         plans.put(c.name(), steps);
-                        text.append(String.format("Would repair %s:%n", c.label()));
+                        text.append(Messages.format("cli.reconcile.wouldRepair", label(c))).append(System.lineSeparator());
                         steps.stream().limit(LISTED).forEach(st -> text.append(String.format("    %s%s -> %s%n",
                                 st.orderId().isEmpty() ? "" : st.orderId() + ": ", st.direction(), st.resulting())));
                     }
@@ -68,8 +67,7 @@ final class ReconcileCommand extends CliCommand {
                 for (ReconCategory c : order) {
                     if (c == ReconCategory.MISSING_IN_MYSQL && before.counts().get(c) > 0
                             && (reason == null || reason.isBlank() || !op.role().includes(Role.ADMIN))) {
-                        text.append(String.format("Not repaired %s (%d): copying a Redis state into MySQL is an admin "
-                                + "override; repeat with --role admin --reason TEXT%n", c.label(), before.counts().get(c)));
+                        text.append(Messages.format("cli.reconcile.notRepaired", label(c), before.counts().get(c))).append(System.lineSeparator());
                         continue;
                     }
                     // Called for empty categories too: the service's role check then refuses --repair to a
@@ -77,33 +75,40 @@ final class ReconcileCommand extends CliCommand {
                     RepairResult r = recon.repair(op, before, c, reason == null ? "" : reason, ReconProgress.NONE, () -> false);
                     if (before.counts().get(c) > 0) {
                         results.add(r);
-                        text.append(String.format("Repaired %s: %d of %d%s%n", c.label(), r.repaired(), r.attempted(),
-                                r.failed() > 0 ? ", " + r.failed() + " failed: " + String.join("; ", r.errors()) : ""));
+                        text.append(Messages.format("cli.reconcile.repaired", label(c), r.repaired(), r.attempted(),
+                                r.failed() > 0 ? Messages.format("cli.reconcile.failed", r.failed(), String.join("; ", r.errors())) : ""))
+                                .append(System.lineSeparator());
                     }
                 }
                 doc.put("mysqlSynced", catchUpMySql(s));
                 ReconReport after = recon.run(null, ReconProgress.NONE, () -> false);
                 doc.put("repairs", results);
                 doc.put("after", after);
-                text.append(describe("After repair", after));
+                text.append(describe(Messages.get("cli.reconcile.after"), after));
             }
             emit(doc, text.toString());
             return OrderCli.OK;
         }
     }
 
+    /** @return a category's name in the language in use */
+    private static String label(ReconCategory c) {
+        return Messages.get("recon.category." + c.name());
+    }
+
     private static String describe(String title, ReconReport r) {
-        StringBuilder b = new StringBuilder(String.format("%s: %d disagreement%s.%n", title, r.total(), r.total() == 1 ? "" : "s"));
+        StringBuilder b = new StringBuilder(Messages.format("cli.reconcile.total", title, r.total())).append(System.lineSeparator());
         for (ReconCategory c : ReconCategory.values()) {
             long n = r.counts().get(c);
             if (n == 0) {
                 continue;
             }
-            b.append(String.format("  %-40s %d%n", c.label(), n));
+            b.append(String.format("  %-40s %d%n", label(c), n));
             r.findings(c).stream().limit(LISTED).forEach(f -> b.append("    ")
-                    .append(f.orderId().isEmpty() ? "" : f.orderId() + ": ").append(f.detail()).append(System.lineSeparator()));
+                    .append(f.orderId().isEmpty() ? "" : f.orderId() + ": ")
+                    .append(Messages.format("recon.detail." + f.detailKey().name(), f.detailArgs().toArray())).append(System.lineSeparator()));
             if (r.findings(c).size() > LISTED) {
-                b.append("    ... (all of them with --json)").append(System.lineSeparator());
+                b.append("    ").append(Messages.get("cli.reconcile.more")).append(System.lineSeparator());
             }
         }
         return b.toString();

@@ -1,5 +1,6 @@
 package com.orderconsole.cli;
 
+import com.orderconsole.app.Messages;
 import com.orderconsole.app.Engine;
 import com.orderconsole.app.Messages;
 import com.orderconsole.app.diagram.RulesDiagram;
@@ -29,34 +30,33 @@ import java.util.List;
 import java.util.Map;
 
 /** {@code rules show|validate FILE|set FILE}: the transition rules as a JSON document. */
-@Command(name = "rules", description = {"Show, check or replace the transition rules.",
-        "The rules are a JSON document: 'rules show > rules.json' gives one to edit."},
-        subcommands = {RulesCommand.Show.class, RulesCommand.Validate.class, RulesCommand.Set.class, RulesCommand.Export.class})
+@Command(name = "rules", subcommands = {RulesCommand.Show.class, RulesCommand.Validate.class, RulesCommand.Set.class,
+        RulesCommand.Export.class})
 final class RulesCommand implements Runnable {
     @Spec
     CommandSpec spec;
 
     @Override
     public void run() {
-        throw new ParameterException(spec.commandLine(), "say what to do: rules show, rules validate FILE or rules set FILE");
+        throw new ParameterException(spec.commandLine(), Messages.get("cli.rules.what"));
     }
 
     static String read(Path file) {
         try {
             return Files.readString(file, StandardCharsets.UTF_8);
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot read rules file " + file + ": " + e.getMessage(), e);
+            throw new UncheckedIOException(Messages.format("cli.rules.unreadable", file, e.getMessage()), e);
         }
     }
 
     /** Prints the faults of an invalid document: each on stderr, and the document with --json. */
     static int invalid(CliCommand c, Path file, InvalidRulesException e) {
         List<String> words = e.details().stream().map(RulesWords::fault).toList();
-        c.err().println("error: " + file + " is not valid:");
+        c.err().println(Messages.format("cli.error", Messages.format("cli.rules.invalid", file)));
         words.forEach(f -> c.err().println("  " + f));
         if (c.json()) {
             Map<String, Object> doc = new LinkedHashMap<>();
-            doc.put("error", file + " is not valid: " + String.join("; ", words));
+            doc.put("error", file + " is not valid: " + String.join("; ", e.faults())); // i18n-ok: --json is machine text
             doc.put("code", OrderCli.FAILED);
             doc.put("file", file.toString());
             doc.put("valid", false);
@@ -79,7 +79,7 @@ final class RulesCommand implements Runnable {
         c.out().println(RulesJson.write(rules));
     }
 
-    @Command(name = "show", description = "Print the rules in force as JSON.")
+    @Command(name = "show")
     static final class Show extends CliCommand {
         @Override
         public Integer call() {
@@ -90,10 +90,9 @@ final class RulesCommand implements Runnable {
         }
     }
 
-    @Command(name = "validate", description = "Check a rules document without storing it (needs no server). Exit "
-            + "code 1 when it is invalid; every fault is listed.")
+    @Command(name = "validate")
     static final class Validate extends CliCommand {
-        @Parameters(paramLabel = "FILE", description = "the rules document")
+        @Parameters(paramLabel = "FILE", descriptionKey = "cli.param.rules.file")
         Path file;
 
         @Override
@@ -109,16 +108,14 @@ final class RulesCommand implements Runnable {
             doc.put("valid", true);
             doc.put("faults", List.of());
             long edges = rules.edges().values().stream().mapToLong(java.util.Set::size).sum();
-            emit(doc, file + " is valid: " + edges + " transitions, terminal " + rules.terminal() + System.lineSeparator());
+            emit(doc, Messages.format("cli.rules.valid", file, edges, rules.terminal()) + System.lineSeparator());
             return OrderCli.OK;
         }
     }
 
-    @Command(name = "set", description = "Replace the rules with a document; they take effect for the next "
-            + "transition. The new version is the current one + 1. Role: ops. With --dry-run: store nothing, show what "
-            + "changes and what it would do to the orders there are now (any role).")
+    @Command(name = "set")
     static final class Set extends CliCommand {
-        @Parameters(paramLabel = "FILE", description = "the rules document")
+        @Parameters(paramLabel = "FILE", descriptionKey = "cli.param.rules.file")
         Path file;
 
         @Option(names = "--dry-run", description = "show the changes and the orders they would strand; store nothing")
@@ -141,7 +138,7 @@ final class RulesCommand implements Runnable {
                 if (json()) {
                     print(this, rules);
                 } else {
-                    out().println("Rules version " + rules.version() + " in force:");
+                    out().println(Messages.format("cli.rules.inForce", rules.version()));
                     print(this, rules);
                 }
                 return OrderCli.OK;

@@ -1,5 +1,6 @@
 package com.orderconsole.cli;
 
+import com.orderconsole.app.Messages;
 import com.orderconsole.app.Engine;
 import com.orderconsole.app.StoryWords;
 import com.orderconsole.service.order.OrderStory;
@@ -10,11 +11,10 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /** {@code show --id ID}: one order, Redis next to MySQL, with its history. */
-@Command(name = "show", description = {"Show one order: its Redis state next to its MySQL row, the payment deadline, the moves the rules allow now, and the full history.",
-        "Exit code 1 when no store knows the order. Role: read_only."})
+@Command(name = "show")
 final class ShowCommand extends CliCommand {
     @Option(names = "--id", required = true, paramLabel = "ID", converter = Cli.OrderIdConverter.class,
-            description = "order id")
+            descriptionKey = "cli.opt.id")
     String id;
 
     @Option(names = "--story", description = "the order's story instead: every step and rejected attempt explained in words, "
@@ -51,20 +51,23 @@ final class ShowCommand extends CliCommand {
         OrderSummary o = d.summary();
         String nl = System.lineSeparator();
         StringBuilder b = new StringBuilder();
-        b.append("Order ").append(o.orderId()).append(o.customerId() == null ? "" : " (customer " + o.customerId() + ")").append(nl);
-        b.append("  Redis:   ").append(o.redisStatus() == null
-                ? "no state (rebuilt from MySQL on its next transition, or by reconcile --repair)"
-                : o.redisStatus() + " v" + o.redisVersion()).append(nl);
-        b.append("  MySQL:   ").append(o.mysqlStatus() == null ? "no row" : o.mysqlStatus() + " v" + o.mysqlVersion())
-                .append(o.disagrees() ? "   <- differs from Redis" : "").append(nl);
-        b.append("  created: ").append(Cli.time(o.createdAtMs())).append(", in status since ").append(Cli.time(o.statusSinceMs())).append(nl);
-        b.append("  payment due: ").append(d.queueExpiryMs() == null ? "- (not in the cancel queue)" : Cli.time(d.queueExpiryMs())).append(nl);
-        b.append("  allowed next: ").append(d.legalTargets().isEmpty() ? "none" : d.legalTargets().toString()).append(nl);
-        b.append("History:").append(nl);
+        b.append(o.customerId() == null ? Messages.format("cli.show.order", o.orderId())
+                : Messages.format("cli.show.order.customer", o.orderId(), o.customerId())).append(nl);
+        b.append(Messages.format("cli.show.redis", o.redisStatus() == null ? Messages.get("cli.show.redis.none")
+                : o.redisStatus() + " v" + o.redisVersion())).append(nl);
+        b.append(Messages.format("cli.show.mysql", o.mysqlStatus() == null ? Messages.get("cli.show.mysql.none")
+                : o.mysqlStatus() + " v" + o.mysqlVersion())).append(o.disagrees() ? Messages.get("cli.show.differs") : "").append(nl);
+        b.append(Messages.format("cli.show.created", Cli.time(o.createdAtMs()), Cli.time(o.statusSinceMs()))).append(nl);
+        b.append(Messages.format("cli.show.due", d.queueExpiryMs() == null ? Messages.get("cli.show.due.none")
+                : Cli.time(d.queueExpiryMs()))).append(nl);
+        b.append(Messages.format("cli.show.next", d.legalTargets().isEmpty() ? Messages.get("cli.show.next.none")
+                : d.legalTargets().toString())).append(nl);
+        b.append(Messages.get("cli.show.history")).append(nl);
         for (HistoryEntry h : d.history()) {
-            b.append(String.format("  %s  v%-3d %-9s -> %-9s %-9s by %s via %s%s%n", Cli.time(h.atMs()), h.version(),
-                    h.from() == null ? "(new)" : h.from(), h.to(), h.code().applied() ? "applied" : "code " + h.code().code(),
-                    h.actor(), h.source(), h.reason().isEmpty() ? "" : ": " + h.reason()));
+            b.append(String.format("  %s  v%-3d %-9s -> %-9s %-9s %s%n", Cli.time(h.atMs()), h.version(),
+                    h.from() == null ? Messages.get("cli.show.new") : h.from(), h.to(),
+                    h.code().applied() ? Messages.get("cli.show.applied") : Messages.format("cli.show.code", h.code().code()),
+                    Messages.format(h.reason().isEmpty() ? "cli.show.by" : "cli.show.byWhy", h.actor(), h.source(), h.reason())));
         }
         return b.toString();
     }

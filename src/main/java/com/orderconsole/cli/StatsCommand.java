@@ -1,5 +1,6 @@
 package com.orderconsole.cli;
 
+import com.orderconsole.app.Messages;
 import com.orderconsole.app.Engine;
 import com.orderconsole.domain.OrderStatus;
 import com.orderconsole.domain.ResultCode;
@@ -14,9 +15,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /** {@code stats}: orders per status, transition outcomes per result code, sync lag and health. */
-@Command(name = "stats", description = {"Orders per status, transition outcomes per result code, sync lag and health.",
-        "Per status: Redis live counters, MySQL rows and stuck orders. Outcomes are counted by the transition "
-                + "script since the counters began."})
+@Command(name = "stats")
 final class StatsCommand extends CliCommand {
     @Override
     public Integer call() {
@@ -31,7 +30,8 @@ final class StatsCommand extends CliCommand {
             long deadLetters = s.deadLetters().countOpen();
 
             Map<String, Object> statuses = new LinkedHashMap<>();
-            StringBuilder text = new StringBuilder(String.format("%-10s %10s %10s %10s%n", "Status", "Redis", "MySQL", "Stuck"));
+            StringBuilder text = new StringBuilder(String.format("%-10s %10s %10s %10s%n", Messages.get("cli.stats.status"),
+                    Messages.get("cli.stats.redis"), Messages.get("cli.stats.mysql"), Messages.get("cli.stats.stuck")));
             boolean anyDiffer = false;
             for (OrderStatus st : OrderStatus.values()) {
                 Long stuck = live.stuck().get(st);
@@ -46,37 +46,38 @@ final class StatsCommand extends CliCommand {
                 row.put("stuck", stuck);
                 statuses.put(st.name(), row);
                 text.append(String.format("%-10s %10d %10d %10s%s%n", st, live.live().get(st), mysql.get(st),
-                        stuck == null ? "-" : stuck, differ ? "  ≠ Redis and MySQL differ" : ""));
+                        stuck == null ? "-" : stuck, differ ? Messages.get("cli.stats.differ") : ""));
             }
             if (anyDiffer) {
-                text.append(String.format("%s%n%s%n", "≠: the Redis count is a live counter; it differs from MySQL while changes are "
-                        + "in flight (see 'MySQL sync' below) or after it drifted.",
-                        "   'reconcile' finds drifted counters (Live counters disagree); 'reconcile --repair' recounts them."));
+                text.append(String.format("%s%n%s%n", Messages.get("cli.stats.differ.note"), Messages.get("cli.stats.differ.fix")));
             }
             Map<String, Object> codes = new LinkedHashMap<>();
-            text.append(String.format("%nTransition results%n"));
+            text.append(System.lineSeparator()).append(Messages.get("cli.stats.results")).append(System.lineSeparator());
             for (ResultCode c : ResultCode.values()) {
                 Map<String, Object> row = new LinkedHashMap<>();
                 row.put("code", c.code());
                 row.put("count", results.get(c));
                 row.put("description", c.description());
                 codes.put(c.name(), row);
-                text.append(String.format("  %3d %-52s %10d%n", c.code(), c.description(), results.get(c)));
+                text.append(String.format("  %3d %-52s %10d%n", c.code(), Messages.get("result." + c.name()), results.get(c)));
             }
-            text.append(String.format("%nMySQL sync: %d pending%s%n", sync.pending(),
-                    sync.oldestPendingAgeMs() == null ? "" : ", oldest " + sync.oldestPendingAgeMs() / 1000 + " s"));
-            text.append(String.format("Health: Redis %s, MySQL %s, rules v%s%n", health.redisUp() ? "up" : "DOWN",
-                    health.mysqlUp() ? "up" : "DOWN", health.rulesVersion() == null ? "?" : health.rulesVersion()));
+            String nl = System.lineSeparator();
+            text.append(nl).append(sync.oldestPendingAgeMs() == null ? Messages.format("cli.stats.sync", sync.pending())
+                    : Messages.format("cli.stats.sync.oldest", sync.pending(), sync.oldestPendingAgeMs() / 1000)).append(nl);
+            text.append(Messages.format("cli.stats.health", Messages.get(health.redisUp() ? "cli.stats.up" : "cli.stats.down"),
+                    Messages.get(health.mysqlUp() ? "cli.stats.up" : "cli.stats.down"),
+                    health.rulesVersion() == null ? "?" : health.rulesVersion())).append(nl);
             if (!health.masters().isEmpty()) {
-                text.append(com.orderconsole.app.Messages.format("cli.stats.masters", health.masters().size(),
+                text.append(Messages.format("cli.stats.masters", health.masters().size(),
                         health.masters().stream().mapToInt(com.orderconsole.service.monitor.RedisMaster::buckets).sum(),
-                        health.maxOverMean())).append(System.lineSeparator());
-                health.masters().forEach(rm -> text.append(com.orderconsole.app.Messages.format("cli.stats.master", rm.where(),
-                        rm.buckets(), rm.share())).append(System.lineSeparator()));
+                        health.maxOverMean())).append(nl);
+                health.masters().forEach(rm -> text.append(Messages.format("cli.stats.master", rm.where(),
+                        rm.buckets(), rm.share())).append(nl));
             }
-            health.warnings().forEach(w -> text.append("  warning: ").append(w).append(System.lineSeparator()));
+            health.notices().forEach(n -> text.append(Messages.format("cli.stats.warning",
+                    Messages.format("health." + n.key(), n.args().toArray()))).append(nl));
             if (deadLetters > 0) {
-                text.append(String.format("Dead letters: %d open (records set aside; see 'dead-letters')%n", deadLetters));
+                text.append(Messages.format("cli.stats.deadLetters", deadLetters)).append(System.lineSeparator());
             }
 
             Map<String, Object> doc = new LinkedHashMap<>();

@@ -1,5 +1,6 @@
 package com.orderconsole.cli;
 
+import com.orderconsole.app.Messages;
 import com.orderconsole.app.Engine;
 import com.orderconsole.service.Services;
 import picocli.CommandLine.Command;
@@ -9,11 +10,9 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /** {@code sweep --once}: one pass of the cancel sweeper. */
-@Command(name = "sweep", description = {"Cancel every unpaid order whose payment deadline has passed, once (the console runs the sweeper every second).",
-        "Does nothing while the sweeper is paused."})
+@Command(name = "sweep")
 final class SweepCommand extends CliCommand {
-    @Option(names = "--once", required = true, description = "run one pass and exit (the only mode of the command "
-            + "line)")
+    @Option(names = "--once", required = true, descriptionKey = "cli.opt.once")
     boolean once;
 
     @Override
@@ -27,8 +26,7 @@ final class SweepCommand extends CliCommand {
             doc.put("cancelled", cancelled);
             doc.put("paused", paused);
             doc.put("mysqlSynced", synced);
-            emit(doc, paused ? "The cancel sweeper is paused: nothing cancelled." + System.lineSeparator()
-                    : "Cancelled " + cancelled + " unpaid order" + (cancelled == 1 ? "" : "s") + " past the payment deadline."
+            emit(doc, (paused ? Messages.get("cli.sweep.paused") : Messages.format("cli.sweep.done", cancelled))
                     + System.lineSeparator());
             return OrderCli.OK;
         }

@@ -1,5 +1,6 @@
 package com.orderconsole.cli;
 
+import com.orderconsole.app.Messages;
 import com.orderconsole.app.Engine;
 import com.orderconsole.domain.OrderStatus;
 import com.orderconsole.domain.ResultCode;
@@ -16,32 +17,26 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /** {@code transition --id ID --to STATUS}: one move through the transition script. */
-@Command(name = "transition", description = {"Move an order to another status, if the rules allow it.",
-        "Exit code 3 when the script rejects the move; the result code is in the output: 0 not a legal "
-                + "move, -2 terminal status, -3 version conflict (--expect-version), -4 already in that status. "
-                + "Role: support."})
+@Command(name = "transition")
 final class TransitionCommand extends CliCommand {
     /** Source written to the history of CLI transitions. */
     static final String SOURCE = "cli";
 
     @Option(names = "--id", required = true, paramLabel = "ID", converter = Cli.OrderIdConverter.class,
-            description = "order id")
+            descriptionKey = "cli.opt.id")
     String id;
 
     @Option(names = "--to", required = true, paramLabel = "STATUS", converter = Cli.StatusConverter.class,
-            description = "target status by name or code: WAIT_PAY(1) PAID(2) WAIT_SHIP(3) SHIPPED(4) FINISHED(5) "
-                    + "CANCELLED(6)")
+            descriptionKey = "cli.opt.to")
     OrderStatus to;
 
-    @Option(names = "--actor", paramLabel = "NAME", description = "local embedded servers only: a name to record "
-            + "instead of your user name (with --jdbc the history records your database account)")
+    @Option(names = "--actor", paramLabel = "NAME", descriptionKey = "cli.opt.actor")
     String actor;
 
-    @Option(names = "--reason", paramLabel = "TEXT", description = "why, kept in the history (at most 500 characters)")
+    @Option(names = "--reason", paramLabel = "TEXT", descriptionKey = "cli.opt.reason")
     String reason;
 
-    @Option(names = "--expect-version", paramLabel = "N", description = "apply only if the order is at this version "
-            + "(compare-and-set)")
+    @Option(names = "--expect-version", paramLabel = "N", descriptionKey = "cli.opt.expect-version")
     Long expectVersion;
 
     @Override
@@ -72,10 +67,10 @@ final class TransitionCommand extends CliCommand {
             doc.put("version", r.version());
             doc.put("atMs", r.timeMs());
             doc.put("mysqlSynced", synced);
-            String text = r.applied()
-                    ? "Order " + id + ": " + r.from() + " -> " + r.target() + " applied, now v" + r.version() + System.lineSeparator()
-                    : "Order " + id + ": " + r.from() + " -> " + r.target() + " rejected with code " + r.code().code() + " ("
-                    + r.code().description() + "); order stays " + r.from() + " v" + r.version() + System.lineSeparator();
+            String text = (r.applied()
+                    ? Messages.format("cli.transition.applied", id, r.from(), r.target(), r.version())
+                    : Messages.format("cli.transition.rejected", id, r.from(), r.target(), r.code().code(),
+                    Messages.get("result." + r.code().name()), r.version())) + System.lineSeparator();
             emit(doc, text);
             return r.applied() ? OrderCli.OK : OrderCli.REJECTED;
         }

@@ -1,10 +1,13 @@
 package com.orderconsole.ui;
 
+import com.orderconsole.app.Messages;
 import com.orderconsole.app.Engine;
 import com.orderconsole.app.EngineConfig;
+import com.orderconsole.app.Settings;
 import com.orderconsole.domain.Operator;
 import com.orderconsole.ui.common.FxBackground;
 import com.orderconsole.ui.common.FxDialogService;
+import com.orderconsole.ui.common.Themes;
 import com.orderconsole.ui.main.MainView;
 import com.orderconsole.ui.main.MainViewModel;
 import com.orderconsole.ui.main.StartView;
@@ -16,7 +19,8 @@ import javafx.scene.Parent;
 import javafx.scene.Scene;
 import javafx.stage.Stage;
 
-import java.util.Objects;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.function.BiConsumer;
 
 /**
@@ -25,13 +29,6 @@ import java.util.function.BiConsumer;
  * the bundled Olist sample; the window never waits on a server.
  */
 public class OrderConsoleApp extends Application {
-    /**
-     * AtlantaFX's Primer Light theme, loaded as a stylesheet. atlantafx-base is pinned to 2.0.1, the last
-     * release built for Java 17: 2.1.0 is Java 21 bytecode, which javafx:run drops from the module path,
-     * taking this stylesheet with it.
-     */
-    private static final String THEME = "/atlantafx/base/theme/primer-light.css";
-
     private static EngineConfig config = EngineConfig.embeddedDefault();
     /** Who was vouched for on the command line, or null when the sign-in dialog asks. */
     private static Operator operator;
@@ -55,25 +52,32 @@ public class OrderConsoleApp extends Application {
 
 
     /**
-     * Applies the console's look to a scene: the AtlantaFX Primer theme plus styles/app.css.
-     * Tests use it too, so they see what users see.
+     * Applies the console's look to a scene: the AtlantaFX Primer theme in use (light or dark, see
+     * {@link Themes}) plus styles/app.css. Tests use it too, so they see what users see. atlantafx-base is
+     * pinned to 2.0.1, the last release built for Java 17 (2.1.0 is Java 21 bytecode).
      *
      * @param root the scene's root
      * @return a scene with the stylesheets applied
      */
     public static Scene styledScene(Parent root, double width, double height) {
-        Application.setUserAgentStylesheet(Objects.requireNonNull(OrderConsoleApp.class.getResource(THEME)).toExternalForm());
-        Scene scene = new Scene(root, width, height);
-        scene.getStylesheets().add(Objects.requireNonNull(OrderConsoleApp.class.getResource("/styles/app.css")).toExternalForm());
-        return scene;
+        return Themes.styledScene(root, width, height);
+    }
+
+    /** Read off the JavaFX thread, before the first window: the theme of the splash already follows it. */
+    private Settings settings;
+
+    @Override
+    public void init() {
+        settings = Settings.load();
     }
 
     @Override
     public void start(Stage stage) {
+        Themes.apply(settings.theme());
         background = new FxBackground(4);
         StartViewModel starting = new StartViewModel(background);
-        StartView splash = new StartView(starting, operator == null ? "signing in" : MainViewModel.operatorText(operator));
-        stage.setTitle("Order State Console");
+        StartView splash = new StartView(starting, operator == null ? Messages.get("main.signingIn") : MainViewModel.operatorText(operator));
+        stage.setTitle(Messages.get("main.title"));
         stage.setScene(styledScene(splash.root(), 560, 320));
         stage.show();
         // Against external servers the operator signs in with their database account first; locally at once.
@@ -92,10 +96,15 @@ public class OrderConsoleApp extends Application {
             engine = started;
             // Who the command line signed in (a role it may have lowered), else whom the engine's sign-in vouched for.
             Operator who = operator != null ? operator : engine.operator();
-            stage.setTitle("Order State Console — " + MainViewModel.operatorText(who));
+            stage.setTitle(Messages.format("main.title.operator", MainViewModel.operatorText(who)));
             MainViewModel vm = new MainViewModel(new ConsoleContext(engine.services(), who, background,
-                    new FxDialogService(() -> stage)));
-            vm.statusBar().noticeProperty().set(note);
+                    new FxDialogService(() -> stage)), settings);
+            // A damaged settings file does not stop the console; the status bar says what was ignored.
+            List<String> notices = new ArrayList<>(settings.problems());
+            if (note != null && !note.isEmpty()) {
+                notices.add(0, note);
+            }
+            vm.statusBar().noticeProperty().set(String.join(" · ", notices));
             mainView = new MainView(vm);
             stage.setScene(styledScene(mainView.root(), 1280, 800));
             stage.centerOnScreen();

@@ -1,10 +1,5 @@
 package com.orderconsole.ui;
 
-import javafx.scene.Node;
-import javafx.scene.Parent;
-import javafx.scene.control.Labeled;
-import javafx.scene.control.ScrollPane;
-import javafx.scene.text.Text;
 import javafx.geometry.Rectangle2D;
 import javafx.stage.Screen;
 import javafx.stage.Window;
@@ -23,7 +18,13 @@ import com.orderconsole.ui.recon.ReconciliationViewModel.CategoryRow;
 import javafx.scene.control.TableView;
 import javafx.scene.image.PixelFormat;
 import javafx.scene.image.WritableImage;
+import com.orderconsole.app.Languages;
+import com.orderconsole.app.Messages;
+import com.orderconsole.app.Settings.Theme;
+import com.orderconsole.ui.common.Themes;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import java.util.Locale;
 import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 
 import java.awt.image.BufferedImage;
@@ -46,8 +47,32 @@ class ViewScreenshots extends ConsoleFxTest {
     /** Window sizes every page is rendered at: the default size and a full-HD screen. */
     private static final int[][] SIZES = {{1280, 800}, {1920, 1080}};
 
+    @AfterEach
+    void englishAndLight() {
+        Messages.use(Locale.ENGLISH);
+        interact(() -> Themes.apply(Theme.LIGHT));
+    }
+
     @Test
     void renderEveryPage() throws Exception {
+        render("");
+    }
+
+    /** The same pages in simplified Chinese: NAME-zh-CN.png; CJK text is wider than Latin, so cut text is checked again. */
+    @Test
+    void renderEveryPageInChinese() throws Exception {
+        Messages.use(Languages.ZH_CN);
+        render("-zh-CN");
+    }
+
+    /** The same pages in the dark theme: NAME-dark.png. */
+    @Test
+    void renderEveryPageDark() throws Exception {
+        interact(() -> Themes.apply(Theme.DARK));
+        render("-dark");
+    }
+
+    private void render(String variant) throws Exception {
         Path dir = Path.of(System.getProperty("screenshots.dir"));
         Files.createDirectories(dir);
         seed();
@@ -55,13 +80,13 @@ class ViewScreenshots extends ConsoleFxTest {
         List<String> cut = new ArrayList<>();
 
         waitUntil(() -> vm.graph().snapshotProperty().get() != null && !"–".equals(text("#count-PAID")));
-        shootAtEverySize(dir, "state-graph", cut);
+        shootAtEverySize(dir, "state-graph" + variant, cut);
 
         interact(() -> vm.showOrders(com.orderconsole.service.order.OrderQuery.all()));
         waitUntil(() -> !rows("#ordersTable").isEmpty());
         interact(() -> vm.showOrder("BR-00017"));
-        waitUntil(() -> "Order BR-00017".equals(text("#title")));
-        shootAtEverySize(dir, "orders", cut);
+        waitUntil(() -> text("#title") != null && text("#title").endsWith("BR-00017"));
+        shootAtEverySize(dir, "orders" + variant, cut);
 
         interact(() -> vm.pageProperty().set(Page.QUEUE));
         for (int i = 0; i < 3; i++) {
@@ -70,7 +95,7 @@ class ViewScreenshots extends ConsoleFxTest {
             waitUntil(() -> vm.queue().depthHistory().size() > samples);
         }
         waitUntil(() -> !rows("#queueTable").isEmpty());
-        shootAtEverySize(dir, "cancel-queue", cut);
+        shootAtEverySize(dir, "cancel-queue" + variant, cut);
 
         interact(() -> vm.pageProperty().set(Page.RECON));
         clickOn("#runButton");
@@ -78,15 +103,15 @@ class ViewScreenshots extends ConsoleFxTest {
         interact(() -> lookup("#categoryTable").<TableView<CategoryRow>>query().getSelectionModel()
                 .select(ReconCategory.STATE_MISMATCH.ordinal()));
         waitUntil(() -> !rows("#findingTable").isEmpty());
-        shootAtEverySize(dir, "reconciliation", cut);
+        shootAtEverySize(dir, "reconciliation" + variant, cut);
 
         interact(() -> vm.pageProperty().set(Page.METRICS));
         waitUntil(() -> vm.metrics().readingProperty().get() != null);
-        shootAtEverySize(dir, "metrics", cut);
+        shootAtEverySize(dir, "metrics" + variant, cut);
 
         interact(() -> vm.pageProperty().set(Page.RULES));
         waitUntil(() -> vm.rules().inForceProperty().get() != null);
-        shootAtEverySize(dir, "rules", cut);
+        shootAtEverySize(dir, "rules" + variant, cut);
 
         assertThat(cut).as("text cut short with … on some page").isEmpty();
     }
@@ -113,7 +138,7 @@ class ViewScreenshots extends ConsoleFxTest {
             String file = size[0] == 1280 ? name + ".png" : name + "-" + size[0] + "x" + size[1] + ".png";
             shoot(dir.resolve(file));
             onFx(() -> {
-                cutTexts(view.root(), name + " at " + size[0] + "x" + size[1], cut);
+                CutTexts.collect(view.root(), name + " at " + size[0] + "x" + size[1], cut);
                 return null;
             });
         }
@@ -122,28 +147,6 @@ class ViewScreenshots extends ConsoleFxTest {
             w.setWidth(SIZES[0][0]);
             w.setHeight(SIZES[0][1]);
         });
-    }
-
-    /** Collects visible labels, buttons, column headers and cells whose shown text is cut short (ellipsis). */
-    private static void cutTexts(Node node, String where, List<String> cut) {
-        if (!node.isVisible()) {
-            return;
-        }
-        if (node instanceof Labeled l && l.getText() != null && !l.getText().isEmpty() && l.lookup(".text") instanceof Text t
-                && !t.getText().equals(l.getText()) && t.getText().endsWith(l.getEllipsisString())
-                && !l.getText().endsWith(l.getEllipsisString())) {
-            cut.add(where + ": " + (l.getId() != null ? "#" + l.getId() : l.getClass().getSimpleName()) + " \"" + l.getText() + "\"");
-        }
-        if (node instanceof ScrollPane sp && sp.isFitToWidth() && sp.getContent() != null
-                && sp.getContent().getLayoutBounds().getWidth() > sp.getViewportBounds().getWidth() + 1) {
-            cut.add(where + ": " + (sp.getId() != null ? "#" + sp.getId() : "a scroll pane") + " is wider than its place ("
-                    + Math.round(sp.getContent().getLayoutBounds().getWidth()) + " > " + Math.round(sp.getViewportBounds().getWidth()) + ")");
-        }
-        if (node instanceof Parent p) {
-            for (Node c : p.getChildrenUnmodifiable()) {
-                cutTexts(c, where, cut);
-            }
-        }
     }
 
     /** Sample data: 120 orders spread over the statuses, some stuck, a few rejections and disagreements. */

@@ -42,15 +42,23 @@ public final class HealthService {
     /** @return the current health; never throws for a server being down (that is what it reports) */
     public Health check() {
         List<String> warnings = new ArrayList<>();
+        List<Health.Notice> notices = new ArrayList<>();
+        // Each warning in English (--json, logs) and as a key with its values (the user's language).
+        java.util.function.BiConsumer<String, Health.Notice> warn = (text, notice) -> {
+            warnings.add(text);
+            notices.add(notice);
+        };
         boolean redisUp = redis.ping();
         boolean mysqlUp = db.ping();
         Long rulesVersion = null;
         List<RedisMaster> masters = List.of();
         if (!redisUp) {
-            warnings.add("Redis at " + redis.where() + " is not answering: transitions fail until it is back");
+            warn.accept("Redis at " + redis.where() + " is not answering: transitions fail until it is back",
+                    new Health.Notice("redisDown", List.of(redis.where())));
         }
         if (!mysqlUp) {
-            warnings.add("MySQL at " + db.where() + " is not answering: transitions still apply in Redis and wait in the outbox");
+            warn.accept("MySQL at " + db.where() + " is not answering: transitions still apply in Redis and wait in the outbox",
+                    new Health.Notice("mysqlDown", List.of(db.where())));
         }
         if (redisUp) {
             try {
@@ -58,37 +66,42 @@ public final class HealthService {
                 masters = masters();
                 redis.configGetPerMaster("maxmemory-policy").forEach((where, policy) -> {
                     if (policy != null && !"noeviction".equals(policy)) {
-                        warnings.add("Redis maxmemory-policy is " + policy + (redis.isCluster() ? " on " + where : "")
-                                + ": order state may be evicted; set noeviction");
+                        String named = policy + (redis.isCluster() ? " (" + where + ")" : "");
+                        warn.accept("Redis maxmemory-policy is " + named + ": order state may be evicted; set noeviction",
+                                new Health.Notice("eviction", List.of(named)));
                     }
                 });
                 double spread = Health.maxOverMean(masters);
                 if (spread > UNEVEN_SPREAD) {
-                    warnings.add(String.format(java.util.Locale.ROOT, "the busiest Redis master holds %.2f times the mean "
-                            + "share of buckets: it carries that much more of the load (rebalance the cluster's slots)", spread));
+                    warn.accept(String.format(java.util.Locale.ROOT, "the busiest Redis master holds %.2f times the mean "
+                            + "share of buckets: it carries that much more of the load (rebalance the cluster's slots)", spread),
+                            new Health.Notice("unevenSpread", List.of(spread)));
                 }
                 Map<String, String> sw = queue.sweeperState();
                 String last = sw.get("lastTick");
                 long now = redis.nowMs();
                 if (last == null) {
-                    warnings.add("no cancel sweeper has ever run: unpaid orders are not being cancelled");
+                    warn.accept("no cancel sweeper has ever run: unpaid orders are not being cancelled",
+                            new Health.Notice("sweeperNever", List.of()));
                 } else if (now - Long.parseLong(last) > SWEEPER_SILENT_MS) {
-                    warnings.add("cancel sweeper has not ticked for " + (now - Long.parseLong(last)) / 1000 + " s");
+                    long silentS = (now - Long.parseLong(last)) / 1000;
+                    warn.accept("cancel sweeper has not ticked for " + silentS + " s", new Health.Notice("sweeperSilent", List.of(silentS)));
                 }
                 if ("1".equals(sw.get("paused"))) {
-                    warnings.add("cancel sweeper is paused");
+                    warn.accept("cancel sweeper is paused", new Health.Notice("sweeperPaused", List.of()));
                 }
                 if (mysqlUp) {
                     FollowerStatus s = sync.status();
                     if (s.backlogWarning() != null) {
-                        warnings.add(s.backlogWarning());
+                        // The follower words its backlog with the figures; shown as it is, under a translated heading.
+                        warn.accept(s.backlogWarning(), new Health.Notice("backlog", List.of(s.backlogWarning())));
                     }
                 }
             } catch (RuntimeException e) {
-                warnings.add("health check incomplete: " + e.getMessage());
+                warn.accept("health check incomplete: " + e.getMessage(), new Health.Notice("incomplete", List.of(String.valueOf(e.getMessage()))));
             }
         }
-        return new Health(redisUp, mysqlUp, rulesVersion, warnings, masters);
+        return new Health(redisUp, mysqlUp, rulesVersion, warnings, notices, masters);
     }
 
     private List<RedisMaster> masters() {

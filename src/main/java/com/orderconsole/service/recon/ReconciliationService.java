@@ -113,7 +113,7 @@ public final class ReconciliationService {
                 } else if (o.retired()) {
                     continue; // a terminal order that left Redis after its retention: rebuilt on access, not missing
                 } else if (o.redisStatus() == null) {
-                    recheck.add(finding(ReconCategory.MISSING_IN_REDIS, o, "no Redis state"));
+                    recheck.add(finding(ReconCategory.MISSING_IN_REDIS, o, "no Redis state", FindingDetail.NO_REDIS_STATE));
                 } else if (o.disagrees()) {
                     long diff = o.redisVersion() - o.mysqlVersion();
                     if (diff > 0) {
@@ -123,10 +123,10 @@ public final class ReconciliationService {
                         }
                     } else if (diff < 0) {
                         add(counts, kept, finding(ReconCategory.STATE_MISMATCH, o, "MySQL ahead by " + (-diff) + " version"
-                                + (diff == -1 ? "" : "s")));
+                                + (diff == -1 ? "" : "s"), FindingDetail.MYSQL_AHEAD, -diff));
                     } else {
                         add(counts, kept, finding(ReconCategory.REDIS_UNEXPLAINED, o, "same version " + o.redisVersion()
-                                + ", but MySQL's record is " + o.mysqlStatus()));
+                                + ", but MySQL's record is " + o.mysqlStatus(), FindingDetail.SAME_VERSION, o.redisVersion(), o.mysqlStatus()));
                     }
                 }
                 if (o.redisStatus() == OrderStatus.WAIT_PAY) {
@@ -138,7 +138,7 @@ public final class ReconciliationService {
                 page.rows().forEach(o -> byId.put(o.orderId(), o));
                 queue.scores(waitPay).forEach((id, score) -> {
                     if (score == null) {
-                        recheck.add(finding(ReconCategory.WAIT_PAY_WITHOUT_QUEUE, byId.get(id), "no cancel-queue entry"));
+                        recheck.add(finding(ReconCategory.WAIT_PAY_WITHOUT_QUEUE, byId.get(id), "no cancel-queue entry", FindingDetail.NO_QUEUE_ENTRY));
                     }
                 });
             }
@@ -173,10 +173,10 @@ public final class ReconciliationService {
                     }
                     if (st != null) {
                         add(counts, kept, new ReconFinding(ReconCategory.MISSING_IN_MYSQL, id, null, 0,
-                                st.status(), st.version(), "no MySQL row"));
+                                st.status(), st.version(), "no MySQL row", FindingDetail.NO_MYSQL_ROW, List.of()));
                     } else if (page.malformed().containsKey(id)) {
                         add(counts, kept, new ReconFinding(ReconCategory.MALFORMED_IN_REDIS, id, null, 0, null, 0,
-                                page.malformed().get(id) + "; no MySQL row either"));
+                                page.malformed().get(id) + "; no MySQL row either", FindingDetail.MALFORMED_NO_ROW, List.of(page.malformed().get(id))));
                     }
                 });
                 seen[0] += ids.size();
@@ -201,7 +201,8 @@ public final class ReconciliationService {
                         if (st == null || st.status() != OrderStatus.WAIT_PAY) {
                             recheck.add(new ReconFinding(ReconCategory.QUEUE_ENTRY_NOT_WAIT_PAY, e.orderId(), null, 0,
                                     st == null ? null : st.status(), st == null ? 0 : st.version(),
-                                    st == null ? "order has no Redis state" : "order is " + st.status()));
+                                    st == null ? "order has no Redis state" : "order is " + st.status(),
+                                    st == null ? FindingDetail.QUEUE_NO_STATE : FindingDetail.QUEUE_ORDER_IS, st == null ? List.of() : List.of(st.status())));
                         }
                     }
                     confirm(recheck, counts, kept);
@@ -224,7 +225,8 @@ public final class ReconciliationService {
             counts.put(ReconCategory.SYNC_PENDING, s.pending());
             kept.computeIfAbsent(ReconCategory.SYNC_PENDING, k -> new ArrayList<>()).add(new ReconFinding(
                     ReconCategory.SYNC_PENDING, "", null, 0, null, 0, s.pending() + (s.pendingCapped() ? "+" : "")
-                    + " changes waiting in the outbox, oldest " + (s.oldestPendingAgeMs() == null ? 0 : s.oldestPendingAgeMs()) + " ms old"));
+                    + " changes waiting in the outbox, oldest " + (s.oldestPendingAgeMs() == null ? 0 : s.oldestPendingAgeMs()) + " ms old",
+                    FindingDetail.SYNC_PENDING, List.of(s.pending() + (s.pendingCapped() ? "+" : ""), s.oldestPendingAgeMs() == null ? 0 : s.oldestPendingAgeMs())));
         }
         compared += counts.get(ReconCategory.MISSING_IN_MYSQL);
         ReconReport r = new ReconReport(counts, kept, compared, System.currentTimeMillis() - start, stop, filter != null);
@@ -291,18 +293,21 @@ public final class ReconciliationService {
                     if (rowVersions.getOrDefault(o.orderId(), 0L) < o.redisVersion()) {
                         // The history has the move but the order row does not: the row follows its history.
                         add(counts, kept, finding(ReconCategory.STATE_MISMATCH, o, "Redis ahead by " + diff + " version"
-                                + (diff == 1 ? "" : "s")));
+                                + (diff == 1 ? "" : "s"), FindingDetail.REDIS_AHEAD, diff));
                     }
                     continue; // otherwise lag: the follower applied it meanwhile
                 }
                 if (p.containsKey("")) {
                     add(counts, kept, finding(ReconCategory.STATE_MISMATCH, o, "Redis ahead by " + diff + "; more than "
                             + PENDING_READ_CAP + " changes of its bucket wait in the outbox, so it was not checked: compare "
-                            + "again when the follower has caught up"));
+                            + "again when the follower has caught up", FindingDetail.REDIS_AHEAD_UNCHECKED, diff, PENDING_READ_CAP));
                 } else {
-                    add(counts, kept, finding(ReconCategory.REDIS_UNEXPLAINED, o, "Redis ahead by " + diff + " version"
-                            + (diff == 1 ? "" : "s") + " that no recorded transition explains"
-                            + (h == null ? "" : " (MySQL's history has " + h.to() + " at version " + o.redisVersion() + ")")));
+                    String unexplained = "Redis ahead by " + diff + " version" + (diff == 1 ? "" : "s")
+                            + " that no recorded transition explains";
+                    add(counts, kept, h == null
+                            ? finding(ReconCategory.REDIS_UNEXPLAINED, o, unexplained, FindingDetail.UNEXPLAINED, diff)
+                            : finding(ReconCategory.REDIS_UNEXPLAINED, o, unexplained + " (MySQL's history has " + h.to() + " at version "
+                            + o.redisVersion() + ")", FindingDetail.UNEXPLAINED_HISTORY, diff, h.to(), o.redisVersion()));
                 }
             }
         }
@@ -354,7 +359,8 @@ public final class ReconciliationService {
         Map<Integer, Map<Integer, Long>> second = countStatuses();
         first.forEach((b, d) -> {
             if (d.equals(drift(stats.statusCounts(b), second.getOrDefault(b, Map.of())))) {
-                add(counts, kept, new ReconFinding(ReconCategory.COUNTERS_DRIFT, "", null, 0, null, 0, "bucket " + b + ": " + d));
+                add(counts, kept, new ReconFinding(ReconCategory.COUNTERS_DRIFT, "", null, 0, null, 0, "bucket " + b + ": " + d,
+                        FindingDetail.DRIFT, List.of(b, String.valueOf(d))));
             }
         });
     }
@@ -380,6 +386,12 @@ public final class ReconciliationService {
 
     private static ReconFinding finding(ReconCategory c, OrderSummary o, String detail) {
         return new ReconFinding(c, o.orderId(), o.mysqlStatus(), o.mysqlVersion(), o.redisStatus(), o.redisVersion(), detail);
+    }
+
+    /** A finding whose detail is also given as its kind and values, for the user's language. */
+    private static ReconFinding finding(ReconCategory c, OrderSummary o, String detail, FindingDetail key, Object... args) {
+        return new ReconFinding(c, o.orderId(), o.mysqlStatus(), o.mysqlVersion(), o.redisStatus(), o.redisVersion(), detail,
+                key, List.of(args));
     }
 
     private static void add(Map<ReconCategory, Long> counts, Map<ReconCategory, List<ReconFinding>> kept, ReconFinding f) {

@@ -1,5 +1,6 @@
 package com.orderconsole.ui.common;
 
+import com.orderconsole.app.Messages;
 import java.lang.reflect.InvocationTargetException;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
@@ -17,7 +18,7 @@ public final class ErrorText {
      * @return e.g. "Could not load orders: Redis at 127.0.0.1:6379 did not answer ... within 2000 ms"
      */
     public static String couldNot(String what, Throwable failure) {
-        return "Could not " + what + ": " + describe(failure);
+        return Messages.format("common.couldNot", what, describe(failure));
     }
 
     /**
@@ -37,7 +38,7 @@ public final class ErrorText {
                 return shorten(m.strip().lines().findFirst().orElse(m));
             }
         }
-        return "unexpected " + t.getClass().getSimpleName();
+        return Messages.format("common.unexpected", t.getClass().getSimpleName());
     }
 
     private static String shorten(String s) {

@@ -1,5 +1,6 @@
 package com.orderconsole.ui.common;
 
+import com.orderconsole.app.Messages;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneId;
@@ -13,13 +14,16 @@ import java.util.regex.Pattern;
  * date-time names (the CLI prints UTC, so a time without its zone would be ambiguous).
  */
 public final class Formats {
-    private static final DateTimeFormatter DATE_TIME = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss z", Locale.ROOT);
-    private static final DateTimeFormatter SHORT = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm", Locale.ROOT);
+    // Year-month-day and a 24-hour clock read the same in English and Chinese (and sort as text); the units
+    // of durations and the words around them come from the bundle.
+    private static final DateTimeFormatter DATE_TIME = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss z", Locale.ROOT); // i18n-ok: a date pattern
+    private static final DateTimeFormatter SHORT = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm", Locale.ROOT); // i18n-ok: a date pattern
     private static final DateTimeFormatter DATE = DateTimeFormatter.ofPattern("yyyy-MM-dd", Locale.ROOT);
     private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("HH:mm:ss", Locale.ROOT);
     private static final DateTimeFormatter ZONE = DateTimeFormatter.ofPattern("z", Locale.ROOT);
 
-    private static final Pattern DURATION = Pattern.compile("(\\d+)\\s*(sec|s|min|m|h|d)");
+    /** Units a person may type: English, and the Chinese ones the console shows in Chinese. */
+    private static final Pattern DURATION = Pattern.compile("(\\d+)\\s*(sec|s|min|m|h|d|秒|分钟|分|小时|天)"); // i18n-ok: units read, not shown
 
     private Formats() {
     }
@@ -60,15 +64,24 @@ public final class Formats {
         long m = s % 3600 / 60;
         long sec = s % 60;
         if (d > 0) {
-            return d + " d" + (h > 0 ? " " + h + " h" : "");
+            return h > 0 ? two(unit("d", d), unit("h", h)) : unit("d", d);
         }
         if (h > 0) {
-            return h + " h" + (m > 0 ? " " + m + " min" : "");
+            return m > 0 ? two(unit("h", h), unit("min", m)) : unit("h", h);
         }
         if (m > 0) {
-            return m + " min" + (sec > 0 ? " " + sec + " s" : "");
+            return sec > 0 ? two(unit("min", m), unit("s", sec)) : unit("min", m);
         }
-        return sec + " s";
+        return unit("s", sec);
+    }
+
+    /** @return e.g. "3 d" in English, "3天" in Chinese */
+    private static String unit(String unit, long n) {
+        return Messages.format("common.unit." + unit, n);
+    }
+
+    private static String two(String larger, String smaller) {
+        return Messages.format("common.unit.two", larger, smaller);
     }
 
     /**
@@ -76,9 +89,14 @@ public final class Formats {
      * @return the largest unit only, e.g. "3524 d", "5 h", "12 min", "40 s"
      */
     public static String age(long ms) {
-        String full = duration(ms);
-        int second = full.indexOf(' ', full.indexOf(' ') + 1);
-        return second < 0 ? full : full.substring(0, second);
+        long s = Math.abs(ms) / 1000;
+        if (s >= 86_400) {
+            return unit("d", s / 86_400);
+        }
+        if (s >= 3600) {
+            return unit("h", s / 3600);
+        }
+        return s >= 60 ? unit("min", s / 60) : unit("s", s);
     }
 
     /**
@@ -86,7 +104,7 @@ public final class Formats {
      * @return "850 ms" below a second, else as {@link #duration(long)}
      */
     public static String elapsed(long ms) {
-        return ms < 1000 ? ms + " ms" : duration(ms);
+        return ms < 1000 ? unit("ms", ms) : duration(ms);
     }
 
     /** @return e.g. "30 min", "2 h", "14 d" for thresholds */
@@ -108,7 +126,7 @@ public final class Formats {
      * @return "in 4 min 10 s" or "overdue by 3 s"
      */
     public static String dueIn(long leftMs) {
-        return leftMs >= 0 ? "in " + duration(leftMs) : "overdue by " + duration(-leftMs);
+        return leftMs >= 0 ? Messages.format("common.dueIn", duration(leftMs)) : Messages.format("common.overdueBy", duration(-leftMs));
     }
 
     /**
@@ -129,15 +147,15 @@ public final class Formats {
             }
             long n = Long.parseLong(m.group(1));
             d = d.plus(switch (m.group(2)) {
-                case "s", "sec" -> Duration.ofSeconds(n);
-                case "m", "min" -> Duration.ofMinutes(n);
-                case "h" -> Duration.ofHours(n);
+                case "s", "sec", "秒" -> Duration.ofSeconds(n); // i18n-ok: units read, not shown
+                case "m", "min", "分", "分钟" -> Duration.ofMinutes(n); // i18n-ok: units read, not shown
+                case "h", "小时" -> Duration.ofHours(n); // i18n-ok: units read, not shown
                 default -> Duration.ofDays(n);
             });
             end = m.end();
         }
         if (end == 0 || end != t.length() || d.isZero()) {
-            throw new IllegalArgumentException("'" + text + "' is not a duration: write e.g. 30 min, 2 h, 14 d");
+            throw new IllegalArgumentException(Messages.format("common.notADuration", text));
         }
         return d;
     }

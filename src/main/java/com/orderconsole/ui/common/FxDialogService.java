@@ -1,5 +1,6 @@
 package com.orderconsole.ui.common;
 
+import com.orderconsole.app.Messages;
 import javafx.beans.binding.Bindings;
 import javafx.event.ActionEvent;
 import javafx.geometry.Insets;
@@ -10,6 +11,7 @@ import javafx.scene.control.ButtonBar;
 import javafx.scene.control.ButtonType;
 import javafx.scene.control.Dialog;
 import javafx.scene.control.Label;
+import com.orderconsole.domain.OrderStatus;
 import javafx.scene.control.TextArea;
 import javafx.scene.control.TextField;
 import javafx.scene.input.KeyCode;
@@ -34,7 +36,7 @@ import java.util.function.Supplier;
  */
 public final class FxDialogService implements DialogService {
     /** The button that closes a question without acting. */
-    private static final ButtonType BACK = new ButtonType("Back", ButtonBar.ButtonData.CANCEL_CLOSE);
+    private static final ButtonType BACK = new ButtonType(Messages.get("common.back"), ButtonBar.ButtonData.CANCEL_CLOSE);
     private final Supplier<Window> owner;
 
     /** @param owner the window dialogs belong to (centred on it, blocking it); may answer null before it exists */
@@ -60,10 +62,10 @@ public final class FxDialogService implements DialogService {
         dialog.getDialogPane().getButtonTypes().addAll(confirm, BACK);
         TextArea reason = new TextArea();
         reason.setId("reasonField");
-        reason.setPromptText("Why? Kept in the order's history.");
+        reason.setPromptText(Messages.get("common.reason.prompt"));
         reason.setPrefRowCount(3);
         reason.setWrapText(true);
-        dialog.getDialogPane().setContent(new VBox(6, new Label("Reason"), reason));
+        dialog.getDialogPane().setContent(new VBox(6, new Label(Messages.get("common.reason")), reason));
         Button confirmButton = confirmButton(dialog, confirm);
         confirmButton.disableProperty()
                 .bind(Bindings.createBooleanBinding(() -> reason.getText().isBlank(), reason.textProperty()));
@@ -125,14 +127,14 @@ public final class FxDialogService implements DialogService {
         for (Map.Entry<K, Duration> e : current.entrySet()) {
             TextField f = new TextField(Formats.duration(e.getValue()));
             f.setId("duration-" + e.getKey());
-            grid.addRow(row++, new Label(e.getKey().toString()), f);
+            grid.addRow(row++, new Label(e.getKey() instanceof OrderStatus s ? OrderText.status(s) : e.getKey().toString()), f);
             fields.put(e.getKey(), f);
         }
         Label error = new Label();
         error.getStyleClass().add(Styles.MSG_ERROR);
         grid.add(error, 0, row, 2, 1);
         d.getDialogPane().setContent(grid);
-        ButtonType confirm = new ButtonType("OK", ButtonBar.ButtonData.OK_DONE);
+        ButtonType confirm = new ButtonType(Messages.get("common.ok"), ButtonBar.ButtonData.OK_DONE);
         d.getDialogPane().getButtonTypes().addAll(confirm, ButtonType.CANCEL);
         Map<K, Duration> parsed = new LinkedHashMap<>();
         // Checked before the dialog closes, so a typo keeps the dialog open with the fault named.

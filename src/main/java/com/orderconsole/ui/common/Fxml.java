@@ -22,7 +22,7 @@ public final class Fxml {
     public static <T extends Parent> T load(String resource, Object controller) {
         URL url = Fxml.class.getResource(resource);
         if (url == null) {
-            throw new IllegalStateException("view file " + resource + " is not on the classpath");
+            throw new IllegalStateException("view file " + resource + " is not on the classpath"); // i18n-ok: a build defect, for developers
         }
         FXMLLoader loader = new FXMLLoader(url);
         loader.setController(controller);
@@ -30,7 +30,7 @@ public final class Fxml {
         try {
             return loader.load();
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot load " + resource + ": " + e.getMessage(), e);
+            throw new UncheckedIOException("cannot load " + resource + ": " + e.getMessage(), e); // i18n-ok: a build defect, for developers
         }
     }
 }

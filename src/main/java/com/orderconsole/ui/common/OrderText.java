@@ -1,6 +1,8 @@
 package com.orderconsole.ui.common;
 
+import com.orderconsole.app.Messages;
 import com.orderconsole.domain.OrderStatus;
+import com.orderconsole.domain.ResultCode;
 import com.orderconsole.domain.TransitionResult;
 
 /** Orders and transition outcomes in words, as every page shows them. */
@@ -15,10 +17,10 @@ public final class OrderText {
      */
     public static String result(TransitionResult r) {
         if (r.applied()) {
-            return "Applied: " + r.from() + " → " + r.target() + ", now version " + r.version() + ".";
+            return Messages.format("common.result.applied", status(r.from()), status(r.target()), r.version());
         }
-        String now = r.from() == null ? "" : " The order is " + r.from() + ", version " + r.version() + ".";
-        return "Not applied: " + r.code().description() + "." + now;
+        String now = r.from() == null ? "" : Messages.format("common.result.orderIs", status(r.from()), r.version());
+        return Messages.format("common.result.notApplied", result(r.code()), now);
     }
 
     /**
@@ -29,6 +31,23 @@ public final class OrderText {
      * @return e.g. "PAID v2", or "—" when that store has no record
      */
     public static String side(OrderStatus s, long version) {
-        return s == null ? "—" : s.name() + " v" + version;
+        return s == null ? "—" : Messages.format("common.side", status(s), version);
+    }
+
+    /**
+     * @param s a status, or null
+     * @return its name for people: "WAIT_PAY" in English (the field's term, as the rules write it), "待支付" in
+     *     Chinese; "" for null
+     */
+    public static String status(OrderStatus s) {
+        return s == null ? "" : Messages.get("status." + s.name());
+    }
+
+    /**
+     * @param c a result code of the transition script
+     * @return what it means in words, e.g. "order changed since it was read (version conflict)"
+     */
+    public static String result(ResultCode c) {
+        return Messages.get("result." + c.name());
     }
 }

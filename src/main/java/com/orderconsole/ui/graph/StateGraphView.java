@@ -1,11 +1,12 @@
 package com.orderconsole.ui.graph;
 
-import com.orderconsole.app.diagram.StateGraphLayout;
-
+import com.orderconsole.app.Messages;
 import com.orderconsole.app.diagram.RulesDiagram;
+import com.orderconsole.app.diagram.StateGraphLayout;
 import javafx.scene.control.MenuButton;
 import com.orderconsole.domain.OrderStatus;
 import com.orderconsole.ui.common.Formats;
+import com.orderconsole.ui.common.OrderText;
 import com.orderconsole.ui.common.Fxml;
 import com.orderconsole.ui.common.Styles;
 import com.orderconsole.app.diagram.StateGraphLayout.Box;
@@ -65,20 +66,20 @@ public final class StateGraphView {
         Styles.toggle(graphMessage, vm.feedback());
         graphMessage.visibleProperty().bind(vm.feedback().messageProperty().isNotEmpty());
         graphMessage.managedProperty().bind(graphMessage.visibleProperty());
-        countSource.setText(StateGraphViewModel.COUNT_SOURCE);
+        countSource.setText(StateGraphViewModel.countSource());
         recountButton.setVisible(vm.canRecount());
         recountButton.setManaged(vm.canRecount());
         recountButton.disableProperty().bind(vm.recountCommand().executableProperty().not());
         thresholdsButton.setVisible(vm.canEditThresholds());
         thresholdsButton.setManaged(vm.canEditThresholds());
         exportMenu.disableProperty().bind(vm.snapshotProperty().isNull().or(vm.exportCommand().executableProperty().not()));
-        recountButton.setTooltip(new Tooltip("Runs the reconciliation's compare and its \"Live counters disagree\" repair"));
+        recountButton.setTooltip(new Tooltip(Messages.get("graph.recount.tooltip")));
         // Until the first reading arrives the page says it is reading, or why it could not.
         loading.visibleProperty().bind(vm.snapshotProperty().isNull());
         loading.managedProperty().bind(loading.visibleProperty());
         vm.feedback().messageProperty().addListener((o, a, m) -> loading.setText(vm.feedback().errorProperty().get()
-                ? "No graph yet: the rules and counts could not be read (see above). F5 tries again."
-                : "Reading the rules and the counts…"));
+                ? Messages.get("graph.noGraph")
+                : Messages.get("graph.loading")));
         vm.snapshotProperty().addListener((o, a, s) -> show(s));
         scroll.viewportBoundsProperty().addListener((o, a, b) -> fit());
         show(vm.snapshotProperty().get());
@@ -96,8 +97,8 @@ public final class StateGraphView {
         if (s.layout() != drawn) {
             draw(s);
         }
-        rulesLabel.setText("rules version " + s.rules().version());
-        updated.setText("updated " + Formats.time(s.atMs()) + " " + Formats.zone());
+        rulesLabel.setText(Messages.format("graph.rulesVersion", s.rules().version()));
+        updated.setText(Messages.format("graph.updated", Formats.time(s.atMs()), Formats.zone()));
         for (OrderStatus st : OrderStatus.values()) {
             countLabels.get(st).setText(Long.toString(s.liveCount(st)));
             Button badge = stuckBadges.get(st);
@@ -105,13 +106,13 @@ public final class StateGraphView {
             badge.setVisible(stuck != null);
             badge.setManaged(stuck != null);
             if (stuck != null) {
-                badge.setText(stuck + " stuck");
+                badge.setText(Messages.format("graph.stuck", stuck));
                 Styles.toggle(badge, Styles.STUCK_NONE, stuck == 0);
-                badge.setTooltip(new Tooltip("In " + st + " longer than " + Formats.duration(s.thresholds().get(st))
-                        + ". Click to list them."));
+                badge.setTooltip(new Tooltip(Messages.format("graph.stuck.tooltip", OrderText.status(st),
+                        Formats.duration(s.thresholds().get(st)))));
             }
         }
-        edgeLabels.forEach((route, label) -> label.setText(s.lastHour(route.edge()) + " /h"));
+        edgeLabels.forEach((route, label) -> label.setText(Messages.format("graph.perHour", s.lastHour(route.edge()))));
     }
 
     private void draw(Snapshot s) {
@@ -161,13 +162,13 @@ public final class StateGraphView {
         label.setAlignment(Pos.CENTER);
         label.relocate(lb.x(), lb.y());
         label.setPrefSize(lb.width(), lb.height());
-        label.setTooltip(new Tooltip("Transitions " + r.edge() + " applied in the last hour"));
+        label.setTooltip(new Tooltip(Messages.format("graph.edge.tooltip", OrderText.status(r.edge().from()), OrderText.status(r.edge().to()))));
         edgeLabels.put(r, label);
         canvas.getChildren().addAll(line, head, label);
     }
 
     private VBox node(OrderStatus st, Box box, boolean terminal) {
-        Label name = new Label(st.name());
+        Label name = new Label(OrderText.status(st));
         name.getStyleClass().add(Styles.GRAPH_NODE_NAME);
         Label count = new Label("–");
         count.setId("count-" + st.name());
@@ -200,8 +201,8 @@ public final class StateGraphView {
                 e.consume();
             }
         });
-        v.setAccessibleText(st + " orders");
-        Tooltip.install(v, new Tooltip("Click to list the orders in " + st));
+        v.setAccessibleText(Messages.format("graph.node.accessible", OrderText.status(st)));
+        Tooltip.install(v, new Tooltip(Messages.format("graph.node.tooltip", OrderText.status(st))));
         countLabels.put(st, count);
         stuckBadges.put(st, badge);
         return v;

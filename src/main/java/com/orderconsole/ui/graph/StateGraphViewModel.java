@@ -116,8 +116,9 @@ public final class StateGraphViewModel implements Refreshable {
     }
 
     /** Where the graph's counts come from, in words, for the page header. */
-    public static final String COUNT_SOURCE = "Counts are Redis's live counters, kept by each transition: repairs and"
-            + " direct edits in Redis can make them drift. A recount counts the orders again.";
+    public static String countSource() {
+        return Messages.get("graph.countSource");
+    }
 
     /**
      * Asks, then recounts the live counters: the reconciliation compares Redis with MySQL (read-only) and,
@@ -125,23 +126,22 @@ public final class StateGraphViewModel implements Refreshable {
      * counters. The graph is read again afterwards.
      */
     public void recount() {
-        if (recountCommand.isRunning() || !dialogs.confirm("Recount live counters",
-                "Count the orders again and correct the live counters?",
-                COUNT_SOURCE + "\nThe recount runs a full reconciliation compare first (read-only); only the counters are written.",
-                "Recount")) {
+        if (recountCommand.isRunning() || !dialogs.confirm(Messages.get("graph.recount.title"),
+                Messages.get("graph.recount.question"),
+                countSource() + System.lineSeparator() + Messages.get("graph.recount.detail"),
+                Messages.get("graph.recount.confirm"))) {
             return;
         }
-        recountCommand.run("recount the live counters", job -> {
+        recountCommand.run(Messages.get("graph.recount.action"), job -> {
             ReconReport report = reconciliation.run(null, (phase, done, total) -> { }, job::cancelled);
             long drift = report.counts().getOrDefault(ReconCategory.COUNTERS_DRIFT, 0L);
             if (drift > 0 && !report.cancelled()) {
-                reconciliation.repair(operator, report, ReconCategory.COUNTERS_DRIFT, "recount from the state graph",
+                reconciliation.repair(operator, report, ReconCategory.COUNTERS_DRIFT, "recount from the state graph", // i18n-ok: a reason kept in the history (data)
                         (phase, done, total) -> { }, job::cancelled);
             }
             return drift;
         }, drift -> {
-            feedback.ok(drift == 0 ? "Recounted: the live counters agree with the orders Redis holds."
-                    : "Recounted: " + drift + (drift == 1 ? " bucket's counters were" : " buckets' counters were") + " corrected.");
+            feedback.ok(drift == 0 ? Messages.get("graph.recounted.agree") : Messages.format("graph.recounted.corrected", drift));
             refresh();
         });
     }
@@ -159,7 +159,7 @@ public final class StateGraphViewModel implements Refreshable {
     @Override
     public void refresh() {
         Snapshot previous = snapshot.get();
-        reads.run("read the state counts", job -> {
+        reads.run(Messages.get("graph.read.action"), job -> {
             TransitionRules inForce = rules.current();
             StateGraphLayout.Result layout = previous != null && previous.rules().sameGraph(inForce) ? previous.layout()
                     : StateGraphLayout.layout(inForce, NODE_W, NODE_H, LABEL_W, LABEL_H);
@@ -204,7 +204,7 @@ public final class StateGraphViewModel implements Refreshable {
 
     /** Asks for new stuck thresholds, one per status that has one, then sets them ({@link #setThresholds}). */
     public void editThresholds() {
-        dialogs.askDurations("Stuck thresholds", "An order counts as stuck when it has been in its status longer than this.",
+        dialogs.askDurations(Messages.get("graph.thresholds.title"), Messages.get("graph.thresholds.statement"),
                 thresholds()).ifPresent(this::setThresholds);
     }
 

@@ -1,5 +1,6 @@
 package com.orderconsole.ui.main;
 
+import com.orderconsole.app.Messages;
 import com.orderconsole.service.monitor.Health;
 import com.orderconsole.ui.common.Fxml;
 import com.orderconsole.ui.common.Styles;
@@ -17,7 +18,9 @@ import javafx.collections.ListChangeListener;
 import javafx.fxml.FXML;
 import javafx.scene.Node;
 import javafx.scene.Scene;
+import javafx.scene.control.CheckMenuItem;
 import javafx.scene.control.Label;
+import javafx.scene.control.RadioMenuItem;
 import javafx.scene.control.ToggleButton;
 import javafx.scene.control.ToggleGroup;
 import javafx.scene.control.Tooltip;
@@ -30,12 +33,17 @@ import javafx.scene.layout.StackPane;
 import javafx.scene.layout.VBox;
 import javafx.util.Duration;
 
+import com.orderconsole.app.Languages;
+import com.orderconsole.app.Settings.Theme;
+import com.orderconsole.ui.common.Themes;
+
 import java.util.EnumMap;
+import java.util.Locale;
 import java.util.Map;
 
 /**
  * The main window: navigation on the left, the current page in the middle, server health at the
- * bottom. Pages are built on first visit. Shortcuts: F5 refresh, Ctrl+F order lookup.
+ * bottom. Pages are built on first visit. Shortcuts: F5 refresh, Ctrl+F order lookup, Ctrl+Shift+D dark theme on/off.
  */
 public final class MainView {
     /** Period of the auto-refresh tick. */
@@ -57,6 +65,10 @@ public final class MainView {
     @FXML private Label warningsLabel;
     @FXML private Label noticeLabel;
     @FXML private Label deadLettersStatus;
+    @FXML private CheckMenuItem darkItem;
+    @FXML private RadioMenuItem languageSystem;
+    @FXML private RadioMenuItem languageEn;
+    @FXML private RadioMenuItem languageZh;
 
     public MainView(MainViewModel vm) {
         this.vm = vm;
@@ -64,10 +76,11 @@ public final class MainView {
         this.ticker = new Timeline(new KeyFrame(TICK, e -> vm.tick()));
         ticker.setCycleCount(Timeline.INDEFINITE);
         operatorLabel.setText(vm.operatorText());
-        operatorLabel.setTooltip(new Tooltip("Working as " + vm.operatorText() + "; every action is recorded under this name."));
+        operatorLabel.setTooltip(new Tooltip(Messages.format("main.operator.tooltip", vm.operatorText())));
         autoRefreshToggle.selectedProperty().bindBidirectional(vm.autoRefreshProperty());
         buildNav();
         bindStatusBar();
+        bindSettings(vm.settings());
         vm.pageProperty().addListener((o, a, p) -> show(p));
         show(vm.pageProperty().get());
         root.sceneProperty().addListener((o, a, scene) -> {
@@ -149,30 +162,56 @@ public final class MainView {
             vm.pageProperty().set(Page.ORDERS);
             ordersView.focusLookup();
         });
+        scene.getAccelerators().put(new KeyCodeCombination(KeyCode.D, KeyCombination.SHORTCUT_DOWN, KeyCombination.SHIFT_DOWN),
+                () -> vm.settings().toggleTheme());
     }
 
     private void bindStatusBar() {
         noticeLabel.textProperty().bind(vm.statusBar().noticeProperty());
         vm.statusBar().openDeadLettersProperty().addListener((o, a, n) -> {
             long open = n.longValue();
-            deadLettersStatus.setText(open < 0 ? "Dead letters: ?" : "Dead letters: " + open + " open");
+            deadLettersStatus.setText(open < 0 ? Messages.get("main.deadLetters.unknown") : Messages.format("main.deadLetters.open", open));
             Styles.pick(deadLettersStatus, open > 0 ? Styles.DOWN : open == 0 ? Styles.UP : null, Styles.UP, Styles.DOWN);
-            deadLettersStatus.setTooltip(new Tooltip("Records set aside because they could not be processed;"
-                    + " listed on the Reconciliation page, tab Dead letters."));
+            deadLettersStatus.setTooltip(new Tooltip(Messages.get("main.deadLetters.tooltip")));
         });
         vm.statusBar().healthProperty().addListener((o, a, h) -> showHealth(h));
         vm.statusBar().warnings().addListener((ListChangeListener<String>) c -> {
             String text = String.join(" · ", vm.statusBar().warnings());
-            warningsLabel.setText(text.isEmpty() ? "" : "⚠ " + text);
-            warningsLabel.setTooltip(text.isEmpty() ? null : new Tooltip(String.join("\n", vm.statusBar().warnings())));
+            warningsLabel.setText(text.isEmpty() ? "" : Messages.format("main.warnings", text));
+            warningsLabel.setTooltip(text.isEmpty() ? null : new Tooltip(String.join(System.lineSeparator(), vm.statusBar().warnings())));
+        });
+    }
+
+    /** The settings menu: the dark theme switches at once (also Ctrl+Shift+D); a language at the next start. */
+    private void bindSettings(SettingsViewModel settings) {
+        darkItem.setSelected(settings.themeProperty().get() == Theme.DARK);
+        darkItem.selectedProperty().addListener((o, a, dark) -> settings.themeProperty().set(dark ? Theme.DARK : Theme.LIGHT));
+        settings.themeProperty().addListener((o, a, t) -> {
+            darkItem.setSelected(t == Theme.DARK);
+            Themes.apply(t);
+        });
+        ToggleGroup languages = new ToggleGroup();
+        Map<RadioMenuItem, Locale> choices = new java.util.LinkedHashMap<>();
+        choices.put(languageSystem, null);
+        choices.put(languageEn, Locale.ENGLISH);
+        choices.put(languageZh, Languages.ZH_CN);
+        choices.forEach((item, locale) -> {
+            item.setToggleGroup(languages);
+            item.setSelected(java.util.Objects.equals(settings.languageProperty().get(), locale));
+            item.setOnAction(e -> settings.languageProperty().set(locale));
+        });
+        settings.feedback().messageProperty().addListener((o, a, text) -> {
+            if (!text.isEmpty()) {
+                vm.statusBar().noticeProperty().set(text);
+            }
         });
     }
 
     private void showHealth(Health h) {
-        upDown(redisStatus, "Redis", h.redisUp());
+        upDown(redisStatus, "main.redis", h.redisUp());
         showMasters(h);
-        upDown(mysqlStatus, "MySQL", h.mysqlUp());
-        rulesStatus.setText(h.rulesVersion() == null ? "Rules: unknown" : "Rules v" + h.rulesVersion());
+        upDown(mysqlStatus, "main.mysql", h.mysqlUp());
+        rulesStatus.setText(h.rulesVersion() == null ? Messages.get("main.rules.unknown") : Messages.format("main.rules.version", h.rulesVersion()));
     }
 
     /** On a Redis Cluster: how many masters, and in the tooltip each one's share of the buckets. */
@@ -181,16 +220,17 @@ public final class MainView {
             redisStatus.setTooltip(null);
             return;
         }
-        redisStatus.setText(com.orderconsole.app.Messages.format("main.status.redisMasters", h.masters().size()));
+        redisStatus.setText(Messages.format("main.status.redisMasters", h.masters().size()));
         StringBuilder tip = new StringBuilder();
-        h.masters().forEach(m -> tip.append(com.orderconsole.app.Messages.format("main.status.redisMaster", m.where(),
+        h.masters().forEach(m -> tip.append(Messages.format("main.status.redisMaster", m.where(),
                 m.buckets(), m.share())).append('\n'));
-        tip.append(com.orderconsole.app.Messages.format("main.status.redisSpread", h.maxOverMean()));
+        tip.append(Messages.format("main.status.redisSpread", h.maxOverMean()));
         redisStatus.setTooltip(new Tooltip(tip.toString()));
     }
 
-    private static void upDown(Label l, String name, boolean up) {
-        l.setText(name + (up ? " UP" : " DOWN"));
+    private static void upDown(Label l, String key, boolean up) {
+        String state = key + (up ? ".up" : ".down"); // i18n-ok: builds a key
+        l.setText(Messages.get(state));
         Styles.pick(l, up ? Styles.UP : Styles.DOWN, Styles.UP, Styles.DOWN);
     }
 

@@ -1,5 +1,6 @@
 package com.orderconsole.ui.main;
 
+import com.orderconsole.app.Settings;
 import com.orderconsole.domain.Operator;
 import com.orderconsole.service.Services;
 import com.orderconsole.service.order.OrderQuery;
@@ -48,9 +49,22 @@ public final class MainViewModel implements Navigator {
     private final Refreshable graphPage;
     private final Refreshable ordersPage;
     private final RulesViewModel rules;
+    private final SettingsViewModel settings;
 
-    /** @param ctx the services, the operator, the background runner and the dialogs the pages share */
+    /**
+     * With the settings of this user (read here: the console itself passes those it read at start).
+     *
+     * @param ctx the services, the operator, the background runner and the dialogs the pages share
+     */
     public MainViewModel(ConsoleContext ctx) {
+        this(ctx, Settings.load());
+    }
+
+    /**
+     * @param ctx the services, the operator, the background runner and the dialogs the pages share
+     * @param userSettings theme and language chosen by the user, saved again when changed in the menu
+     */
+    public MainViewModel(ConsoleContext ctx, Settings userSettings) {
         Services s = ctx.services();
         Background bg = ctx.background();
         DialogService dialogs = ctx.dialogs();
@@ -82,6 +96,12 @@ public final class MainViewModel implements Navigator {
             statusBar.check();
         });
         page.addListener((o, a, p) -> onShown(p));
+        settings = new SettingsViewModel(userSettings, bg);
+    }
+
+    /** @return the settings menu's model: theme and language */
+    public SettingsViewModel settings() {
+        return settings;
     }
 
     /** Loads the first page and the status bar; call once the window is up. */

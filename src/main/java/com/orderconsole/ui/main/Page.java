@@ -1,25 +1,25 @@
 package com.orderconsole.ui.main;
 
+import com.orderconsole.app.Messages;
+
 /** The console's pages, in navigation order. */
 public enum Page {
-    GRAPH("State graph", true),
-    ORDERS("Orders", true),
-    QUEUE("Cancel queue", true),
-    RECON("Reconciliation", false),
-    METRICS("Metrics", true),
-    RULES("Rules", false);
+    GRAPH(true),
+    ORDERS(true),
+    QUEUE(true),
+    RECON(false),
+    METRICS(true),
+    RULES(false);
 
-    private final String title;
     private final boolean autoRefresh;
 
-    Page(String title, boolean autoRefresh) {
-        this.title = title;
+    Page(boolean autoRefresh) {
         this.autoRefresh = autoRefresh;
     }
 
-    /** @return the page name shown in the navigation */
+    /** @return the page name shown in the navigation, in the language in use (key main.page.NAME) */
     public String title() {
-        return title;
+        return Messages.get("main.page." + name());
     }
 
     /**

@@ -1,5 +1,6 @@
 package com.orderconsole.ui.main;
 
+import com.orderconsole.app.Messages;
 import com.orderconsole.ui.common.Fxml;
 import com.orderconsole.ui.common.Styles;
 import javafx.application.Platform;
@@ -24,7 +25,7 @@ public final class StartView {
      */
     public StartView(StartViewModel vm, String operatorText) {
         root = Fxml.load("/fxml/main/StartView.fxml", this);
-        operator.setText("Working as " + operatorText);
+        operator.setText(Messages.format("main.workingAs", operatorText));
         status.textProperty().bind(vm.statusProperty());
         progress.progressProperty().bind(vm.progressProperty());
         vm.failureProperty().addListener((o, a, text) -> {

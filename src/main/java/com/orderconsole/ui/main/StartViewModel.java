@@ -1,5 +1,6 @@
 package com.orderconsole.ui.main;
 
+import com.orderconsole.app.Messages;
 import com.orderconsole.app.Engine;
 import com.orderconsole.app.EngineConfig;
 import com.orderconsole.service.importer.ImportReport;
@@ -10,7 +11,6 @@ import javafx.beans.property.ReadOnlyDoubleWrapper;
 import javafx.beans.property.ReadOnlyStringProperty;
 import javafx.beans.property.ReadOnlyStringWrapper;
 
-import java.util.Locale;
 import java.util.Optional;
 import java.util.function.BiConsumer;
 
@@ -24,7 +24,7 @@ public final class StartViewModel {
     public static final double UNKNOWN = -1;
 
     private final Background background;
-    private final ReadOnlyStringWrapper status = new ReadOnlyStringWrapper("Starting the engine…");
+    private final ReadOnlyStringWrapper status = new ReadOnlyStringWrapper(Messages.get("main.start.engine"));
     private final ReadOnlyDoubleWrapper progress = new ReadOnlyDoubleWrapper(UNKNOWN);
     private final ReadOnlyStringWrapper failure = new ReadOnlyStringWrapper("");
 
@@ -42,8 +42,8 @@ public final class StartViewModel {
      * @param ready receives the running engine and a note for the status bar ("" when nothing was imported)
      */
     public void start(EngineConfig config, BiConsumer<Engine, String> ready) {
-        status.set(config.redisUri() == null ? "Starting the embedded Redis and MariaDB…" : "Connecting to Redis and MySQL…");
-        background.run("start the engine", job -> Engine.start(config), engine -> importSample(engine, ready), error -> {
+        status.set(config.redisUri() == null ? Messages.get("main.start.embedded") : Messages.get("main.start.connecting"));
+        background.run(Messages.get("main.start.action"), job -> Engine.start(config), engine -> importSample(engine, ready), error -> {
             progress.set(0);
             status.set(error);
             failure.set(error);
@@ -51,15 +51,15 @@ public final class StartViewModel {
     }
 
     private void importSample(Engine engine, BiConsumer<Engine, String> ready) {
-        status.set("Checking for orders…");
-        background.run("import the bundled Olist sample", job -> engine.services().importer().importBundledSampleIfEmpty(
+        status.set(Messages.get("main.start.checking"));
+        background.run(Messages.get("main.start.importAction"), job -> engine.services().importer().importBundledSampleIfEmpty(
                         (done, total) -> background.fx(() -> showImport(done, total))),
                 (Optional<ImportReport> report) -> ready.accept(engine, report.map(StartViewModel::importedText).orElse("")),
                 error -> ready.accept(engine, error));
     }
 
     private void showImport(long done, long total) {
-        status.set(String.format(Locale.ROOT, "First start: importing the Olist sample, %,d / %,d orders", done, total));
+        status.set(Messages.format("main.start.importing", done, total));
         progress.set(total > 0 ? (double) done / total : UNKNOWN);
     }
 
@@ -68,8 +68,8 @@ public final class StartViewModel {
      * @return e.g. "First start: imported 4,998 Olist sample orders in 3 s"
      */
     static String importedText(ImportReport r) {
-        String skipped = r.problems().isEmpty() ? "" : String.format(Locale.ROOT, " (%,d bad rows skipped)", r.problems().size());
-        return String.format(Locale.ROOT, "First start: imported %,d Olist sample orders in %s%s", r.imported(), Formats.elapsed(r.millis()), skipped);
+        String skipped = r.problems().isEmpty() ? "" : Messages.format("main.start.skipped", r.problems().size());
+        return Messages.format("main.start.imported", r.imported(), Formats.elapsed(r.millis()), skipped);
     }
 
     /** @return what is happening, or why the engine could not start */

@@ -1,5 +1,6 @@
 package com.orderconsole.ui.main;
 
+import com.orderconsole.app.Messages;
 import com.orderconsole.service.deadletter.DeadLetterService;
 import com.orderconsole.service.monitor.Health;
 import com.orderconsole.service.monitor.HealthService;
@@ -43,7 +44,7 @@ public final class StatusBarViewModel {
 
     /** Runs a health check in the background; skipped while the previous one is still waiting for a server. */
     public void check() {
-        checks.run("check server health", job -> new Reading(healthService.check(), countOpen()), r -> {
+        checks.run(Messages.get("main.health.action"), job -> new Reading(healthService.check(), countOpen()), r -> {
             show(r.health());
             openDeadLetters.set(r.openDeadLetters());
         });
@@ -63,7 +64,7 @@ public final class StatusBarViewModel {
 
     private void show(Health h) {
         health.set(h);
-        warnings.setAll(h.warnings());
+        warnings.setAll(h.notices().stream().map(n -> Messages.format("health." + n.key(), n.args().toArray())).toList());
     }
 
     /** @return open dead letters at the last check; -1 before it or when MySQL could not say */

@@ -1,5 +1,6 @@
 package com.orderconsole.ui.metrics;
 
+import com.orderconsole.app.Messages;
 import com.orderconsole.domain.ResultCode;
 import com.orderconsole.ui.common.Formats;
 import com.orderconsole.ui.common.Fxml;
@@ -15,7 +16,6 @@ import javafx.scene.layout.BorderPane;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 
 /** The metrics page: rejections by result code and transitions/rejections per minute. */
@@ -36,8 +36,8 @@ public final class MetricsView {
         this.vm = vm;
         this.root = Fxml.load("/fxml/metrics/MetricsView.fxml", this);
         rejectionChart.getData().add(rejections);
-        appliedPerMinute.setName("applied");
-        rejectedPerMinute.setName("rejected");
+        appliedPerMinute.setName(Messages.get("metrics.series.applied"));
+        rejectedPerMinute.setName(Messages.get("metrics.series.rejected"));
         minuteChart.getData().setAll(List.of(appliedPerMinute, rejectedPerMinute));
         Styles.toggle(metricsMessage, vm.feedback());
         vm.readingProperty().addListener((o, a, r) -> show(r));
@@ -52,7 +52,7 @@ public final class MetricsView {
             if (!(d.getNode() instanceof StackPane bar)) {
                 return;
             }
-            Label value = new Label(String.format(Locale.ROOT, "%,d", d.getYValue().longValue()));
+            Label value = new Label(Messages.format("metrics.bar", d.getYValue().longValue()));
             value.getStyleClass().add(Styles.BAR_VALUE);
             value.setManaged(false);
             bar.getChildren().setAll(value);
@@ -77,8 +77,8 @@ public final class MetricsView {
     }
 
     private void show(Reading r) {
-        totals.setText(String.format("%,d applied · %,d rejected", r.applied(), r.rejections()));
-        updated.setText("updated " + Formats.time(r.atMs()) + " " + Formats.zone());
+        totals.setText(Messages.format("metrics.totals", r.applied(), r.rejections()));
+        updated.setText(Messages.format("metrics.updated", Formats.time(r.atMs()), Formats.zone()));
         List<XYChart.Data<String, Number>> bars = new ArrayList<>();
         for (Map.Entry<ResultCode, Long> e : r.resultCounts().entrySet()) {
             if (!e.getKey().applied()) {

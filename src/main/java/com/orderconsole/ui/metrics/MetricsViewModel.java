@@ -1,5 +1,6 @@
 package com.orderconsole.ui.metrics;
 
+import com.orderconsole.app.Messages;
 import com.orderconsole.domain.ResultCode;
 import com.orderconsole.service.monitor.MinuteCount;
 import com.orderconsole.service.monitor.MonitorService;
@@ -87,7 +88,7 @@ public final class MetricsViewModel implements Refreshable {
 
     @Override
     public void refresh() {
-        reads.run("read the metrics", job -> new Reading(monitor.resultCounts(), monitor.perMinute(WINDOW),
+        reads.run(Messages.get("metrics.read.action"), job -> new Reading(monitor.resultCounts(), monitor.perMinute(WINDOW),
                 System.currentTimeMillis()), r -> {
             feedback.clear();
             reading.set(r);

@@ -1,10 +1,12 @@
 package com.orderconsole.ui.order;
 
+import com.orderconsole.app.Messages;
 import com.orderconsole.domain.HistoryEntry;
 import com.orderconsole.domain.OrderStatus;
 import com.orderconsole.service.order.OrderDetails;
 import com.orderconsole.service.order.OrderSummary;
 import com.orderconsole.ui.common.Formats;
+import com.orderconsole.ui.common.OrderText;
 import com.orderconsole.ui.common.Fxml;
 import com.orderconsole.ui.common.Styles;
 import javafx.collections.ListChangeListener;
@@ -83,7 +85,7 @@ public final class OrderDetailView {
         vm.readAtMsProperty().addListener((o, a, at) -> showReadAt(at.longValue()));
 
         historyList.setItems(vm.history());
-        historyList.setPlaceholder(new Label("No history in MySQL yet."));
+        historyList.setPlaceholder(new Label(Messages.get("order.history.none")));
         historyList.setCellFactory(l -> new TimelineCell());
         storyPane.setContent(new OrderStoryView(vm.story()).root());
         storyPane.expandedProperty().bindBidirectional(vm.story().openProperty());
@@ -103,15 +105,17 @@ public final class OrderDetailView {
                 setGraphic(null);
                 return;
             }
-            Label what = new Label(Formats.dateTime(h.atMs()) + "   " + (h.from() == null ? "(created)" : h.from().name())
-                    + " → " + h.to() + "   v" + h.version());
+            Label what = new Label(Messages.format("order.history.what", Formats.dateTime(h.atMs()),
+                    h.from() == null ? Messages.get("order.history.created") : OrderText.status(h.from()), OrderText.status(h.to()), h.version()));
             what.getStyleClass().add(Styles.TIMELINE_WHAT);
             what.setWrapText(true);
-            Label outcome = new Label(h.code().applied() ? "applied" : "refused: " + h.code().description());
+            Label outcome = new Label(h.code().applied() ? Messages.get("order.history.applied")
+                    : Messages.format("order.history.refused", OrderText.result(h.code())));
             outcome.getStyleClass().add(h.code().applied() ? Styles.MSG_OK : Styles.MSG_ERROR);
             outcome.setWrapText(true);
-            Label who = new Label("by " + h.actor() + " via " + h.source()
-                    + (h.reason() == null || h.reason().isBlank() ? "" : " — " + h.reason()));
+            Label who = new Label(h.reason() == null || h.reason().isBlank()
+                    ? Messages.format("order.history.who", h.actor(), h.source())
+                    : Messages.format("order.history.whoWhy", h.actor(), h.source(), h.reason()));
             who.getStyleClass().add(Styles.TEXT_MUTED);
             who.setWrapText(true);
             VBox box = new VBox(1, what, outcome, who);
@@ -130,34 +134,35 @@ public final class OrderDetailView {
             return;
         }
         OrderSummary s = d.summary();
-        title.setText("Order " + s.orderId());
-        statusBadge.setText(s.status() == null ? "?" : s.status().name());
+        title.setText(Messages.format("order.title", s.orderId()));
+        statusBadge.setText(s.status() == null ? "?" : OrderText.status(s.status()));
         Styles.pickStatus(statusBadge, s.status());
         customer.setText(s.customerId() == null ? "—" : s.customerId());
-        redisState.setText(s.redisStatus() == null ? "no state in Redis" : s.redisStatus() + " · version " + s.redisVersion());
-        mysqlState.setText(s.mysqlStatus() == null ? "no row in MySQL" : s.mysqlStatus() + " · version " + s.mysqlVersion());
+        redisState.setText(s.redisStatus() == null ? Messages.get("order.redis.none")
+                : Messages.format("order.state", OrderText.status(s.redisStatus()), s.redisVersion()));
+        mysqlState.setText(s.mysqlStatus() == null ? Messages.get("order.mysql.none")
+                : Messages.format("order.state", OrderText.status(s.mysqlStatus()), s.mysqlVersion()));
         created.setText(Formats.dateTime(s.createdAtMs()));
-        since.setText(Formats.dateTime(s.statusSinceMs()) + " (" + Formats.duration(System.currentTimeMillis() - s.statusSinceMs()) + ")");
+        since.setText(Messages.format("order.since", Formats.dateTime(s.statusSinceMs()), Formats.duration(System.currentTimeMillis() - s.statusSinceMs())));
         deadline.setText(s.expireAtMs() == null ? "—" : Formats.dateTime(s.expireAtMs()));
-        queue.setText(d.queueExpiryMs() == null ? "no entry"
-                : "due " + Formats.dueIn(d.queueExpiryMs(), System.currentTimeMillis()));
+        queue.setText(d.queueExpiryMs() == null ? Messages.get("order.queue.none")
+                : Messages.format("order.queue.due", Formats.dueIn(d.queueExpiryMs(), System.currentTimeMillis())));
         syncNote.setText(s.disagrees()
-                ? "Redis and MySQL differ: MySQL follows Redis through the outbox, so the history below may lag." : "");
+                ? Messages.get("order.differ") : "");
         syncNote.setManaged(s.disagrees());
         syncNote.setVisible(s.disagrees());
     }
 
     /** Says when the state shown was read: it is a reading, refreshed with the page, not a live view. */
     private void showReadAt(long atMs) {
-        redisName.setText(atMs == 0 ? "Redis" : "Redis (" + Formats.time(atMs) + ")");
-        readAt.setText(atMs == 0 ? "" : "Read at " + Formats.dateTime(atMs)
-                + "; read again on every auto-refresh, F5 and after every move.");
+        redisName.setText(atMs == 0 ? Messages.get("order.redisName") : Messages.format("order.redisAt", Formats.time(atMs)));
+        readAt.setText(atMs == 0 ? "" : Messages.format("order.readAt", Formats.dateTime(atMs)));
     }
 
     private void showMoves() {
         moves.getChildren().clear();
         for (OrderStatus target : vm.legalTargets()) {
-            Button b = new Button("→ " + target.name());
+            Button b = new Button(Messages.format("order.move.button", OrderText.status(target)));
             b.setMnemonicParsing(false);
             b.setId("move-" + target.name());
             b.getStyleClass().add(target == OrderStatus.CANCELLED ? Styles.DANGER : Styles.ACCENT);
@@ -168,9 +173,9 @@ public final class OrderDetailView {
         OrderSummary s = vm.summary();
         String hint = "";
         if (vm.legalTargets().isEmpty() && s != null) {
-            hint = s.status() + " is terminal: the rules allow no further move.";
+            hint = Messages.format("order.terminal", OrderText.status(s.status()));
         } else if (!vm.canMove()) {
-            hint = "Your role is read-only: moves are shown but disabled.";
+            hint = Messages.get("order.readOnly");
         }
         noMoves.setText(hint);
         noMoves.setVisible(!hint.isEmpty());

@@ -1,5 +1,6 @@
 package com.orderconsole.ui.order;
 
+import com.orderconsole.app.Messages;
 import com.orderconsole.domain.HistoryEntry;
 import com.orderconsole.domain.Operator;
 import com.orderconsole.domain.OrderStatus;
@@ -42,7 +43,7 @@ import java.util.function.Consumer;
  */
 public final class OrderDetailViewModel implements Refreshable {
     /** Source written to the history for moves made here. */
-    public static final String SOURCE = "console";
+    public static final String SOURCE = "console"; // i18n-ok: machine text, written to the history
     /** How long a move waits for MySQL before it reports that MySQL is not updated yet. */
     static final Duration MYSQL_WAIT = Duration.ofSeconds(2);
 
@@ -125,8 +126,9 @@ public final class OrderDetailViewModel implements Refreshable {
         if (s == null) {
             return;
         }
-        dialogs.askReason("Move order", "Move order " + s.orderId() + " from " + s.status() + " to " + target + "?\n"
-                        + "It is applied only if the order is still at version " + s.redisVersion() + ".", "Move to " + target)
+        dialogs.askReason(Messages.get("order.move.title"), Messages.format("order.move.statement", s.orderId(),
+                        OrderText.status(s.status()), OrderText.status(target), s.redisVersion()),
+                        Messages.format("order.move.confirm", OrderText.status(target)))
                 .ifPresent(reason -> move(target, reason));
     }
 
@@ -137,9 +139,9 @@ public final class OrderDetailViewModel implements Refreshable {
         if (s == null || target == null) {
             return;
         }
-        dialogs.askReason("Override order status", "Force order " + s.orderId() + " from " + s.status() + " to " + target
-                        + ", outside the rules?\nIt is applied only if the order is still at version " + s.redisVersion() + ".",
-                        "Override to " + target)
+        dialogs.askReason(Messages.get("order.override.title"), Messages.format("order.override.statement", s.orderId(),
+                        OrderText.status(s.status()), OrderText.status(target), s.redisVersion()),
+                        Messages.format("order.override.confirm", OrderText.status(target)))
                 .ifPresent(reason -> override(target, reason));
     }
 
@@ -170,16 +172,16 @@ public final class OrderDetailViewModel implements Refreshable {
             return;
         }
         if (reason == null || reason.isBlank()) {
-            feedback.error("A reason is required.");
+            feedback.error(Messages.get("order.reasonRequired"));
             return;
         }
         String id = seen.summary().orderId();
         long version = seen.summary().redisVersion();
-        work.run(override ? "override the order status" : "move the order", job -> {
+        work.run(override ? Messages.get("order.override.action") : Messages.get("order.move.action"), job -> {
             // Wait for MySQL so the history below already shows this move.
             TransitionOutcome o = transitions.transitionAndWait(operator,
                     new TransitionRequest(id, target, version, SOURCE, reason.strip(), override), MYSQL_WAIT);
-            String syncNote = o.mysqlSynced() ? "" : " MySQL is not updated yet: " + o.mysql().detail();
+            String syncNote = o.mysqlSynced() ? "" : Messages.format("order.mysqlBehind", o.mysql().detail());
             return new Outcome(o.result(), syncNote, orders.lookup(id), System.currentTimeMillis());
         }, outcome -> {
             readAtMs.set(outcome.atMs());
@@ -194,7 +196,7 @@ public final class OrderDetailViewModel implements Refreshable {
 
     private void reload() {
         String id = orderId;
-        work.runLatest("load order " + id, job -> {
+        work.runLatest(Messages.format("order.load.action", id), job -> {
             try {
                 return Optional.of(new Read(orders.lookup(id), System.currentTimeMillis()));
             } catch (OrderNotFoundException e) {
@@ -212,7 +214,7 @@ public final class OrderDetailViewModel implements Refreshable {
             } else {
                 showNothing();
                 readFailed = true;
-                feedback.error("No order has the id " + id + " (neither MySQL nor Redis knows it).");
+                feedback.error(Messages.format("order.notFound", id));
             }
         }, error -> {
             showNothing();

@@ -1,5 +1,6 @@
 package com.orderconsole.ui.order;
 
+import com.orderconsole.app.Messages;
 import com.orderconsole.domain.OrderStatus;
 import com.orderconsole.service.order.OrderSummary;
 import com.orderconsole.ui.common.Formats;
@@ -98,7 +99,7 @@ public final class OrderTableView {
 
         ordersTable.setColumnResizePolicy(TableView.CONSTRAINED_RESIZE_POLICY_FLEX_LAST_COLUMN);
         Tables.bind(ordersTable, vm.rows(), vm.selectedProperty(), OrderSummary::orderId);
-        ordersTable.setPlaceholder(new Label("No orders to show."));
+        ordersTable.setPlaceholder(new Label(Messages.get("order.table.empty")));
         cId.setCellValueFactory(c -> new ReadOnlyStringWrapper(c.getValue().orderId()));
         cMysql.setCellValueFactory(c -> new ReadOnlyStringWrapper(OrderText.side(c.getValue().mysqlStatus(), c.getValue().mysqlVersion())));
         cRedis.setCellValueFactory(c -> new ReadOnlyStringWrapper(OrderText.side(c.getValue().redisStatus(), c.getValue().redisVersion())));
@@ -106,8 +107,8 @@ public final class OrderTableView {
         cAge.setCellValueFactory(c -> new ReadOnlyStringWrapper(
                 Formats.age(vm.loadedAtMs() - c.getValue().statusSinceMs())));
         // A day needs no zone in its header, but the tooltip names it like every other time shown.
-        Label createdHeader = new Label("Created");
-        createdHeader.setTooltip(new javafx.scene.control.Tooltip("Day the order was created, in " + Formats.zone()));
+        Label createdHeader = new Label(Messages.get("order.cCreated"));
+        createdHeader.setTooltip(new javafx.scene.control.Tooltip(Messages.format("order.cCreated.tooltip", Formats.zone())));
         cCreated.setText("");
         cCreated.setGraphic(createdHeader);
         cCreated.setCellValueFactory(c -> new ReadOnlyStringWrapper(Formats.date(c.getValue().createdAtMs())));
@@ -127,7 +128,8 @@ public final class OrderTableView {
 
         prevButton.disableProperty().bind(vm.previousCommand().executableProperty().not());
         nextButton.disableProperty().bind(vm.nextCommand().executableProperty().not());
-        pageLabel.textProperty().bind(vm.pageNumberProperty().asString("Page %d"));
+        pageLabel.textProperty().bind(javafx.beans.binding.Bindings.createStringBinding(
+                () -> Messages.format("order.page", vm.pageNumberProperty().get()), vm.pageNumberProperty()));
         Styles.toggle(ordersMessage, vm.feedback());
     }
 
@@ -136,7 +138,7 @@ public final class OrderTableView {
             @Override
             protected void updateItem(OrderStatus item, boolean empty) {
                 super.updateItem(item, empty);
-                setText(empty ? null : item == null ? "Any status" : item.name());
+                setText(empty ? null : item == null ? Messages.get("order.statusBox.promptText") : OrderText.status(item));
             }
         };
     }

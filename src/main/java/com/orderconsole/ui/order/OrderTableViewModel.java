@@ -1,5 +1,6 @@
 package com.orderconsole.ui.order;
 
+import com.orderconsole.app.Messages;
 import com.orderconsole.domain.OrderId;
 import com.orderconsole.domain.OrderStatus;
 import com.orderconsole.service.order.OrderPage;
@@ -197,7 +198,7 @@ public final class OrderTableViewModel implements Refreshable {
 
     private void load(String cursor) {
         OrderQuery q = query;
-        searchCommand.runLatest("load orders", job -> {
+        searchCommand.runLatest(Messages.get("order.load.orders"), job -> {
             OrderPage page = orders.page(q, cursor, pageSize);
             // A cursor is handed out whenever a page is full; whether anything follows it is asked, so
             // Next is offered only when it leads to a page with rows.
@@ -216,7 +217,7 @@ public final class OrderTableViewModel implements Refreshable {
             hasPrevious.set(!previousCursors.isEmpty());
             // Shown like an error, as before: an empty page is worth noticing.
             if (rows.isEmpty()) {
-                feedback.error("No orders match the filter.");
+                feedback.error(Messages.get("order.noMatch"));
             } else {
                 feedback.clear();
             }
@@ -232,7 +233,7 @@ public final class OrderTableViewModel implements Refreshable {
     OrderQuery buildQuery() {
         String id = idText.get() == null ? "" : idText.get().trim();
         if (createdFrom.get() != null && createdTo.get() != null && createdFrom.get().isAfter(createdTo.get())) {
-            throw new IllegalArgumentException("The \"created from\" day is after the \"created to\" day.");
+            throw new IllegalArgumentException(Messages.get("order.badDays"));
         }
         ZoneId zone = ZoneId.systemDefault();
         Long from = createdFrom.get() == null ? null : createdFrom.get().atStartOfDay(zone).toInstant().toEpochMilli();
@@ -249,21 +250,21 @@ public final class OrderTableViewModel implements Refreshable {
      */
     public static String agreement(OrderSummary s) {
         if (!s.disagrees()) {
-            return "agree";
+            return Messages.get("order.agree");
         }
         if (s.redisStatus() == null) {
-            return "missing in Redis";
+            return Messages.get("order.missingInRedis");
         }
         if (s.mysqlStatus() == null) {
-            return "missing in MySQL";
+            return Messages.get("order.missingInMysql");
         }
         if (s.redisVersion() > s.mysqlVersion()) {
-            return "Redis ahead";
+            return Messages.get("order.redisAhead");
         }
         if (s.mysqlVersion() > s.redisVersion()) {
-            return "MySQL ahead";
+            return Messages.get("order.mysqlAhead");
         }
-        return "status differs";
+        return Messages.get("order.statusDiffers");
     }
 
     private record Loaded(OrderPage page, String next, long atMs) {

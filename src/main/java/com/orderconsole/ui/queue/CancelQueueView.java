@@ -1,5 +1,7 @@
 package com.orderconsole.ui.queue;
 
+import com.orderconsole.ui.common.OrderText;
+import com.orderconsole.app.Messages;
 import com.orderconsole.service.queue.QueueItem;
 import com.orderconsole.service.queue.QueueSummary;
 import com.orderconsole.service.queue.SweeperStatus;
@@ -70,24 +72,24 @@ public final class CancelQueueView {
     }
 
     private void bind() {
-        depthSeries.setName("depth");
-        overdueSeries.setName("overdue");
+        depthSeries.setName(Messages.get("queue.series.depth"));
+        overdueSeries.setName(Messages.get("queue.series.overdue"));
         depthChart.getData().setAll(List.of(depthSeries, overdueSeries));
         vm.depthHistory().addListener((ListChangeListener<DepthSample>) c -> plot());
         vm.summaryProperty().addListener((o, a, s) -> showSummary(s));
 
         queueTable.setColumnResizePolicy(TableView.CONSTRAINED_RESIZE_POLICY_FLEX_LAST_COLUMN);
         Tables.bind(queueTable, vm.entries(), vm.selectedProperty(), QueueItem::orderId);
-        queueTable.setPlaceholder(new Label("The cancel queue is empty."));
+        queueTable.setPlaceholder(new Label(Messages.get("queue.empty")));
         cId.setCellValueFactory(c -> new ReadOnlyStringWrapper(c.getValue().orderId()));
-        cExpiry.setText("Expires (" + Formats.zone() + ")");
+        cExpiry.setText(Messages.format("queue.cExpiry.zone", Formats.zone()));
         cExpiry.setCellValueFactory(c -> new ReadOnlyStringWrapper(Formats.shortDateTime(c.getValue().expireAtMs())));
         cDue.setCellValueFactory(c -> new ReadOnlyStringWrapper(Formats.dueIn(c.getValue().dueInMs())));
         cStatus.setCellValueFactory(c -> new ReadOnlyStringWrapper(
-                c.getValue().status() == null ? "no state" : c.getValue().status().name()));
+                c.getValue().status() == null ? Messages.get("queue.noState") : OrderText.status(c.getValue().status())));
         cStale.setCellValueFactory(c -> new ReadOnlyStringWrapper(!c.getValue().stale() ? ""
-                : c.getValue().status() == null ? "stale: order has no Redis state"
-                : "stale: order left WAIT_PAY"));
+                : c.getValue().status() == null ? Messages.get("queue.stale.noState")
+                : Messages.get("queue.stale.left")));
         queueTable.setRowFactory(t -> new TableRow<>() {
             @Override
             protected void updateItem(QueueItem item, boolean empty) {
@@ -125,7 +127,7 @@ public final class CancelQueueView {
         pauseButton.setVisible(canAct);
         pauseButton.setManaged(canAct);
         pauseButton.disableProperty().bind(vm.sweeperCommand().executableProperty().not());
-        pauseButton.setText("Pause sweeper");
+        pauseButton.setText(Messages.get("queue.pause"));
 
         Styles.toggle(queueMessage, vm.feedback());
         roleHint.setVisible(!canAct);
@@ -138,12 +140,12 @@ public final class CancelQueueView {
         oldest.setText(s.oldestOverdueAgeMs() == null ? "—" : Formats.duration(s.oldestOverdueAgeMs()));
         nextDue.setText(s.nextDueMs() == null ? "—" : Formats.dueIn(s.nextDueMs(), s.nowMs()));
         SweeperStatus sw = s.sweeper();
-        lastTick.setText(sw.lastTickMs() == null ? "never" : Formats.duration(s.nowMs() - sw.lastTickMs()) + " ago");
+        lastTick.setText(sw.lastTickMs() == null ? Messages.get("queue.never") : Messages.format("queue.ago", Formats.duration(s.nowMs() - sw.lastTickMs())));
         perMinute.setText(Long.toString(sw.cancelsLastMinute()));
         sweeperState.setText(CancelQueueViewModel.sweeperText(sw, s.nowMs()));
         Styles.pick(sweeperState, sw.paused() || sw.lastTickMs() == null ? Styles.PAUSED : Styles.RUNNING,
                 Styles.PAUSED, Styles.RUNNING);
-        pauseButton.setText(sw.paused() ? "Resume sweeper" : "Pause sweeper");
+        pauseButton.setText(sw.paused() ? Messages.get("queue.resume") : Messages.get("queue.pause"));
     }
 
     private void plot() {

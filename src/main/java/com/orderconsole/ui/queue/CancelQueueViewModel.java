@@ -1,5 +1,6 @@
 package com.orderconsole.ui.queue;
 
+import com.orderconsole.app.Messages;
 import com.orderconsole.domain.Operator;
 import com.orderconsole.domain.Role;
 import com.orderconsole.domain.TransitionResult;
@@ -33,7 +34,7 @@ import java.util.List;
  */
 public final class CancelQueueViewModel implements Refreshable {
     /** Source written to the audit trail for actions taken here. */
-    public static final String SOURCE = "console";
+    public static final String SOURCE = "console"; // i18n-ok: machine text, written to the history
     /** Entries shown in the table (the earliest due). */
     public static final int ENTRIES_SHOWN = 200;
     /** Depth samples kept for the chart (one per refresh). */
@@ -91,7 +92,7 @@ public final class CancelQueueViewModel implements Refreshable {
 
     @Override
     public void refresh() {
-        reading.run("read the cancel queue", job -> new Reading(queue.summary(), queue.entries(0, ENTRIES_SHOWN)), r -> {
+        reading.run(Messages.get("queue.read.action"), job -> new Reading(queue.summary(), queue.entries(0, ENTRIES_SHOWN)), r -> {
             summary.set(r.summary());
             entries.setAll(r.entries());
             // The selection is kept by order id across readings, with the entry as now read (or none once it left).
@@ -116,8 +117,8 @@ public final class CancelQueueViewModel implements Refreshable {
         if (item == null) {
             return;
         }
-        dialogs.askReason("Cancel order now", "Cancel order " + item.orderId() + " now, before its payment deadline?",
-                "Cancel order").ifPresent(reason -> cancelNow(item.orderId(), reason));
+        dialogs.askReason(Messages.get("queue.cancel.title"), Messages.format("queue.cancel.statement", item.orderId()),
+                Messages.get("queue.cancel.confirm")).ifPresent(reason -> cancelNow(item.orderId(), reason));
     }
 
     /** Asks for a reason, then removes the selected entry ({@link #remove}); nothing when declined. */
@@ -126,9 +127,8 @@ public final class CancelQueueViewModel implements Refreshable {
         if (item == null) {
             return;
         }
-        dialogs.askReason("Remove cancel-queue entry", "Remove the queue entry of order " + item.orderId()
-                + "? The order itself is not changed, but it will no longer be cancelled when its payment deadline passes.",
-                "Remove entry").ifPresent(reason -> remove(item.orderId(), reason));
+        dialogs.askReason(Messages.get("queue.remove.title"), Messages.format("queue.remove.statement", item.orderId()),
+                Messages.get("queue.remove.confirm")).ifPresent(reason -> remove(item.orderId(), reason));
     }
 
     /** Asks for a reason, then moves the selected entry's deadline later by {@link #extendByProperty()} ({@link #extend}). */
@@ -138,8 +138,8 @@ public final class CancelQueueViewModel implements Refreshable {
         if (item == null || by == null) {
             return;
         }
-        dialogs.askReason("Extend payment deadline", "Move the payment deadline of order " + item.orderId() + " later by "
-                + Formats.duration(by) + "?", "Extend by " + Formats.duration(by))
+        dialogs.askReason(Messages.get("queue.extend.title"), Messages.format("queue.extend.statement", item.orderId(),
+                Formats.duration(by)), Messages.format("queue.extend.confirm", Formats.duration(by)))
                 .ifPresent(reason -> extend(item.orderId(), by, reason));
     }
 
@@ -158,10 +158,10 @@ public final class CancelQueueViewModel implements Refreshable {
      * @param reason why, kept in the history
      */
     public void cancelNow(String orderId, String reason) {
-        act("cancel order " + orderId, () -> {
+        act(Messages.format("queue.cancel.action", orderId), () -> {
             TransitionResult r = queue.cancelNow(operator, orderId, reason);
-            return new Outcome(r.applied() ? "Order " + orderId + " cancelled (version " + r.version() + ")."
-                    : "Order " + orderId + ": " + OrderText.result(r), r.applied());
+            return new Outcome(r.applied() ? Messages.format("queue.cancelled", orderId, r.version())
+                    : Messages.format("queue.cancel.refused", orderId, OrderText.result(r)), r.applied());
         });
     }
 
@@ -171,9 +171,9 @@ public final class CancelQueueViewModel implements Refreshable {
      * @param reason why, kept in the audit trail
      */
     public void remove(String orderId, String reason) {
-        act("remove the entry of order " + orderId, () -> queue.remove(operator, orderId, SOURCE, reason)
-                ? new Outcome("Removed the queue entry of order " + orderId + ".", true)
-                : new Outcome("Order " + orderId + " had no queue entry.", false));
+        act(Messages.format("queue.remove.action", orderId), () -> queue.remove(operator, orderId, SOURCE, reason)
+                ? new Outcome(Messages.format("queue.removed", orderId), true)
+                : new Outcome(Messages.format("queue.noEntry", orderId), false));
     }
 
     /**
@@ -183,18 +183,17 @@ public final class CancelQueueViewModel implements Refreshable {
      * @param reason why, kept in the audit trail
      */
     public void extend(String orderId, Duration by, String reason) {
-        act("extend the deadline of order " + orderId, () -> {
+        act(Messages.format("queue.extend.action", orderId), () -> {
             long expiry = queue.extend(operator, orderId, by, SOURCE, reason);
-            return new Outcome("Order " + orderId + " now expires at " + Formats.dateTime(expiry) + ".", true);
+            return new Outcome(Messages.format("queue.extended", orderId, Formats.dateTime(expiry)), true);
         });
     }
 
     /** Pauses or resumes every cancel sweeper. */
     public void setSweeperPaused(boolean paused) {
-        act(paused ? "pause the sweeper" : "resume the sweeper", () -> {
+        act(paused ? Messages.get("queue.pause.action") : Messages.get("queue.resume.action"), () -> {
             sweeper.setPaused(operator, paused);
-            return new Outcome(paused ? "Cancel sweeper paused: overdue orders stay unpaid until it is resumed."
-                    : "Cancel sweeper resumed.", true);
+            return new Outcome(paused ? Messages.get("queue.paused") : Messages.get("queue.resumed"), true);
         });
     }
 
@@ -228,17 +227,17 @@ public final class CancelQueueViewModel implements Refreshable {
      */
     public static String sweeperText(SweeperStatus sw, long nowMs) {
         if (sw.paused()) {
-            return "Sweeper PAUSED";
+            return Messages.get("queue.sweeper.paused");
         }
         if (sw.lastTickMs() == null) {
-            return "No sweeper has run yet: overdue orders are not cancelled";
+            return Messages.get("queue.sweeper.never");
         }
         long silent = nowMs - sw.lastTickMs();
-        String who = sw.runningHere() ? "this console" : sw.lastTickBy();
+        String who = sw.runningHere() ? Messages.get("queue.sweeper.here") : sw.lastTickBy();
         if (silent > SILENT_MS) {
-            return "Sweeper silent for " + Formats.duration(silent) + " (last: " + who + ")";
+            return Messages.format("queue.sweeper.silent", Formats.duration(silent), who);
         }
-        return "Sweeper running (" + who + ")";
+        return Messages.format("queue.sweeper.running", who);
     }
 
     private record Reading(QueueSummary summary, List<QueueItem> entries) {

@@ -1,5 +1,6 @@
 package com.orderconsole.ui.recon;
 
+import com.orderconsole.app.Messages;
 import com.orderconsole.domain.Operator;
 import com.orderconsole.domain.Role;
 import com.orderconsole.service.deadletter.DeadLetter;
@@ -15,7 +16,6 @@ import javafx.collections.FXCollections;
 import javafx.collections.ObservableList;
 
 import java.util.List;
-import java.util.Locale;
 import java.util.function.Supplier;
 
 /**
@@ -55,7 +55,7 @@ public final class DeadLettersViewModel implements Refreshable {
 
     @Override
     public void refresh() {
-        reading.run("read the dead letters", job -> deadLetters.open(SHOWN), this::show);
+        reading.run(Messages.get("deadletter.read.action"), job -> deadLetters.open(SHOWN), this::show);
     }
 
     private void show(List<DeadLetter> open) {
@@ -67,12 +67,12 @@ public final class DeadLettersViewModel implements Refreshable {
     /** Asks, then retries the selected letter: its order is restored in Redis from MySQL, the durable record. */
     public void retrySelected() {
         DeadLetter d = selected.get();
-        if (d == null || !dialogs.confirm("Retry dead letter", "Retry dead letter " + d.id() + (d.orderId() == null ? "" : " of order "
-                + d.orderId()) + "?", "Its order's Redis state is restored from MySQL, the durable record, and the letter is closed.\n"
-                + "Found: " + d.body(), "Retry letter " + d.id())) {
+        if (d == null || !dialogs.confirm(Messages.get("deadletter.retry.title"), d.orderId() == null
+                ? Messages.format("deadletter.retry.statement", d.id()) : Messages.format("deadletter.retry.statement.order", d.id(), d.orderId()),
+                Messages.format("deadletter.retry.details", d.body()), Messages.format("deadletter.retry.confirm", d.id()))) {
             return;
         }
-        act("retry dead letter " + d.id(), () -> deadLetters.retry(operator, d.id()));
+        act(Messages.format("deadletter.retry.action", d.id()), () -> deadLetters.retry(operator, d.id()));
     }
 
     /** Asks for a reason, then discards the selected letter (it stays on record, closed). */
@@ -81,15 +81,16 @@ public final class DeadLettersViewModel implements Refreshable {
         if (d == null) {
             return;
         }
-        dialogs.askReason("Discard dead letter", "Discard dead letter " + d.id() + (d.orderId() == null ? "" : " of order "
-                + d.orderId()) + "? Nothing is restored; the letter is closed with your reason.", "Discard letter " + d.id())
-                .ifPresent(reason -> act("discard dead letter " + d.id(), () -> deadLetters.discard(operator, d.id(), reason)));
+        dialogs.askReason(Messages.get("deadletter.discard.title"), d.orderId() == null
+                ? Messages.format("deadletter.discard.statement", d.id()) : Messages.format("deadletter.discard.statement.order", d.id(), d.orderId()),
+                Messages.format("deadletter.discard.confirm", d.id()))
+                .ifPresent(reason -> act(Messages.format("deadletter.discard.action", d.id()), () -> deadLetters.discard(operator, d.id(), reason)));
     }
 
     private void act(String what, Supplier<DeadLetter> work) {
         actions.run(what, job -> work.get(), closed -> {
-            feedback.ok("Dead letter " + closed.id() + " " + closed.state().toLowerCase(Locale.ROOT) + ": "
-                    + closed.resolution());
+            String outcome = "RETRIED".equals(closed.state()) ? "deadletter.retried" : "deadletter.discarded"; // i18n-ok: keys
+            feedback.ok(Messages.format(outcome, closed.id(), closed.resolution()));
             refresh();
         }, error -> {
             feedback.error(error);

@@ -1,5 +1,6 @@
 package com.orderconsole.ui.recon;
 
+import com.orderconsole.app.Messages;
 import com.orderconsole.service.deadletter.DeadLetter;
 import com.orderconsole.ui.common.Tables;
 import javafx.beans.property.ObjectProperty;
@@ -88,8 +89,8 @@ public final class ReconciliationView {
         categoryTable.setColumnResizePolicy(TableView.CONSTRAINED_RESIZE_POLICY_FLEX_LAST_COLUMN);
         // Selection survives a new comparison: the category's findings stay listed.
         Tables.bind(categoryTable, vm.categories(), selectedRow, CategoryRow::category);
-        categoryTable.setPlaceholder(new Label("Run a comparison to see findings."));
-        cCategory.setCellValueFactory(c -> new ReadOnlyStringWrapper(c.getValue().category().label()));
+        categoryTable.setPlaceholder(new Label(Messages.get("recon.categories.empty")));
+        cCategory.setCellValueFactory(c -> new ReadOnlyStringWrapper(ReconciliationViewModel.label(c.getValue().category())));
         cCount.setCellValueFactory(c -> new ReadOnlyObjectWrapper<>(c.getValue().count()));
         selectedRow.addListener((o, a, row) -> vm.selectedProperty().set(row == null ? null : row.category()));
 
@@ -102,11 +103,11 @@ public final class ReconciliationView {
 
         findingTable.setColumnResizePolicy(TableView.CONSTRAINED_RESIZE_POLICY_FLEX_LAST_COLUMN);
         Tables.bind(findingTable, vm.findings(), new SimpleObjectProperty<>(), f -> f.category() + "/" + f.orderId() + "/" + f.detail());
-        findingTable.setPlaceholder(new Label("Select a category to list its findings."));
+        findingTable.setPlaceholder(new Label(Messages.get("recon.findings.empty")));
         fId.setCellValueFactory(c -> new ReadOnlyStringWrapper(c.getValue().orderId()));
         fMysql.setCellValueFactory(c -> new ReadOnlyStringWrapper(OrderText.side(c.getValue().mysqlStatus(), c.getValue().mysqlVersion())));
         fRedis.setCellValueFactory(c -> new ReadOnlyStringWrapper(OrderText.side(c.getValue().redisStatus(), c.getValue().redisVersion())));
-        fDetail.setCellValueFactory(c -> new ReadOnlyStringWrapper(c.getValue().detail()));
+        fDetail.setCellValueFactory(c -> new ReadOnlyStringWrapper(ReconciliationViewModel.detail(c.getValue())));
 
         Styles.toggle(reconMessage, vm.feedback());
         bindDeadLetters();
@@ -115,9 +116,9 @@ public final class ReconciliationView {
     private void bindDeadLetters() {
         letterTable.setColumnResizePolicy(TableView.CONSTRAINED_RESIZE_POLICY_FLEX_LAST_COLUMN);
         Tables.bind(letterTable, letters.letters(), letters.selectedProperty(), DeadLetter::id);
-        letterTable.setPlaceholder(new Label("No open dead letters."));
+        letterTable.setPlaceholder(new Label(Messages.get("recon.letters.empty")));
         dId.setCellValueFactory(c -> new ReadOnlyStringWrapper(Long.toString(c.getValue().id())));
-        dOrder.setCellValueFactory(c -> new ReadOnlyStringWrapper(c.getValue().orderId() == null ? "unreadable" : c.getValue().orderId()));
+        dOrder.setCellValueFactory(c -> new ReadOnlyStringWrapper(c.getValue().orderId() == null ? Messages.get("recon.letters.unreadable") : c.getValue().orderId()));
         dBucket.setCellValueFactory(c -> new ReadOnlyStringWrapper(c.getValue().bucket() == null ? "—" : c.getValue().bucket().toString()));
         dEntry.setCellValueFactory(c -> new ReadOnlyStringWrapper(c.getValue().entryId() == null ? "—" : c.getValue().entryId()));
         dReason.setCellValueFactory(c -> new ReadOnlyStringWrapper(c.getValue().reason()));
@@ -132,7 +133,7 @@ public final class ReconciliationView {
         lettersRoleHint.setManaged(!canAct);
         Styles.toggle(lettersMessage, letters.feedback());
         letters.letters().addListener((ListChangeListener<DeadLetter>) c ->
-                deadLettersTab.setText("Dead letters (" + letters.letters().size() + ")"));
+                deadLettersTab.setText(Messages.format("recon.deadLettersTab.count", letters.letters().size())));
         deadLettersTab.setOnSelectionChanged(e -> {
             if (deadLettersTab.isSelected()) {
                 letters.refresh();

@@ -1,5 +1,8 @@
 package com.orderconsole.ui.recon;
 
+import com.orderconsole.ui.common.OrderText;
+import com.orderconsole.domain.OrderStatus;
+import com.orderconsole.app.Messages;
 import com.orderconsole.domain.Operator;
 import com.orderconsole.domain.Role;
 import com.orderconsole.service.order.OrderQuery;
@@ -33,7 +36,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Locale;
 import java.util.function.Supplier;
 
 /**
@@ -103,8 +105,8 @@ public final class ReconciliationViewModel {
     }
 
     private void compare(OrderQuery scope, String afterRepair) {
-        startRun(scope == null ? "Comparing all orders…" : "Comparing the filtered orders…");
-        runCommand.run("compare Redis with MySQL", j -> reconciliation.run(scope, throttled(System.currentTimeMillis()), j::cancelled), r -> {
+        startRun(scope == null ? Messages.get("recon.comparing.all") : Messages.get("recon.comparing.filtered"));
+        runCommand.run(Messages.get("recon.compare.action"), j -> reconciliation.run(scope, throttled(System.currentTimeMillis()), j::cancelled), r -> {
             // A cancelled run leaves the bar where it stopped: it did not compare everything.
             if (!r.cancelled()) {
                 progress.set(1);
@@ -129,14 +131,30 @@ public final class ReconciliationViewModel {
      * @return it in words; a cancelled run never claims that Redis and MySQL agree, e.g.
      *         "Cancelled after checking 1,200 orders in 2 s: 0 findings so far; the rest was not compared."
      */
+    /**
+     * @param f a finding
+     * @return its detail in the language in use, statuses named as the console names them
+     */
+    public static String detail(ReconFinding f) {
+        Object[] args = f.detailArgs().stream().map(a -> a instanceof OrderStatus s ? OrderText.status(s) : a).toArray();
+        return Messages.format("recon.detail." + f.detailKey().name(), args);
+    }
+
+    /**
+     * @param c a category of findings
+     * @return its name in the language in use, e.g. "Missing in Redis", "Redis 中缺失"
+     */
+    public static String label(ReconCategory c) {
+        return Messages.get("recon.category." + c.name());
+    }
+
     static String summary(ReconReport r) {
-        String checked = String.format(Locale.ROOT, "%,d", r.ordersCompared()) + " orders in " + Formats.elapsed(r.millis())
-                + (r.filtered() ? " (filtered; Redis-only and queue checks skipped)" : "");
-        String found = r.total() + (r.total() == 1 ? " finding" : " findings");
+        String checked = Messages.format(r.filtered() ? "recon.checked.filtered" : "recon.checked", r.ordersCompared(),
+                Formats.elapsed(r.millis()));
         if (r.cancelled()) {
-            return "Cancelled after checking " + checked + ": " + found + " so far; the rest was not compared.";
+            return Messages.format("recon.summary.cancelled", checked, r.total());
         }
-        return "Checked " + checked + ": " + (r.total() == 0 ? "Redis and MySQL agree." : found + ".");
+        return r.total() == 0 ? Messages.format("recon.summary.agree", checked) : Messages.format("recon.summary.found", checked, r.total());
     }
 
     /** Asks the running comparison or repair to stop; it keeps what it found so far. */
@@ -165,18 +183,19 @@ public final class ReconciliationViewModel {
         }
         long n = preview(c);
         if (n == 0) {
-            dialogs.inform("Repair findings", "Repair: " + c.label(), "Dry run: nothing to repair in \"" + c.label() + "\".");
+            dialogs.inform(Messages.get("recon.repair.title"), Messages.format("recon.repair.statement", label(c)),
+                    Messages.format("recon.repair.nothing", label(c)));
             return;
         }
-        String details = "Dry run: the repair would act on " + n + " finding" + (n == 1 ? "" : "s") + ".\nIt will "
-                + repairAction(c) + ".\n" + planText(reconciliation.plan(report.get(), c))
-                + "Each finding is re-read first; one that resolved itself is left alone.";
-        String label = "Repair " + n + (n == 1 ? " finding" : " findings");
+        String details = Messages.format("recon.repair.dryRun", n, repairAction(c)) + System.lineSeparator()
+                + planText(reconciliation.plan(report.get(), c)) + Messages.get("recon.repair.reread");
+        String label = Messages.format("recon.repair.confirm", n);
         if (c == ReconCategory.MISSING_IN_MYSQL) {
             // No recorded transition explains these orders: copying them is an admin override, with a reason.
-            dialogs.askReason("Repair findings", "Repair: " + c.label() + "\n" + details, label)
+            dialogs.askReason(Messages.get("recon.repair.title"), Messages.format("recon.repair.statement", label(c))
+                    + System.lineSeparator() + details, label)
                     .ifPresent(reason -> repair(c, reason));
-        } else if (dialogs.confirm("Repair findings", "Repair: " + c.label(), details, label)) {
+        } else if (dialogs.confirm(Messages.get("recon.repair.title"), Messages.format("recon.repair.statement", label(c)), details, label)) {
             repair(c);
         }
     }
@@ -192,10 +211,10 @@ public final class ReconciliationViewModel {
         StringBuilder b = new StringBuilder();
         for (ReconciliationService.RepairStep st : steps.subList(0, Math.min(PLAN_LINES, steps.size()))) {
             b.append(st.orderId().isEmpty() ? "" : st.orderId() + ": ").append(st.direction())
-                    .append(st.resulting() == null || st.resulting().isEmpty() ? "" : ", resulting " + st.resulting()).append('\n');
+                    .append(st.resulting() == null || st.resulting().isEmpty() ? "" : Messages.format("recon.plan.resulting", st.resulting())).append('\n');
         }
         if (steps.size() > PLAN_LINES) {
-            b.append("… and ").append(steps.size() - PLAN_LINES).append(" more\n");
+            b.append(Messages.format("recon.plan.more", steps.size() - PLAN_LINES)).append('\n');
         }
         return b.toString();
     }
@@ -203,7 +222,7 @@ public final class ReconciliationViewModel {
     /** Asks where to save the last report's findings, then writes them there ({@link #exportCsv}). */
     public void exportFindings() {
         if (report.get() != null) {
-            dialogs.askSaveFile("Export findings as CSV", "reconciliation.csv", "CSV", "*.csv").ifPresent(this::exportCsv);
+            dialogs.askSaveFile(Messages.get("recon.export.title"), "reconciliation.csv", Messages.get("recon.export.filter"), "*.csv").ifPresent(this::exportCsv);
         }
     }
 
@@ -225,8 +244,8 @@ public final class ReconciliationViewModel {
         if (r == null || runCommand.isRunning()) {
             return;
         }
-        startRun("Repairing " + category.label() + "…");
-        runCommand.run("repair " + category.label(), j -> reconciliation.repair(operator, r, category, reason,
+        startRun(Messages.format("recon.repairing", label(category)));
+        runCommand.run(Messages.format("recon.repair.action", label(category)), j -> reconciliation.repair(operator, r, category, reason,
                 throttled(System.currentTimeMillis()), j::cancelled), res -> compare(lastScope, repairText(res)));
     }
 
@@ -240,12 +259,12 @@ public final class ReconciliationViewModel {
         if (r == null) {
             return;
         }
-        runCommand.run("export the findings", j -> {
+        runCommand.run(Messages.get("recon.export.action"), j -> {
             try (BufferedWriter w = Files.newBufferedWriter(file, StandardCharsets.UTF_8)) {
                 reconciliation.exportCsv(r, w);
             }
             return file;
-        }, f -> feedback.ok("Exported " + r.total() + " findings to " + f + "."));
+        }, f -> feedback.ok(Messages.format("recon.exported", r.total(), f)));
     }
 
     /**
@@ -254,15 +273,15 @@ public final class ReconciliationViewModel {
      */
     public static String repairAction(ReconCategory c) {
         return switch (c) {
-            case MISSING_IN_REDIS -> "rebuild each order's Redis state from its MySQL row";
-            case MALFORMED_IN_REDIS -> "restore each malformed record from MySQL, the durable record";
-            case MISSING_IN_MYSQL -> "insert a MySQL row and a history row from each order's Redis state (admin override)";
-            case STATE_MISMATCH -> "let the follower catch up, then restore Redis from MySQL where MySQL is newer";
-            case REDIS_UNEXPLAINED -> "restore each order's Redis state from MySQL, the durable record";
-            case WAIT_PAY_WITHOUT_QUEUE -> "queue each order for cancellation with its MySQL payment deadline";
-            case QUEUE_ENTRY_NOT_WAIT_PAY -> "remove each queue entry whose order is not waiting for payment";
-            case COUNTERS_DRIFT -> "count the orders Redis holds again and overwrite the live counters";
-            case SYNC_PENDING -> "run the MySQL follower now";
+            case MISSING_IN_REDIS -> Messages.get("recon.action.MISSING_IN_REDIS");
+            case MALFORMED_IN_REDIS -> Messages.get("recon.action.MALFORMED_IN_REDIS");
+            case MISSING_IN_MYSQL -> Messages.get("recon.action.MISSING_IN_MYSQL");
+            case STATE_MISMATCH -> Messages.get("recon.action.STATE_MISMATCH");
+            case REDIS_UNEXPLAINED -> Messages.get("recon.action.REDIS_UNEXPLAINED");
+            case WAIT_PAY_WITHOUT_QUEUE -> Messages.get("recon.action.WAIT_PAY_WITHOUT_QUEUE");
+            case QUEUE_ENTRY_NOT_WAIT_PAY -> Messages.get("recon.action.QUEUE_ENTRY_NOT_WAIT_PAY");
+            case COUNTERS_DRIFT -> Messages.get("recon.action.COUNTERS_DRIFT");
+            case SYNC_PENDING -> Messages.get("recon.action.SYNC_PENDING");
         };
     }
 
@@ -271,13 +290,12 @@ public final class ReconciliationViewModel {
      * @return it in words, e.g. "Missing in Redis: repaired 3 of 3." plus failures
      */
     public static String repairText(RepairResult r) {
-        StringBuilder b = new StringBuilder(r.category().label()).append(": repaired ").append(r.repaired())
-                .append(" of ").append(r.attempted()).append('.');
+        StringBuilder b = new StringBuilder(Messages.format("recon.repaired", label(r.category()), r.repaired(), r.attempted()));
         if (r.failed() > 0) {
-            b.append(' ').append(r.failed()).append(" failed (").append(String.join("; ", r.errors())).append(").");
+            b.append(Messages.format("recon.repaired.failed", r.failed(), String.join("; ", r.errors())));
         }
         if (r.cancelled()) {
-            b.append(" Stopped by the user.");
+            b.append(Messages.get("recon.repaired.stopped"));
         }
         return b.toString();
     }
@@ -320,10 +338,10 @@ public final class ReconciliationViewModel {
      */
     static String progressLine(String phase, long done, long total, long elapsedMs) {
         double rate = elapsedMs <= 0 ? 0 : done * 1000.0 / elapsedMs;
-        String eta = rate <= 0 || total <= done ? "" : " · about " + Formats.duration((long) ((total - done) / rate * 1000)) + " left";
+        String eta = rate <= 0 || total <= done ? "" : Messages.format("recon.progress.eta", Formats.duration((long) ((total - done) / rate * 1000)));
         // The service counts records over both passes (MySQL rows, then Redis keys), not orders: say so, so the
         // bar's total and the summary's order count do not seem to disagree.
-        return String.format(Locale.ROOT, "%s: %,d of %,d records · %,.0f/s%s", phase, done, total, rate, eta);
+        return Messages.format("recon.progress", phase, done, total, Math.round(rate), eta);
     }
 
     /** @return true to compare only the orders matching the order table's filter */

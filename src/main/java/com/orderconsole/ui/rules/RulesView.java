@@ -1,5 +1,6 @@
 package com.orderconsole.ui.rules;
 
+import com.orderconsole.app.Messages;
 import com.orderconsole.ui.common.Fxml;
 import com.orderconsole.ui.common.Styles;
 import javafx.beans.binding.Bindings;
@@ -43,7 +44,7 @@ public final class RulesView {
         rulesText.textProperty().bindBidirectional(vm.textProperty());
         rulesText.setEditable(canEdit);
         rulesVersion.textProperty().bind(Bindings.createStringBinding(() -> vm.inForceProperty().get() == null ? ""
-                : "version " + vm.inForceProperty().get().version() + " in force", vm.inForceProperty()));
+                : Messages.format("rules.inForce", vm.inForceProperty().get().version()), vm.inForceProperty()));
         editedLabel.visibleProperty().bind(vm.editedProperty());
         for (Button b : List.of(revertButton, validateButton, applyButton)) {
             b.setVisible(canEdit);

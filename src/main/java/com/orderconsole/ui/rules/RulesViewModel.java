@@ -1,11 +1,12 @@
 package com.orderconsole.ui.rules;
 
+import com.orderconsole.ui.common.OrderText;
+import com.orderconsole.app.Messages;
 import com.orderconsole.domain.InvalidRulesException;
 import com.orderconsole.domain.Operator;
 import com.orderconsole.domain.OrderStatus;
 import com.orderconsole.domain.Role;
 import com.orderconsole.domain.RulesFault;
-import com.orderconsole.app.Messages;
 import com.orderconsole.app.RulesWords;
 import com.orderconsole.service.rules.RulesImpact;
 import com.orderconsole.service.rules.RulesWhatIf;
@@ -83,7 +84,7 @@ public final class RulesViewModel implements Refreshable {
     /** Reads the rules in force; an edited document is left as it is (only the version shown moves). */
     @Override
     public void refresh() {
-        reading.run("read the transition rules", job -> rules.current(), r -> showInForce(r, !edited.get()));
+        reading.run(Messages.get("rules.read.action"), job -> rules.current(), r -> showInForce(r, !edited.get()));
     }
 
     /** Throws the edits away and shows the document in force again. */
@@ -95,7 +96,7 @@ public final class RulesViewModel implements Refreshable {
 
     /** Checks the edited document without storing anything; every fault is listed. */
     public void validate() {
-        check(r -> feedback.ok("Valid: " + summary(r) + ". Nothing is stored until you apply it."));
+        check(r -> feedback.ok(Messages.format("rules.valid", summary(r))));
     }
 
     /**
@@ -119,18 +120,19 @@ public final class RulesViewModel implements Refreshable {
             TransitionRules r = a.checked().rules();
             TransitionRules now = inForce.get();
             if (now != null && now.sameRules(r)) {
-                feedback.ok("This document describes the rules in force (version " + now.version() + "); nothing to apply.");
+                feedback.ok(Messages.format("rules.same", now.version()));
                 return;
             }
             impact.set(a.impact());
             feedback.clear();
             long next = (now == null ? 0 : now.version()) + 1;
             List<String> effect = RulesWords.impact(a.impact());
-            if (dialogs.confirm(a.impact().harmful() ? Messages.get("rules.whatif.confirmTitle") : "Apply transition rules",
-                    "Apply these rules as version " + next + "?",
-                    String.join("\n", changes(now, r)) + "\n\n" + Messages.get("rules.whatif.heading") + "\n" + String.join("\n", effect)
-                            + "\n\nThey take effect for the next transition in every console, CLI and sweeper; orders keep their status.",
-                    "Apply as version " + next)) {
+            String nl = System.lineSeparator();
+            if (dialogs.confirm(Messages.get(a.impact().harmful() ? "rules.whatif.confirmTitle" : "rules.apply.title"),
+                    Messages.format("rules.apply.statement", next),
+                    String.join(nl, changes(now, r)) + nl + nl + Messages.get("rules.whatif.heading") + nl + String.join(nl, effect)
+                            + nl + nl + Messages.get("rules.apply.details"),
+                    Messages.format("rules.apply.confirm", next))) {
                 apply();
             }
         });
@@ -143,22 +145,21 @@ public final class RulesViewModel implements Refreshable {
     /** Stores the edited document as the next rules version; it takes effect for the next transition. */
     public void apply() {
         String doc = text.get();
-        editCommand.run("apply the transition rules", job -> checked(() -> rules.set(operator, doc)), c -> {
+        editCommand.run(Messages.get("rules.apply.action"), job -> checked(() -> rules.set(operator, doc)), c -> {
             if (c.rules() == null) {
                 showFaults(c.faults());
                 return;
             }
             faults.clear();
             showInForce(c.rules(), true);
-            feedback.ok("Rules version " + c.rules().version() + " is in force: " + summary(c.rules())
-                    + ". The next transition uses them.");
+            feedback.ok(Messages.format("rules.applied", c.rules().version(), summary(c.rules())));
             onApplied.run();
         });
     }
 
     private void check(Consumer<TransitionRules> valid) {
         String doc = text.get();
-        editCommand.run("validate the transition rules", job -> checked(() -> rules.validate(doc)), c -> {
+        editCommand.run(Messages.get("rules.validate.action"), job -> checked(() -> rules.validate(doc)), c -> {
             if (c.rules() == null) {
                 showFaults(c.faults());
             } else {
@@ -179,7 +180,7 @@ public final class RulesViewModel implements Refreshable {
 
     private void showFaults(List<RulesFault> found) {
         faults.setAll(found.stream().map(RulesWords::fault).toList());
-        feedback.error((found.size() == 1 ? "1 fault" : found.size() + " faults") + ": nothing was changed.");
+        feedback.error(Messages.format("rules.faults", found.size()));
     }
 
     private void showInForce(TransitionRules r, boolean replaceText) {
@@ -202,7 +203,7 @@ public final class RulesViewModel implements Refreshable {
 
     private static String summary(TransitionRules r) {
         long edges = r.edges().values().stream().mapToLong(Set::size).sum();
-        return edges + " transitions, terminal " + r.terminal();
+        return Messages.format("rules.summary", edges, r.terminal().stream().map(OrderText::status).toList());
     }
 
     /** @return true when the operator may change the rules (ops and up) */

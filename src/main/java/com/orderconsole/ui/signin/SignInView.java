@@ -1,5 +1,6 @@
 package com.orderconsole.ui.signin;
 
+import com.orderconsole.app.Messages;
 import com.orderconsole.app.EngineConfig;
 import com.orderconsole.domain.Operator;
 import com.orderconsole.domain.Role;
@@ -29,7 +30,9 @@ import java.util.function.BiConsumer;
  */
 public final class SignInView {
     /** What the role box shows for "no lowering". */
-    static final String HIGHEST = "the highest role my account holds";
+    static String highest() {
+        return Messages.get("signin.highest");
+    }
 
     private final SignInViewModel vm;
     private final VBox root;
@@ -47,8 +50,7 @@ public final class SignInView {
     public SignInView(SignInViewModel vm) {
         this.vm = vm;
         root = Fxml.load("/fxml/signin/SignInView.fxml", this);
-        database.setText("Database " + vm.database() + ". Your database account signs you in: its database roles "
-                + "decide what you may do, and every action is recorded under its name.");
+        database.setText(Messages.format("signin.database", vm.database()));
         account.textProperty().bindBidirectional(vm.accountProperty());
         password.textProperty().bindBidirectional(vm.passwordProperty());
         List<Role> choices = new ArrayList<>();
@@ -58,7 +60,7 @@ public final class SignInView {
         role.setConverter(new StringConverter<>() {
             @Override
             public String toString(Role r) {
-                return r == null ? HIGHEST : r.label();
+                return r == null ? highest() : r.label();
             }
 
             @Override
@@ -66,7 +68,7 @@ public final class SignInView {
                 return null; // not editable
             }
         });
-        role.setPromptText(HIGHEST);
+        role.setPromptText(highest());
         role.valueProperty().bindBidirectional(vm.roleProperty());
         error.textProperty().bind(vm.errorProperty());
         error.managedProperty().bind(error.textProperty().isNotEmpty());
@@ -85,7 +87,7 @@ public final class SignInView {
         window = new Stage();
         window.initOwner(owner);
         window.initModality(Modality.WINDOW_MODAL);
-        window.setTitle("Sign in — Order State Console");
+        window.setTitle(Messages.get("signin.title"));
         Scene scene = new Scene(root);
         if (owner.getScene() != null) {
             scene.getStylesheets().setAll(owner.getScene().getStylesheets());

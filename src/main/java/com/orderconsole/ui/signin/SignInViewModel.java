@@ -1,5 +1,6 @@
 package com.orderconsole.ui.signin;
 
+import com.orderconsole.app.Messages;
 import com.orderconsole.app.EngineConfig;
 import com.orderconsole.app.SignIn;
 import com.orderconsole.domain.Operator;
@@ -71,11 +72,11 @@ public final class SignInViewModel {
     public void signIn(BiConsumer<EngineConfig, Operator> signedIn) {
         String name = account.get() == null ? "" : account.get().strip();
         if (name.isEmpty()) {
-            error.set("Enter the name of your database account.");
+            error.set(Messages.get("signin.noAccount"));
             return;
         }
         if (password.get() == null || password.get().isEmpty()) {
-            error.set("Enter the password of database account '" + name + "'.");
+            error.set(Messages.format("signin.noPassword", name));
             return;
         }
         check(config.withAccount(name, password.get()).withRole(role.get()), signedIn, () -> { });
@@ -84,7 +85,7 @@ public final class SignInViewModel {
     private void check(EngineConfig candidate, BiConsumer<EngineConfig, Operator> signedIn, Runnable refused) {
         busy.set(true);
         error.set("");
-        background.run("sign in", job -> SignIn.verify(candidate), operator -> {
+        background.run(Messages.get("signin.action"), job -> SignIn.verify(candidate), operator -> {
             busy.set(false);
             password.set("");
             signedIn.accept(candidate, operator);

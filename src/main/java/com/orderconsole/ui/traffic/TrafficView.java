@@ -1,5 +1,6 @@
 package com.orderconsole.ui.traffic;
 
+import com.orderconsole.app.Messages;
 import com.orderconsole.service.traffic.SimulatorStatus;
 import com.orderconsole.ui.common.Fxml;
 import com.orderconsole.ui.common.Styles;
@@ -67,7 +68,7 @@ public final class TrafficView {
             trafficState.setText("…");
             return;
         }
-        trafficState.setText(s.running() ? "Running" : "Stopped");
+        trafficState.setText(s.running() ? Messages.get("traffic.running") : Messages.get("traffic.stopped"));
         simCreated.setText(Long.toString(s.created()));
         simPaid.setText(Long.toString(s.paid()));
         simLatePays.setText(Long.toString(s.latePays()));

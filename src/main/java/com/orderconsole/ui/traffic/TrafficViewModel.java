@@ -1,5 +1,6 @@
 package com.orderconsole.ui.traffic;
 
+import com.orderconsole.app.Messages;
 import com.orderconsole.domain.Operator;
 import com.orderconsole.domain.Role;
 import com.orderconsole.service.traffic.SimulatorSettings;
@@ -68,7 +69,7 @@ public final class TrafficViewModel implements Refreshable {
     /** Reads the simulator's counters; skipped while the previous read is still running. */
     @Override
     public void refresh() {
-        reading.run("read the traffic simulator", job -> simulator.status(), status::set);
+        reading.run(Messages.get("traffic.read.action"), job -> simulator.status(), status::set);
     }
 
     /** Starts the simulator with the settings as typed, or says in words which field is wrong. */
@@ -80,16 +81,14 @@ public final class TrafficViewModel implements Refreshable {
             feedback.error(e.getMessage());
             return;
         }
-        act(startCommand, "start the traffic simulator", () -> simulator.start(operator, s),
-                String.format(Locale.ROOT, "Running: %s orders/s, %s %% pay in time, %s %% pay late, payment timeout %s.",
-                        number(s.ordersPerSecond()), number(s.payShare() * 100), number(s.latePayShare() * 100),
-                        Formats.duration(s.paymentTimeout())));
+        act(startCommand, Messages.get("traffic.start.action"), () -> simulator.start(operator, s),
+                Messages.format("traffic.started", number(s.ordersPerSecond()), number(s.payShare() * 100),
+                        number(s.latePayShare() * 100), Formats.duration(s.paymentTimeout())));
     }
 
     /** Stops creating orders; orders already created stay where they are (the sweeper still cancels unpaid ones). */
     public void stop() {
-        act(stopCommand, "stop the traffic simulator", simulator::stop,
-                "Stopped. Orders already created stay; unpaid ones are cancelled when their timeout passes.");
+        act(stopCommand, Messages.get("traffic.stop.action"), simulator::stop, Messages.get("traffic.stoppedNote"));
     }
 
     private void act(Command command, String what, Runnable action, String done) {
@@ -107,20 +106,18 @@ public final class TrafficViewModel implements Refreshable {
      * @throws IllegalArgumentException naming the field and what it accepts
      */
     SimulatorSettings settings() {
-        double r = parse(rate.get(), "Rate");
+        double r = parse(rate.get(), Messages.get("traffic.field.rate"));
         if (!(r > 0 && r <= SimulatorSettings.MAX_RATE)) {
-            throw new IllegalArgumentException("Rate must be more than 0 and at most " + number(SimulatorSettings.MAX_RATE)
-                    + " orders/s, not " + rate.get().strip() + ".");
+            throw new IllegalArgumentException(Messages.format("traffic.badRate", number(SimulatorSettings.MAX_RATE), rate.get().strip()));
         }
-        double pay = percent(payPercent.get(), "Pay in time");
-        double late = percent(latePayPercent.get(), "Pay late");
+        double pay = percent(payPercent.get(), Messages.get("traffic.field.pay"));
+        double late = percent(latePayPercent.get(), Messages.get("traffic.field.late"));
         if (pay + late > 100) {
-            throw new IllegalArgumentException("Pay in time and pay late add up to " + number(pay + late)
-                    + " %; together they can be at most 100 %.");
+            throw new IllegalArgumentException(Messages.format("traffic.badShares", number(pay + late)));
         }
         Duration t = Formats.parseDuration(timeout.get());
         if (t.compareTo(Duration.ofSeconds(1)) < 0) {
-            throw new IllegalArgumentException("The payment timeout must be at least 1 s.");
+            throw new IllegalArgumentException(Messages.get("traffic.badTimeout"));
         }
         return new SimulatorSettings(r, pay / 100, late / 100, t);
     }
@@ -128,7 +125,7 @@ public final class TrafficViewModel implements Refreshable {
     private static double percent(String text, String field) {
         double p = parse(text, field);
         if (!(p >= 0 && p <= 100)) {
-            throw new IllegalArgumentException(field + " must be a percentage from 0 to 100, not " + text.strip() + ".");
+            throw new IllegalArgumentException(Messages.format("traffic.badPercent", field, text.strip()));
         }
         return p;
     }
@@ -138,7 +135,7 @@ public final class TrafficViewModel implements Refreshable {
         try {
             return Double.parseDouble(t);
         } catch (NumberFormatException e) {
-            throw new IllegalArgumentException(field + " must be a number, not '" + (text == null ? "" : text.strip()) + "'.");
+            throw new IllegalArgumentException(Messages.format("traffic.badNumber", field, text == null ? "" : text.strip()));
         }
     }
 

@@ -118,7 +118,7 @@ class StateGraphViewModelTest extends ViewModelTestBase {
         StateGraphViewModel vm = graph();
         vm.refresh();
         assertThat(vm.snapshotProperty().get().liveCount(OrderStatus.WAIT_PAY)).as("drifted").isEqualTo(5);
-        assertThat(StateGraphViewModel.COUNT_SOURCE).contains("live counters").contains("drift");
+        assertThat(StateGraphViewModel.countSource()).contains("live counters").contains("drift");
 
         dialogs.yes();
         vm.recount();

@@ -1,0 +1,44 @@
+package com.orderconsole.ui;
+
+import javafx.scene.Node;
+import javafx.scene.Parent;
+import javafx.scene.control.Labeled;
+import javafx.scene.control.ScrollPane;
+import javafx.scene.text.Text;
+
+import java.util.List;
+
+/** Finds text a user cannot read whole: labels, buttons, headers and cells cut short with "…", and content wider than its pane. */
+final class CutTexts {
+    private CutTexts() {
+    }
+
+    /**
+     * Collects visible labeled nodes whose shown text is cut short (ellipsis), and fit-to-width scroll panes
+     * whose content is wider than their viewport. Call on the FX thread after layout.
+     *
+     * @param node where to start
+     * @param where a name for the messages, e.g. "orders at 1280x800"
+     * @param cut receives one line per finding
+     */
+    static void collect(Node node, String where, List<String> cut) {
+        if (!node.isVisible()) {
+            return;
+        }
+        if (node instanceof Labeled l && l.getText() != null && !l.getText().isEmpty() && l.lookup(".text") instanceof Text t
+                && !t.getText().equals(l.getText()) && t.getText().endsWith(l.getEllipsisString())
+                && !l.getText().endsWith(l.getEllipsisString())) {
+            cut.add(where + ": " + (l.getId() != null ? "#" + l.getId() : l.getClass().getSimpleName()) + " \"" + l.getText() + "\"");
+        }
+        if (node instanceof ScrollPane sp && sp.isFitToWidth() && sp.getContent() != null
+                && sp.getContent().getLayoutBounds().getWidth() > sp.getViewportBounds().getWidth() + 1) {
+            cut.add(where + ": " + (sp.getId() != null ? "#" + sp.getId() : "a scroll pane") + " is wider than its place ("
+                    + Math.round(sp.getContent().getLayoutBounds().getWidth()) + " > " + Math.round(sp.getViewportBounds().getWidth()) + ")");
+        }
+        if (node instanceof Parent p) {
+            for (Node c : p.getChildrenUnmodifiable()) {
+                collect(c, where, cut);
+            }
+        }
+    }
+}
