@@ -16,6 +16,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.function.BiConsumer;
 
@@ -131,6 +132,13 @@ public final class OrderCli {
         System.setProperty(DEFAULT_DATA_DIR_PROPERTY, EngineConfig.defaultDataDir().toString());
         boolean json = Arrays.asList(args).contains("--json");
         CommandLine cl = new CommandLine(root);
+        // Commands whose help comes from the bundles: in the language in use, description by key (a shared bundle has one
+        // 'usage.description' only).
+        for (String name : List.of("bulk", "audit")) {
+            CommandLine.Model.CommandSpec sub = cl.getSubcommands().get(name).getCommandSpec();
+            sub.resourceBundle(com.orderconsole.app.Messages.bundle());
+            sub.usageMessage().description(com.orderconsole.app.Messages.get(name + ".cli.description"));
+        }
         cl.setOut(new PrintWriter(out, true, StandardCharsets.UTF_8));
         cl.setErr(new PrintWriter(err, true, StandardCharsets.UTF_8));
         cl.setParameterExceptionHandler((ex, a) -> {
@@ -170,7 +178,7 @@ public final class OrderCli {
             description = "Order State Console, headless. Without a subcommand, java -jar opens the console.",
             subcommands = {ImportCommand.class, CreateCommand.class, TransitionCommand.class, ShowCommand.class,
                     SweepCommand.class, FollowerCommand.class, ReconcileCommand.class, StatsCommand.class, RulesCommand.class,
-                    DeadLettersCommand.class, MigrateCommand.class},
+                    DeadLettersCommand.class, MigrateCommand.class, BulkCommand.class, AuditCommand.class},
             footer = {"", "Exit codes: 0 ok, 1 failure (message on stderr), 2 usage error, 3 transition rejected (code in the output)."})
     static final class Root extends GlobalOptions implements Runnable {
         private final BiConsumer<EngineConfig, Operator> openConsole;

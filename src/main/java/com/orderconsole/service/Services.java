@@ -2,6 +2,8 @@ package com.orderconsole.service;
 
 import com.orderconsole.redis.RedisConnection;
 import com.orderconsole.redis.RedisStores;
+import com.orderconsole.service.audit.AuditService;
+import com.orderconsole.service.bulk.BulkService;
 import com.orderconsole.service.deadletter.DeadLetterService;
 import com.orderconsole.service.follower.Follower;
 import com.orderconsole.service.importer.OlistImporter;
@@ -51,6 +53,8 @@ public final class Services implements AutoCloseable {
     private final OlistImporter importer;
     private final TrafficSimulator simulator;
     private final Duration paymentTimeout;
+    private final BulkService bulk;
+    private final AuditService auditView;
 
     private Services(RedisStores redis, Database db, Duration paymentTimeout) {
         RedisConnection clock = redis.connection();
@@ -74,6 +78,8 @@ public final class Services implements AutoCloseable {
         this.deadLetters = new DeadLetterService(db, orders, access, audit);
         this.importer = new OlistImporter(creator, db, access, paymentTimeout);
         this.simulator = new TrafficSimulator(orders, transitions, access);
+        this.bulk = new BulkService(clock, redis.orders(), db, orders, transitions, rules, access);
+        this.auditView = new AuditService(db, rules);
     }
 
     /**
@@ -145,6 +151,16 @@ public final class Services implements AutoCloseable {
     /** @return the live-traffic simulator (stopped until started) */
     public TrafficSimulator simulator() {
         return simulator;
+    }
+
+    /** @return bulk transitions: preview, apply with compare-and-set, batch records */
+    public BulkService bulk() {
+        return bulk;
+    }
+
+    /** @return the audit view: every recorded action across orders */
+    public AuditService audit() {
+        return auditView;
     }
 
     public StuckThresholds stuckThresholds() {
