@@ -3,6 +3,8 @@ package com.orderconsole.ui.main;
 import com.orderconsole.service.monitor.Health;
 import com.orderconsole.ui.common.Fxml;
 import com.orderconsole.ui.common.Styles;
+import com.orderconsole.ui.audit.AuditView;
+import com.orderconsole.ui.bulk.BulkView;
 import com.orderconsole.ui.graph.StateGraphView;
 import com.orderconsole.ui.metrics.MetricsView;
 import com.orderconsole.ui.order.OrderDetailView;
@@ -140,6 +142,8 @@ public final class MainView {
             case RECON -> new ReconciliationView(vm.recon(), vm.deadLetters()).root();
             case METRICS -> new MetricsView(vm.metrics()).root();
             case RULES -> new RulesView(vm.rules()).root();
+            case BULK -> new BulkView(vm.bulk()).root();
+            case AUDIT -> new AuditView(vm.audit()).root();
         };
     }
 

@@ -8,6 +8,8 @@ import com.orderconsole.ui.common.Background;
 import com.orderconsole.ui.common.DialogService;
 import com.orderconsole.ui.common.Navigator;
 import com.orderconsole.ui.common.Refreshable;
+import com.orderconsole.ui.audit.AuditViewModel;
+import com.orderconsole.ui.bulk.BulkViewModel;
 import com.orderconsole.ui.graph.StateGraphViewModel;
 import com.orderconsole.ui.metrics.MetricsViewModel;
 import com.orderconsole.ui.order.OrderDetailViewModel;
@@ -48,6 +50,8 @@ public final class MainViewModel implements Navigator {
     private final Refreshable graphPage;
     private final Refreshable ordersPage;
     private final RulesViewModel rules;
+    private final BulkViewModel bulk;
+    private final AuditViewModel audit;
 
     /** @param ctx the services, the operator, the background runner and the dialogs the pages share */
     public MainViewModel(ConsoleContext ctx) {
@@ -81,6 +85,18 @@ public final class MainViewModel implements Navigator {
             graph.refresh();
             statusBar.check();
         });
+        bulk = new BulkViewModel(s.bulk(), operator, bg, dialogs, orders::currentQuery);
+        // Hook for typed confirmation on a production profile: the profiles work decides; a click until then.
+        bulk.setTypedConfirmation(() -> false);
+        orders.setOnBulkMove((ids, filter) -> {
+            if (ids == null) {
+                bulk.useFilter(filter);
+            } else {
+                bulk.useSelection(ids);
+            }
+            page.set(Page.BULK);
+        });
+        audit = new AuditViewModel(s.audit(), bg, dialogs);
         page.addListener((o, a, p) -> onShown(p));
     }
 
@@ -122,6 +138,8 @@ public final class MainViewModel implements Navigator {
             case METRICS -> metrics;
             case RULES -> rules;
             case RECON -> null;
+            case BULK -> bulk;
+            case AUDIT -> audit;
         });
     }
 
@@ -176,6 +194,16 @@ public final class MainViewModel implements Navigator {
 
     public OrderDetailViewModel detail() {
         return detail;
+    }
+
+    /** @return the Bulk moves page */
+    public BulkViewModel bulk() {
+        return bulk;
+    }
+
+    /** @return the Audit page */
+    public AuditViewModel audit() {
+        return audit;
     }
 
     public CancelQueueViewModel queue() {

@@ -7,7 +7,9 @@ public enum Page {
     QUEUE("Cancel queue", true),
     RECON("Reconciliation", false),
     METRICS("Metrics", true),
-    RULES("Rules", false);
+    RULES("Rules", false),
+    BULK("%bulk.page.title", true),
+    AUDIT("%audit.page.title", false);
 
     private final String title;
     private final boolean autoRefresh;
@@ -19,7 +21,8 @@ public enum Page {
 
     /** @return the page name shown in the navigation */
     public String title() {
-        return title;
+        // "%key": the title is in the bundles (as in FXML).
+        return title.startsWith("%") ? com.orderconsole.app.Messages.get(title.substring(1)) : title;
     }
 
     /**
