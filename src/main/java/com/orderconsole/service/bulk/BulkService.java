@@ -102,6 +102,14 @@ public final class BulkService {
         this.maxOrders = maxOrders;
     }
 
+    /** @return the same service with another size cap (tests, benchmarks, an operator's stricter setting) */
+    public BulkService withMaxOrders(int cap) {
+        if (cap < 1) {
+            throw new IllegalArgumentException("a batch must be allowed at least 1 order, got " + cap);
+        }
+        return new BulkService(clock, states, db, orders, transitions, rules, access, cap);
+    }
+
     /** @return the most orders one batch may hold */
     public int maxOrders() {
         return maxOrders;
