@@ -23,7 +23,7 @@ import java.util.Set;
  * (reconciliation/console/memory data set, default 1,000,000), {@code bench.storm} (orders expiring in
  * the same second, default 100,000), {@code bench.throughputOrders} (orders per throughput run; each
  * makes 4 transitions, default 50,000), {@code bench.jmh} (run the JMH micro-benchmarks, default true),
- * {@code bench.scenarios} (comma list of throughput, mysql, e2e, storm, scale; default all),
+ * {@code bench.scenarios} (comma list of throughput, mysql, e2e, storm, scale, bulk, audit; default all),
  * {@code bench.dir} (server data), {@code bench.out} (Markdown results file).
  */
 public final class BenchMain {
@@ -36,7 +36,7 @@ public final class BenchMain {
         int storm = Integer.getInteger("bench.storm", 100_000);
         int perRun = Integer.getInteger("bench.throughputOrders", 50_000);
         boolean jmh = Boolean.parseBoolean(System.getProperty("bench.jmh", "true"));
-        Set<String> only = Set.of(System.getProperty("bench.scenarios", "throughput,mysql,script,e2e,hot,storm,scale").split(","));
+        Set<String> only = Set.of(System.getProperty("bench.scenarios", "throughput,mysql,script,e2e,hot,storm,scale,bulk,audit").split(","));
         Path dir = Path.of(System.getProperty("bench.dir", "target/bench-servers")).toAbsolutePath();
         Path out = Path.of(System.getProperty("bench.out", "target/bench-results.md")).toAbsolutePath();
         long start = System.nanoTime();
@@ -78,6 +78,24 @@ public final class BenchMain {
                 failed |= scenario(table, "Sweep storm", () -> new SweepStormScenario(env, table).run(storm, null));
                 failed |= scenario(table, "Sweep storm what-if: the earlier, larger sweeper batches",
                         () -> new SweepStormScenario(env, table).run(storm, SweepStormScenario.WHAT_IF_BATCH));
+            }
+            if (only.contains("bulk")) {
+                failed |= scenario(table, "Bulk move (issue 13)", () -> {
+                    try {
+                        new BulkAuditScenarios(env, table).bulk(Integer.getInteger("bench.bulkOrders", 100_000));
+                    } catch (Exception e) {
+                        throw new IllegalStateException(e.getMessage(), e);
+                    }
+                });
+            }
+            if (only.contains("audit")) {
+                failed |= scenario(table, "Audit view (issue 13)", () -> {
+                    try {
+                        new BulkAuditScenarios(env, table).audit(Integer.getInteger("bench.auditRows", 1_000_000));
+                    } catch (Exception e) {
+                        throw new IllegalStateException(e.getMessage(), e);
+                    }
+                });
             }
             if (only.contains("scale")) {
                 failed |= scenario(table, "Scale: memory, console, reconciliation", () -> new ScaleScenarios(env, table, orders).run());
