@@ -86,6 +86,9 @@ public final class BulkViewModel implements Refreshable {
     private final Command applyCommand;
     private final Command exportCommand;
     private final Command batchesCommand;
+    private final Command resultsCommand;
+    /** True while a preview runs: changing the choice abandons it (its answer would be for the old choice). */
+    private boolean previewing;
 
     /**
      * @param bulk previews, applies, lists and exports
@@ -106,6 +109,7 @@ public final class BulkViewModel implements Refreshable {
         this.applyCommand = runCommand.when(preview.isNotNull());
         this.exportCommand = runCommand.when(shownBatch.isNotNull());
         this.batchesCommand = new Command(background, feedback::error);
+        this.resultsCommand = new Command(background, feedback::error);
         // A preview belongs to its scope, target and override: change one and it must be made again.
         target.addListener((o, a, b) -> clearPreview());
         override.addListener((o, a, b) -> clearPreview());
@@ -154,7 +158,8 @@ public final class BulkViewModel implements Refreshable {
     }
 
     private void clearPreview() {
-        if (runCommand.isRunning() && preview.get() == null) {
+        if (previewing) {
+            previewing = false;
             runCommand.abandon(); // a preview under way for the old choice
         }
         preview.set(null);
@@ -173,14 +178,17 @@ public final class BulkViewModel implements Refreshable {
         boolean ov = override.get();
         startRun(Messages.get("bulk.progress.reading"));
         long start = System.currentTimeMillis();
+        previewing = true;
         runCommand.run(Messages.get("bulk.do.preview"), j -> bulk.preview(s, t, ov, throttled(start, "bulk.progress.read"), j::cancelled),
                 p -> {
+                    previewing = false;
                     progress.set(1);
                     progressText.set("");
                     preview.set(p);
                     perTarget.setAll(p.perTarget());
                     previewText.set(previewSummary(p));
                 }, error -> {
+                    previewing = false;
                     progress.set(0);
                     progressText.set("");
                     feedback.error(error);
@@ -297,7 +305,7 @@ public final class BulkViewModel implements Refreshable {
             return;
         }
         BulkItem.Outcome o = outcomeFilter.get();
-        batchesCommand.runLatest(Messages.get("bulk.do.results"), j -> bulk.items(b.id(), o, null, PAGE), results::setAll);
+        resultsCommand.runLatest(Messages.get("bulk.do.results"), j -> bulk.items(b.id(), o, null, PAGE), results::setAll);
     }
 
     /** Asks where to save the shown batch's results as CSV, then writes them. */

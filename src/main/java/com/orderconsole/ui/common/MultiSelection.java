@@ -53,14 +53,19 @@ public final class MultiSelection<T> {
         items.addListener((ListChangeListener<T>) c -> {
             try {
                 T focused = table.getSelectionModel().getSelectedItem();
+                List<Integer> again = new java.util.ArrayList<>();
                 for (int i = 0; i < items.size(); i++) {
-                    T row = items.get(i);
-                    if (kept.contains(key.apply(row)) && row != focused) {
-                        table.getSelectionModel().select(i);
+                    if (kept.contains(key.apply(items.get(i))) && items.get(i) != focused) {
+                        again.add(i);
                     }
                 }
                 if (focused != null) {
-                    table.getSelectionModel().select(focused);
+                    again.add(table.getSelectionModel().getSelectedIndex());
+                }
+                // One call, the focused row last: the single selection (the open order) never passes through another row.
+                if (again.size() > 1 || again.size() == 1 && focused == null) {
+                    int[] rest = again.subList(1, again.size()).stream().mapToInt(Integer::intValue).toArray();
+                    table.getSelectionModel().selectIndices(again.get(0), rest);
                 }
             } finally {
                 reloading = false;
