@@ -58,7 +58,7 @@ class BulkViewTest extends ConsoleFxTest {
         assertThat(rows("#resultTable")).extracting(r -> ((BulkItem) r).orderId() + ":" + ((BulkItem) r).outcome())
                 .containsExactly("b-1:APPLIED", "b-3:APPLIED");
         assertThat(text("#progressText")).contains("2 applied, 0 rejected");
-        clickOn("#batchesTab");
+        interact(() -> lookup("#tabs").<javafx.scene.control.TabPane>query().getSelectionModel().select(1));
         waitUntil(() -> rows("#batchTable").size() == 1);
         assertThat(((BulkBatch) rows("#batchTable").get(0)).reason()).isEqualTo("paid at the counter");
         assertThat(services.orders().lookup("b-2").summary().redisStatus()).isEqualTo(OrderStatus.WAIT_PAY);
