@@ -393,6 +393,8 @@ public final class BulkService {
         }
         List<BulkItemRow> items = new ArrayList<>(calls.size());
         long fallbackNow = System.currentTimeMillis();
+        // One deadline for the whole chunk: a Redis that stopped answering costs 60 s, not 60 s per order.
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(CHUNK_WAIT_S);
         for (int i = from; i < to; i++) {
             BulkItemRow row = new BulkItemRow();
             row.batchId = batchId;
@@ -401,7 +403,7 @@ public final class BulkService {
             row.seenVersion = seen.version(i);
             row.error = "";
             try {
-                TransitionResult r = calls.get(i - from).get(CHUNK_WAIT_S, TimeUnit.SECONDS);
+                TransitionResult r = calls.get(i - from).get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
                 row.resultCode = r.code().code();
                 row.version = r.version();
                 row.atMs = r.timeMs();
