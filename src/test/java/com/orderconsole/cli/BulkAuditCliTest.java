@@ -55,6 +55,7 @@ class BulkAuditCliTest {
         for (int i = 0; i < 3; i++) {
             s.transitions().transition(setup, TransitionRequest.of("k-" + i, OrderStatus.PAID, "test", "paid"));
         }
+        assertThat(s.follower().catchUp(Duration.ofSeconds(30)).caughtUp()).isTrue();
     }
 
     private static Run cli(String... args) {

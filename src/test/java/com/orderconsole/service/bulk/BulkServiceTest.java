@@ -48,6 +48,8 @@ class BulkServiceTest {
                 s.transitions().transition(setup, TransitionRequest.of(id, st, "test", "setup"));
             }
         }
+        // A filter reads MySQL's status: let the follower apply the setup first, as it does within milliseconds live.
+        assertThat(s.follower().catchUp(Duration.ofSeconds(30)).caughtUp()).isTrue();
     }
 
     private static OrderQuery status(OrderStatus st) {

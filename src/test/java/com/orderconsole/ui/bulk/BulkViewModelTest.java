@@ -43,6 +43,7 @@ class BulkViewModelTest extends ViewModelTestBase {
             move(id, OrderStatus.PAID);
         }
         createOrder("m-4");
+        services.follower().catchUp(java.time.Duration.ofSeconds(30)); // the filter reads MySQL's status
         BulkViewModel vm = vm(Role.SUPPORT);
         assertThat(vm.previewCommand().executableProperty().get()).isFalse();
         vm.useTableFilter();
