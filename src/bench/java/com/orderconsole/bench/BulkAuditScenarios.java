@@ -71,7 +71,8 @@ final class BulkAuditScenarios {
         // The single-move load alone first, for its p99 without a bulk move.
         Histogram alone = singleMoves(s, next, Duration.ofSeconds(5), null);
 
-        OrderQuery paid = new OrderQuery(null, null, Set.of(OrderStatus.PAID), false, null, null, false, false);
+        // The single moves pay other orders meanwhile: the batch is the "bk" orders in PAID.
+        OrderQuery paid = new OrderQuery(null, "bk", Set.of(OrderStatus.PAID), false, null, null, false, false);
         long t0 = System.nanoTime();
         BulkPreview p = bulk.preview(BulkScope.of(paid), OrderStatus.WAIT_SHIP, false, BulkProgress.NONE, () -> false);
         double previewS = (System.nanoTime() - t0) / 1e9;
