@@ -78,7 +78,10 @@ public final class Services implements AutoCloseable {
         this.deadLetters = new DeadLetterService(db, orders, access, audit);
         this.importer = new OlistImporter(creator, db, access, paymentTimeout);
         this.simulator = new TrafficSimulator(orders, transitions, access);
-        this.bulk = new BulkService(clock, redis.orders(), db, orders, transitions, rules, access);
+        // Bulk moves keep 500 calls in flight: on a Redis connection of their own, like the sweeper's, they never queue in
+        // front of single moves (run 2 of BENCHMARKS.md's issue 13: single-move p99 16 -> 83 ms on the shared connection).
+        TransitionService bulkMoves = new TransitionService(clock, redis.orders().onOwnConnection(), db, orders, rules, follower, access);
+        this.bulk = new BulkService(clock, redis.orders(), db, orders, bulkMoves, rules, access);
         this.auditView = new AuditService(db, rules);
     }
 
