@@ -90,7 +90,7 @@ public final class AuditView {
         prefixField.textProperty().bindBidirectional(vm.idPrefixProperty());
         searchButton.disableProperty().bind(vm.loadCommand().executableProperty().not());
 
-        auditTable.setColumnResizePolicy(TableView.CONSTRAINED_RESIZE_POLICY_FLEX_LAST_COLUMN);
+        // Columns keep their width and the table scrolls sideways: a time, a reason or a repair's detail is never cut short.
         Tables.bind(auditTable, vm.rows(), vm.selectedProperty(), e -> e.kind() + ":" + e.id());
         auditTable.setPlaceholder(new Label(Messages.get("audit.none")));
         cTime.setCellValueFactory(c -> text(Formats.dateTime(c.getValue().atMs())));
