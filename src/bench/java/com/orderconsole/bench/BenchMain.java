@@ -23,7 +23,8 @@ import java.util.Set;
  * (reconciliation/console/memory data set, default 1,000,000), {@code bench.storm} (orders expiring in
  * the same second, default 100,000), {@code bench.throughputOrders} (orders per throughput run; each
  * makes 4 transitions, default 50,000), {@code bench.jmh} (run the JMH micro-benchmarks, default true),
- * {@code bench.scenarios} (comma list of throughput, mysql, e2e, storm, scale, bulk, audit; default all),
+ * {@code bench.scenarios} (comma list of throughput, mysql, script, e2e, hot, storm, outage, scale, bulk, audit; default all),
+ * {@code bench.outageSeconds} and {@code bench.outageRate} (the MySQL outage scenario, default 300 s at 1,000/s),
  * {@code bench.dir} (server data), {@code bench.out} (Markdown results file).
  */
 public final class BenchMain {
@@ -36,7 +37,7 @@ public final class BenchMain {
         int storm = Integer.getInteger("bench.storm", 100_000);
         int perRun = Integer.getInteger("bench.throughputOrders", 50_000);
         boolean jmh = Boolean.parseBoolean(System.getProperty("bench.jmh", "true"));
-        Set<String> only = Set.of(System.getProperty("bench.scenarios", "throughput,mysql,script,e2e,hot,storm,scale,bulk,audit").split(","));
+        Set<String> only = Set.of(System.getProperty("bench.scenarios", "throughput,mysql,script,e2e,hot,storm,outage,scale,bulk,audit").split(","));
         Path dir = Path.of(System.getProperty("bench.dir", "target/bench-servers")).toAbsolutePath();
         Path out = Path.of(System.getProperty("bench.out", "target/bench-results.md")).toAbsolutePath();
         long start = System.nanoTime();
@@ -70,6 +71,9 @@ public final class BenchMain {
             }
             if (only.contains("e2e")) {
                 failed |= scenario(table, "End-to-end with MySQL follower", tx::endToEnd);
+            }
+            if (only.contains("outage")) {
+                failed |= scenario(table, "MySQL outage under load", () -> new OutageScenario(env, table).run());
             }
             if (only.contains("hot")) {
                 failed |= scenario(table, "Hot rows: racing PAY / CANCEL", () -> new HotRowsScenario(env, table).run());

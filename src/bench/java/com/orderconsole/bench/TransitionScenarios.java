@@ -277,7 +277,7 @@ final class TransitionScenarios {
         env.seed(2 * orders, i -> BenchEnv.Seed.both(new OrderState(id("e", i), OrderStatus.WAIT_PAY, 1, now, now), expire));
         long count = 4L * orders;
         double applyRate = followerDrain(s, 0, orders, count, "product settings: " + Follower.defaultThreads() + " buckets in parallel, "
-                + Follower.defaultBatch() + " entries per transaction, one UPDATE per order and batch", true);
+                + Follower.defaultBatch() + " entries per transaction, one multi-row history INSERT and one multi-row guarded UPDATE each", true);
         s.follower().tune(1, 500);
         double oldRate = followerDrain(s, orders, orders, count, "what-if, the earlier settings: one thread, 500 entries per transaction", false);
         s.follower().tune(Follower.defaultThreads(), Follower.defaultBatch());

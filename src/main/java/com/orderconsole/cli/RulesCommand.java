@@ -1,12 +1,20 @@
 package com.orderconsole.cli;
 
 import com.orderconsole.app.Engine;
+import com.orderconsole.app.Messages;
+import com.orderconsole.app.RulesDiagram;
+import com.orderconsole.app.RulesWords;
+import com.orderconsole.domain.OrderStatus;
+import com.orderconsole.service.monitor.StateCounts;
+import com.orderconsole.ui.graph.GraphPainter;
+import com.orderconsole.service.rules.RulesImpact;
 import com.orderconsole.domain.InvalidRulesException;
 import com.orderconsole.domain.Operator;
 import com.orderconsole.domain.TransitionRules;
 import com.orderconsole.service.rules.RulesJson;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
@@ -23,7 +31,7 @@ import java.util.Map;
 /** {@code rules show|validate FILE|set FILE}: the transition rules as a JSON document. */
 @Command(name = "rules", description = {"Show, check or replace the transition rules.",
         "The rules are a JSON document: 'rules show > rules.json' gives one to edit."},
-        subcommands = {RulesCommand.Show.class, RulesCommand.Validate.class, RulesCommand.Set.class})
+        subcommands = {RulesCommand.Show.class, RulesCommand.Validate.class, RulesCommand.Set.class, RulesCommand.Export.class})
 final class RulesCommand implements Runnable {
     @Spec
     CommandSpec spec;
@@ -43,15 +51,24 @@ final class RulesCommand implements Runnable {
 
     /** Prints the faults of an invalid document: each on stderr, and the document with --json. */
     static int invalid(CliCommand c, Path file, InvalidRulesException e) {
+        List<String> words = e.details().stream().map(RulesWords::fault).toList();
         c.err().println("error: " + file + " is not valid:");
-        e.faults().forEach(f -> c.err().println("  " + f));
+        words.forEach(f -> c.err().println("  " + f));
         if (c.json()) {
             Map<String, Object> doc = new LinkedHashMap<>();
-            doc.put("error", file + " is not valid: " + String.join("; ", e.faults()));
+            doc.put("error", file + " is not valid: " + String.join("; ", words));
             doc.put("code", OrderCli.FAILED);
             doc.put("file", file.toString());
             doc.put("valid", false);
-            doc.put("faults", e.faults());
+            doc.put("faults", words);
+            doc.put("faultsPlaced", e.details().stream().map(f -> {
+                Map<String, Object> one = new LinkedHashMap<>();
+                one.put("fault", f.key());
+                one.put("text", Messages.format(f.key(), f.args().toArray()));
+                one.put("line", f.placed() ? f.line() : null);
+                one.put("column", f.placed() ? f.column() : null);
+                return one;
+            }).toList());
             c.out().println(Cli.json(doc));
         }
         return OrderCli.FAILED;
@@ -98,15 +115,22 @@ final class RulesCommand implements Runnable {
     }
 
     @Command(name = "set", description = "Replace the rules with a document; they take effect for the next "
-            + "transition. The new version is the current one + 1. Role: ops.")
+            + "transition. The new version is the current one + 1. Role: ops. With --dry-run: store nothing, show what "
+            + "changes and what it would do to the orders there are now (any role).")
     static final class Set extends CliCommand {
         @Parameters(paramLabel = "FILE", description = "the rules document")
         Path file;
+
+        @Option(names = "--dry-run", description = "show the changes and the orders they would strand; store nothing")
+        boolean dryRun;
 
         @Override
         public Integer call() {
             String text = read(file);
             try (Engine engine = engine()) {
+                if (dryRun) {
+                    return dryRun(engine, text);
+                }
                 Operator op = operator();
                 TransitionRules rules;
                 try {
@@ -120,6 +144,123 @@ final class RulesCommand implements Runnable {
                     out().println("Rules version " + rules.version() + " in force:");
                     print(this, rules);
                 }
+                return OrderCli.OK;
+            }
+        }
+
+        private int dryRun(Engine engine, String text) {
+            TransitionRules parsed;
+            try {
+                parsed = engine.services().rules().validate(text);
+            } catch (InvalidRulesException e) {
+                return invalid(this, file, e);
+            }
+            TransitionRules now = engine.services().rules().current();
+            RulesImpact impact = engine.services().rulesWhatIf().whatIf(text);
+            List<String> changes = now.sameRules(parsed) ? List.of() : RulesWords.changes(now, parsed);
+            List<String> effect = RulesWords.impact(impact);
+            Map<String, Object> doc = new LinkedHashMap<>();
+            doc.put("dryRun", true);
+            doc.put("file", file.toString());
+            doc.put("valid", true);
+            doc.put("inForceVersion", now.version());
+            doc.put("changes", changes);
+            doc.put("stranded", impact.stranded());
+            doc.put("stuckLosingAnExit", impact.stuckLosingAnExit());
+            doc.put("timeoutCancelKept", impact.timeoutCancelKept());
+            doc.put("waitPayLive", impact.waitPayLive());
+            doc.put("waitPaySample", impact.waitPaySample());
+            doc.put("statuses", impact.statuses().stream().map(st -> {
+                Map<String, Object> one = new LinkedHashMap<>();
+                one.put("status", st.status().name());
+                one.put("exitsBefore", st.exitsBefore().stream().map(Enum::name).sorted().toList());
+                one.put("exitsAfter", st.exitsAfter().stream().map(Enum::name).sorted().toList());
+                one.put("removed", st.removed().stream().map(r -> Map.of("from", r.from().name(), "to", r.to().name(),
+                        "appliedLastHour", r.appliedLastHour())).toList());
+                one.put("live", st.live());
+                one.put("stuck", st.stuck());
+                one.put("losesEveryExit", st.losesEveryExit());
+                one.put("sample", st.sample());
+                return one;
+            }).toList());
+            doc.put("effect", effect);
+            StringBuilder b = new StringBuilder();
+            (changes.isEmpty() ? List.of(Messages.get("rules.whatif.none")) : changes).forEach(l -> b.append(l).append(System.lineSeparator()));
+            b.append(Messages.get("rules.whatif.heading")).append(System.lineSeparator());
+            effect.forEach(l -> b.append("  ").append(l).append(System.lineSeparator()));
+            b.append(Messages.get("rules.whatif.dryRun")).append(System.lineSeparator());
+            emit(doc, b.toString());
+            return OrderCli.OK;
+        }
+    }
+
+    @Command(name = "export", description = {"Export the rules in force as a diagram: PlantUML or Mermaid text (stdout, "
+            + "or --out FILE), or a PNG of the state graph drawn from the console's layout (needs --out FILE; drawn "
+            + "with Java2D, no display needed). Live counts and last hour's moves are printed on it unless --no-counts.",
+            "Role: read_only."})
+    static final class Export extends CliCommand {
+        @Option(names = "--format", required = true, paramLabel = "FORMAT", description = "plantuml, mermaid or png")
+        String format;
+
+        @Option(names = "--out", paramLabel = "FILE", description = "write the diagram to this file (required for png)")
+        Path out;
+
+        @Option(names = "--no-counts", description = "draw the bare rules, without live counts")
+        boolean noCounts;
+
+        @Spec
+        CommandSpec spec;
+
+        @Override
+        public Integer call() {
+            RulesDiagram.Format f;
+            try {
+                f = RulesDiagram.Format.parse(format);
+            } catch (IllegalArgumentException e) {
+                throw new ParameterException(spec.commandLine(), e.getMessage());
+            }
+            if (f == RulesDiagram.Format.PNG && out == null) {
+                throw new ParameterException(spec.commandLine(), Messages.get("diagram.pngNeedsOut"));
+            }
+            try (Engine engine = engine()) {
+                TransitionRules rules = engine.services().rules().current();
+                RulesDiagram.Counts counts = null;
+                if (!noCounts) {
+                    StateCounts sc = engine.services().monitor().stateCounts();
+                    java.util.Map<OrderStatus, Long> stuck = new java.util.EnumMap<>(OrderStatus.class);
+                    sc.stuck().forEach((st, n) -> {
+                        if (!rules.isTerminal(st)) {
+                            stuck.put(st, n);
+                        }
+                    });
+                    counts = new RulesDiagram.Counts(sc.live(), stuck, engine.services().monitor().transitionsLastHour());
+                }
+                byte[] bytes = switch (f) {
+                    case PLANTUML -> RulesDiagram.plantUml(rules, counts).getBytes(StandardCharsets.UTF_8);
+                    case MERMAID -> RulesDiagram.mermaid(rules, counts).getBytes(StandardCharsets.UTF_8);
+                    case PNG -> GraphPainter.png(rules, counts, 2);
+                };
+                if (out == null) {
+                    String text = new String(bytes, StandardCharsets.UTF_8);
+                    Map<String, Object> doc = new LinkedHashMap<>();
+                    doc.put("format", f.name().toLowerCase(java.util.Locale.ROOT));
+                    doc.put("version", rules.version());
+                    doc.put("diagram", text);
+                    emit(doc, text);
+                    return OrderCli.OK;
+                }
+                try {
+                    Files.write(out, bytes);
+                } catch (IOException e) {
+                    throw new UncheckedIOException(Messages.format("diagram.export.failed", out, e.getMessage()), e);
+                }
+                Map<String, Object> doc = new LinkedHashMap<>();
+                doc.put("format", f.name().toLowerCase(java.util.Locale.ROOT));
+                doc.put("version", rules.version());
+                doc.put("file", out.toString());
+                doc.put("bytes", bytes.length);
+                emit(doc, Messages.format("diagram.export.done", Long.toString(rules.version()), f.name(), out.toString())
+                        + System.lineSeparator());
                 return OrderCli.OK;
             }
         }

@@ -1,6 +1,8 @@
 package com.orderconsole.cli;
 
 import com.orderconsole.app.Engine;
+import com.orderconsole.app.StoryWords;
+import com.orderconsole.service.order.OrderStory;
 import com.orderconsole.domain.HistoryEntry;
 import com.orderconsole.service.order.OrderDetails;
 import com.orderconsole.service.order.OrderSummary;
@@ -15,13 +17,34 @@ final class ShowCommand extends CliCommand {
             description = "order id")
     String id;
 
+    @Option(names = "--story", description = "the order's story instead: every step and rejected attempt explained in words, "
+            + "the time between steps, Redis and MySQL versions while sync is pending (with --json: the story document)")
+    boolean story;
+
     @Override
     public Integer call() {
         try (Engine engine = engine()) {
+            if (story) {
+                OrderStory st = engine.services().orders().story(id);
+                if (json()) {
+                    out().println(StoryWords.json(st));
+                } else {
+                    out().print(storyText(st));
+                }
+                return OrderCli.OK;
+            }
             OrderDetails d = engine.services().orders().lookup(id);
             emit(d, text(d));
             return OrderCli.OK;
         }
+    }
+
+    private static String storyText(OrderStory st) {
+        StringBuilder b = new StringBuilder();
+        for (OrderStory.Step s : st.steps()) {
+            b.append(String.format("  %s  %-22s %s%n", Cli.time(s.entry().atMs()), StoryWords.versions(s), StoryWords.step(s)));
+        }
+        return b.toString();
     }
 
     private static String text(OrderDetails d) {

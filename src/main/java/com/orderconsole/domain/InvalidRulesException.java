@@ -4,16 +4,21 @@ import java.util.List;
 
 /** Thrown when a rule set is malformed or breaks a validity rule; the message lists every fault. */
 public class InvalidRulesException extends IllegalArgumentException {
-    private final List<String> faults;
+    private final List<RulesFault> details;
 
-    /** @param faults one message per fault, each naming the status or edge at fault */
-    public InvalidRulesException(List<String> faults) {
-        super("invalid transition rules: " + String.join("; ", faults));
-        this.faults = List.copyOf(faults);
+    /** @param faults one per fault, each naming the status or edge at fault (and its place in the document, if known) */
+    public InvalidRulesException(List<RulesFault> faults) {
+        super("invalid transition rules: " + String.join("; ", faults.stream().map(RulesFault::toString).toList()));
+        this.details = List.copyOf(faults);
     }
 
-    /** @return one message per fault */
+    /** @return one English message per fault, with line and column where known */
     public List<String> faults() {
-        return faults;
+        return details.stream().map(RulesFault::toString).toList();
+    }
+
+    /** @return every fault, for a front end to put in words in its own language */
+    public List<RulesFault> details() {
+        return details;
     }
 }

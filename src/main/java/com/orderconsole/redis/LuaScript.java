@@ -10,7 +10,8 @@ public enum LuaScript {
     TRANSITION("transition.lua"),
     INIT_ORDER("init_order.lua"),
     REQUEUE("requeue.lua"),
-    PUBLISH_RULES("publish_rules.lua");
+    PUBLISH_RULES("publish_rules.lua"),
+    SET_STATUS_COUNTS("set_status_counts.lua");
 
     private final String file;
     private volatile String source;

@@ -52,20 +52,84 @@ public final class OutboxStore {
         return "b" + bucket + "/" + epoch.substring(0, Math.min(12, epoch.length())) + "/" + streamId;
     }
 
+    /**
+     * Reads one stream entry in either form transition.lua has written: the compact one (issue 15:
+     * {@code k} = "order,from,to,version,code,sequence", {@code a}, {@code s}, {@code r}; the time is the
+     * stream id's milliseconds) or the earlier one field per value ({@code o f t v c a s r ts n}), so a
+     * backlog left by an older version is applied as is after an upgrade.
+     */
     static OutboxEntry parse(int bucket, String streamId, Map<String, String> f, String eventKey) {
         String body = body(f);
         Long seq = null;
         try {
-            seq = f.containsKey("n") ? number(f, "n", "sequence number") : null;
-            int from = code(f, "f", "from status");
-            int to = code(f, "t", "target status");
-            HistoryEntry e = new HistoryEntry(text(f, "o", "order id"), from == 0 ? null : OrderStatus.ofCode(from),
-                    OrderStatus.ofCode(to), number(f, "v", "version"), ResultCode.ofCode(code(f, "c", "result code")),
-                    text(f, "a", "actor"), text(f, "s", "source"), f.getOrDefault("r", ""), number(f, "ts", "time"), eventKey);
+            String orderId;
+            int from;
+            int to;
+            long version;
+            int code;
+            long atMs;
+            String k = f.get("k");
+            if (k != null) {
+                String[] p = k.split(",", -1);
+                if (p.length != 6) {
+                    throw new IllegalArgumentException("entry '" + k + "' has " + p.length
+                            + " parts, not 6 (order, from, to, version, code, sequence)");
+                }
+                seq = number(p[5], "sequence number");
+                orderId = required(p[0], "order id");
+                from = code(p[1], "from status");
+                to = code(p[2], "target status");
+                version = number(p[3], "version");
+                code = code(p[4], "result code");
+                atMs = idMillis(streamId);
+            } else {
+                seq = f.containsKey("n") ? number(f, "n", "sequence number") : null;
+                orderId = text(f, "o", "order id");
+                from = code(f, "f", "from status");
+                to = code(f, "t", "target status");
+                version = number(f, "v", "version");
+                code = code(f, "c", "result code");
+                atMs = number(f, "ts", "time");
+            }
+            HistoryEntry e = new HistoryEntry(orderId, from == 0 ? null : OrderStatus.ofCode(from),
+                    OrderStatus.ofCode(to), version, ResultCode.ofCode(code),
+                    text(f, "a", "actor"), text(f, "s", "source"), f.getOrDefault("r", ""), atMs, eventKey);
             return new OutboxEntry(bucket, streamId, e, null, body, seq);
         } catch (IllegalArgumentException e) {
             return new OutboxEntry(bucket, streamId, null, e.getMessage(), body, seq);
         }
+    }
+
+    private static long idMillis(String streamId) {
+        try {
+            return split(streamId)[0];
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("stream id '" + streamId + "' has no time");
+        }
+    }
+
+    private static String required(String v, String what) {
+        if (v == null || v.isEmpty()) {
+            throw new IllegalArgumentException(what + " is missing");
+        }
+        return v;
+    }
+
+    private static long number(String v, String what) {
+        required(v, what);
+        try {
+            return Long.parseLong(v);
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(what + " '" + v + "' is not a whole number");
+        }
+    }
+
+    private static int code(String v, String what) {
+        long n = number(v, what);
+        if (n != (int) n) {
+            throw new IllegalArgumentException(what + " " + n + " is out of range");
+        }
+        return (int) n;
     }
 
     private static String text(Map<String, String> f, String field, String what) {
@@ -77,20 +141,11 @@ public final class OutboxStore {
     }
 
     private static long number(Map<String, String> f, String field, String what) {
-        String v = text(f, field, what);
-        try {
-            return Long.parseLong(v);
-        } catch (NumberFormatException e) {
-            throw new IllegalArgumentException(what + " '" + v + "' is not a whole number");
-        }
+        return number(text(f, field, what), what);
     }
 
     private static int code(Map<String, String> f, String field, String what) {
-        long v = number(f, field, what);
-        if (v != (int) v) {
-            throw new IllegalArgumentException(what + " " + v + " is out of range");
-        }
-        return (int) v;
+        return code(text(f, field, what), what);
     }
 
     private static String body(Map<String, String> f) {

@@ -10,8 +10,14 @@ import java.util.concurrent.CompletableFuture;
 
 /**
  * The counters the scripts keep per bucket ({@code osm:{bNN}:stats}): per result code {@code c:<code>},
- * per applied edge {@code e:<from>><to>}, per rejected edge {@code r:<from>><to>:<code>}, live orders
- * per status {@code n:<status>}.
+ * per applied edge {@code m:<from>><to>} (and {@code e:<from>><to>} from scripts before issue 15), per
+ * rejected edge {@code r:<from>><to>:<code>}, and per status {@code n:<status>}.
+ *
+ * <p>Live orders per status: transition.lua no longer moves {@code n:} on every call (two counter writes
+ * fewer per transition); a live count is {@code n:<s>} (orders created, rebuilt, forgotten and repaired in
+ * s) plus the {@code m:} moves into s minus those out of s. The earlier scripts moved {@code n:} together
+ * with {@code e:}, so a bucket counted before an upgrade stays right: its {@code e:} are not in the net.
+ * Readers see the derived {@code n:} and one {@code e:} per edge ({@code e:} + {@code m:}).
  */
 public final class StatsStore {
     private final RedisConnection redis;
@@ -22,12 +28,28 @@ public final class StatsStore {
         this.async = redis.commands();
     }
 
-    /** @return live orders per status code of one bucket, as the counters say (codes without a counter absent) */
+    /**
+     * @return live orders per status code of one bucket, as the counters say ({@code n:} plus the net of
+     *     the {@code m:} moves; codes with neither absent)
+     */
     public Map<Integer, Long> statusCounts(int bucket) {
+        Map<String, Long> raw = new HashMap<>();
+        redis.await(async.hgetall(RedisKeys.stats(bucket)), "HGETALL stats").forEach((k, v) -> raw.put(k, Long.parseLong(v)));
         Map<Integer, Long> out = new HashMap<>();
-        redis.await(async.hgetall(RedisKeys.stats(bucket)), "HGETALL stats").forEach((k, v) -> {
+        live(raw).forEach((k, v) -> out.put(Integer.parseInt(k.substring(2)), v));
+        return out;
+    }
+
+    /** @return {@code n:<s>} to live count: n: plus moves in minus moves out (m: fields), from raw counters */
+    private static Map<String, Long> live(Map<String, Long> raw) {
+        Map<String, Long> out = new HashMap<>();
+        raw.forEach((k, v) -> {
             if (k.startsWith("n:")) {
-                out.put(Integer.parseInt(k.substring(2)), Long.parseLong(v));
+                out.merge(k, v, Long::sum);
+            } else if (k.startsWith("m:")) {
+                int gt = k.indexOf('>');
+                out.merge("n:" + k.substring(2, gt), -v, Long::sum);
+                out.merge("n:" + k.substring(gt + 1), v, Long::sum);
             }
         });
         return out;
@@ -40,11 +62,13 @@ public final class StatsStore {
      * @param counts status code to live orders; codes 1..6 absent are set to 0
      */
     public void setStatusCounts(int bucket, Map<Integer, Long> counts) {
-        Map<String, String> fields = new HashMap<>();
+        String[] args = new String[6];
         for (int code = 1; code <= 6; code++) {
-            fields.put("n:" + code, Long.toString(counts.getOrDefault(code, 0L)));
+            args[code - 1] = Long.toString(counts.getOrDefault(code, 0L));
         }
-        redis.await(async.hset(RedisKeys.stats(bucket), fields), "HSET stats");
+        // In one step with the moves (set_status_counts.lua), so that a transition meanwhile is not lost.
+        redis.await(redis.evalAsync(LuaScript.SET_STATUS_COUNTS, io.lettuce.core.ScriptOutputType.INTEGER,
+                new String[]{RedisKeys.stats(bucket)}, args), "set status counts");
     }
 
     /**
@@ -59,10 +83,13 @@ public final class StatsStore {
         Map<String, Long> out = new HashMap<>();
         Map<String, Long> perCode = new HashMap<>();
         raw.forEach((k, v) -> {
-            if (k.startsWith("c:")) {
+            if (k.startsWith("c:") || k.startsWith("n:")) {
                 return;
             }
-            out.put(k, v);
+            if (k.startsWith("m:")) {
+                k = "e:" + k.substring(2);
+            }
+            out.merge(k, v, Long::sum);
             if (k.startsWith("e:")) {
                 perCode.merge("c:1", v, Long::sum);
             } else if (k.startsWith("r:")) {
@@ -75,6 +102,7 @@ public final class StatsStore {
             }
         });
         perCode.forEach((k, v) -> out.merge(k, v, Long::sum));
+        out.putAll(live(raw));
         return out;
     }
 

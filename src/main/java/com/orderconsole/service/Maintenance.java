@@ -16,7 +16,8 @@ import java.util.concurrent.TimeUnit;
 /**
  * Periodic self-healing: notices that Redis lost its data (the epoch marker is gone) and restores the
  * rules and every unpaid order's state and cancel-queue entry from MySQL; completes order creations
- * interrupted between the MySQL and the Redis step; reloads scripts missing from the Redis script cache. Other orders come back lazily on lookup or
+ * interrupted between the MySQL and the Redis step; puts back overdue unpaid orders whose Redis state
+ * alone was lost; reloads scripts missing from the Redis script cache. Other orders come back lazily on lookup or
  * transition, or all at once by reconciliation.
  */
 public final class Maintenance implements AutoCloseable {
@@ -94,6 +95,10 @@ public final class Maintenance implements AutoCloseable {
                 redis.loadScripts();
             }
             orders.finishPendingCreations();
+            if (marker.epoch() != null) {
+                // While a data-set restore is under way (marker absent) that restore rebuilds the unpaid orders itself.
+                orders.restoreOverdueUnpaid();
+            }
         } catch (RuntimeException e) {
             long held = failures.occurrence("round");
             if (held >= 0) {

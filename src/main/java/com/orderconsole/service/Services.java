@@ -15,6 +15,7 @@ import com.orderconsole.service.queue.CancelSweeper;
 import com.orderconsole.service.queue.QueueService;
 import com.orderconsole.service.recon.ReconciliationService;
 import com.orderconsole.service.rules.RulesService;
+import com.orderconsole.service.rules.RulesWhatIf;
 import com.orderconsole.service.traffic.TrafficSimulator;
 import com.orderconsole.service.transition.TransitionService;
 import com.orderconsole.store.Database;
@@ -37,8 +38,9 @@ public final class Services implements AutoCloseable {
 
     private final Access access = new Access();
     private final AuditTrail audit;
-    private final StuckThresholds stuck = new StuckThresholds();
+    private final StuckThresholds stuck;
     private final RulesService rules;
+    private final RulesWhatIf rulesWhatIf;
     private final OrderService orders;
     private final TransitionService transitions;
     private final Follower follower;
@@ -61,6 +63,7 @@ public final class Services implements AutoCloseable {
         this.audit = new AuditTrail(db);
         this.paymentTimeout = paymentTimeout;
         this.rules = new RulesService(redis.rules(), db, access, audit);
+        this.stuck = new StuckThresholds(rules::current);
         OrderCreator creator = new OrderCreator(redis.orders(), db);
         this.follower = new Follower(clock, redis.outbox(), redis.rules(), db, access);
         this.orders = new OrderService(clock, redis.orders(), redis.queue(), db, creator, follower, access, rules, stuck);
@@ -70,6 +73,7 @@ public final class Services implements AutoCloseable {
         this.sweeper = new CancelSweeper(clock, redis.queue(), redis.rules(), sweeps, access, SWEEP_BATCH, SWEEP_ROUNDS);
         this.queue = new QueueService(clock, redis.queue(), redis.orders(), transitions, sweeper, orders, access, audit);
         this.monitor = new MonitorService(clock, redis.stats(), db, stuck);
+        this.rulesWhatIf = new RulesWhatIf(rules, clock, redis.stats(), db, stuck);
         this.health = new HealthService(clock, redis.queue(), db, rules, follower);
         this.reconciliation = new ReconciliationService(clock, redis.orders(), redis.queue(), redis.stats(), db, orders, follower, access,
                 audit);
@@ -96,6 +100,11 @@ public final class Services implements AutoCloseable {
 
     public RulesService rules() {
         return rules;
+    }
+
+    /** @return the what-if of a rules change (read-only) */
+    public RulesWhatIf rulesWhatIf() {
+        return rulesWhatIf;
     }
 
     public OrderService orders() {

@@ -1,48 +1,38 @@
 package com.orderconsole.service;
 
 import com.orderconsole.domain.OrderStatus;
+import com.orderconsole.domain.TransitionRules;
 
 import java.time.Duration;
 import java.util.EnumMap;
 import java.util.Map;
+import java.util.Objects;
+import java.util.function.Supplier;
 
 /**
- * How long an order may stay in a non-terminal status before it counts as stuck. Defaults: WAIT_PAY
- * 30 min, PAID 2 h, WAIT_SHIP 48 h, SHIPPED 14 days (typical e-commerce service levels: pay within the
- * checkout timeout, hand to the warehouse the same day, ship within two days, deliver within two weeks).
- * Thread-safe; the console lets the user change them.
+ * How long an order may stay in a non-terminal status before it counts as stuck: the thresholds stored
+ * with the rules in force (the "stuck" part of the rules document, versioned and archived with it, so the
+ * console, the CLI and a restarted process all count the same; defaults in
+ * {@link TransitionRules#DEFAULT_STUCK}). Change them with
+ * {@link com.orderconsole.service.rules.RulesService#setStuckThresholds}. Thread-safe.
  */
 public final class StuckThresholds {
-    private final Map<OrderStatus, Duration> limits = new EnumMap<>(OrderStatus.class);
+    private final Supplier<TransitionRules> rules;
 
-    public StuckThresholds() {
-        limits.put(OrderStatus.WAIT_PAY, Duration.ofMinutes(30));
-        limits.put(OrderStatus.PAID, Duration.ofHours(2));
-        limits.put(OrderStatus.WAIT_SHIP, Duration.ofHours(48));
-        limits.put(OrderStatus.SHIPPED, Duration.ofDays(14));
+    /** @param rules the rules in force (read at most once a second by the rules service) */
+    public StuckThresholds(Supplier<TransitionRules> rules) {
+        this.rules = Objects.requireNonNull(rules, "rules");
     }
 
     /** @return the threshold for a status, or null for statuses that are never stuck (terminal ones) */
-    public synchronized Duration get(OrderStatus status) {
-        return limits.get(status);
-    }
-
-    /**
-     * @param status a status
-     * @param limit positive duration, or null to never count this status as stuck
-     */
-    public synchronized void set(OrderStatus status, Duration limit) {
-        if (limit == null) {
-            limits.remove(status);
-        } else if (limit.isNegative() || limit.isZero()) {
-            throw new IllegalArgumentException("stuck threshold for " + status + " must be positive, got " + limit);
-        } else {
-            limits.put(status, limit);
-        }
+    public Duration get(OrderStatus status) {
+        return rules.get().stuck().get(status);
     }
 
     /** @return a copy of all thresholds */
-    public synchronized Map<OrderStatus, Duration> all() {
-        return new EnumMap<>(limits);
+    public Map<OrderStatus, Duration> all() {
+        Map<OrderStatus, Duration> out = new EnumMap<>(OrderStatus.class);
+        out.putAll(rules.get().stuck());
+        return out;
     }
 }

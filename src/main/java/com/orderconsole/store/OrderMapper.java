@@ -34,6 +34,18 @@ public interface OrderMapper {
     int applyIfNewer(@Param("id") String id, @Param("status") int status, @Param("version") long version,
                      @Param("sinceMs") long sinceMs);
 
+    /**
+     * The version guard of {@link #applyIfNewer} for many orders in one statement. The ids are cast to the
+     * column's character set and collation so that the join looks them up by primary key.
+     *
+     * @return rows changed
+     */
+    @Update("<script>UPDATE orders o JOIN ("
+            + "<foreach item='r' collection='rows' separator=' UNION ALL '>SELECT CAST(#{r.orderId} AS CHAR(64) CHARACTER SET ascii) "
+            + "COLLATE ascii_bin AS id, #{r.status} AS st, #{r.version} AS v, #{r.sinceMs} AS t</foreach>"
+            + ") x ON o.order_id = x.id SET o.status = x.st, o.version = x.v, o.status_since_ms = x.t WHERE o.version &lt; x.v</script>")
+    int applyAllIfNewer(@Param("rows") List<OrderStore.Apply> rows);
+
     @Update("UPDATE orders SET expire_at_ms = #{at} WHERE order_id = #{id}")
     int setExpiry(@Param("id") String id, @Param("at") long expireAtMs);
 
@@ -53,6 +65,17 @@ public interface OrderMapper {
     /** Orders whose Redis state may not exist yet (creation interrupted), created before {@code beforeMs}. */
     @Select("SELECT " + COLUMNS + " FROM orders WHERE redis_ready = 0 AND created_at_ms < #{beforeMs} LIMIT #{limit}")
     List<OrderRow> redisPending(@Param("beforeMs") long beforeMs, @Param("limit") int limit);
+
+    /**
+     * Unpaid orders (status 1, WAIT_PAY) whose payment deadline passed before {@code beforeMs}, oldest first,
+     * after the keyset position ({@code afterSinceMs}, {@code afterId}); served by idx_orders_status_since
+     * (for WAIT_PAY, status_since is the creation time, which precedes the deadline).
+     */
+    @Select("SELECT " + COLUMNS + " FROM orders WHERE status = 1 AND status_since_ms < #{beforeMs} AND expire_at_ms < #{beforeMs}"
+            + " AND (status_since_ms > #{afterSinceMs} OR (status_since_ms = #{afterSinceMs} AND order_id > #{afterId}))"
+            + " ORDER BY status_since_ms, order_id LIMIT #{limit}")
+    List<OrderRow> overdueUnpaid(@Param("beforeMs") long beforeMs, @Param("afterSinceMs") long afterSinceMs,
+                                 @Param("afterId") String afterId, @Param("limit") int limit);
 
     @Select("SELECT status AS `key`, COUNT(*) AS n FROM orders GROUP BY status")
     List<CountRow> countByStatus();

@@ -49,6 +49,35 @@ public final class OrderStore {
         return m.applyIfNewer(id, status, version, sinceMs) == 1;
     }
 
+    /**
+     * One order moved forward by {@link #applyAllIfNewer}.
+     *
+     * @param orderId the order
+     * @param status status code to write
+     * @param version version to write, applied only over an older one
+     * @param sinceMs when the status was entered, epoch ms
+     */
+    public record Apply(String orderId, int status, long version, long sinceMs) {
+    }
+
+    /**
+     * {@link #applyIfNewer} for many orders in one statement per {@value #APPLY_CHUNK} (an UPDATE joined to
+     * the new values), each row under its own version guard; ids absent from MySQL stay absent. The MySQL
+     * follower's batch path: one statement instead of one per order.
+     *
+     * @param rows at most one per order
+     * @return rows changed
+     */
+    public int applyAllIfNewer(List<Apply> rows) {
+        int changed = 0;
+        for (int i = 0; i < rows.size(); i += APPLY_CHUNK) {
+            changed += m.applyAllIfNewer(rows.subList(i, Math.min(rows.size(), i + APPLY_CHUNK)));
+        }
+        return changed;
+    }
+
+    private static final int APPLY_CHUNK = 1000;
+
     /** Records a payment deadline (epoch ms), so a rebuild after a Redis loss keeps it. */
     public void setExpiry(String id, long expireAtMs) {
         m.setExpiry(id, expireAtMs);
@@ -64,6 +93,19 @@ public final class OrderStore {
     /** @return orders whose creation stopped before their Redis state existed, created before {@code beforeMs} */
     public List<OrderRow> redisPending(long beforeMs, int limit) {
         return m.redisPending(beforeMs, limit);
+    }
+
+    /**
+     * One keyset page of the orders MySQL holds in WAIT_PAY past their payment deadline.
+     *
+     * @param beforeMs epoch ms: deadlines (and creations) before this count
+     * @param afterSinceMs status-since time (epoch ms) of the last row of the previous page, {@code Long.MIN_VALUE} at first
+     * @param afterId order id of the last row of the previous page, "" at first
+     * @param limit page size
+     * @return up to {@code limit} rows, oldest first
+     */
+    public List<OrderRow> overdueUnpaid(long beforeMs, long afterSinceMs, String afterId, int limit) {
+        return m.overdueUnpaid(beforeMs, afterSinceMs, afterId, limit);
     }
 
     /** @return orders per status code (codes without orders absent) */

@@ -34,7 +34,7 @@ class TransitionRulesTest {
     @Test
     void malformedJsonNamesLineAndColumn() {
         assertThatThrownBy(() -> RulesJson.parse("{\"terminal\": [5,6", 1))
-                .isInstanceOf(InvalidRulesException.class).hasMessageContaining("malformed JSON at line 1");
+                .isInstanceOf(InvalidRulesException.class).hasMessageContaining("line 1, column 18: malformed JSON");
     }
 
     @Test
@@ -86,7 +86,7 @@ class TransitionRulesTest {
         String edges = "\"WAIT_PAY\":[\"PAID\",\"CANCELLED\"],\"PAID\":[\"WAIT_SHIP\",\"CANCELLED\"],\"PAID\":[\"WAIT_SHIP\"],"
                 + "\"WAIT_SHIP\":[\"SHIPPED\"],\"SHIPPED\":[\"FINISHED\"]";
         assertThatThrownBy(() -> RulesJson.parse("{\"terminal\":[5,6],\"transitions\":{" + edges + "}}", 1))
-                .isInstanceOf(InvalidRulesException.class).hasMessageContaining("Duplicate field 'PAID'");
+                .isInstanceOf(InvalidRulesException.class).hasMessageContaining("duplicate field 'PAID'");
         String ok = RulesJson.write(TransitionRules.defaults());
         assertThatThrownBy(() -> RulesJson.parse(ok + " trailing", 1)).isInstanceOf(InvalidRulesException.class)
                 .hasMessageContaining("malformed JSON");
@@ -104,5 +104,34 @@ class TransitionRulesTest {
         assertThatThrownBy(() -> OrderStatus.parse("0")).hasMessageContaining("unknown status code 0");
         assertThatThrownBy(() -> OrderStatus.parse("REFUNDED")).hasMessageContaining("unknown status 'REFUNDED'");
         assertThatThrownBy(() -> OrderStatus.parse("\u0662")).as("Arabic-Indic two is not a code").hasMessageContaining("unknown status");
+    }
+
+    /** Issue 12 (rules page): an unknown status used to hide the graph's faults; now every fault comes at once, each placed. */
+    @Test
+    void everyFaultOfADocumentComesAtOnceWithItsLineAndColumn() {
+        String doc = """
+                { "terminal": ["FINISHED", "CANCELLED"],
+                  "transitions": { "WAIT_PAY": ["PAID", "REFUNDED"],
+                                   "PAID": ["WAIT_SHIP", "PAID"],
+                                   "WAIT_SHIP": ["SHIPPED"], "SHIPPED": ["FINISHED"], "FINISHED": ["PAID"] },
+                  "colour": "red" }
+                """;
+        RulesJson.Draft d = RulesJson.draft(doc, 1);
+        assertThat(d.faults()).extracting(com.orderconsole.domain.RulesFault::toString).containsExactlyInAnyOrder(
+                "line 2, column 41: unknown status 'REFUNDED' (expected 1..6 or one of WAIT_PAY, PAID, WAIT_SHIP, SHIPPED, FINISHED, CANCELLED)",
+                "line 5, column 3: unknown field \"colour\"",
+                "line 4, column 71: terminal status FINISHED has outgoing edges to [PAID]",
+                "line 3, column 42: self-loop on PAID",
+                "status CANCELLED is unreachable from WAIT_PAY",
+                "line 2, column 20: WAIT_PAY -> CANCELLED is missing: unpaid orders could not be cancelled at their payment deadline");
+        assertThat(d.faults()).filteredOn(f -> !f.key().equals("rules.fault.unreachable")).allMatch(com.orderconsole.domain.RulesFault::placed);
+        assertThatThrownBy(() -> RulesJson.parse(doc, 1)).isInstanceOf(InvalidRulesException.class)
+                .satisfies(e -> assertThat(((InvalidRulesException) e).details()).hasSize(6));
+        com.orderconsole.app.Messages.use(java.util.Locale.SIMPLIFIED_CHINESE);
+        try {
+            assertThat(com.orderconsole.app.RulesWords.fault(d.faults().get(0))).startsWith("第 2 行第 41 列：REFUNDED 不是状态");
+        } finally {
+            com.orderconsole.app.Messages.use(java.util.Locale.ENGLISH);
+        }
     }
 }

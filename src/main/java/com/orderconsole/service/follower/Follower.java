@@ -289,7 +289,9 @@ public final class Follower implements AutoCloseable {
 
     private int drainBatchOnce(int bucket, String epoch) {
         String[] last = new String[1];
-        int n = db.inBatch(t -> {
+        // Plain transaction, few statements: the cursor lock, one multi-row history INSERT, the conflict
+        // check only when a row was ignored, one multi-row guarded UPDATE of the orders, the cursor.
+        int n = db.inTransaction(t -> {
             CursorStore.Cursor cursor = t.cursors().lock(bucket);
             String after = cursor.epoch() == null ? cursor.lastId() : cursor.after(epoch);
             List<OutboxEntry> batch = outbox.read(bucket, after, this.batch, epoch);
@@ -314,8 +316,9 @@ public final class Follower implements AutoCloseable {
                     setAside(t, DeadLetterRow.OUTBOX_ENTRY, e, orderIdOf(e.body()), "outbox entry cannot be read: " + e.problem());
                 }
             }
-            t.history().appendEach(rows); // batched: the driver sends them as multi-row INSERTs
-            Map<String, HistoryEntry> recorded = t.history().appliedAt(rows);
+            int inserted = t.history().append(rows);
+            // Every row went in: no other row holds any of these versions, so nothing to compare with.
+            Map<String, HistoryEntry> recorded = inserted == rows.size() ? Map.of() : t.history().appliedAt(rows);
             // Several entries of one order in a batch collapse into one UPDATE to its newest version (the
             // version guard makes the result the same as applying them one by one, in any order).
             Map<String, HistoryEntry> newest = new java.util.LinkedHashMap<>();
@@ -334,10 +337,11 @@ public final class Follower implements AutoCloseable {
                 }
                 newest.merge(e.orderId(), e, (a, b) -> b.version() > a.version() ? b : a);
             }
-            OrderStore orders = t.orders();
+            List<OrderStore.Apply> applies = new ArrayList<>(newest.size());
             for (HistoryEntry e : newest.values()) {
-                orders.applyIfNewer(e.orderId(), e.to().code(), e.version(), e.atMs());
+                applies.add(new OrderStore.Apply(e.orderId(), e.to().code(), e.version(), e.atMs()));
             }
+            t.orders().applyAllIfNewer(applies);
             OutboxEntry lastEntry = batch.get(batch.size() - 1);
             last[0] = lastEntry.streamId();
             t.cursors().save(bucket, last[0], epoch, lastEntry.seq() != null ? lastEntry.seq() : cursor.seq(), System.currentTimeMillis());
@@ -361,10 +365,13 @@ public final class Follower implements AutoCloseable {
     }
 
     private static String orderIdOf(String body) {
+        // Either outbox form: "o=<id> …" (before issue 15) or "k=<id>,<from>,… …" (compact).
         for (String part : body.split(" ")) {
-            if (part.startsWith("o=")) {
+            if (part.startsWith("o=") || part.startsWith("k=")) {
                 String id = part.substring(2);
-                return id.length() <= 64 ? id : null;
+                int comma = part.startsWith("k=") ? id.indexOf(',') : -1;
+                id = comma >= 0 ? id.substring(0, comma) : id;
+                return !id.isEmpty() && id.length() <= 64 ? id : null;
             }
         }
         return null;
@@ -395,6 +402,28 @@ public final class Follower implements AutoCloseable {
             }
         }
         return out;
+    }
+
+    /**
+     * Reads (changes nothing) what the outbox still holds for one order: accepted by Redis, not yet in
+     * MySQL (the story of an order shows these as "sync pending").
+     *
+     * @param cap read at most this many entries of the order's bucket
+     * @return the order's pending entries, oldest first; empty when none or when more than {@code cap} are pending
+     */
+    public List<HistoryEntry> pendingFor(String orderId, int cap) {
+        String epoch = rules.epoch();
+        if (epoch == null) {
+            return List.of();
+        }
+        int bucket = RedisKeys.bucket(orderId);
+        CursorStore.Cursor c = db.read(t -> t.cursors().read(bucket));
+        String after = c.epoch() == null ? c.lastId() : c.after(epoch);
+        List<OutboxEntry> pending = outbox.read(bucket, after, cap + 1, epoch);
+        if (pending.size() > cap) {
+            return List.of();
+        }
+        return pending.stream().filter(e -> e.readable() && e.entry().orderId().equals(orderId)).map(OutboxEntry::entry).toList();
     }
 
     /**

@@ -39,6 +39,14 @@ public final class OrderService {
     public static final Duration MAX_PAYMENT_TIMEOUT = Duration.ofDays(365);
     /** Creations younger than this (ms) are left to the process that is creating them. */
     private static final long PENDING_GRACE_MS = 5000;
+    /**
+     * How far past its deadline (ms) an unpaid order in MySQL must be before {@link #restoreOverdueUnpaid}
+     * looks at it: well beyond one sweep (1 s) plus normal follower lag, so an order the sweeper has
+     * just cancelled in Redis is not even read.
+     */
+    private static final long OVERDUE_GRACE_MS = 30_000;
+    /** Pages of 1,000 one round reads at most, so a long follower backlog cannot make a round slow. */
+    private static final int OVERDUE_MAX_PAGES = 20;
 
     private final RedisConnection clock;
     private final OrderStateStore states;
@@ -105,6 +113,58 @@ public final class OrderService {
             throw new IllegalArgumentException("order " + orderId + " already exists");
         }
         return new OrderState(orderId, OrderStatus.WAIT_PAY, 1, now, now);
+    }
+
+    /**
+     * Puts back the Redis state and (already due) cancel-queue entry of unpaid orders that MySQL holds
+     * more than 30 s past their payment deadline and Redis has no state for. Redis restarted from an
+     * append-only file written once a second can lose a creation that MySQL already has (seen in the
+     * 30-minute fault soak); the epoch marker survives, so no data-set restore runs, and without this
+     * nothing would ever cancel the order. State that exists is never overwritten (an order paid or
+     * cancelled in Redis and not yet in MySQL stays as it is), and the buckets involved are drained
+     * first, as in {@link #rebuild}. The sweeper cancels a restored order on its next tick.
+     *
+     * @return orders whose Redis state was restored
+     */
+    public long restoreOverdueUnpaid() {
+        long before = clock.nowMs() - OVERDUE_GRACE_MS;
+        long afterSince = Long.MIN_VALUE;
+        String afterId = "";
+        long restored = 0;
+        for (int page = 0; page < OVERDUE_MAX_PAGES; page++) {
+            long since = afterSince;
+            String id = afterId;
+            List<OrderRow> rows = db.read(t -> t.orders().overdueUnpaid(before, since, id, 1000));
+            if (rows.isEmpty()) {
+                break;
+            }
+            Map<String, OrderRow> missing = new LinkedHashMap<>();
+            OrderStateStore.States seen = states.getAllChecked(rows.stream().map(r -> r.orderId).toList());
+            rows.stream().filter(r -> seen.states().get(r.orderId) == null && !seen.malformed().containsKey(r.orderId))
+                    .forEach(r -> missing.put(r.orderId, r));
+            if (!missing.isEmpty()) {
+                missing.keySet().stream().map(RedisKeys::bucket).distinct().forEach(follower::drainBucket);
+                Map<OrderState, Long> toInit = new LinkedHashMap<>();
+                for (OrderRow r : db.read(t -> t.orders().findAll(List.copyOf(missing.keySet())))) {
+                    if (r.status == OrderStatus.WAIT_PAY.code()) {
+                        toInit.put(OrderCreator.stateOf(r), OrderCreator.expiryOf(r));
+                    }
+                }
+                long n = states.initOrders(toInit);
+                if (n > 0) {
+                    log.warn("restored the Redis state of {} unpaid orders past their payment deadline that Redis had lost "
+                            + "(e.g. {}); the sweeper cancels them now", n, toInit.keySet().iterator().next().orderId());
+                }
+                restored += n;
+            }
+            if (rows.size() < 1000) {
+                break;
+            }
+            OrderRow last = rows.get(rows.size() - 1);
+            afterSince = last.statusSinceMs;
+            afterId = last.orderId;
+        }
+        return restored;
     }
 
     /**
@@ -270,6 +330,56 @@ public final class OrderService {
         OrderSummary summary = summarize(row, st, orderId);
         Set<OrderStatus> legal = st == null ? Set.of() : rules.current().targets(st.status());
         return new OrderDetails(summary, history, legal, queue.score(orderId), rebuilt);
+    }
+
+    /** Outbox entries of one bucket read at most to find an order's pending steps. */
+    private static final int STORY_PENDING_CAP = 10_000;
+
+    /**
+     * The story of one order (read-only): MySQL's history, then the steps the outbox still holds for it
+     * (accepted by Redis, not yet in MySQL), each with the status the order had then, the time since the
+     * step before and the Redis and MySQL versions at that step.
+     *
+     * @param orderId a valid id
+     * @return the story, oldest step first
+     * @throws OrderNotFoundException when neither store knows the order
+     * @throws IllegalArgumentException when the id is not a valid order id
+     */
+    public OrderStory story(String orderId) {
+        OrderId.require(orderId);
+        OrderRow row = db.read(t -> t.orders().find(orderId));
+        OrderState st = states.get(orderId);
+        if (row == null && st == null) {
+            throw new OrderNotFoundException(orderId);
+        }
+        List<HistoryEntry> history = db.read(t -> t.history().byOrder(orderId));
+        java.util.Set<String> known = new java.util.HashSet<>();
+        history.forEach(h -> known.add(h.eventKey()));
+        List<HistoryEntry> pending = follower.pendingFor(orderId, STORY_PENDING_CAP).stream()
+                .filter(h -> !known.contains(h.eventKey())).toList();
+        long mysqlNow = row == null ? 0 : row.version;
+        List<OrderStory.Step> steps = new ArrayList<>();
+        OrderStatus status = null;
+        long redisVersion = 0;
+        HistoryEntry previous = null;
+        List<HistoryEntry> all = new ArrayList<>(history);
+        all.addAll(pending);
+        for (int i = 0; i < all.size(); i++) {
+            HistoryEntry h = all.get(i);
+            boolean isPending = i >= history.size();
+            if (h.code().applied()) {
+                redisVersion = Math.max(redisVersion, h.version());
+            }
+            // A step MySQL has was applied there with its own version; a pending one leaves MySQL where its row is.
+            long mysqlVersion = isPending ? mysqlNow : redisVersion;
+            steps.add(new OrderStory.Step(h, status, previous == null ? 0 : Math.max(0, h.atMs() - previous.atMs()), previous,
+                    isPending, redisVersion, mysqlVersion));
+            if (h.code().applied()) {
+                status = h.to();
+            }
+            previous = h;
+        }
+        return new OrderStory(summarize(row, st, orderId), steps, clock.nowMs());
     }
 
     /**

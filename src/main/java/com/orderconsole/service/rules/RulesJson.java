@@ -5,11 +5,20 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.core.JsonLocation;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
 import com.orderconsole.domain.InvalidRulesException;
+import com.orderconsole.domain.RulesFault;
 import com.orderconsole.domain.OrderStatus;
 import com.orderconsole.domain.TransitionRules;
 
+import java.io.IOException;
+import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.EnumMap;
 import java.util.EnumSet;
 import java.util.Iterator;
@@ -24,12 +33,15 @@ import java.util.Set;
  * {
  *   "version": 1,
  *   "terminal": ["FINISHED", "CANCELLED"],
- *   "transitions": { "WAIT_PAY": ["PAID", "CANCELLED"], "PAID": ["WAIT_SHIP"], ... }
+ *   "transitions": { "WAIT_PAY": ["PAID", "CANCELLED"], "PAID": ["WAIT_SHIP"], ... },
+ *   "stuck": { "WAIT_PAY": "30m", "PAID": "2h", "WAIT_SHIP": "48h", "SHIPPED": "14d" }
  * }
  * </pre>
  *
  * Statuses may be given by name or by code. "version" may be omitted in a file being loaded (the
- * service assigns the next version).
+ * service assigns the next version). "stuck" holds the stuck thresholds that go with the rules (versioned
+ * and archived with them): per status a duration ("90s", "30m", "2h", "14d" or ISO-8601 "PT30M"); a status
+ * left out is never stuck; a document without "stuck" gets {@link TransitionRules#DEFAULT_STUCK}.
  */
 public final class RulesJson {
     // Strict: a duplicated key would silently drop edges, trailing text would hide a bad paste.
@@ -42,65 +54,122 @@ public final class RulesJson {
     }
 
     /**
-     * Parses and validates a rules document.
+     * Parses and validates a rules document. Every fault is found in one pass: faults of the document
+     * (malformed parts, unknown statuses and fields) and faults of the graph it describes, the latter
+     * checked on what could be read, so an unknown status never hides a missing exit.
      *
      * @param json the document
      * @param defaultVersion version to use when the document has none
      * @return valid rules
-     * @throws InvalidRulesException naming every fault (malformed JSON, unknown status, graph faults)
+     * @throws InvalidRulesException naming every fault, each with its line and column where it has one
      */
     public static TransitionRules parse(String json, long defaultVersion) {
+        Draft d = draft(json, defaultVersion);
+        if (!d.faults().isEmpty()) {
+            throw new InvalidRulesException(d.faults());
+        }
+        return TransitionRules.of(d.version(), d.edges(), d.terminal(), d.stuck());
+    }
+
+    /**
+     * What a document describes as far as it can be read, with every fault of it; valid or not.
+     *
+     * @param version the document's version (or the default)
+     * @param edges the edges read (unknown statuses left out)
+     * @param terminal the terminal statuses read
+     * @param stuck the stuck thresholds read (the defaults when the document names none)
+     * @param faults every fault, placed at its line and column where it has one; empty when the rules are valid
+     * @param readable false when the document is not a JSON object with both "terminal" and "transitions"
+     */
+    public record Draft(long version, Map<OrderStatus, Set<OrderStatus>> edges, Set<OrderStatus> terminal,
+                        Map<OrderStatus, Duration> stuck, List<RulesFault> faults, boolean readable) {
+    }
+
+    /**
+     * Reads a document without refusing it: the what-if of a rules change works on drafts too.
+     *
+     * @param json the document
+     * @param defaultVersion version to use when the document has none
+     * @return the draft and its faults
+     */
+    public static Draft draft(String json, long defaultVersion) {
         JsonNode root;
+        // A byte-order mark is how some editors start a UTF-8 file; it is not part of the document.
+        String text = json == null ? "" : json.startsWith("\uFEFF") ? json.substring(1) : json;
         try {
-            // A byte-order mark is how some editors start a UTF-8 file; it is not part of the document.
-            String text = json == null ? "" : json.startsWith("\uFEFF") ? json.substring(1) : json;
             root = JSON.readTree(text);
         } catch (JsonProcessingException e) {
-            throw new InvalidRulesException(List.of("malformed JSON at line " + e.getLocation().getLineNr() + ", column "
-                    + e.getLocation().getColumnNr() + ": " + e.getOriginalMessage()));
+            String what = describe(e);
+            return new Draft(defaultVersion, Map.of(), Set.of(), Map.of(), List.of(RulesFault.of("rules.fault.malformed",
+                    "malformed JSON: " + what, null, null, what).at(Math.max(1, e.getLocation().getLineNr()),
+                    Math.max(1, e.getLocation().getColumnNr()))), false);
         }
         if (root == null || !root.isObject()) {
-            throw new InvalidRulesException(List.of("malformed rules: expected a JSON object with \"transitions\" and \"terminal\""));
+            return new Draft(defaultVersion, Map.of(), Set.of(), Map.of(), List.of(RulesFault.of("rules.fault.notObject",
+                    "malformed rules: expected a JSON object with \"transitions\" and \"terminal\"", null, null)), false);
         }
-        List<String> faults = new ArrayList<>();
+        Map<String, int[]> at = locate(text);
+        List<RulesFault> faults = new ArrayList<>();
         long version = defaultVersion;
         JsonNode v = root.get("version");
         if (v != null && !v.isNull()) {
             if (v.canConvertToLong() && v.isIntegralNumber()) {
                 version = v.asLong();
             } else {
-                faults.add("\"version\" must be an integer, got " + v);
+                faults.add(place(RulesFault.of("rules.fault.versionNotInteger", "\"version\" must be an integer, got " + v,
+                        null, null, v.toString()), at, "/version"));
             }
         }
+        boolean readable = true;
         Set<OrderStatus> terminal = EnumSet.noneOf(OrderStatus.class);
+        Map<OrderStatus, String> terminalAt = new EnumMap<>(OrderStatus.class);
         JsonNode t = root.get("terminal");
         if (t == null || !t.isArray()) {
-            faults.add("\"terminal\" must be an array of statuses");
+            readable = false;
+            faults.add(place(RulesFault.of("rules.fault.terminalNotArray", "\"terminal\" must be an array of statuses", null, null),
+                    at, "/terminal"));
         } else {
+            int i = 0;
             for (JsonNode n : t) {
-                OrderStatus s = status(n, "terminal", faults);
+                String ptr = "/terminal/" + i++;
+                OrderStatus s = status(n, faults, at, ptr);
                 if (s != null) {
                     terminal.add(s);
+                    terminalAt.putIfAbsent(s, ptr);
                 }
             }
         }
         Map<OrderStatus, Set<OrderStatus>> edges = new EnumMap<>(OrderStatus.class);
+        Map<OrderStatus, String> fromAt = new EnumMap<>(OrderStatus.class);
+        Map<String, String> edgeAt = new HashMap<>();
         JsonNode tr = root.get("transitions");
         if (tr == null || !tr.isObject()) {
-            faults.add("\"transitions\" must be an object mapping a status to an array of statuses");
+            readable = false;
+            faults.add(place(RulesFault.of("rules.fault.transitionsNotObject",
+                    "\"transitions\" must be an object mapping a status to an array of statuses", null, null), at, "/transitions"));
         } else {
             for (Iterator<Map.Entry<String, JsonNode>> it = tr.fields(); it.hasNext(); ) {
                 Map.Entry<String, JsonNode> e = it.next();
-                OrderStatus from = status(JSON.getNodeFactory().textNode(e.getKey()), "transitions", faults);
+                String keyPtr = "/transitions/" + escape(e.getKey());
+                OrderStatus from = status(JSON.getNodeFactory().textNode(e.getKey()), faults, at, keyPtr);
+                if (from != null) {
+                    fromAt.putIfAbsent(from, keyPtr);
+                }
                 if (!e.getValue().isArray()) {
-                    faults.add("targets of " + e.getKey() + " must be an array");
+                    faults.add(place(RulesFault.of("rules.fault.targetsNotArray", "targets of " + e.getKey() + " must be an array",
+                            from, null, e.getKey()), at, keyPtr));
                     continue;
                 }
                 Set<OrderStatus> tos = EnumSet.noneOf(OrderStatus.class);
+                int i = 0;
                 for (JsonNode n : e.getValue()) {
-                    OrderStatus to = status(n, "targets of " + e.getKey(), faults);
+                    String ptr = keyPtr + "/" + i++;
+                    OrderStatus to = status(n, faults, at, ptr);
                     if (to != null) {
                         tos.add(to);
+                        if (from != null) {
+                            edgeAt.putIfAbsent(from + ">" + to, ptr);
+                        }
                     }
                 }
                 if (from != null) {
@@ -108,34 +177,171 @@ public final class RulesJson {
                 }
             }
         }
+        Map<OrderStatus, String> stuckKeys = new EnumMap<>(OrderStatus.class);
+        Map<OrderStatus, Duration> stuck = stuck(root.get("stuck"), terminal, faults, at, stuckKeys);
         for (Iterator<String> it = root.fieldNames(); it.hasNext(); ) {
             String f = it.next();
-            if (!Set.of("version", "terminal", "transitions").contains(f)) {
-                faults.add("unknown field \"" + f + "\"");
+            if (!Set.of("version", "terminal", "transitions", "stuck").contains(f)) {
+                faults.add(place(RulesFault.of("rules.fault.unknownField", "unknown field \"" + f + "\"", null, null, f),
+                        at, "/" + escape(f)));
             }
         }
-        if (!faults.isEmpty()) {
-            throw new InvalidRulesException(faults);
+        if (readable) {
+            // The graph as far as it was read: its faults are real even when some status above was not.
+            for (RulesFault f : TransitionRules.check(Math.max(1, version), edges, terminal)) {
+                String ptr = f.target() != null ? edgeAt.get(f.subject() + ">" + f.target())
+                        : "rules.fault.initialTerminal".equals(f.key()) ? terminalAt.get(f.subject())
+                        : f.subject() != null ? fromAt.get(f.subject()) : null;
+                faults.add(ptr == null ? f : place(f, at, ptr));
+            }
+            for (RulesFault f : TransitionRules.checkStuck(stuck, terminal)) {
+                faults.add(place(f, at, "/stuck/" + escape(stuckKeys.getOrDefault(f.subject(), f.subject().name()))));
+            }
         }
-        return TransitionRules.of(version, edges, terminal);
+        return new Draft(version, edges, terminal, stuck, faults, readable);
     }
 
-    private static OrderStatus status(JsonNode n, String where, List<String> faults) {
+    private static final Pattern DURATION = Pattern.compile("(\\d{1,9})\\s*(s|sec|m|min|h|d)");
+
+    /** Reads "stuck"; {@code keys} gets the document's key of each status, to place faults found later. */
+    private static Map<OrderStatus, Duration> stuck(JsonNode node, Set<OrderStatus> terminal, List<RulesFault> faults,
+                                                    Map<String, int[]> at, Map<OrderStatus, String> keys) {
+        if (node == null || node.isNull()) {
+            return TransitionRules.defaultStuck(terminal);
+        }
+        Map<OrderStatus, Duration> out = new EnumMap<>(OrderStatus.class);
+        if (!node.isObject()) {
+            faults.add(place(RulesFault.of("rules.fault.stuckNotObject",
+                    "\"stuck\" must be an object mapping a status to a duration such as \"30m\"", null, null), at, "/stuck"));
+            return out;
+        }
+        for (Iterator<Map.Entry<String, JsonNode>> it = node.fields(); it.hasNext(); ) {
+            Map.Entry<String, JsonNode> e = it.next();
+            String ptr = "/stuck/" + escape(e.getKey());
+            OrderStatus s = status(JSON.getNodeFactory().textNode(e.getKey()), faults, at, ptr);
+            Duration d = duration(e.getValue());
+            if (d == null) {
+                faults.add(place(RulesFault.of("rules.fault.stuckDuration", "stuck threshold of " + e.getKey() + " is not a duration: "
+                        + e.getValue() + " (write e.g. \"90s\", \"30m\", \"2h\", \"14d\")", s, null, e.getKey(), e.getValue().toString()),
+                        at, ptr));
+            } else if (s != null) {
+                out.put(s, d);
+                keys.putIfAbsent(s, e.getKey());
+            }
+        }
+        return out;
+    }
+
+    private static Duration duration(JsonNode n) {
+        if (!n.isTextual()) {
+            return null;
+        }
+        String t = n.asText().strip().toLowerCase(java.util.Locale.ROOT);
+        Matcher m = DURATION.matcher(t);
+        if (m.matches()) {
+            long v = Long.parseLong(m.group(1));
+            return switch (m.group(2)) {
+                case "s", "sec" -> Duration.ofSeconds(v);
+                case "m", "min" -> Duration.ofMinutes(v);
+                case "h" -> Duration.ofHours(v);
+                default -> Duration.ofDays(v);
+            };
+        }
+        try {
+            return Duration.parse(n.asText().strip());
+        } catch (java.time.format.DateTimeParseException e) {
+            return null;
+        }
+    }
+
+    /** @return a duration as the document writes it: "14d", "2h", "30m", "90s" (the largest exact unit) */
+    public static String duration(Duration d) {
+        long s = d.getSeconds();
+        if (s % 86_400 == 0) {
+            return s / 86_400 + "d";
+        }
+        if (s % 3600 == 0) {
+            return s / 3600 + "h";
+        }
+        if (s % 60 == 0) {
+            return s / 60 + "m";
+        }
+        return s + "s";
+    }
+
+    private static RulesFault place(RulesFault f, Map<String, int[]> at, String pointer) {
+        int[] lc = at.get(pointer);
+        return lc == null ? f : f.at(lc[0], lc[1]);
+    }
+
+    private static String escape(String key) {
+        return key.replace("~", "~0").replace("/", "~1");
+    }
+
+    /** @return JSON pointer of every field name and scalar value to its {line, column} (1-based) */
+    private static Map<String, int[]> locate(String text) {
+        Map<String, int[]> at = new HashMap<>();
+        try (JsonParser p = JSON.getFactory().createParser(text)) {
+            for (JsonToken t = p.nextToken(); t != null; t = p.nextToken()) {
+                if (t == JsonToken.FIELD_NAME || t.isScalarValue()) {
+                    JsonLocation l = p.currentTokenLocation();
+                    at.putIfAbsent(p.getParsingContext().pathAsPointer().toString(), new int[]{l.getLineNr(), l.getColumnNr()});
+                }
+            }
+        } catch (IOException e) {
+            // Already parsed once: cannot happen; without places the faults are still named.
+        }
+        return at;
+    }
+
+    private static final Pattern START_MARKER = Pattern.compile(
+            "\\s*\\(start marker at \\[Source:.*?line: (\\d+), column: (\\d+)\\]\\)", Pattern.DOTALL);
+    private static final Pattern SOURCE = Pattern.compile("\\s*at \\[Source:.*", Pattern.DOTALL);
+    private static final Pattern CODE = Pattern.compile("\\s*\\(code -?\\d+\\)");
+
+    /**
+     * A parser's fault in words, without the parser's internals (sources, features, codes), e.g. "the document
+     * ends too early: a closing ] is missing (opened at line 1, column 15)".
+     */
+    static String describe(JsonProcessingException e) {
+        String what = e.getOriginalMessage() == null ? "" : e.getOriginalMessage();
+        Matcher start = START_MARKER.matcher(what);
+        if (start.find()) {
+            what = start.replaceFirst(" (opened at line " + start.group(1) + ", column " + start.group(2) + ")");
+        }
+        what = SOURCE.matcher(what).replaceFirst("");
+        what = CODE.matcher(what).replaceAll("");
+        what = what.lines().findFirst().orElse("").strip();
+        what = what.replace("expected close marker for Array", "a closing ] is missing")
+                .replace("expected close marker for Object", "a closing } is missing");
+        if (what.startsWith("Unexpected end-of-input")) {
+            what = "the document ends too early" + what.substring("Unexpected end-of-input".length());
+        }
+        if (!what.isEmpty()) {
+            what = Character.toLowerCase(what.charAt(0)) + what.substring(1);
+        }
+        return what;
+    }
+
+    private static OrderStatus status(JsonNode n, List<RulesFault> faults, Map<String, int[]> at, String pointer) {
+        String english = null;
         try {
             if (n.isIntegralNumber()) {
                 if (!n.canConvertToInt()) {
-                    faults.add("in " + where + ": " + n + " is not a status code (1..6)");
-                    return null;
+                    english = n + " is not a status code (1..6)";
+                } else {
+                    return OrderStatus.ofCode(n.asInt());
                 }
-                return OrderStatus.ofCode(n.asInt());
-            }
-            if (n.isTextual()) {
+            } else if (n.isTextual()) {
                 return OrderStatus.parse(n.asText());
+            } else {
+                english = n + " is not a status";
             }
-            faults.add("in " + where + ": " + n + " is not a status");
         } catch (IllegalArgumentException e) {
-            faults.add("in " + where + ": " + e.getMessage());
+            english = e.getMessage();
         }
+        String shown = n.isTextual() ? n.asText() : n.toString();
+        faults.add(place(RulesFault.of("rules.fault.unknownStatus", english, null, null, shown), at, pointer));
         return null;
     }
 
@@ -152,6 +358,8 @@ public final class RulesJson {
                 tos.forEach(s -> a.add(s.name()));
             }
         });
+        ObjectNode st = root.putObject("stuck");
+        rules.stuck().forEach((s, d) -> st.put(s.name(), duration(d)));
         try {
             return JSON.writerWithDefaultPrettyPrinter().writeValueAsString(root);
         } catch (JsonProcessingException e) {

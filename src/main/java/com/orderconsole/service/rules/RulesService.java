@@ -121,7 +121,7 @@ public final class RulesService {
         TransitionRules parsed = RulesJson.parse(json, 1);
         String stored = redis.json();
         TransitionRules inForce = stored == null ? ensureSeeded() : RulesJson.parse(stored, 1);
-        if (inForce.sameGraph(parsed)) {
+        if (inForce.sameRules(parsed)) {
             return inForce; // nothing changes: no new version
         }
         TransitionRules next = parsed.withVersion(inForce.version() + 1);
@@ -134,9 +134,24 @@ public final class RulesService {
         publish(next);
         remember(next);
         audit.record(operator, "rules", AuditTrail.RULES_SET, null, "", "version " + inForce.version() + " -> " + next.version()
-                + ": " + next.edges());
+                + ": " + next.edges() + ", stuck " + next.stuck());
         log.info("{} set transition rules version {}: {}", operator.name(), next.version(), next.edges());
         return next;
+    }
+
+    /**
+     * Changes the stuck thresholds, which are part of the rules: the rules in force with these thresholds
+     * become the next version (role ops or higher), archived and in force for every process at once.
+     *
+     * @param operator who changes them
+     * @param thresholds per status a positive duration; a status left out is never counted as stuck
+     * @return the rules now in force
+     * @throws InvalidRulesException when a threshold is not positive or set on a terminal status; nothing stored changes
+     * @throws IllegalStateException when someone else set the rules meanwhile
+     */
+    public TransitionRules setStuckThresholds(Operator operator, Map<OrderStatus, java.time.Duration> thresholds) {
+        access.require(operator, Role.OPS, "change the stuck thresholds");
+        return set(operator, RulesJson.write(current().withStuck(thresholds)));
     }
 
     /** @return true when this version was recorded now, false when the archive already had it */

@@ -1,5 +1,7 @@
 package com.orderconsole.ui.graph;
 
+import com.orderconsole.app.RulesDiagram;
+import javafx.scene.control.MenuButton;
 import com.orderconsole.domain.OrderStatus;
 import com.orderconsole.ui.common.Formats;
 import com.orderconsole.ui.common.Fxml;
@@ -46,6 +48,8 @@ public final class StateGraphView {
     @FXML private Label loading;
     @FXML private Label countSource;
     @FXML private Button recountButton;
+    @FXML private MenuButton exportMenu;
+    @FXML private Button thresholdsButton;
 
     /**
      * @param vm the graph's model
@@ -63,6 +67,9 @@ public final class StateGraphView {
         recountButton.setVisible(vm.canRecount());
         recountButton.setManaged(vm.canRecount());
         recountButton.disableProperty().bind(vm.recountCommand().executableProperty().not());
+        thresholdsButton.setVisible(vm.canEditThresholds());
+        thresholdsButton.setManaged(vm.canEditThresholds());
+        exportMenu.disableProperty().bind(vm.snapshotProperty().isNull().or(vm.exportCommand().executableProperty().not()));
         recountButton.setTooltip(new Tooltip("Runs the reconciliation's compare and its \"Live counters disagree\" repair"));
         // Until the first reading arrives the page says it is reading, or why it could not.
         loading.visibleProperty().bind(vm.snapshotProperty().isNull());
@@ -206,5 +213,20 @@ public final class StateGraphView {
     @FXML
     private void onThresholds() {
         vm.editThresholds();
+    }
+
+    @FXML
+    private void onExportPlantUml() {
+        vm.export(RulesDiagram.Format.PLANTUML);
+    }
+
+    @FXML
+    private void onExportMermaid() {
+        vm.export(RulesDiagram.Format.MERMAID);
+    }
+
+    @FXML
+    private void onExportPng() {
+        vm.export(RulesDiagram.Format.PNG);
     }
 }

@@ -1,5 +1,12 @@
 package com.orderconsole.ui.graph;
 
+import com.orderconsole.app.Messages;
+import com.orderconsole.app.RulesDiagram;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import com.orderconsole.domain.Operator;
 import com.orderconsole.domain.Role;
 import com.orderconsole.service.recon.ReconCategory;
@@ -48,6 +55,7 @@ public final class StateGraphViewModel implements Refreshable {
     private final Feedback feedback = new Feedback();
     private final Command reads;
     private final Command recountCommand;
+    private final Command exportCommand;
 
     /**
      * Everything the graph shows at one moment.
@@ -101,6 +109,7 @@ public final class StateGraphViewModel implements Refreshable {
         this.navigator = navigator;
         this.reads = new Command(background, feedback::error);
         this.recountCommand = new Command(background, feedback::error);
+        this.exportCommand = new Command(background, feedback::error);
     }
 
     /** Where the graph's counts come from, in words, for the page header. */
@@ -174,14 +183,20 @@ public final class StateGraphViewModel implements Refreshable {
     }
 
     /**
-     * Changes the stuck thresholds (this console session; the service keeps them in memory) and re-reads the counts.
+     * Changes the stuck thresholds (ops and up): they are part of the rules, so the change is stored as the
+     * next rules version, archived, and counted the same by every console and the CLI, also after a restart.
+     * The counts are read again afterwards.
      *
      * @param thresholds new threshold per non-terminal status; a status left out keeps its threshold
-     * @throws IllegalArgumentException when a threshold is not positive
      */
     public void setThresholds(Map<OrderStatus, Duration> thresholds) {
-        thresholds.forEach(stuckThresholds::set);
-        refresh();
+        Map<OrderStatus, Duration> all = new java.util.EnumMap<>(OrderStatus.class);
+        all.putAll(stuckThresholds.all());
+        all.putAll(thresholds);
+        recountCommand.run(Messages.get("graph.work.thresholds"), job -> rules.setStuckThresholds(operator, all), r -> {
+            feedback.ok(Messages.format("graph.thresholds.saved", Long.toString(r.version())));
+            refresh();
+        }, error -> feedback.error(error));
     }
 
     /** Asks for new stuck thresholds, one per status that has one, then sets them ({@link #setThresholds}). */
@@ -190,9 +205,67 @@ public final class StateGraphViewModel implements Refreshable {
                 thresholds()).ifPresent(this::setThresholds);
     }
 
+    /** @return true when the operator may change the stuck thresholds (ops and up: they are part of the rules) */
+    public boolean canEditThresholds() {
+        return operator.role().includes(Role.OPS);
+    }
+
     /** @return the current stuck thresholds */
     public Map<OrderStatus, Duration> thresholds() {
         return stuckThresholds.all();
+    }
+
+    /**
+     * Asks for a file, then exports the graph as shown: PlantUML or Mermaid text, or a PNG drawn from the
+     * same layout with the live counts of the last reading ({@link GraphPainter}).
+     *
+     * @param format the diagram format
+     */
+    public void export(RulesDiagram.Format format) {
+        Snapshot s = snapshot.get();
+        if (s == null) {
+            feedback.error(Messages.get("diagram.export.notYet"));
+            return;
+        }
+        dialogs.askSaveFile(Messages.format("diagram.export.title", format.name()), RulesDiagram.fileName(s.rules(), format),
+                format.name(), "*." + format.extension()).ifPresent(p -> exportTo(s, format, p));
+    }
+
+    private void exportTo(Snapshot s, RulesDiagram.Format format, Path path) {
+        exportCommand.run(Messages.get("diagram.work.export"), job -> {
+            try {
+                Files.write(path, diagram(s, format));
+            } catch (IOException e) {
+                throw new UncheckedIOException(Messages.format("diagram.export.failed", path, e.getMessage()), e);
+            }
+            return path;
+        }, p -> feedback.ok(Messages.format("diagram.export.done", Long.toString(s.rules().version()), format.name(), p.toString())));
+    }
+
+    /**
+     * @param s a reading of the graph
+     * @param format the diagram format
+     * @return the diagram's file content: UTF-8 text or PNG bytes
+     */
+    static byte[] diagram(Snapshot s, RulesDiagram.Format format) {
+        Map<OrderStatus, Long> stuck = new java.util.EnumMap<>(OrderStatus.class);
+        for (OrderStatus st : OrderStatus.values()) {
+            Long n = s.stuckCount(st);
+            if (n != null) {
+                stuck.put(st, n);
+            }
+        }
+        RulesDiagram.Counts counts = new RulesDiagram.Counts(s.live(), stuck, s.lastHour());
+        return switch (format) {
+            case PLANTUML -> RulesDiagram.plantUml(s.rules(), counts).getBytes(StandardCharsets.UTF_8);
+            case MERMAID -> RulesDiagram.mermaid(s.rules(), counts).getBytes(StandardCharsets.UTF_8);
+            case PNG -> GraphPainter.png(s.rules(), counts, 2);
+        };
+    }
+
+    /** @return diagram exports: executable while none runs */
+    public Command exportCommand() {
+        return exportCommand;
     }
 
     /** @return the last reading, or null before the first */

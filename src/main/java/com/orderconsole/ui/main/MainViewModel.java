@@ -81,7 +81,7 @@ public final class MainViewModel implements Navigator {
             traffic.refresh();
         };
         // New rules redraw the graph and show their version in the status bar at once, not on the next tick.
-        rules = new RulesViewModel(s.rules(), operator, bg, dialogs, () -> {
+        rules = new RulesViewModel(s.rules(), s.rulesWhatIf(), operator, bg, dialogs, () -> {
             graph.refresh();
             statusBar.check();
         });

@@ -45,6 +45,7 @@ public final class OrderDetailView {
     @FXML private Button overrideButton;
     @FXML private Label detailMessage;
     @FXML private ListView<HistoryEntry> historyList;
+    @FXML private TitledPane storyPane;
 
     public OrderDetailView(OrderDetailViewModel vm) {
         this.vm = vm;
@@ -84,6 +85,8 @@ public final class OrderDetailView {
         historyList.setItems(vm.history());
         historyList.setPlaceholder(new Label("No history in MySQL yet."));
         historyList.setCellFactory(l -> new TimelineCell());
+        storyPane.setContent(new OrderStoryView(vm.story()).root());
+        storyPane.expandedProperty().bindBidirectional(vm.story().openProperty());
     }
 
     /** One history line: when and what, the outcome, who and why. */

@@ -60,6 +60,7 @@ public final class OrderDetailViewModel implements Refreshable {
     private final Command moveCommand;
     private final Command overrideCommand;
     private final ReadOnlyLongWrapper readAtMs = new ReadOnlyLongWrapper();
+    private final OrderStoryViewModel story;
     private Consumer<OrderSummary> changed = s -> { };
     private String orderId;
     /** True after a read failed or found nothing: its message goes once the order reads again. */
@@ -79,6 +80,7 @@ public final class OrderDetailViewModel implements Refreshable {
         this.operator = operator;
         this.dialogs = dialogs;
         this.work = new Command(background, feedback::error);
+        this.story = new OrderStoryViewModel(orders, background, dialogs);
         this.moveCommand = work.when(new SimpleBooleanProperty(canMove()));
         this.overrideCommand = work.when(details.isNotNull().and(overrideTarget.isNotNull()));
     }
@@ -224,6 +226,7 @@ public final class OrderDetailViewModel implements Refreshable {
 
     private void show(OrderDetails d) {
         details.set(d);
+        story.follow(d.summary().orderId());
         changed.accept(d.summary());
         history.setAll(d.history());
         legalTargets.setAll(d.legalTargets().stream().sorted().toList());
@@ -237,6 +240,7 @@ public final class OrderDetailViewModel implements Refreshable {
 
     private void showNothing() {
         details.set(null);
+        story.follow(null);
         readAtMs.set(0);
         history.clear();
         legalTargets.clear();
@@ -244,6 +248,11 @@ public final class OrderDetailViewModel implements Refreshable {
     }
 
     private record Outcome(TransitionResult result, String syncNote, OrderDetails details, long atMs) {
+    }
+
+    /** @return the story of the order shown (read when it is open) */
+    public OrderStoryViewModel story() {
+        return story;
     }
 
     /** @return the loaded order, or null before a load or after a failed one */

@@ -4,6 +4,11 @@ import com.orderconsole.domain.InvalidRulesException;
 import com.orderconsole.domain.Operator;
 import com.orderconsole.domain.OrderStatus;
 import com.orderconsole.domain.Role;
+import com.orderconsole.domain.RulesFault;
+import com.orderconsole.app.Messages;
+import com.orderconsole.app.RulesWords;
+import com.orderconsole.service.rules.RulesImpact;
+import com.orderconsole.service.rules.RulesWhatIf;
 import com.orderconsole.domain.TransitionRules;
 import com.orderconsole.service.rules.RulesJson;
 import com.orderconsole.service.rules.RulesService;
@@ -23,8 +28,6 @@ import javafx.collections.ObservableList;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import java.util.Set;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
@@ -37,6 +40,8 @@ import java.util.function.Supplier;
  */
 public final class RulesViewModel implements Refreshable {
     private final RulesService rules;
+    private final RulesWhatIf whatIf;
+    private final ReadOnlyObjectWrapper<RulesImpact> impact = new ReadOnlyObjectWrapper<>();
     private final Operator operator;
     private final DialogService dialogs;
     private final Runnable onApplied;
@@ -51,18 +56,21 @@ public final class RulesViewModel implements Refreshable {
     private String inForceText = "";
 
     /** Outcome of a validation or an apply: the rules, or the faults that stopped them. */
-    private record Checked(TransitionRules rules, List<String> faults) {
+    private record Checked(TransitionRules rules, List<RulesFault> faults) {
     }
 
     /**
      * @param rules reads, validates and stores the rules
+     * @param whatIf what a change would do to the orders there are now, shown in the confirmation
      * @param operator who applies; the service refuses roles below ops
      * @param background where reads, validations and applies run
      * @param dialogs asks before new rules are applied
      * @param onApplied run after new rules are in force (the console redraws the graph and the status bar)
      */
-    public RulesViewModel(RulesService rules, Operator operator, Background background, DialogService dialogs, Runnable onApplied) {
+    public RulesViewModel(RulesService rules, RulesWhatIf whatIf, Operator operator, Background background, DialogService dialogs,
+                          Runnable onApplied) {
         this.rules = rules;
+        this.whatIf = whatIf;
         this.operator = operator;
         this.dialogs = dialogs;
         this.onApplied = onApplied;
@@ -92,25 +100,44 @@ public final class RulesViewModel implements Refreshable {
 
     /**
      * Validates the edited document and, when it is valid and differs from the rules in force, asks
-     * for a confirmation that lists what changes; then {@link #apply()}. Nothing is stored when the
-     * document has faults, describes the rules in force, or the user declines.
+     * for a confirmation that lists what changes and what it would do to the orders there are now (the
+     * what-if: statuses that lose every exit, exits stuck orders lose, whether WAIT_PAY → CANCELLED
+     * survives, with sample ids); then {@link #apply()}. Nothing is stored when the document has faults,
+     * describes the rules in force, or the user declines.
      */
     public void confirmAndApply() {
-        check(r -> {
+        String doc = text.get();
+        editCommand.run("validate the transition rules", job -> {
+            Checked c = checked(() -> rules.validate(doc));
+            return new Assessed(c, c.rules() == null ? null : whatIf.whatIf(doc));
+        }, a -> {
+            if (a.checked().rules() == null) {
+                showFaults(a.checked().faults());
+                return;
+            }
+            faults.clear();
+            TransitionRules r = a.checked().rules();
             TransitionRules now = inForce.get();
-            if (now != null && now.sameGraph(r)) {
+            if (now != null && now.sameRules(r)) {
                 feedback.ok("This document describes the rules in force (version " + now.version() + "); nothing to apply.");
                 return;
             }
+            impact.set(a.impact());
             feedback.clear();
             long next = (now == null ? 0 : now.version()) + 1;
-            if (dialogs.confirm("Apply transition rules", "Apply these rules as version " + next + "?",
-                    String.join("\n", changes(now, r))
+            List<String> effect = RulesWords.impact(a.impact());
+            if (dialogs.confirm(a.impact().harmful() ? Messages.get("rules.whatif.confirmTitle") : "Apply transition rules",
+                    "Apply these rules as version " + next + "?",
+                    String.join("\n", changes(now, r)) + "\n\n" + Messages.get("rules.whatif.heading") + "\n" + String.join("\n", effect)
                             + "\n\nThey take effect for the next transition in every console, CLI and sweeper; orders keep their status.",
                     "Apply as version " + next)) {
                 apply();
             }
         });
+    }
+
+    /** A validation with, for a valid document, its what-if. */
+    private record Assessed(Checked checked, RulesImpact impact) {
     }
 
     /** Stores the edited document as the next rules version; it takes effect for the next transition. */
@@ -146,12 +173,12 @@ public final class RulesViewModel implements Refreshable {
         try {
             return new Checked(call.get(), List.of());
         } catch (InvalidRulesException e) {
-            return new Checked(null, e.faults());
+            return new Checked(null, e.details());
         }
     }
 
-    private void showFaults(List<String> found) {
-        faults.setAll(found.stream().map(RulesViewModel::inWords).toList());
+    private void showFaults(List<RulesFault> found) {
+        faults.setAll(found.stream().map(RulesWords::fault).toList());
         feedback.error((found.size() == 1 ? "1 fault" : found.size() + " faults") + ": nothing was changed.");
     }
 
@@ -164,66 +191,13 @@ public final class RulesViewModel implements Refreshable {
         edited.set(!text.get().equals(inForceText));
     }
 
-    private static final Pattern MALFORMED = Pattern.compile("malformed JSON at line (\\d+), column (\\d+): (.*)", Pattern.DOTALL);
-    private static final Pattern START_MARKER = Pattern.compile(
-            "\\s*\\(start marker at \\[Source:.*?line: (\\d+), column: (\\d+)\\]\\)", Pattern.DOTALL);
-    private static final Pattern SOURCE = Pattern.compile("\\s*at \\[Source:.*", Pattern.DOTALL);
-    private static final Pattern CODE = Pattern.compile("\\s*\\(code -?\\d+\\)");
-
-    /**
-     * A parser's fault in words: where, and what, without the parser's internals (sources, features, codes).
-     *
-     * @param fault one fault as the service names it
-     * @return e.g. "Not valid JSON at line 3, column 5: unexpected character ('}'): was expecting double-quote to
-     *         start field name"; other faults unchanged
-     */
-    static String inWords(String fault) {
-        Matcher m = MALFORMED.matcher(fault);
-        if (!m.matches()) {
-            return fault;
-        }
-        String what = m.group(3);
-        Matcher start = START_MARKER.matcher(what);
-        if (start.find()) {
-            what = start.replaceFirst(" (opened at line " + start.group(1) + ", column " + start.group(2) + ")");
-        }
-        what = SOURCE.matcher(what).replaceFirst("");
-        what = CODE.matcher(what).replaceAll("");
-        what = what.lines().findFirst().orElse("").strip();
-        what = what.replace("expected close marker for Array", "a closing ] is missing")
-                .replace("expected close marker for Object", "a closing } is missing");
-        if (what.startsWith("Unexpected end-of-input")) {
-            what = "the document ends too early" + what.substring("Unexpected end-of-input".length());
-        }
-        if (!what.isEmpty()) {
-            what = Character.toLowerCase(what.charAt(0)) + what.substring(1);
-        }
-        return "Not valid JSON at line " + m.group(1) + ", column " + m.group(2) + (what.isEmpty() ? "" : ": " + what);
-    }
-
     /**
      * @param from the rules in force, or null when unknown
      * @param to the new rules
      * @return one line per added or removed edge and per status that becomes or stops being terminal
      */
     static List<String> changes(TransitionRules from, TransitionRules to) {
-        List<String> out = new ArrayList<>();
-        for (OrderStatus a : OrderStatus.values()) {
-            for (OrderStatus b : OrderStatus.values()) {
-                boolean before = from != null && from.allows(a, b);
-                boolean after = to.allows(a, b);
-                if (after != before) {
-                    out.add((after ? "adds " : "removes ") + a + " → " + b);
-                }
-            }
-        }
-        for (OrderStatus s : OrderStatus.values()) {
-            boolean before = from != null && from.isTerminal(s);
-            if (to.isTerminal(s) != before) {
-                out.add(to.isTerminal(s) ? "makes " + s + " terminal" : s + " is no longer terminal");
-            }
-        }
-        return out;
+        return RulesWords.changes(from, to);
     }
 
     private static String summary(TransitionRules r) {
@@ -254,6 +228,11 @@ public final class RulesViewModel implements Refreshable {
     /** @return every fault of the last validation or apply, in words; empty when it was valid */
     public ObservableList<String> faults() {
         return faults;
+    }
+
+    /** @return the what-if of the last change confirmed or declined, null before one */
+    public ReadOnlyObjectProperty<RulesImpact> impactProperty() {
+        return impact.getReadOnlyProperty();
     }
 
     /** @return validate and apply: executable while neither runs */

@@ -50,6 +50,44 @@ class DurabilityTest {
         assertThat(RawSql.count("SELECT COUNT(*) FROM order_history WHERE to_status = 2 AND result_code = 1")).isEqualTo(50);
     }
 
+    /**
+     * Issue 15: an upgrade with a backlog. Entries the earlier script wrote (one field per value, the time
+     * in ts) wait in the outbox when the compact form takes over; the follower applies both, in order, once.
+     */
+    @Test
+    void aBacklogInTheEarlierOutboxFormIsAppliedAfterAnUpgrade() {
+        try (Engine e = TestServers.freshEngine()) {
+            Services s = e.services();
+            s.orders().create(support, "old-1", null, Duration.ofMinutes(30));
+            s.follower().drainOnce();
+            int bucket = RedisKeys.bucket("old-1");
+            try (RawRedis raw = new RawRedis()) {
+                // As the earlier transition.lua left a PAY and a rejected CANCEL: state, sequence and entries.
+                String stats = RedisKeys.stats(bucket);
+                long seq = raw.cmd().hincrby(stats, "seq", 1);
+                raw.cmd().hset(RedisKeys.order("old-1"), java.util.Map.of("status", "2", "version", "2", "updateTime", "1700000000123"));
+                raw.cmd().xadd(RedisKeys.outbox(bucket), java.util.Map.of("o", "old-1", "f", "1", "t", "2", "v", "2", "c", "1",
+                        "a", "bob", "s", "api", "r", "paid before the upgrade", "ts", "1700000000123", "n", Long.toString(seq)));
+                seq = raw.cmd().hincrby(stats, "seq", 1);
+                raw.cmd().xadd(RedisKeys.outbox(bucket), java.util.Map.of("o", "old-1", "f", "2", "t", "6", "v", "2", "c", "0",
+                        "a", "sweeper", "s", "sweeper", "r", "", "ts", "1700000000456", "n", Long.toString(seq)));
+            }
+            assertThat(s.transitions().transition(support, TransitionRequest.of("old-1", OrderStatus.WAIT_SHIP, "test", "after"))
+                    .applied()).isTrue();
+            assertThat(s.follower().drainOnce()).isEqualTo(3);
+            assertThat(s.follower().drainOnce()).isZero();
+            assertThat(s.follower().status().pending()).isZero();
+            assertThat(s.deadLetters().countOpen()).isZero();
+        }
+        assertThat(RawSql.count("SELECT COUNT(*) FROM orders WHERE order_id = 'old-1' AND status = 3 AND version = 3")).isEqualTo(1);
+        assertThat(RawSql.count("SELECT COUNT(*) FROM order_history WHERE order_id = 'old-1' AND to_status = 2 AND result_code = 1"
+                + " AND actor = 'bob' AND reason = 'paid before the upgrade' AND at_ms = 1700000000123")).isEqualTo(1);
+        assertThat(RawSql.count("SELECT COUNT(*) FROM order_history WHERE order_id = 'old-1' AND to_status = 6 AND result_code = 0"
+                + " AND at_ms = 1700000000456")).isEqualTo(1);
+        assertThat(RawSql.count("SELECT COUNT(*) FROM order_history WHERE order_id = 'old-1' AND to_status = 3 AND version = 3"
+                + " AND result_code = 1 AND actor = 'alice' AND reason = 'after' AND at_ms > 1700000000456")).isEqualTo(1);
+    }
+
     @Test
     void mysqlOutageDelaysButDoesNotLoseTransitions() {
         try (Engine e = TestServers.freshEngine()) {

@@ -69,7 +69,9 @@ class OrderTableTest {
         List<OrderSummary> stuck = all(OrderQuery.inStatus(OrderStatus.WAIT_PAY, true), 10);
         assertThat(stuck).extracting(OrderSummary::orderId).containsExactly("a_08", "a_07");
         assertThat(s.monitor().stateCounts().stuck()).containsEntry(OrderStatus.WAIT_PAY, 2L);
-        s.stuckThresholds().set(OrderStatus.WAIT_PAY, Duration.ofHours(4));
+        java.util.Map<OrderStatus, Duration> longer = new java.util.EnumMap<>(s.stuckThresholds().all());
+        longer.put(OrderStatus.WAIT_PAY, Duration.ofHours(4));
+        s.rules().setStuckThresholds(new Operator("olga", Role.OPS), longer);
         assertThat(all(OrderQuery.inStatus(OrderStatus.WAIT_PAY, true), 10)).isEmpty();
     }
 

@@ -127,6 +127,28 @@ class PoisonRecordTest {
         assertThat(s.deadLetters().countOpen()).isEqualTo(1);
     }
 
+    /** Issue 15: the compact entry form is parsed as tolerantly as the earlier one. */
+    @ParameterizedTest
+    @ValueSource(strings = {"k-1,1,2,3", "k-1,1,9,2,1,5", "k-1,1,2,two,1,5", ",1,2,2,1,5"})
+    void aCompactOutboxEntryTheFollowerCannotReadIsSetAsideAndTheBucketGoesOn(String k) {
+        Services s = engine.services();
+        s.orders().create(support, "k-1", null, Duration.ofMinutes(30));
+        int bucket = RedisKeys.bucket("k-1");
+        try (RawRedis raw = new RawRedis()) {
+            raw.cmd().xadd(RedisKeys.outbox(bucket), Map.of("k", k, "a", "x", "s", "t", "r", ""));
+        }
+        s.transitions().transition(support, TransitionRequest.of("k-1", OrderStatus.PAID, "t", "after the bad one"));
+        assertThat(s.follower().drainOnce()).isEqualTo(2);
+        assertThat(RawSql.count("SELECT status FROM orders WHERE order_id = 'k-1'")).isEqualTo(2);
+        assertThat(s.follower().status().pending()).isZero();
+        assertThat(s.deadLetters().open(10)).singleElement().satisfies(d -> {
+            assertThat(d.kind()).isEqualTo("OUTBOX_ENTRY");
+            assertThat(d.orderId()).isEqualTo(k.startsWith(",") ? null : "k-1");
+            assertThat(d.body()).contains("k=" + k);
+            assertThat(d.reason()).doesNotContain("Exception");
+        });
+    }
+
     @Test
     void opsRestoreAMalformedRecordFromMySqlOrDiscardItWithAReason() {
         Services s = engine.services();

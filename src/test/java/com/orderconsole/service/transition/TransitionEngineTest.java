@@ -295,4 +295,64 @@ class TransitionEngineTest {
                 .hasMessageContaining("already exists");
         assertThat(s.orders().lookup("d-1").summary().redisStatus()).isEqualTo(OrderStatus.PAID);
     }
+
+    /** Issue 15: a rules copy published before the one-field edge lookup existed (after an upgrade) still decides every code. */
+    @Test
+    void aRulesCopyWithoutEdgeFieldsStillDecidesEveryCode() {
+        s.orders().create(support, "up-1", null, Duration.ofMinutes(30));
+        s.orders().create(support, "up-2", null, Duration.ofMinutes(30));
+        assertThat(move("up-2", OrderStatus.CANCELLED).code()).isEqualTo(ResultCode.APPLIED);
+        try (RawRedis raw = new RawRedis()) {
+            String version = raw.cmd().hget(RedisKeys.rules(0), "_v");
+            for (int b = 0; b < RedisKeys.BUCKETS; b++) {
+                assertThat(raw.cmd().hget(RedisKeys.rules(b), "1>2")).as("published with edge fields").isEqualTo("1");
+                assertThat(raw.cmd().hkeys(RedisKeys.rules(b))).as("no edge out of a terminal status")
+                        .noneMatch(k -> k.startsWith("5>") || k.startsWith("6>"));
+                raw.cmd().del(RedisKeys.rules(b));
+                raw.cmd().hset(RedisKeys.rules(b), java.util.Map.of("_v", version, "_t", "5,6", "1", "2,6", "2", "3", "3", "4", "4", "5"));
+            }
+        }
+        assertThat(move("up-1", OrderStatus.PAID).code()).isEqualTo(ResultCode.APPLIED);
+        assertThat(move("up-1", OrderStatus.CANCELLED).code()).isEqualTo(ResultCode.NOT_ALLOWED);
+        assertThat(move("up-2", OrderStatus.PAID).code()).isEqualTo(ResultCode.TERMINAL);
+        assertThat(move("up-1", OrderStatus.WAIT_SHIP).code()).isEqualTo(ResultCode.APPLIED);
+    }
+
+    /**
+     * Issue 15: transition.lua counts one move per applied call instead of moving two live counters; the live
+     * counts still add up over counters an earlier script left (n: moved with e:), and a recount in between.
+     */
+    @Test
+    void liveCountsAddUpOverCountersAnEarlierScriptLeftAndAfterARecount() {
+        s.orders().create(support, "lc-1", null, Duration.ofMinutes(30));
+        s.orders().create(support, "lc-2", null, Duration.ofMinutes(30));
+        try (RawRedis raw = new RawRedis()) {
+            // lc-2 paid by the earlier script: its state, and the counters it moved on the way.
+            String stats = RedisKeys.stats(RedisKeys.bucket("lc-2"));
+            raw.cmd().hset(RedisKeys.order("lc-2"), java.util.Map.of("status", "2", "version", "2"));
+            raw.cmd().zrem(RedisKeys.cancelQueue(RedisKeys.bucket("lc-2")), "lc-2");
+            raw.cmd().hincrby(stats, "n:1", -1);
+            raw.cmd().hincrby(stats, "n:2", 1);
+            raw.cmd().hincrby(stats, "e:1>2", 1);
+        }
+        assertThat(move("lc-1", OrderStatus.PAID).code()).isEqualTo(ResultCode.APPLIED);
+        assertThat(s.monitor().stateCounts().live()).containsEntry(OrderStatus.WAIT_PAY, 0L).containsEntry(OrderStatus.PAID, 2L);
+        assertThat(s.monitor().appliedByEdge()).containsEntry(new Edge(OrderStatus.WAIT_PAY, OrderStatus.PAID), 2L);
+        assertThat(s.monitor().resultCounts()).containsEntry(ResultCode.APPLIED, 2L);
+
+        try (RawRedis raw = new RawRedis()) {
+            raw.cmd().hincrby(RedisKeys.stats(RedisKeys.bucket("lc-1")), "n:1", 3); // drifted, as after a lost delete
+        }
+        Operator olga = new Operator("olga", Role.OPS);
+        var report = s.reconciliation().run(null, com.orderconsole.service.recon.ReconProgress.NONE, () -> false);
+        s.reconciliation().repair(olga, report, com.orderconsole.service.recon.ReconCategory.COUNTERS_DRIFT,
+                com.orderconsole.service.recon.ReconProgress.NONE, () -> false);
+        assertThat(s.monitor().stateCounts().live()).containsEntry(OrderStatus.WAIT_PAY, 0L).containsEntry(OrderStatus.PAID, 2L);
+        assertThat(move("lc-1", OrderStatus.WAIT_SHIP).code()).isEqualTo(ResultCode.APPLIED);
+        assertThat(s.monitor().stateCounts().live()).containsEntry(OrderStatus.PAID, 1L).containsEntry(OrderStatus.WAIT_SHIP, 1L)
+                .containsEntry(OrderStatus.WAIT_PAY, 0L);
+        assertThat(s.monitor().appliedByEdge()).as("the recount leaves the edge counts alone")
+                .containsEntry(new Edge(OrderStatus.WAIT_PAY, OrderStatus.PAID), 2L)
+                .containsEntry(new Edge(OrderStatus.PAID, OrderStatus.WAIT_SHIP), 1L);
+    }
 }

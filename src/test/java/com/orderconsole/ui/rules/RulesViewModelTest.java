@@ -27,7 +27,7 @@ class RulesViewModelTest extends ViewModelTestBase {
     private int applied;
 
     private RulesViewModel rules(String name, Role role) {
-        return new RulesViewModel(services.rules(), new Operator(name, role), background, dialogs, () -> applied++);
+        return new RulesViewModel(services.rules(), services.rulesWhatIf(), new Operator(name, role), background, dialogs, () -> applied++);
     }
 
     @Test
@@ -47,7 +47,7 @@ class RulesViewModelTest extends ViewModelTestBase {
         assertThat(vm.editedProperty().get()).isTrue();
 
         vm.validate();
-        assertThat(vm.faults()).containsExactly("terminal status FINISHED has outgoing edges to [PAID]");
+        assertThat(vm.faults()).containsExactly("Line 3, column 71: terminal status FINISHED has outgoing edges to [PAID]");
         assertThat(vm.feedback().messageProperty().get()).isEqualTo("1 fault: nothing was changed.");
         assertThat(vm.feedback().errorProperty().get()).isTrue();
 
@@ -63,7 +63,7 @@ class RulesViewModelTest extends ViewModelTestBase {
         vm.validate();
         // Issue 12, minor: line and column in words, no parser internals.
         assertThat(vm.faults()).singleElement().asString()
-                .isEqualTo("Not valid JSON at line 1, column 26: the document ends too early: a closing ] is missing"
+                .isEqualTo("Line 1, column 26: not valid JSON: the document ends too early: a closing ] is missing"
                         + " (opened at line 1, column 15)")
                 .doesNotContain("Source").doesNotContain("StreamReadFeature");
     }
@@ -134,5 +134,27 @@ class RulesViewModelTest extends ViewModelTestBase {
         assertThat(vm.feedback().messageProperty().get()).startsWith("Could not apply the transition rules: ").doesNotContain("Exception");
         assertThat(services.rules().current().version()).isEqualTo(1);
         assertThat(applied).isZero();
+    }
+
+    /** Issue 13.3: the confirmation says which live orders a change strands, with sample ids, before anything is stored. */
+    @Test
+    void theConfirmationShowsTheOrdersAChangeWouldStrand() {
+        createOrder("ws-1");
+        move("ws-1", OrderStatus.PAID);
+        move("ws-1", OrderStatus.WAIT_SHIP);
+        services.follower().drainOnce(); // sample ids come from MySQL
+        RulesViewModel vm = rules("olga", Role.OPS);
+        vm.refresh();
+        vm.textProperty().set(com.orderconsole.service.rules.RulesWhatIfTest.STRANDS_WAIT_SHIP);
+        dialogs.no();
+        vm.confirmAndApply();
+        assertThat(dialogs.asked()).singleElement().satisfies(q -> {
+            assertThat(q.title()).isEqualTo("Apply transition rules: orders affected");
+            assertThat(q.details()).contains("WAIT_SHIP loses every exit: its 1 live orders (0 of them stuck) would stay there for good (e.g. ws-1)")
+                    .contains("WAIT_PAY → CANCELLED stays")
+                    .contains("In all: 1 live orders would lose every exit");
+        });
+        assertThat(vm.impactProperty().get().stranded()).isEqualTo(1);
+        assertThat(services.rules().current().version()).as("declined: nothing stored").isEqualTo(1);
     }
 }

@@ -19,7 +19,7 @@ class RulesViewTest extends ConsoleFxTest {
         interact(() -> lookup("#rulesText").<TextArea>query().setText(RulesViewModelTest.INVALID));
         clickOn("#applyButton");
         waitUntil(() -> !rows("#faultsList").isEmpty());
-        assertThat(rows("#faultsList")).containsExactly("terminal status FINISHED has outgoing edges to [PAID]");
+        assertThat(rows("#faultsList")).containsExactly("Line 3, column 71: terminal status FINISHED has outgoing edges to [PAID]");
         assertThat(text("#rulesMessage")).isEqualTo("1 fault: nothing was changed.");
         assertThat(services.rules().current().version()).isEqualTo(1);
         assertThat(text("#rulesVersion")).isEqualTo("version 1 in force");

@@ -1,0 +1,23 @@
+-- Sets one bucket's live per-status counts to counted values (reconciliation's repair) in one step with
+-- the moves transition.lua keeps counting meanwhile: a live count is n:<s> plus the moves into s minus the
+-- moves out of s (m:<from>><to>), so n:<s> becomes the counted value minus that net.
+--
+-- KEYS[1] stats hash   ARGV[1..6] counted live orders in status 1..6
+-- Returns 6.
+
+local net = {0, 0, 0, 0, 0, 0}
+local h = redis.call('HGETALL', KEYS[1])
+for i = 1, #h, 2 do
+  local a, b = string.match(h[i], '^m:(%d+)>(%d+)$')
+  if a then
+    local v = tonumber(h[i + 1]) or 0
+    a = tonumber(a)
+    b = tonumber(b)
+    if net[a] then net[a] = net[a] - v end
+    if net[b] then net[b] = net[b] + v end
+  end
+end
+for s = 1, 6 do
+  redis.call('HSET', KEYS[1], 'n:' .. s, tonumber(ARGV[s]) - net[s])
+end
+return 6

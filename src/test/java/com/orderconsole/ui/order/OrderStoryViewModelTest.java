@@ -1,0 +1,70 @@
+package com.orderconsole.ui.order;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.orderconsole.domain.Operator;
+import com.orderconsole.domain.OrderStatus;
+import com.orderconsole.domain.Role;
+import com.orderconsole.domain.TransitionRequest;
+import com.orderconsole.ui.ViewModelTestBase;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** The story in the order detail (issue 13.4): read when open, rejected attempts in words, state at a moment, export. */
+class OrderStoryViewModelTest extends ViewModelTestBase {
+    private OrderDetailViewModel detail() {
+        return new OrderDetailViewModel(services.orders(), services.transitions(), new Operator("sam", Role.SUPPORT), background, dialogs);
+    }
+
+    @Test
+    void theStoryIsReadWhenOpenedAndExplainsARejectedPaymentAfterTheTimeoutCancel(@TempDir Path dir) throws Exception {
+        createOrder("sv-1");
+        services.transitions().transition(new Operator("sweeper", Role.SUPPORT),
+                TransitionRequest.of("sv-1", OrderStatus.CANCELLED, "sweeper", "payment deadline passed"));
+        services.transitions().transition(new Operator("payment-gw", Role.SUPPORT),
+                TransitionRequest.of("sv-1", OrderStatus.PAID, "cli", "callback"));
+
+        OrderDetailViewModel vm = detail();
+        vm.load("sv-1");
+        OrderStoryViewModel story = vm.story();
+        assertThat(story.storyProperty().get()).as("not read while closed").isNull();
+        story.openProperty().set(true);
+        assertThat(story.steps()).hasSize(3);
+        assertThat(story.steps().get(2).entry().code().applied()).isFalse();
+        assertThat(com.orderconsole.app.StoryWords.step(story.steps().get(2)))
+                .contains("after the timeout cancel: rejected, the order was already CANCELLED");
+        assertThat(story.steps().get(1).pending()).as("the follower has not run: sync pending").isTrue();
+        assertThat(story.stateAtProperty().get()).contains("the order was CANCELLED");
+
+        story.select(story.steps().get(0));
+        assertThat(story.stateAtProperty().get()).contains("the order was WAIT_PAY (version 1");
+        story.momentProperty().set(story.firstMs() - 1);
+        assertThat(story.stateAtProperty().get()).contains("did not exist yet");
+
+        Path file = dir.resolve("story.json");
+        dialogs.file(file);
+        story.exportJson();
+        JsonNode json = new ObjectMapper().readTree(Files.readString(file));
+        assertThat(json.get("orderId").asText()).isEqualTo("sv-1");
+        assertThat(json.get("steps")).hasSize(3);
+        assertThat(json.get("syncPending").asBoolean()).isTrue();
+        assertThat(story.feedback().messageProperty().get()).startsWith("Exported 3 steps to ");
+    }
+
+    @Test
+    void anotherOrderOrAnUnknownOneClearsTheStory() {
+        createOrder("sv-2");
+        OrderDetailViewModel vm = detail();
+        vm.story().openProperty().set(true);
+        vm.load("sv-2");
+        assertThat(vm.story().steps()).hasSize(1);
+        vm.load("nope-77");
+        assertThat(vm.story().steps()).as("an unknown id leaves no old story behind").isEmpty();
+        assertThat(vm.story().storyProperty().get()).isNull();
+    }
+}
