@@ -23,7 +23,7 @@ import java.util.Set;
  * (reconciliation/console/memory data set, default 1,000,000), {@code bench.storm} (orders expiring in
  * the same second, default 100,000), {@code bench.throughputOrders} (orders per throughput run; each
  * makes 4 transitions, default 50,000), {@code bench.jmh} (run the JMH micro-benchmarks, default true),
- * {@code bench.scenarios} (comma list of throughput, mysql, script, e2e, hot, storm, outage, scale, cluster, retention; default all),
+ * {@code bench.scenarios} (comma list of throughput, mysql, script, e2e, hot, storm, outage, scale, cluster, retention, bulk, audit; default all),
  * {@code bench.outageSeconds} and {@code bench.outageRate} (the MySQL outage scenario, default 300 s at 1,000/s),
  * {@code bench.clusterOrders} (orders per run of the 1-vs-3-masters scenario; each makes 4 transitions,
  * default 20,000), {@code bench.retentionOrders} (orders of the 95 %-terminal data set, default 10,000,000),
@@ -39,7 +39,7 @@ public final class BenchMain {
         int storm = Integer.getInteger("bench.storm", 100_000);
         int perRun = Integer.getInteger("bench.throughputOrders", 50_000);
         boolean jmh = Boolean.parseBoolean(System.getProperty("bench.jmh", "true"));
-        Set<String> only = Set.of(System.getProperty("bench.scenarios", "throughput,mysql,script,e2e,hot,storm,outage,scale,cluster,retention").split(","));
+        Set<String> only = Set.of(System.getProperty("bench.scenarios", "throughput,mysql,script,e2e,hot,storm,outage,scale,cluster,retention,bulk,audit").split(","));
         Path dir = Path.of(System.getProperty("bench.dir", "target/bench-servers")).toAbsolutePath();
         Path out = Path.of(System.getProperty("bench.out", "target/bench-results.md")).toAbsolutePath();
         long start = System.nanoTime();
@@ -84,6 +84,24 @@ public final class BenchMain {
                 failed |= scenario(table, "Sweep storm", () -> new SweepStormScenario(env, table).run(storm, null));
                 failed |= scenario(table, "Sweep storm what-if: the earlier, larger sweeper batches",
                         () -> new SweepStormScenario(env, table).run(storm, SweepStormScenario.WHAT_IF_BATCH));
+            }
+            if (only.contains("bulk")) {
+                failed |= scenario(table, "Bulk move (issue 13)", () -> {
+                    try {
+                        new BulkAuditScenarios(env, table).bulk(Integer.getInteger("bench.bulkOrders", 100_000));
+                    } catch (Exception e) {
+                        throw new IllegalStateException(e.getMessage(), e);
+                    }
+                });
+            }
+            if (only.contains("audit")) {
+                failed |= scenario(table, "Audit view (issue 13)", () -> {
+                    try {
+                        new BulkAuditScenarios(env, table).audit(Integer.getInteger("bench.auditRows", 1_000_000));
+                    } catch (Exception e) {
+                        throw new IllegalStateException(e.getMessage(), e);
+                    }
+                });
             }
             if (only.contains("scale")) {
                 failed |= scenario(table, "Scale: memory, console, reconciliation", () -> new ScaleScenarios(env, table, orders).run());

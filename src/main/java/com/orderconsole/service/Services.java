@@ -2,6 +2,8 @@ package com.orderconsole.service;
 
 import com.orderconsole.redis.RedisConnection;
 import com.orderconsole.redis.RedisStores;
+import com.orderconsole.service.audit.AuditService;
+import com.orderconsole.service.bulk.BulkService;
 import com.orderconsole.service.deadletter.DeadLetterService;
 import com.orderconsole.service.follower.Follower;
 import com.orderconsole.service.importer.OlistImporter;
@@ -54,6 +56,8 @@ public final class Services implements AutoCloseable {
     private final TrafficSimulator simulator;
     private final Duration paymentTimeout;
     private final TerminalRetention retention;
+    private final BulkService bulk;
+    private final AuditService auditView;
 
     private Services(RedisStores redis, Database db, Duration paymentTimeout, Duration terminalRetention) {
         RedisConnection clock = redis.connection();
@@ -84,6 +88,11 @@ public final class Services implements AutoCloseable {
         this.deadLetters = new DeadLetterService(db, orders, access, audit);
         this.importer = new OlistImporter(creator, db, access, paymentTimeout);
         this.simulator = new TrafficSimulator(orders, transitions, access);
+        // Bulk moves keep 500 calls in flight: on a Redis connection of their own, like the sweeper's, they never queue in
+        // front of single moves (run 2 of BENCHMARKS.md's issue 13: single-move p99 16 -> 83 ms on the shared connection).
+        TransitionService bulkMoves = new TransitionService(clock, redis.orders().onOwnConnection(), db, orders, rules, follower, access);
+        this.bulk = new BulkService(clock, redis.orders(), db, orders, bulkMoves, rules, access);
+        this.auditView = new AuditService(db, rules);
     }
 
     /**
@@ -178,6 +187,16 @@ public final class Services implements AutoCloseable {
     /** @return the live-traffic simulator (stopped until started) */
     public TrafficSimulator simulator() {
         return simulator;
+    }
+
+    /** @return bulk transitions: preview, apply with compare-and-set, batch records */
+    public BulkService bulk() {
+        return bulk;
+    }
+
+    /** @return the audit view: every recorded action across orders */
+    public AuditService audit() {
+        return auditView;
     }
 
     public StuckThresholds stuckThresholds() {

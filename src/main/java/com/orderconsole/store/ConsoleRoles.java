@@ -31,7 +31,7 @@ public final class ConsoleRoles {
     /** Prefix of the role names. */
     public static final String PREFIX = "order_console_";
     /** Tables whose rows the engine changes in place: the order record and the MySQL follower's cursor. */
-    static final Set<String> UPDATED_IN_PLACE = Set.of("orders", "sync_cursor", "dead_letter");
+    static final Set<String> UPDATED_IN_PLACE = Set.of("orders", "sync_cursor", "dead_letter", "bulk_batch");
     /** Tables written from a higher role than support. */
     static final Map<String, Role> WRITTEN_FROM = Map.of("transition_rules", Role.OPS);
     /** Tables no console role writes: Flyway's record of the migrations. */

@@ -53,6 +53,8 @@ public final class Database implements AutoCloseable {
         cfg.addMapper(DatasetMapper.class);
         cfg.addMapper(DeadLetterMapper.class);
         cfg.addMapper(AuditMapper.class);
+        cfg.addMapper(BulkMapper.class);
+        cfg.addMapper(AuditEventMapper.class);
         this.sessions = new SqlSessionFactoryBuilder().build(cfg);
     }
 

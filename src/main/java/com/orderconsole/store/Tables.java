@@ -47,4 +47,14 @@ public final class Tables {
     public RulesArchive rulesArchive() {
         return new RulesArchive(session.getMapper(RulesArchiveMapper.class));
     }
+
+    /** @return bulk transitions: batches and their per-order results */
+    public BulkStore bulk() {
+        return new BulkStore(session.getMapper(BulkMapper.class));
+    }
+
+    /** @return every recorded action (order history and audit log), read for the audit view */
+    public AuditEvents auditEvents() {
+        return new AuditEvents(session.getMapper(AuditEventMapper.class));
+    }
 }

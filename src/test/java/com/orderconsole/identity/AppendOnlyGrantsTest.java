@@ -88,10 +88,10 @@ class AppendOnlyGrantsTest {
         });
         Set<String> readOnly = new TreeSet<>();
         Set<String> support = new TreeSet<>(List.of("orders:INSERT", "orders:UPDATE", "sync_cursor:INSERT", "sync_cursor:UPDATE",
-                "dead_letter:INSERT", "dead_letter:UPDATE"));
+                "dead_letter:INSERT", "dead_letter:UPDATE", "bulk_batch:INSERT", "bulk_batch:UPDATE"));
         for (String table : tables()) {
             readOnly.add(table + ":SELECT");
-            if (!Set.of("orders", "sync_cursor", "dead_letter", "transition_rules", "flyway_schema_history").contains(table)) {
+            if (!Set.of("orders", "sync_cursor", "dead_letter", "bulk_batch", "transition_rules", "flyway_schema_history").contains(table)) {
                 support.add(table + ":INSERT"); // order_history and any audit table: append-only
             }
         }

@@ -22,7 +22,7 @@ public final class ScriptedDialogs implements DialogService {
     /**
      * One question as the view model asked it.
      *
-     * @param kind "confirm", "reason", "inform", "file" or "durations"
+     * @param kind "confirm", "typed", "reason", "inform", "file" or "durations"
      * @param title window title
      * @param statement what will happen
      * @param details more lines, "" when none
@@ -98,6 +98,12 @@ public final class ScriptedDialogs implements DialogService {
     @SuppressWarnings("unchecked")
     public <K> Optional<Map<K, Duration>> askDurations(String title, String statement, Map<K, Duration> current) {
         return (Optional<Map<K, Duration>>) answer(new Question("durations", title, statement, current.toString(), ""));
+    }
+
+    /** Answered like {@link #confirm}: {@link #yes()} stands for "typed the phrase and confirmed". The phrase is kept as details. */
+    @Override
+    public boolean confirmTyped(String title, String statement, String details, String phrase, String confirmLabel) {
+        return (Boolean) answer(new Question("typed", title, statement, phrase, confirmLabel));
     }
 
     private Object answer(Question q) {

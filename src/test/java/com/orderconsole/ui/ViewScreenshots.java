@@ -113,6 +113,30 @@ class ViewScreenshots extends ConsoleFxTest {
         waitUntil(() -> vm.rules().inForceProperty().get() != null);
         shootAtEverySize(dir, "rules" + variant, cut);
 
+        // Bulk moves: a previewed choice and a recorded batch with its results (issue 13).
+        com.orderconsole.service.order.OrderQuery unpaid = new com.orderconsole.service.order.OrderQuery(null, null,
+                java.util.Set.of(com.orderconsole.domain.OrderStatus.WAIT_PAY), false, null, null, false, false);
+        com.orderconsole.service.bulk.BulkPreview bp = services.bulk().preview(com.orderconsole.service.bulk.BulkScope.of(unpaid),
+                com.orderconsole.domain.OrderStatus.CANCELLED, false, com.orderconsole.service.bulk.BulkProgress.NONE, () -> false);
+        services.bulk().apply(new com.orderconsole.domain.Operator("olga", Role.ADMIN), bp, "sample: unpaid orders of a closed campaign",
+                "console", com.orderconsole.service.bulk.BulkProgress.NONE, () -> false);
+        interact(() -> {
+            vm.pageProperty().set(Page.BULK);
+            vm.bulk().useFilter(com.orderconsole.service.order.OrderQuery.all());
+            vm.bulk().targetProperty().set(com.orderconsole.domain.OrderStatus.WAIT_SHIP);
+            vm.bulk().preview();
+        });
+        waitUntil(() -> vm.bulk().previewProperty().get() != null && !rows("#batchTable").isEmpty());
+        interact(() -> vm.bulk().selectedBatchProperty().set(vm.bulk().batches().get(0)));
+        waitUntil(() -> !rows("#resultTable").isEmpty());
+        shootAtEverySize(dir, "bulk", cut);
+        interact(() -> lookup("#tabs").<javafx.scene.control.TabPane>query().getSelectionModel().select(1));
+        shootAtEverySize(dir, "bulk-batches", cut);
+
+        interact(() -> vm.pageProperty().set(Page.AUDIT));
+        waitUntil(() -> !rows("#auditTable").isEmpty());
+        shootAtEverySize(dir, "audit", cut);
+
         assertThat(cut).as("text cut short with … on some page").isEmpty();
     }
 

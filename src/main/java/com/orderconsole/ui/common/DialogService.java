@@ -73,4 +73,18 @@ public interface DialogService {
      * @return every field's duration when confirmed, empty when cancelled
      */
     <K> Optional<Map<K, Duration>> askDurations(String title, String statement, Map<K, Duration> current);
+
+    /**
+     * Asks for a confirmation that must be typed: the confirm button stays disabled until the user typed
+     * {@code phrase} exactly (e.g. the number of orders a bulk move will change). For actions whose size or
+     * place (a production profile) makes a reflex click too cheap.
+     *
+     * @param title window title
+     * @param statement what will happen
+     * @param details more lines under the statement, "" for none
+     * @param phrase what must be typed, shown in the dialog
+     * @param confirmLabel text of the confirm button
+     * @return true when the phrase was typed and confirmed
+     */
+    boolean confirmTyped(String title, String statement, String details, String phrase, String confirmLabel);
 }

@@ -98,6 +98,27 @@ public final class FxDialogService implements DialogService {
     }
 
     @Override
+    public boolean confirmTyped(String title, String statement, String details, String phrase, String confirmLabel) {
+        Dialog<Boolean> dialog = new Dialog<>();
+        prepare(dialog, title, statement);
+        ButtonType confirm = new ButtonType(confirmLabel, ButtonBar.ButtonData.OK_DONE);
+        dialog.getDialogPane().getButtonTypes().addAll(confirm, BACK);
+        TextField typed = new TextField();
+        typed.setId("typedConfirmation");
+        Label ask = new Label(com.orderconsole.app.Messages.format("bulk.typeToConfirm", phrase));
+        ask.setWrapText(true);
+        Label more = new Label(details);
+        more.setWrapText(true);
+        dialog.getDialogPane().setContent(new VBox(8, more, ask, typed));
+        Button confirmButton = confirmButton(dialog, confirm);
+        confirmButton.disableProperty().bind(Bindings.createBooleanBinding(() -> !typed.getText().strip().equals(phrase),
+                typed.textProperty()));
+        dialog.setResultConverter(b -> b == confirm);
+        dialog.setOnShown(e -> typed.requestFocus());
+        return dialog.showAndWait().orElse(false);
+    }
+
+    @Override
     public void inform(String title, String statement, String details) {
         Alert a = new Alert(Alert.AlertType.INFORMATION, details, ButtonType.OK);
         prepare(a, title, statement);

@@ -4,6 +4,8 @@ import com.orderconsole.app.Messages;
 import com.orderconsole.service.monitor.Health;
 import com.orderconsole.ui.common.Fxml;
 import com.orderconsole.ui.common.Styles;
+import com.orderconsole.ui.audit.AuditView;
+import com.orderconsole.ui.bulk.BulkView;
 import com.orderconsole.ui.graph.StateGraphView;
 import com.orderconsole.ui.metrics.MetricsView;
 import com.orderconsole.ui.order.OrderDetailView;
@@ -153,6 +155,8 @@ public final class MainView {
             case RECON -> new ReconciliationView(vm.recon(), vm.deadLetters()).root();
             case METRICS -> new MetricsView(vm.metrics()).root();
             case RULES -> new RulesView(vm.rules()).root();
+            case BULK -> new BulkView(vm.bulk()).root();
+            case AUDIT -> new AuditView(vm.audit()).root();
         };
     }
 

@@ -9,6 +9,8 @@ import com.orderconsole.ui.common.Background;
 import com.orderconsole.ui.common.DialogService;
 import com.orderconsole.ui.common.Navigator;
 import com.orderconsole.ui.common.Refreshable;
+import com.orderconsole.ui.audit.AuditViewModel;
+import com.orderconsole.ui.bulk.BulkViewModel;
 import com.orderconsole.ui.graph.StateGraphViewModel;
 import com.orderconsole.ui.metrics.MetricsViewModel;
 import com.orderconsole.ui.order.OrderDetailViewModel;
@@ -50,6 +52,8 @@ public final class MainViewModel implements Navigator {
     private final Refreshable ordersPage;
     private final RulesViewModel rules;
     private final SettingsViewModel settings;
+    private final BulkViewModel bulk;
+    private final AuditViewModel audit;
 
     /**
      * With the settings of this user (read here: the console itself passes those it read at start).
@@ -95,6 +99,18 @@ public final class MainViewModel implements Navigator {
             graph.refresh();
             statusBar.check();
         });
+        bulk = new BulkViewModel(s.bulk(), operator, bg, dialogs, orders::currentQuery);
+        // Hook for typed confirmation on a production profile: the profiles work decides; a click until then.
+        bulk.setTypedConfirmation(() -> false);
+        orders.setOnBulkMove((ids, filter) -> {
+            if (ids == null) {
+                bulk.useFilter(filter);
+            } else {
+                bulk.useSelection(ids);
+            }
+            page.set(Page.BULK);
+        });
+        audit = new AuditViewModel(s.audit(), bg, dialogs);
         page.addListener((o, a, p) -> onShown(p));
         settings = new SettingsViewModel(userSettings, bg);
     }
@@ -142,6 +158,8 @@ public final class MainViewModel implements Navigator {
             case METRICS -> metrics;
             case RULES -> rules;
             case RECON -> null;
+            case BULK -> bulk;
+            case AUDIT -> audit;
         });
     }
 
@@ -196,6 +214,16 @@ public final class MainViewModel implements Navigator {
 
     public OrderDetailViewModel detail() {
         return detail;
+    }
+
+    /** @return the Bulk moves page */
+    public BulkViewModel bulk() {
+        return bulk;
+    }
+
+    /** @return the Audit page */
+    public AuditViewModel audit() {
+        return audit;
     }
 
     public CancelQueueViewModel queue() {

@@ -9,7 +9,9 @@ public enum Page {
     QUEUE(true),
     RECON(false),
     METRICS(true),
-    RULES(false);
+    RULES(false),
+    BULK(true),
+    AUDIT(false);
 
     private final boolean autoRefresh;
 

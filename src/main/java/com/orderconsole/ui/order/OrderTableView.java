@@ -5,6 +5,7 @@ import com.orderconsole.domain.OrderStatus;
 import com.orderconsole.service.order.OrderSummary;
 import com.orderconsole.ui.common.Formats;
 import com.orderconsole.ui.common.Fxml;
+import com.orderconsole.ui.common.MultiSelection;
 import com.orderconsole.ui.common.OrderText;
 import com.orderconsole.ui.common.Styles;
 import com.orderconsole.ui.common.Tables;
@@ -52,6 +53,7 @@ public final class OrderTableView {
     @FXML private TableColumn<OrderSummary, String> cCreated;
     @FXML private Button prevButton;
     @FXML private Button nextButton;
+    @FXML private Button bulkButton;
     @FXML private Label pageLabel;
     @FXML private Label ordersMessage;
     @FXML private StackPane detailPane;
@@ -98,7 +100,10 @@ public final class OrderTableView {
         searchButton.disableProperty().bind(vm.searchCommand().executableProperty().not());
 
         ordersTable.setColumnResizePolicy(TableView.CONSTRAINED_RESIZE_POLICY_FLEX_LAST_COLUMN);
+        MultiSelection<OrderSummary> several = MultiSelection.before(ordersTable, vm.rows(), OrderSummary::orderId, vm.selectedIds());
         Tables.bind(ordersTable, vm.rows(), vm.selectedProperty(), OrderSummary::orderId);
+        several.after();
+        bulkButton.textProperty().bind(vm.bulkMoveTextProperty());
         ordersTable.setPlaceholder(new Label(Messages.get("order.table.empty")));
         cId.setCellValueFactory(c -> new ReadOnlyStringWrapper(c.getValue().orderId()));
         cMysql.setCellValueFactory(c -> new ReadOnlyStringWrapper(OrderText.side(c.getValue().mysqlStatus(), c.getValue().mysqlVersion())));
@@ -161,5 +166,10 @@ public final class OrderTableView {
     @FXML
     private void onNext() {
         vm.nextPage();
+    }
+
+    @FXML
+    private void onBulkMove() {
+        vm.bulkMove();
     }
 }

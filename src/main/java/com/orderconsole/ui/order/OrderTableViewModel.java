@@ -64,6 +64,12 @@ public final class OrderTableViewModel implements Refreshable {
     private final Command nextCommand;
 
     private OrderQuery query = OrderQuery.all();
+    /** Ids of the rows selected together (several for a bulk move); kept across reloads by the view. */
+    private final ObservableList<String> selectedIds = FXCollections.observableArrayList();
+    private final javafx.beans.binding.StringBinding bulkMoveText = javafx.beans.binding.Bindings.createStringBinding(
+            () -> selectedIds.size() > 1 ? com.orderconsole.app.Messages.format("bulk.fromTable.selection", selectedIds.size())
+                    : com.orderconsole.app.Messages.get("bulk.fromTable.filter"), selectedIds);
+    private java.util.function.BiConsumer<java.util.List<String>, OrderQuery> onBulkMove = (ids, q) -> { };
     /** Cursor that started each page before the current one (null for page 1). */
     private final Deque<String> previousCursors = new ArrayDeque<>();
     private String currentCursor;
@@ -356,5 +362,25 @@ public final class OrderTableViewModel implements Refreshable {
     /** @return when the shown page was read, epoch ms (for "in status for" ages) */
     public long loadedAtMs() {
         return loadedAtMs;
+    }
+
+    /** @param handler opens the bulk page with either the selected ids (several rows) or the table's filter (null ids) */
+    public void setOnBulkMove(java.util.function.BiConsumer<java.util.List<String>, OrderQuery> handler) {
+        this.onBulkMove = handler;
+    }
+
+    /** "Bulk move…": the rows selected together when there are several, else every order matching the table's filter. */
+    public void bulkMove() {
+        onBulkMove.accept(selectedIds.size() > 1 ? java.util.List.copyOf(selectedIds) : null, currentQuery());
+    }
+
+    /** @return ids of the rows selected together */
+    public ObservableList<String> selectedIds() {
+        return selectedIds;
+    }
+
+    /** @return the bulk button's text: how many selected orders it moves, or that it takes the filter */
+    public javafx.beans.binding.StringBinding bulkMoveTextProperty() {
+        return bulkMoveText;
     }
 }

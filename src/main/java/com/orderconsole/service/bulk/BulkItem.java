@@ -1,0 +1,26 @@
+package com.orderconsole.service.bulk;
+
+import com.orderconsole.domain.OrderStatus;
+import com.orderconsole.domain.ResultCode;
+
+/**
+ * What a bulk transition did to one order.
+ *
+ * @param batchId the batch
+ * @param orderId the order
+ * @param seenStatus status the preview saw
+ * @param seenVersion version the preview saw (the compare-and-set value)
+ * @param outcome applied, rejected, conflict or failed
+ * @param code the script's result code; null when the call got no answer
+ * @param version the order's version after the call
+ * @param atMs when, epoch ms (Redis clock; the batch's clock when the call failed)
+ * @param error why a call failed, "" otherwise
+ */
+public record BulkItem(long batchId, String orderId, OrderStatus seenStatus, long seenVersion, Outcome outcome,
+                      ResultCode code, long version, long atMs, String error) {
+
+    /** How one order fared. */
+    public enum Outcome {
+        APPLIED, REJECTED, CONFLICT, FAILED
+    }
+}

@@ -1,0 +1,21 @@
+package com.orderconsole.store;
+
+/** One row of {@code bulk_batch}: a bulk transition, its scope and its counts. Times are epoch milliseconds. */
+public class BulkBatchRow {
+    public long id;
+    public String actor;
+    public String source;
+    public long startedAtMs;
+    public Long finishedAtMs;
+    public String scope;
+    public int target;
+    public boolean overrideRules;
+    public String reason;
+    public int matched;
+    public int applied;
+    public int rejected;
+    public int conflicts;
+    public int failed;
+    /** RUNNING, DONE, CANCELLED or FAILED. */
+    public String state;
+}

@@ -1,0 +1,163 @@
+package com.orderconsole.ui.audit;
+
+import com.orderconsole.app.Messages;
+import com.orderconsole.domain.ResultCode;
+import com.orderconsole.service.audit.AuditEvent;
+import com.orderconsole.service.audit.MoveKind;
+import com.orderconsole.ui.common.Formats;
+import com.orderconsole.ui.common.Fxml;
+import com.orderconsole.ui.common.Styles;
+import com.orderconsole.ui.common.Tables;
+import javafx.beans.property.ReadOnlyStringWrapper;
+import javafx.collections.FXCollections;
+import javafx.fxml.FXML;
+import javafx.scene.control.Button;
+import javafx.scene.control.ComboBox;
+import javafx.scene.control.DatePicker;
+import javafx.scene.control.Label;
+import javafx.scene.control.ListCell;
+import javafx.scene.control.TableColumn;
+import javafx.scene.control.TableView;
+import javafx.scene.control.TextField;
+import javafx.scene.control.Tooltip;
+import javafx.scene.layout.BorderPane;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.function.Function;
+
+/** The Audit page: binds {@link AuditViewModel} and forwards clicks. */
+public final class AuditView {
+    private final AuditViewModel vm;
+    private final BorderPane root;
+
+    @FXML private TextField actorField;
+    @FXML private ComboBox<String> sourceBox;
+    @FXML private ComboBox<MoveKind> moveBox;
+    @FXML private ComboBox<ResultCode> codeBox;
+    @FXML private DatePicker fromPicker;
+    @FXML private DatePicker toPicker;
+    @FXML private TextField prefixField;
+    @FXML private Button searchButton;
+    @FXML private TableView<AuditEvent> auditTable;
+    @FXML private TableColumn<AuditEvent, String> cTime;
+    @FXML private TableColumn<AuditEvent, String> cActor;
+    @FXML private TableColumn<AuditEvent, String> cSource;
+    @FXML private TableColumn<AuditEvent, String> cOrder;
+    @FXML private TableColumn<AuditEvent, String> cWhat;
+    @FXML private TableColumn<AuditEvent, String> cResult;
+    @FXML private TableColumn<AuditEvent, String> cReason;
+    @FXML private Button prevButton;
+    @FXML private Label pageLabel;
+    @FXML private Button nextButton;
+    @FXML private Button exportCsvButton;
+    @FXML private Button exportJsonButton;
+    @FXML private Label auditMessage;
+
+    /** @param vm the page's model */
+    public AuditView(AuditViewModel vm) {
+        this.vm = vm;
+        this.root = Fxml.load("/fxml/audit/AuditView.fxml", this);
+        bind();
+    }
+
+    /** @return the page's root node */
+    public BorderPane root() {
+        return root;
+    }
+
+    private void bind() {
+        actorField.textProperty().bindBidirectional(vm.actorProperty());
+        sourceBox.setItems(FXCollections.observableArrayList(AuditViewModel.SOURCES));
+        sourceBox.valueProperty().bindBidirectional(vm.sourceProperty());
+        moveBox.setItems(FXCollections.observableArrayList(MoveKind.values()));
+        moveBox.setButtonCell(cell(AuditView::moveText));
+        moveBox.setCellFactory(l -> cell(AuditView::moveText));
+        moveBox.valueProperty().bindBidirectional(vm.moveKindProperty());
+        moveBox.setTooltip(new Tooltip(Messages.get("audit.moves.tooltip")));
+        List<ResultCode> codes = new ArrayList<>();
+        codes.add(null);
+        codes.addAll(Arrays.asList(ResultCode.values()));
+        codeBox.setItems(FXCollections.observableArrayList(codes));
+        Function<ResultCode, String> codeText = c -> c == null ? Messages.get("audit.code.any")
+                : c.code() + " · " + Messages.get("audit.code." + c.name());
+        codeBox.setButtonCell(cell(codeText));
+        codeBox.setCellFactory(l -> cell(codeText));
+        codeBox.valueProperty().bindBidirectional(vm.codeProperty());
+        fromPicker.valueProperty().bindBidirectional(vm.fromDayProperty());
+        toPicker.valueProperty().bindBidirectional(vm.toDayProperty());
+        prefixField.textProperty().bindBidirectional(vm.idPrefixProperty());
+        searchButton.disableProperty().bind(vm.loadCommand().executableProperty().not());
+
+        // Columns keep their width and the table scrolls sideways: a time, a reason or a repair's detail is never cut short.
+        Tables.bind(auditTable, vm.rows(), vm.selectedProperty(), e -> e.kind() + ":" + e.id());
+        auditTable.setPlaceholder(new Label(Messages.get("audit.none")));
+        cTime.setCellValueFactory(c -> text(Formats.dateTime(c.getValue().atMs())));
+        cActor.setCellValueFactory(c -> text(c.getValue().actor()));
+        cSource.setCellValueFactory(c -> text(c.getValue().source()));
+        cOrder.setCellValueFactory(c -> text(c.getValue().orderId() == null ? "" : c.getValue().orderId()));
+        cWhat.setCellValueFactory(c -> text(AuditViewModel.what(c.getValue())));
+        cResult.setCellValueFactory(c -> text(AuditViewModel.result(c.getValue())));
+        cReason.setCellValueFactory(c -> text(c.getValue().reason()));
+        Label timeHeader = new Label(Messages.get("audit.col.time"));
+        timeHeader.setTooltip(new Tooltip(Messages.format("audit.col.time.tooltip", Formats.zone())));
+        cTime.setText("");
+        cTime.setGraphic(timeHeader);
+
+        prevButton.disableProperty().bind(vm.previousCommand().executableProperty().not());
+        nextButton.disableProperty().bind(vm.nextCommand().executableProperty().not());
+        pageLabel.textProperty().bind(vm.pageNumberProperty().asString(Messages.get("audit.page")));
+        exportCsvButton.disableProperty().bind(vm.exportCommand().executableProperty().not());
+        exportJsonButton.disableProperty().bind(vm.exportCommand().executableProperty().not());
+        Styles.toggle(auditMessage, vm.feedback());
+    }
+
+    private static String moveText(MoveKind k) {
+        return k == null ? "" : Messages.get("audit.moves." + k.name());
+    }
+
+    private static ReadOnlyStringWrapper text(String s) {
+        return new ReadOnlyStringWrapper(s == null ? "" : s);
+    }
+
+    private static <T> ListCell<T> cell(Function<T, String> label) {
+        return new ListCell<>() {
+            @Override
+            protected void updateItem(T item, boolean empty) {
+                super.updateItem(item, empty);
+                setText(empty ? null : label.apply(item));
+            }
+        };
+    }
+
+    @FXML
+    private void onSearch() {
+        vm.search();
+    }
+
+    @FXML
+    private void onClear() {
+        vm.clearFilters();
+    }
+
+    @FXML
+    private void onPrevious() {
+        vm.previousPage();
+    }
+
+    @FXML
+    private void onNext() {
+        vm.nextPage();
+    }
+
+    @FXML
+    private void onExportCsv() {
+        vm.exportCsv();
+    }
+
+    @FXML
+    private void onExportJson() {
+        vm.exportJson();
+    }
+}

@@ -1,0 +1,279 @@
+package com.orderconsole.ui.audit;
+
+import com.orderconsole.app.Messages;
+import com.orderconsole.domain.ResultCode;
+import com.orderconsole.service.audit.AuditEvent;
+import com.orderconsole.service.audit.AuditFilter;
+import com.orderconsole.service.audit.AuditPage;
+import com.orderconsole.service.audit.AuditService;
+import com.orderconsole.service.audit.MoveKind;
+import com.orderconsole.ui.common.Background;
+import com.orderconsole.ui.common.Command;
+import com.orderconsole.ui.common.DialogService;
+import com.orderconsole.ui.common.Feedback;
+import com.orderconsole.ui.common.Refreshable;
+import javafx.beans.property.ObjectProperty;
+import javafx.beans.property.ReadOnlyBooleanProperty;
+import javafx.beans.property.ReadOnlyBooleanWrapper;
+import javafx.beans.property.ReadOnlyIntegerProperty;
+import javafx.beans.property.ReadOnlyIntegerWrapper;
+import javafx.beans.property.SimpleObjectProperty;
+import javafx.beans.property.SimpleStringProperty;
+import javafx.beans.property.StringProperty;
+import javafx.collections.FXCollections;
+import javafx.collections.ObservableList;
+
+import java.io.BufferedWriter;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.LocalDate;
+import java.time.ZoneId;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The Audit page: every recorded action across orders, newest first, filtered by actor, source, legal move or
+ * override, result code, days (local time zone) and order id prefix; keyset pages with Previous/Next;
+ * export of every match as CSV or JSON. Reads only.
+ */
+public final class AuditViewModel implements Refreshable {
+    /** Rows per page. */
+    public static final int PAGE_SIZE = 100;
+    /** Sources the history and the audit log record, offered in the source filter (any other can be typed). */
+    public static final List<String> SOURCES = List.of("console", "cli", "sweeper", "import", "simulator", "bulk", "repair", "create");
+
+    private final AuditService audit;
+    private final DialogService dialogs;
+    private final int pageSize;
+    private final StringProperty actor = new SimpleStringProperty("");
+    private final StringProperty source = new SimpleStringProperty("");
+    private final ObjectProperty<MoveKind> moveKind = new SimpleObjectProperty<>(MoveKind.ANY);
+    private final ObjectProperty<ResultCode> code = new SimpleObjectProperty<>();
+    private final ObjectProperty<LocalDate> fromDay = new SimpleObjectProperty<>();
+    private final ObjectProperty<LocalDate> toDay = new SimpleObjectProperty<>();
+    private final StringProperty idPrefix = new SimpleStringProperty("");
+    private final ObservableList<AuditEvent> rows = FXCollections.observableArrayList();
+    private final ObjectProperty<AuditEvent> selected = new SimpleObjectProperty<>();
+    private final ReadOnlyIntegerWrapper pageNumber = new ReadOnlyIntegerWrapper(1);
+    private final ReadOnlyBooleanWrapper hasNext = new ReadOnlyBooleanWrapper();
+    private final ReadOnlyBooleanWrapper hasPrevious = new ReadOnlyBooleanWrapper();
+    private final Feedback feedback = new Feedback();
+    private final Command loadCommand;
+    private final Command nextCommand;
+    private final Command previousCommand;
+    private final Command exportCommand;
+    /** Cursors of the pages before the current one, and the current one's (null = first page). */
+    private final List<String> cursors = new ArrayList<>();
+    private AuditFilter filter = AuditFilter.all();
+    private String current;
+    private String next;
+
+    /**
+     * @param audit reads the recorded actions
+     * @param background where reads and exports run
+     * @param dialogs asks where to export
+     */
+    public AuditViewModel(AuditService audit, Background background, DialogService dialogs) {
+        this(audit, background, dialogs, PAGE_SIZE);
+    }
+
+    /** As above with another page size (tests). */
+    public AuditViewModel(AuditService audit, Background background, DialogService dialogs, int pageSize) {
+        this.audit = audit;
+        this.dialogs = dialogs;
+        this.pageSize = pageSize;
+        this.loadCommand = new Command(background, feedback::error);
+        this.nextCommand = loadCommand.when(hasNext);
+        this.previousCommand = loadCommand.when(hasPrevious);
+        this.exportCommand = new Command(background, feedback::error);
+    }
+
+    /** Applies the filter fields and shows the first page; a bad field is named and nothing is read. */
+    public void search() {
+        AuditFilter f;
+        try {
+            f = buildFilter();
+        } catch (IllegalArgumentException e) {
+            feedback.error(e.getMessage());
+            return;
+        }
+        filter = f;
+        cursors.clear();
+        load(null, 1);
+    }
+
+    /** Empties every filter field and shows the first page of everything. */
+    public void clearFilters() {
+        actor.set("");
+        source.set("");
+        moveKind.set(MoveKind.ANY);
+        code.set(null);
+        fromDay.set(null);
+        toDay.set(null);
+        idPrefix.set("");
+        search();
+    }
+
+    AuditFilter buildFilter() {
+        ZoneId zone = ZoneId.systemDefault();
+        Long from = fromDay.get() == null ? null : fromDay.get().atStartOfDay(zone).toInstant().toEpochMilli();
+        // "to" is a whole day: up to the start of the next.
+        Long to = toDay.get() == null ? null : toDay.get().plusDays(1).atStartOfDay(zone).toInstant().toEpochMilli();
+        return new AuditFilter(actor.get(), source.get(), moveKind.get(), code.get(), from, to, idPrefix.get());
+    }
+
+    /** Shows the next page. */
+    public void nextPage() {
+        if (next != null) {
+            cursors.add(current);
+            load(next, pageNumber.get() + 1);
+        }
+    }
+
+    /** Shows the previous page. */
+    public void previousPage() {
+        if (!cursors.isEmpty()) {
+            String back = cursors.remove(cursors.size() - 1);
+            load(back, pageNumber.get() - 1);
+        }
+    }
+
+    /** Reads the current page again (F5); the selected row stays selected when it is still there. */
+    @Override
+    public void refresh() {
+        load(current, pageNumber.get());
+    }
+
+    private void load(String cursor, int number) {
+        AuditFilter f = filter;
+        loadCommand.runLatest(Messages.get("audit.do.load"), j -> audit.page(f, cursor, pageSize), (AuditPage p) -> {
+            current = cursor;
+            next = p.nextCursor();
+            rows.setAll(p.rows());
+            pageNumber.set(number);
+            hasNext.set(next != null);
+            hasPrevious.set(number > 1);
+            feedback.ok(p.rows().isEmpty() ? Messages.get("audit.none") : "");
+        });
+    }
+
+    /** Asks where to save every matching action as CSV, then writes them. */
+    public void exportCsv() {
+        dialogs.askSaveFile(Messages.get("audit.export.csvTitle"), "audit.csv", "CSV", "*.csv").ifPresent(f -> exportTo(f, false));
+    }
+
+    /** Asks where to save every matching action as JSON, then writes them. */
+    public void exportJson() {
+        dialogs.askSaveFile(Messages.get("audit.export.jsonTitle"), "audit.json", "JSON", "*.json").ifPresent(f -> exportTo(f, true));
+    }
+
+    /**
+     * Writes every action matching the filter in force (the one last searched) to a file, page by page.
+     *
+     * @param json true for JSON, else CSV
+     */
+    public void exportTo(Path file, boolean json) {
+        AuditFilter f = filter;
+        exportCommand.run(Messages.get("audit.do.export"), j -> {
+            if (json) {
+                try (OutputStream o = Files.newOutputStream(file)) {
+                    return audit.exportJson(f, o, j::cancelled);
+                }
+            }
+            try (BufferedWriter w = Files.newBufferedWriter(file, StandardCharsets.UTF_8)) {
+                return audit.exportCsv(f, w, j::cancelled);
+            }
+        }, n -> feedback.ok(Messages.format("audit.exported", n, file.toString())));
+    }
+
+    /**
+     * @param e a recorded action
+     * @return what it did in words, e.g. "PAID → WAIT_SHIP v3" or "QUEUE_EXTEND: deadline …"
+     */
+    public static String what(AuditEvent e) {
+        if (e.kind() == AuditEvent.Kind.ACTION) {
+            return e.action() + (e.detail() == null || e.detail().isEmpty() ? "" : ": " + e.detail());
+        }
+        String to = e.to() == null ? "?" : e.to().name();
+        return (e.from() == null ? Messages.format("audit.created", to) : e.from().name() + " → " + to) + " v" + e.version();
+    }
+
+    /** @return the result in words ("" for actions), e.g. "-3 · order changed since it was read" */
+    public static String result(AuditEvent e) {
+        return e.code() == null ? "" : e.code().code() + " · " + Messages.get("audit.code." + e.code().name());
+    }
+
+    public StringProperty actorProperty() {
+        return actor;
+    }
+
+    public StringProperty sourceProperty() {
+        return source;
+    }
+
+    public ObjectProperty<MoveKind> moveKindProperty() {
+        return moveKind;
+    }
+
+    /** @return the result code filter; null for any */
+    public ObjectProperty<ResultCode> codeProperty() {
+        return code;
+    }
+
+    /** @return first day shown (local time zone), null for no bound */
+    public ObjectProperty<LocalDate> fromDayProperty() {
+        return fromDay;
+    }
+
+    /** @return last day shown, inclusive (local time zone), null for no bound */
+    public ObjectProperty<LocalDate> toDayProperty() {
+        return toDay;
+    }
+
+    public StringProperty idPrefixProperty() {
+        return idPrefix;
+    }
+
+    /** @return the current page's actions, newest first */
+    public ObservableList<AuditEvent> rows() {
+        return rows;
+    }
+
+    public ObjectProperty<AuditEvent> selectedProperty() {
+        return selected;
+    }
+
+    public ReadOnlyIntegerProperty pageNumberProperty() {
+        return pageNumber.getReadOnlyProperty();
+    }
+
+    public ReadOnlyBooleanProperty hasNextProperty() {
+        return hasNext.getReadOnlyProperty();
+    }
+
+    public ReadOnlyBooleanProperty hasPreviousProperty() {
+        return hasPrevious.getReadOnlyProperty();
+    }
+
+    public Command loadCommand() {
+        return loadCommand;
+    }
+
+    public Command nextCommand() {
+        return nextCommand;
+    }
+
+    public Command previousCommand() {
+        return previousCommand;
+    }
+
+    public Command exportCommand() {
+        return exportCommand;
+    }
+
+    public Feedback feedback() {
+        return feedback;
+    }
+}

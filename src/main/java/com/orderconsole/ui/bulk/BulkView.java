@@ -1,0 +1,206 @@
+package com.orderconsole.ui.bulk;
+
+import com.orderconsole.app.Messages;
+import com.orderconsole.domain.OrderStatus;
+import com.orderconsole.service.bulk.BulkBatch;
+import com.orderconsole.service.bulk.BulkItem;
+import com.orderconsole.service.bulk.TargetCount;
+import com.orderconsole.ui.common.Formats;
+import com.orderconsole.ui.common.Fxml;
+import com.orderconsole.ui.common.Styles;
+import com.orderconsole.ui.common.Tables;
+import javafx.beans.binding.Bindings;
+import javafx.beans.property.ReadOnlyStringWrapper;
+import javafx.collections.FXCollections;
+import javafx.fxml.FXML;
+import javafx.scene.control.Button;
+import javafx.scene.control.CheckBox;
+import javafx.scene.control.ComboBox;
+import javafx.scene.control.Label;
+import javafx.scene.control.ListCell;
+import javafx.scene.control.ProgressBar;
+import javafx.scene.control.TableColumn;
+import javafx.scene.control.TableView;
+import javafx.scene.control.TextField;
+import javafx.scene.layout.BorderPane;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.function.Function;
+
+/** The Bulk moves page: binds {@link BulkViewModel} and forwards clicks. */
+public final class BulkView {
+    private final BulkViewModel vm;
+    private final BorderPane root;
+
+    @FXML private Label scopeText;
+    @FXML private Button tableFilterButton;
+    @FXML private ComboBox<OrderStatus> targetBox;
+    @FXML private CheckBox overrideBox;
+    @FXML private Button previewButton;
+    @FXML private Label capLabel;
+    @FXML private TableView<TargetCount> targetTable;
+    @FXML private TableColumn<TargetCount, String> tTarget;
+    @FXML private TableColumn<TargetCount, String> tApply;
+    @FXML private TableColumn<TargetCount, String> tReject;
+    @FXML private Label previewText;
+    @FXML private TextField reasonField;
+    @FXML private Button applyButton;
+    @FXML private Button cancelButton;
+    @FXML private ProgressBar progressBar;
+    @FXML private Label progressText;
+    @FXML private Label roleHint;
+    @FXML private Label shownBatchText;
+    @FXML private ComboBox<BulkItem.Outcome> outcomeBox;
+    @FXML private Button exportCsvButton;
+    @FXML private Button exportJsonButton;
+    @FXML private TableView<BulkItem> resultTable;
+    @FXML private TableColumn<BulkItem, String> rId;
+    @FXML private TableColumn<BulkItem, String> rOutcome;
+    @FXML private TableColumn<BulkItem, String> rCode;
+    @FXML private TableColumn<BulkItem, String> rSeen;
+    @FXML private TableColumn<BulkItem, String> rVersion;
+    @FXML private TableColumn<BulkItem, String> rError;
+    @FXML private TableView<BulkBatch> batchTable;
+    @FXML private TableColumn<BulkBatch, String> bId;
+    @FXML private TableColumn<BulkBatch, String> bState;
+    @FXML private TableColumn<BulkBatch, String> bWho;
+    @FXML private TableColumn<BulkBatch, String> bWhen;
+    @FXML private TableColumn<BulkBatch, String> bTarget;
+    @FXML private TableColumn<BulkBatch, String> bCounts;
+    @FXML private TableColumn<BulkBatch, String> bReason;
+    @FXML private TableColumn<BulkBatch, String> bScope;
+    @FXML private Label bulkMessage;
+
+    /** @param vm the page's model */
+    public BulkView(BulkViewModel vm) {
+        this.vm = vm;
+        this.root = Fxml.load("/fxml/bulk/BulkView.fxml", this);
+        bind();
+    }
+
+    /** @return the page's root node */
+    public BorderPane root() {
+        return root;
+    }
+
+    private void bind() {
+        scopeText.textProperty().bind(vm.scopeTextProperty());
+        targetBox.setItems(FXCollections.observableArrayList(OrderStatus.values()));
+        targetBox.valueProperty().bindBidirectional(vm.targetProperty());
+        overrideBox.selectedProperty().bindBidirectional(vm.overrideProperty());
+        overrideBox.setVisible(vm.canOverride());
+        overrideBox.setManaged(vm.canOverride());
+        capLabel.setText(Messages.format("bulk.cap", vm.maxOrders()));
+        previewButton.disableProperty().bind(vm.previewCommand().executableProperty().not());
+        tableFilterButton.disableProperty().bind(vm.runCommand().runningProperty());
+        targetBox.disableProperty().bind(vm.runCommand().runningProperty());
+        overrideBox.disableProperty().bind(vm.runCommand().runningProperty());
+
+        targetTable.setItems(vm.perTarget());
+        targetTable.setPlaceholder(new Label(Messages.get("bulk.preview.none")));
+        targetTable.setColumnResizePolicy(TableView.CONSTRAINED_RESIZE_POLICY_FLEX_LAST_COLUMN);
+        tTarget.setCellValueFactory(c -> text(c.getValue().target().name()));
+        tApply.setCellValueFactory(c -> text(count(c.getValue().wouldApply())));
+        tReject.setCellValueFactory(c -> text(count(c.getValue().wouldReject())));
+        previewText.textProperty().bind(vm.previewTextProperty());
+
+        reasonField.textProperty().bindBidirectional(vm.reasonProperty());
+        reasonField.disableProperty().bind(vm.runCommand().runningProperty());
+        applyButton.disableProperty().bind(vm.applyCommand().executableProperty().not().or(Bindings.createBooleanBinding(() -> !vm.canApply())));
+        cancelButton.disableProperty().bind(vm.runCommand().runningProperty().not());
+        roleHint.setVisible(!vm.canApply());
+        roleHint.setManaged(!vm.canApply());
+        progressBar.progressProperty().bind(vm.progressProperty());
+        progressText.textProperty().bind(vm.progressTextProperty());
+
+        List<BulkItem.Outcome> outcomes = new ArrayList<>();
+        outcomes.add(null);
+        outcomes.addAll(Arrays.asList(BulkItem.Outcome.values()));
+        outcomeBox.setItems(FXCollections.observableArrayList(outcomes));
+        outcomeBox.setButtonCell(cell(o -> o == null ? Messages.get("bulk.outcome.any") : outcomeText(o)));
+        outcomeBox.setCellFactory(l -> cell(o -> o == null ? Messages.get("bulk.outcome.any") : outcomeText(o)));
+        outcomeBox.valueProperty().bindBidirectional(vm.outcomeFilterProperty());
+        exportCsvButton.disableProperty().bind(vm.exportCommand().executableProperty().not());
+        exportJsonButton.disableProperty().bind(vm.exportCommand().executableProperty().not());
+        shownBatchText.textProperty().bind(Bindings.createStringBinding(() -> vm.shownBatchProperty().get() == null
+                ? Messages.get("bulk.results.none") : BulkViewModel.batchSummary(vm.shownBatchProperty().get()), vm.shownBatchProperty()));
+
+        Tables.bind(resultTable, vm.results(), vm.selectedResultProperty(), BulkItem::orderId);
+        resultTable.setPlaceholder(new Label(Messages.get("bulk.results.empty")));
+        rId.setCellValueFactory(c -> text(c.getValue().orderId()));
+        rOutcome.setCellValueFactory(c -> text(outcomeText(c.getValue().outcome())));
+        rCode.setCellValueFactory(c -> text(c.getValue().code() == null ? "" : c.getValue().code().code() + " · "
+                + BulkViewModel.codeText(c.getValue().code())));
+        rSeen.setCellValueFactory(c -> text(c.getValue().seenStatus().name() + " v" + c.getValue().seenVersion()));
+        rVersion.setCellValueFactory(c -> text("v" + c.getValue().version()));
+        rError.setCellValueFactory(c -> text(c.getValue().error()));
+
+        Tables.bind(batchTable, vm.batches(), vm.selectedBatchProperty(), BulkBatch::id);
+        batchTable.setPlaceholder(new Label(Messages.get("bulk.batches.empty")));
+        bId.setCellValueFactory(c -> text(Long.toString(c.getValue().id())));
+        bState.setCellValueFactory(c -> text(BulkViewModel.stateText(c.getValue().state())));
+        bWho.setCellValueFactory(c -> text(c.getValue().actor() + " · " + c.getValue().source()));
+        bWhen.setCellValueFactory(c -> text(Formats.shortDateTime(c.getValue().startedAtMs())));
+        bTarget.setCellValueFactory(c -> text(c.getValue().target().name() + (c.getValue().override() ? " !" : "")));
+        bCounts.setCellValueFactory(c -> text(Messages.format("bulk.batch.counts", c.getValue().matched(), c.getValue().counts().applied(),
+                c.getValue().counts().rejected(), c.getValue().counts().conflicts(), c.getValue().counts().failed(), c.getValue().notRun())));
+        bReason.setCellValueFactory(c -> text(c.getValue().reason()));
+        bScope.setCellValueFactory(c -> text(c.getValue().scope()));
+
+        Styles.toggle(bulkMessage, vm.feedback());
+    }
+
+    private static String outcomeText(BulkItem.Outcome o) {
+        return Messages.get("bulk.outcome." + o.name());
+    }
+
+    private static String count(int n) {
+        return String.format(Messages.locale(), "%,d", n);
+    }
+
+    private static ReadOnlyStringWrapper text(String s) {
+        return new ReadOnlyStringWrapper(s);
+    }
+
+    private static <T> ListCell<T> cell(Function<T, String> label) {
+        return new ListCell<>() {
+            @Override
+            protected void updateItem(T item, boolean empty) {
+                super.updateItem(item, empty);
+                setText(empty ? null : label.apply(item));
+            }
+        };
+    }
+
+    @FXML
+    private void onUseTableFilter() {
+        vm.useTableFilter();
+    }
+
+    @FXML
+    private void onPreview() {
+        vm.preview();
+    }
+
+    @FXML
+    private void onApply() {
+        vm.apply();
+    }
+
+    @FXML
+    private void onCancel() {
+        vm.cancel();
+    }
+
+    @FXML
+    private void onExportCsv() {
+        vm.exportCsv();
+    }
+
+    @FXML
+    private void onExportJson() {
+        vm.exportJson();
+    }
+}

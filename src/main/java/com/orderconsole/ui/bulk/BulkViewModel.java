@@ -1,0 +1,505 @@
+package com.orderconsole.ui.bulk;
+
+import com.orderconsole.app.Messages;
+import com.orderconsole.domain.Operator;
+import com.orderconsole.domain.OrderStatus;
+import com.orderconsole.domain.ResultCode;
+import com.orderconsole.domain.Role;
+import com.orderconsole.service.bulk.BulkBatch;
+import com.orderconsole.service.bulk.BulkCounts;
+import com.orderconsole.service.bulk.BulkItem;
+import com.orderconsole.service.bulk.BulkPreview;
+import com.orderconsole.service.bulk.BulkProgress;
+import com.orderconsole.service.bulk.BulkScope;
+import com.orderconsole.service.bulk.BulkService;
+import com.orderconsole.service.bulk.TargetCount;
+import com.orderconsole.service.order.OrderQuery;
+import com.orderconsole.ui.common.Background;
+import com.orderconsole.ui.common.Command;
+import com.orderconsole.ui.common.DialogService;
+import com.orderconsole.ui.common.Feedback;
+import com.orderconsole.ui.common.Formats;
+import com.orderconsole.ui.common.Refreshable;
+import javafx.beans.property.BooleanProperty;
+import javafx.beans.property.ObjectProperty;
+import javafx.beans.property.ReadOnlyDoubleProperty;
+import javafx.beans.property.ReadOnlyDoubleWrapper;
+import javafx.beans.property.ReadOnlyObjectProperty;
+import javafx.beans.property.ReadOnlyObjectWrapper;
+import javafx.beans.property.ReadOnlyStringProperty;
+import javafx.beans.property.ReadOnlyStringWrapper;
+import javafx.beans.property.SimpleBooleanProperty;
+import javafx.beans.property.SimpleObjectProperty;
+import javafx.beans.property.SimpleStringProperty;
+import javafx.beans.property.StringProperty;
+import javafx.collections.FXCollections;
+import javafx.collections.ObservableList;
+
+import java.io.BufferedWriter;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.function.BooleanSupplier;
+import java.util.function.Supplier;
+
+/**
+ * The Bulk moves page: orders chosen in the order table (a selection, or its filter), a target, a read-only
+ * preview (what each target would do, a sample of ids), one reason, a confirmation stating the count (typed
+ * where {@link #setTypedConfirmation} says so), then the move with progress, rate, ETA and cancel; the
+ * per-order results and the list of recorded batches, both exportable. One preview, move or export at a time.
+ */
+public final class BulkViewModel implements Refreshable {
+    /** Least time between two progress updates on screen, ms. */
+    private static final long PROGRESS_EVERY_MS = 100;
+    /** Results and batches shown per page. */
+    static final int PAGE = 500;
+
+    private final BulkService bulk;
+    private final Operator operator;
+    private final Background background;
+    private final DialogService dialogs;
+    private final Supplier<OrderQuery> tableFilter;
+    private BooleanSupplier typedConfirmation = () -> false;
+
+    private final ReadOnlyObjectWrapper<BulkScope> scope = new ReadOnlyObjectWrapper<>();
+    private final ObjectProperty<OrderStatus> target = new SimpleObjectProperty<>();
+    private final BooleanProperty override = new SimpleBooleanProperty();
+    private final StringProperty reason = new SimpleStringProperty("");
+    private final ReadOnlyObjectWrapper<BulkPreview> preview = new ReadOnlyObjectWrapper<>();
+    private final ReadOnlyStringWrapper scopeText = new ReadOnlyStringWrapper(Messages.get("bulk.scope.none"));
+    private final ReadOnlyStringWrapper previewText = new ReadOnlyStringWrapper("");
+    private final ObservableList<TargetCount> perTarget = FXCollections.observableArrayList();
+    private final ReadOnlyDoubleWrapper progress = new ReadOnlyDoubleWrapper(0);
+    private final ReadOnlyStringWrapper progressText = new ReadOnlyStringWrapper("");
+    private final ObservableList<BulkItem> results = FXCollections.observableArrayList();
+    private final ObjectProperty<BulkItem> selectedResult = new SimpleObjectProperty<>();
+    private final ObjectProperty<BulkItem.Outcome> outcomeFilter = new SimpleObjectProperty<>();
+    private final ObservableList<BulkBatch> batches = FXCollections.observableArrayList();
+    private final ObjectProperty<BulkBatch> selectedBatch = new SimpleObjectProperty<>();
+    private final ReadOnlyObjectWrapper<BulkBatch> shownBatch = new ReadOnlyObjectWrapper<>();
+    private final Feedback feedback = new Feedback();
+    private final Command runCommand;
+    private final Command previewCommand;
+    private final Command applyCommand;
+    private final Command exportCommand;
+    private final Command batchesCommand;
+    private final Command resultsCommand;
+    /** True while a preview runs: changing the choice abandons it (its answer would be for the old choice). */
+    private boolean previewing;
+
+    /**
+     * @param bulk previews, applies, lists and exports
+     * @param operator who acts; the service refuses below support (admin for an override)
+     * @param background where the work runs
+     * @param dialogs asks for the confirmation and where to export
+     * @param tableFilter the order table's current filter, for {@link #useTableFilter()}
+     */
+    public BulkViewModel(BulkService bulk, Operator operator, Background background, DialogService dialogs,
+                         Supplier<OrderQuery> tableFilter) {
+        this.bulk = bulk;
+        this.operator = operator;
+        this.background = background;
+        this.dialogs = dialogs;
+        this.tableFilter = tableFilter;
+        this.runCommand = new Command(background, feedback::error);
+        this.previewCommand = runCommand.when(scope.isNotNull().and(target.isNotNull()));
+        this.applyCommand = runCommand.when(preview.isNotNull());
+        this.exportCommand = runCommand.when(shownBatch.isNotNull());
+        this.batchesCommand = new Command(background, feedback::error);
+        this.resultsCommand = new Command(background, feedback::error);
+        // A preview belongs to its scope, target and override: change one and it must be made again.
+        target.addListener((o, a, b) -> clearPreview());
+        override.addListener((o, a, b) -> clearPreview());
+        outcomeFilter.addListener((o, a, b) -> loadResults());
+        selectedBatch.addListener((o, a, b) -> {
+            if (b != null && (a == null || a.id() != b.id())) {
+                shownBatch.set(b);
+                loadResults();
+            }
+        });
+    }
+
+    /**
+     * Hook for a production profile: when it answers true, the move must be confirmed by typing the number of
+     * orders ({@link DialogService#confirmTyped}). Set by the shell; false (a click) by default.
+     */
+    public void setTypedConfirmation(BooleanSupplier typed) {
+        this.typedConfirmation = typed == null ? () -> false : typed;
+    }
+
+    /** Chooses exactly these orders (the order table's selection). */
+    public void useSelection(List<String> orderIds) {
+        try {
+            setScope(BulkScope.of(orderIds));
+        } catch (IllegalArgumentException e) {
+            feedback.error(e.getMessage());
+        }
+    }
+
+    /** Chooses the orders matching a filter. */
+    public void useFilter(OrderQuery filter) {
+        setScope(BulkScope.of(filter));
+    }
+
+    /** Chooses the orders matching the order table's current filter. */
+    public void useTableFilter() {
+        useFilter(tableFilter.get());
+    }
+
+    private void setScope(BulkScope s) {
+        scope.set(s);
+        scopeText.set(s.isSelection() ? Messages.format("bulk.scope.selection", s.orderIds().size())
+                : Messages.format("bulk.scope.filter", s.describe().replaceFirst("^filter: ", "")));
+        clearPreview();
+        feedback.clear();
+    }
+
+    private void clearPreview() {
+        if (previewing) {
+            previewing = false;
+            runCommand.abandon(); // a preview under way for the old choice
+        }
+        preview.set(null);
+        perTarget.clear();
+        previewText.set("");
+    }
+
+    /** Reads the chosen orders and shows what a move to the target would do; changes nothing. */
+    public void preview() {
+        BulkScope s = scope.get();
+        OrderStatus t = target.get();
+        if (s == null || t == null) {
+            feedback.error(Messages.get(s == null ? "bulk.error.noScope" : "bulk.error.noTarget"));
+            return;
+        }
+        boolean ov = override.get();
+        startRun(Messages.get("bulk.progress.reading"));
+        long start = System.currentTimeMillis();
+        previewing = true;
+        runCommand.run(Messages.get("bulk.do.preview"), j -> bulk.preview(s, t, ov, throttled(start, "bulk.progress.read"), j::cancelled),
+                p -> {
+                    previewing = false;
+                    progress.set(1);
+                    progressText.set("");
+                    preview.set(p);
+                    perTarget.setAll(p.perTarget());
+                    previewText.set(previewSummary(p));
+                }, error -> {
+                    previewing = false;
+                    progress.set(0);
+                    progressText.set("");
+                    feedback.error(error);
+                });
+    }
+
+    /**
+     * @param p a preview
+     * @return it in words, e.g. "1,234 orders match. To WAIT_SHIP: 1,200 would move, 34 would be rejected (…)."
+     */
+    static String previewSummary(BulkPreview p) {
+        StringBuilder b = new StringBuilder(Messages.format("bulk.preview.summary", p.matched(), p.target().name(), p.wouldApply(),
+                p.wouldRejectTotal(), p.rulesVersion()));
+        for (Map.Entry<ResultCode, Integer> e : p.wouldReject().entrySet()) {
+            b.append('\n').append(Messages.format("bulk.preview.reject", e.getValue(), e.getKey().code(), codeText(e.getKey())));
+        }
+        if (!p.sample().isEmpty()) {
+            b.append('\n').append(Messages.format("bulk.preview.sample", String.join(", ", p.sample())));
+        }
+        if (!p.unknownIds().isEmpty()) {
+            b.append('\n').append(Messages.format("bulk.preview.unknown", p.unknownIds().size(), String.join(", ",
+                    p.unknownIds().subList(0, Math.min(10, p.unknownIds().size())))));
+        }
+        return b.toString();
+    }
+
+    /** @return a result code in words, from the bundle */
+    static String codeText(ResultCode c) {
+        return Messages.get("bulk.code." + c.name());
+    }
+
+    /**
+     * Checks role and reason, asks for a confirmation stating the count (typed where required), then moves the
+     * previewed orders with progress; afterwards shows the batch's results and lists it with the batches.
+     */
+    public void apply() {
+        BulkPreview p = preview.get();
+        if (p == null || runCommand.isRunning()) {
+            return;
+        }
+        String why;
+        try {
+            why = bulk.check(operator, p, reason.get());
+        } catch (RuntimeException e) {
+            feedback.error(e.getMessage());
+            return;
+        }
+        if (p.matched() == 0) {
+            feedback.error(Messages.get("bulk.error.nothing"));
+            return;
+        }
+        String count = String.format(Messages.locale(), "%,d", p.matched());
+        String title = Messages.get("bulk.confirm.title");
+        String statement = Messages.format("bulk.confirm.statement", p.matched(), p.target().name());
+        String details = Messages.format("bulk.confirm.details", p.wouldApply(), p.wouldRejectTotal(), why)
+                + (p.override() ? "\n" + Messages.get("bulk.confirm.override") : "");
+        String label = Messages.format("bulk.confirm.button", p.matched());
+        boolean yes = typedConfirmation.getAsBoolean()
+                ? dialogs.confirmTyped(title, statement, details, count, label)
+                : dialogs.confirm(title, statement, details, label);
+        if (!yes) {
+            return;
+        }
+        startRun(Messages.get("bulk.progress.starting"));
+        long start = System.currentTimeMillis();
+        runCommand.run(Messages.get("bulk.do.apply"), j -> bulk.apply(operator, p, why, "console", throttled(start, "bulk.progress.moved"),
+                j::cancelled), b -> {
+            progressText.set(batchSummary(b));
+            if (b.state() == BulkBatch.State.DONE) {
+                progress.set(1);
+            }
+            // The seen versions are spent: a second move needs a new preview.
+            preview.set(null);
+            perTarget.clear();
+            previewText.set("");
+            reason.set("");
+            feedback.ok(Messages.format("bulk.done", b.id()));
+            shownBatch.set(b);
+            loadResults();
+            refresh();
+        });
+    }
+
+    /**
+     * @param b a batch
+     * @return it in words: state, counts, and what was not run
+     */
+    static String batchSummary(BulkBatch b) {
+        BulkCounts c = b.counts();
+        return Messages.format("bulk.batch.summary", b.id(), stateText(b.state()), c.applied(), c.rejected(), c.conflicts(), c.failed(),
+                b.notRun());
+    }
+
+    /** @return a batch state in words, from the bundle */
+    static String stateText(BulkBatch.State s) {
+        return Messages.get("bulk.state." + s.name());
+    }
+
+    /** Asks the running preview or move to stop: a move stops before its next chunk, and its record says so. */
+    public void cancel() {
+        runCommand.cancel();
+    }
+
+    /** Reloads the list of batches (newest first); the selected one stays selected. */
+    @Override
+    public void refresh() {
+        batchesCommand.run(Messages.get("bulk.do.batches"), j -> bulk.batches(null, PAGE), batches::setAll);
+    }
+
+    private void loadResults() {
+        BulkBatch b = shownBatch.get();
+        if (b == null) {
+            results.clear();
+            return;
+        }
+        BulkItem.Outcome o = outcomeFilter.get();
+        resultsCommand.runLatest(Messages.get("bulk.do.results"), j -> bulk.items(b.id(), o, null, PAGE), results::setAll);
+    }
+
+    /** Asks where to save the shown batch's results as CSV, then writes them. */
+    public void exportCsv() {
+        BulkBatch b = shownBatch.get();
+        if (b != null) {
+            dialogs.askSaveFile(Messages.get("bulk.export.csvTitle"), "bulk-" + b.id() + ".csv", "CSV", "*.csv")
+                    .ifPresent(f -> exportTo(b, f, false));
+        }
+    }
+
+    /** Asks where to save the shown batch and its results as JSON, then writes them. */
+    public void exportJson() {
+        BulkBatch b = shownBatch.get();
+        if (b != null) {
+            dialogs.askSaveFile(Messages.get("bulk.export.jsonTitle"), "bulk-" + b.id() + ".json", "JSON", "*.json")
+                    .ifPresent(f -> exportTo(b, f, true));
+        }
+    }
+
+    /**
+     * Writes a batch's results to a file (all of them, streamed page by page).
+     *
+     * @param json true for JSON, else CSV
+     */
+    public void exportTo(BulkBatch b, Path file, boolean json) {
+        runCommand.run(Messages.get("bulk.do.export"), j -> {
+            if (json) {
+                try (OutputStream o = Files.newOutputStream(file)) {
+                    return bulk.exportJson(b.id(), o);
+                }
+            }
+            try (BufferedWriter w = Files.newBufferedWriter(file, StandardCharsets.UTF_8)) {
+                return bulk.exportCsv(b.id(), w);
+            }
+        }, n -> feedback.ok(Messages.format("bulk.exported", n, file.toString())));
+    }
+
+    private void startRun(String text) {
+        progress.set(-1);
+        progressText.set(text);
+        feedback.clear();
+    }
+
+    /** Progress for the screen: at most every 100 ms, with rate and ETA from the start. */
+    private BulkProgress throttled(long startMs, String key) {
+        long[] last = {0};
+        return (done, total, counts) -> {
+            long now = System.currentTimeMillis();
+            if (now - last[0] < PROGRESS_EVERY_MS && (total < 0 || done < total)) {
+                return;
+            }
+            last[0] = now;
+            String text = progressLine(key, done, total, counts, now - startMs);
+            double fraction = total <= 0 ? -1 : Math.min(1.0, (double) done / total);
+            background.fx(() -> {
+                progress.set(fraction);
+                progressText.set(text);
+            });
+        };
+    }
+
+    /**
+     * @param key bulk.progress.read or bulk.progress.moved
+     * @param done orders so far
+     * @param total orders expected, -1 while unknown
+     * @param elapsedMs since the start, ms
+     * @return e.g. "Moved 12,000 of 40,000 orders · 8,000/s · about 4 s left · 11,900 applied, 80 rejected, 20 conflicts"
+     */
+    static String progressLine(String key, int done, int total, BulkCounts counts, long elapsedMs) {
+        double rate = elapsedMs <= 0 ? 0 : done * 1000.0 / elapsedMs;
+        String eta = rate <= 0 || total <= done ? "" : Messages.format("bulk.progress.eta", Formats.duration((long) ((total - done) / rate * 1000)));
+        String of = total < 0 ? Messages.format("bulk.progress.count", done) : Messages.format("bulk.progress.of", done, total);
+        String line = Messages.format(key, of, Math.round(rate)) + eta;
+        if (counts.handled() > 0) {
+            line += Messages.format("bulk.progress.counts", counts.applied(), counts.rejected(), counts.conflicts(), counts.failed());
+        }
+        return line;
+    }
+
+    /** @return true when this operator may override the rules in bulk (admin) */
+    public boolean canOverride() {
+        return operator.role().includes(Role.ADMIN);
+    }
+
+    /** @return true when this operator may move orders (support and up); previews are open to all */
+    public boolean canApply() {
+        return operator.role().includes(Role.SUPPORT);
+    }
+
+    /** @return the most orders one batch may hold */
+    public int maxOrders() {
+        return bulk.maxOrders();
+    }
+
+    public ReadOnlyObjectProperty<BulkScope> scopeProperty() {
+        return scope.getReadOnlyProperty();
+    }
+
+    /** @return the chosen orders in words */
+    public ReadOnlyStringProperty scopeTextProperty() {
+        return scopeText.getReadOnlyProperty();
+    }
+
+    public ObjectProperty<OrderStatus> targetProperty() {
+        return target;
+    }
+
+    /** @return true to move regardless of the rules (admin) */
+    public BooleanProperty overrideProperty() {
+        return override;
+    }
+
+    /** @return the one reason for the whole batch */
+    public StringProperty reasonProperty() {
+        return reason;
+    }
+
+    /** @return the last preview; null before one and after a move (its versions are spent) */
+    public ReadOnlyObjectProperty<BulkPreview> previewProperty() {
+        return preview.getReadOnlyProperty();
+    }
+
+    /** @return the preview in words */
+    public ReadOnlyStringProperty previewTextProperty() {
+        return previewText.getReadOnlyProperty();
+    }
+
+    /** @return what every target would do, by the rules in force at the preview */
+    public ObservableList<TargetCount> perTarget() {
+        return perTarget;
+    }
+
+    /** @return 0..1, or -1 while the total is unknown */
+    public ReadOnlyDoubleProperty progressProperty() {
+        return progress.getReadOnlyProperty();
+    }
+
+    /** @return counts, rate and ETA while running; a summary afterwards */
+    public ReadOnlyStringProperty progressTextProperty() {
+        return progressText.getReadOnlyProperty();
+    }
+
+    /** @return per-order results of the shown batch (first {@value #PAGE}; exports hold all) */
+    public ObservableList<BulkItem> results() {
+        return results;
+    }
+
+    public ObjectProperty<BulkItem> selectedResultProperty() {
+        return selectedResult;
+    }
+
+    /** @return only results with this outcome, null for all */
+    public ObjectProperty<BulkItem.Outcome> outcomeFilterProperty() {
+        return outcomeFilter;
+    }
+
+    /** @return recorded batches, newest first */
+    public ObservableList<BulkBatch> batches() {
+        return batches;
+    }
+
+    /** @return the batch selected in the list; selecting one shows its results */
+    public ObjectProperty<BulkBatch> selectedBatchProperty() {
+        return selectedBatch;
+    }
+
+    /** @return the batch whose results are shown */
+    public ReadOnlyObjectProperty<BulkBatch> shownBatchProperty() {
+        return shownBatch.getReadOnlyProperty();
+    }
+
+    /** @return previews, moves and exports, one at a time */
+    public Command runCommand() {
+        return runCommand;
+    }
+
+    /** @return executable with a scope and a target while nothing runs */
+    public Command previewCommand() {
+        return previewCommand;
+    }
+
+    /** @return executable with a preview while nothing runs */
+    public Command applyCommand() {
+        return applyCommand;
+    }
+
+    /** @return executable while a batch is shown and nothing runs */
+    public Command exportCommand() {
+        return exportCommand;
+    }
+
+    /** @return the last outcome or error in words */
+    public Feedback feedback() {
+        return feedback;
+    }
+}

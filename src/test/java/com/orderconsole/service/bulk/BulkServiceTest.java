@@ -1,0 +1,197 @@
+package com.orderconsole.service.bulk;
+
+import com.orderconsole.FreshEngine;
+import com.orderconsole.RawSql;
+import com.orderconsole.domain.HistoryEntry;
+import com.orderconsole.domain.Operator;
+import com.orderconsole.domain.OrderStatus;
+import com.orderconsole.domain.PermissionDeniedException;
+import com.orderconsole.domain.ResultCode;
+import com.orderconsole.domain.Role;
+import com.orderconsole.domain.TransitionRequest;
+import com.orderconsole.service.Services;
+import com.orderconsole.service.order.OrderQuery;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import java.io.ByteArrayOutputStream;
+import java.io.StringWriter;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/** Bulk transitions on real Redis and MariaDB: preview, compare-and-set apply, the batch record, refusals. */
+class BulkServiceTest {
+    @RegisterExtension
+    final FreshEngine engine = new FreshEngine();
+    private Services s;
+    private final Operator setup = new Operator("setup", Role.SUPPORT);
+    private final Operator support = new Operator("sam", Role.SUPPORT);
+    private final Operator admin = new Operator("ada", Role.ADMIN);
+
+    @BeforeEach
+    void start() {
+        s = engine.services();
+    }
+
+    private void orders(String prefix, int n, OrderStatus... path) {
+        for (int i = 0; i < n; i++) {
+            String id = String.format("%s%04d", prefix, i);
+            s.orders().create(setup, id, null, Duration.ofMinutes(30));
+            for (OrderStatus st : path) {
+                s.transitions().transition(setup, TransitionRequest.of(id, st, "test", "setup"));
+            }
+        }
+        // A filter reads MySQL's status: let the follower apply the setup first, as it does within milliseconds live.
+        assertThat(s.follower().catchUp(Duration.ofSeconds(30)).caughtUp()).isTrue();
+    }
+
+    private static OrderQuery status(OrderStatus st) {
+        return new OrderQuery(null, null, Set.of(st), false, null, null, false, false);
+    }
+
+    private static long rows(String table) {
+        return RawSql.count("SELECT COUNT(*) FROM " + table);
+    }
+
+    @Test
+    void previewCountsEveryTargetThenApplyMovesThroughTheScriptWithSourceBulkAndTheBatchId() throws Exception {
+        orders("p-", 5, OrderStatus.PAID);
+        orders("w-", 2);
+        orders("x-", 1, OrderStatus.CANCELLED);
+        BulkScope scope = BulkScope.of(new OrderQuery(null, null, Set.of(), false, null, null, false, false));
+
+        BulkPreview p = s.bulk().preview(scope, OrderStatus.WAIT_SHIP, false, BulkProgress.NONE, () -> false);
+        assertThat(p.matched()).isEqualTo(8);
+        assertThat(p.wouldApply()).isEqualTo(5);
+        assertThat(p.wouldReject()).containsEntry(ResultCode.NOT_ALLOWED, 2).containsEntry(ResultCode.TERMINAL, 1);
+        assertThat(p.perTarget()).contains(new TargetCount(OrderStatus.CANCELLED, 2, 6), new TargetCount(OrderStatus.PAID, 2, 6));
+        assertThat(p.sample()).startsWith("p-0000").contains("w-0000", "x-0000");
+        assertThat(rows("bulk_batch")).as("a preview writes nothing").isZero();
+
+        BulkBatch b = s.bulk().apply(support, p, "  warehouse reopened  ", "console", BulkProgress.NONE, () -> false);
+        assertThat(b.state()).isEqualTo(BulkBatch.State.DONE);
+        assertThat(b.counts()).isEqualTo(new BulkCounts(5, 3, 0, 0));
+        assertThat(b.actor()).isEqualTo("sam");
+        assertThat(b.reason()).isEqualTo("warehouse reopened");
+        assertThat(b.scope()).isEqualTo("filter: all orders");
+        assertThat(s.bulk().batches(null, 10)).extracting(BulkBatch::id).containsExactly(b.id());
+        List<BulkItem> items = s.bulk().items(b.id(), null, null, 100);
+        assertThat(items).hasSize(8);
+        assertThat(s.bulk().items(b.id(), BulkItem.Outcome.APPLIED, null, 100)).extracting(BulkItem::orderId)
+                .containsExactly("p-0000", "p-0001", "p-0002", "p-0003", "p-0004");
+        assertThat(s.bulk().items(b.id(), BulkItem.Outcome.REJECTED, null, 100)).extracting(BulkItem::code)
+                .containsExactlyInAnyOrder(ResultCode.NOT_ALLOWED, ResultCode.NOT_ALLOWED, ResultCode.TERMINAL);
+
+        assertThat(s.follower().catchUp(Duration.ofSeconds(20)).caughtUp()).isTrue();
+        assertThat(s.orders().lookup("p-0003").summary().mysqlStatus()).isEqualTo(OrderStatus.WAIT_SHIP);
+        HistoryEntry last = s.orders().lookup("p-0003").history().get(2);
+        assertThat(last.source()).isEqualTo("bulk");
+        assertThat(last.actor()).isEqualTo("sam");
+        assertThat(last.reason()).isEqualTo("bulk #" + b.id() + ": warehouse reopened");
+        HistoryEntry rejected = s.orders().lookup("w-0001").history().get(1);
+        assertThat(rejected.code()).isEqualTo(ResultCode.NOT_ALLOWED);
+        assertThat(rejected.source()).isEqualTo("bulk");
+
+        StringWriter csv = new StringWriter();
+        assertThat(s.bulk().exportCsv(b.id(), csv)).isEqualTo(8);
+        assertThat(csv.toString()).startsWith("batch,order_id,outcome,result_code").contains("p-0000,APPLIED,1,applied");
+        ByteArrayOutputStream json = new ByteArrayOutputStream();
+        assertThat(s.bulk().exportJson(b.id(), json)).isEqualTo(8);
+        assertThat(json.toString(StandardCharsets.UTF_8)).contains("\"reason\" : \"warehouse reopened\"").contains("\"items\" : [");
+    }
+
+    @Test
+    void anOrderThatMovedBetweenPreviewAndApplyIsReportedAsAConflictAndNotOverwritten() {
+        orders("c-", 3, OrderStatus.PAID);
+        BulkPreview p = s.bulk().preview(BulkScope.of(status(OrderStatus.PAID)), OrderStatus.WAIT_SHIP, false, BulkProgress.NONE, () -> false);
+        assertThat(p.wouldApply()).isEqualTo(3);
+        // Meanwhile someone ships c-0001 by hand (PAID -> WAIT_SHIP -> SHIPPED): version 4.
+        s.transitions().transition(setup, TransitionRequest.of("c-0001", OrderStatus.WAIT_SHIP, "console", "by hand"));
+        s.transitions().transition(setup, TransitionRequest.of("c-0001", OrderStatus.SHIPPED, "console", "by hand"));
+
+        BulkBatch b = s.bulk().apply(support, p, "restock", "console", BulkProgress.NONE, () -> false);
+        assertThat(b.counts()).isEqualTo(new BulkCounts(2, 0, 1, 0));
+        BulkItem conflict = s.bulk().items(b.id(), BulkItem.Outcome.CONFLICT, null, 10).get(0);
+        assertThat(conflict.orderId()).isEqualTo("c-0001");
+        assertThat(conflict.code()).isEqualTo(ResultCode.VERSION_CONFLICT);
+        assertThat(conflict.seenVersion()).isEqualTo(2);
+        assertThat(conflict.version()).isEqualTo(4);
+        assertThat(s.orders().lookup("c-0001").summary().redisStatus()).as("not overwritten").isEqualTo(OrderStatus.SHIPPED);
+        assertThat(s.orders().lookup("c-0001").summary().redisVersion()).isEqualTo(4);
+    }
+
+    @Test
+    void cancellingMidBatchLeavesARecordThatMatchesWhatWasDone() {
+        int n = BulkService.CHUNK * 2 + 100;
+        orders("k-", n);
+        BulkPreview p = s.bulk().preview(BulkScope.of(status(OrderStatus.WAIT_PAY)), OrderStatus.PAID, false, BulkProgress.NONE, () -> false);
+        assertThat(p.matched()).isEqualTo(n);
+        AtomicBoolean cancel = new AtomicBoolean();
+        // The user presses Cancel after the first chunk is reported.
+        BulkBatch b = s.bulk().apply(support, p, "paid offline", "console", (done, total, c) -> cancel.set(true), cancel::get);
+
+        assertThat(b.state()).isEqualTo(BulkBatch.State.CANCELLED);
+        assertThat(b.counts().applied()).isEqualTo(BulkService.CHUNK);
+        assertThat(b.notRun()).isEqualTo(n - BulkService.CHUNK);
+        assertThat(b.finishedAtMs()).isNotNull();
+        BulkBatch stored = s.bulk().batch(b.id());
+        assertThat(stored).isEqualTo(b);
+        assertThat(RawSql.count("SELECT COUNT(*) FROM bulk_item WHERE batch_id = " + b.id())).isEqualTo(BulkService.CHUNK);
+        assertThat(s.follower().catchUp(Duration.ofSeconds(30)).caughtUp()).isTrue();
+        assertThat(RawSql.count("SELECT COUNT(*) FROM orders WHERE status = 2")).isEqualTo(BulkService.CHUNK);
+        assertThat(RawSql.count("SELECT COUNT(*) FROM order_history WHERE source = 'bulk'")).isEqualTo(BulkService.CHUNK);
+        // Every order the record calls applied is PAID, and no other order is.
+        assertThat(RawSql.column("SELECT order_id FROM orders WHERE status = 2 ORDER BY order_id"))
+                .isEqualTo(RawSql.column("SELECT order_id FROM bulk_item WHERE outcome = 'APPLIED' ORDER BY order_id"));
+    }
+
+    @Test
+    void aSupportUserCannotRunAnOverrideBulkAndNothingIsRecorded() {
+        orders("o-", 2, OrderStatus.PAID, OrderStatus.WAIT_SHIP, OrderStatus.SHIPPED, OrderStatus.FINISHED);
+        BulkPreview p = s.bulk().preview(BulkScope.of(List.of("o-0000", "o-0001")), OrderStatus.CANCELLED, true, BulkProgress.NONE, () -> false);
+        assertThat(p.wouldApply()).as("an override ignores the rules").isEqualTo(2);
+
+        assertThatThrownBy(() -> s.bulk().apply(support, p, "refund", "console", BulkProgress.NONE, () -> false))
+                .isInstanceOf(PermissionDeniedException.class).hasMessageContaining("override the transition rules in bulk");
+        assertThat(rows("bulk_batch")).isZero();
+        assertThat(s.orders().lookup("o-0000").summary().redisStatus()).isEqualTo(OrderStatus.FINISHED);
+
+        BulkBatch b = s.bulk().apply(admin, p, "refund", "console", BulkProgress.NONE, () -> false);
+        assertThat(b.counts().applied()).isEqualTo(2);
+        assertThat(b.override()).isTrue();
+        assertThat(s.orders().lookup("o-0001").summary().redisStatus()).isEqualTo(OrderStatus.CANCELLED);
+    }
+
+    @Test
+    void badInputGetsAClearErrorAndChangesNothing() {
+        orders("b-", 3, OrderStatus.PAID);
+        BulkPreview p = s.bulk().preview(BulkScope.of(status(OrderStatus.PAID)), OrderStatus.WAIT_SHIP, false, BulkProgress.NONE, () -> false);
+        assertThatThrownBy(() -> s.bulk().apply(support, p, "   ", "console", BulkProgress.NONE, () -> false))
+                .hasMessage("a bulk transition needs a reason: it is written to every order's history");
+        assertThatThrownBy(() -> s.bulk().apply(support, p, "a\nb", "console", BulkProgress.NONE, () -> false))
+                .hasMessageContaining("control character");
+        assertThatThrownBy(() -> s.bulk().apply(support, p, "x".repeat(BulkService.MAX_REASON + 1), "console", BulkProgress.NONE, () -> false))
+                .hasMessageContaining("at most " + BulkService.MAX_REASON);
+        assertThatThrownBy(() -> s.bulk().apply(new Operator("rita", Role.READ_ONLY), p, "why", "console", BulkProgress.NONE, () -> false))
+                .isInstanceOf(PermissionDeniedException.class);
+        assertThatThrownBy(() -> BulkScope.of(List.of("ok-1", "bad id"))).hasMessageContaining("'bad id' is invalid");
+
+        BulkService capped = s.bulk().withMaxOrders(2);
+        assertThatThrownBy(() -> capped.preview(BulkScope.of(status(OrderStatus.PAID)), OrderStatus.WAIT_SHIP, false, BulkProgress.NONE, () -> false))
+                .isInstanceOf(BulkTooLargeException.class)
+                .hasMessage("the chosen orders are more than 2, the most one batch may move: narrow the filter (e.g. by creation date or id prefix) "
+                        + "and run several batches");
+
+        assertThat(rows("bulk_batch")).isZero();
+        assertThat(s.follower().catchUp(Duration.ofSeconds(20)).caughtUp()).isTrue();
+        assertThat(RawSql.count("SELECT COUNT(*) FROM orders WHERE status = 2")).isEqualTo(3);
+        assertThat(RawSql.count("SELECT COUNT(*) FROM order_history WHERE source = 'bulk'")).isZero();
+    }
+}

@@ -1,0 +1,72 @@
+package com.orderconsole.ui.audit;
+
+import com.orderconsole.app.Messages;
+import com.orderconsole.domain.Operator;
+import com.orderconsole.domain.OrderStatus;
+import com.orderconsole.domain.Role;
+import com.orderconsole.service.audit.AuditEvent;
+import com.orderconsole.service.audit.MoveKind;
+import com.orderconsole.ui.ViewModelTestBase;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Locale;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** The Audit page's model on real embedded servers: filters, keyset pages both ways, selection kept, export. */
+class AuditViewModelTest extends ViewModelTestBase {
+
+    @BeforeEach
+    void english() {
+        Messages.use(Locale.ENGLISH);
+    }
+
+    @Test
+    void filtersPagesAndKeepsTheSelection(@TempDir Path dir) throws Exception {
+        for (int i = 0; i < 5; i++) {
+            createOrder("v-" + i);
+            move("v-" + i, OrderStatus.PAID);
+        }
+        createOrder("v-x");
+        services.queue().extend(new Operator("otto", Role.OPS), "v-x", Duration.ofMinutes(5), "console", "asked");
+        services.follower().catchUp(Duration.ofSeconds(20));
+        AuditViewModel vm = new AuditViewModel(services.audit(), background, dialogs, 3);
+        vm.search();
+        assertThat(vm.rows()).hasSize(3);
+        assertThat(vm.hasNextProperty().get()).isTrue();
+        AuditEvent first = vm.rows().get(0);
+        vm.selectedProperty().set(vm.rows().get(1));
+        vm.refresh();
+        assertThat(vm.selectedProperty().get()).isNotNull();
+        vm.nextPage();
+        assertThat(vm.pageNumberProperty().get()).isEqualTo(2);
+        assertThat(vm.rows()).doesNotContain(first);
+        vm.previousPage();
+        assertThat(vm.rows().get(0)).isEqualTo(first);
+
+        vm.actorProperty().set("otto");
+        vm.search();
+        assertThat(vm.rows()).singleElement().satisfies(e -> assertThat(AuditViewModel.what(e)).startsWith("QUEUE_EXTEND"));
+        vm.actorProperty().set("");
+        vm.moveKindProperty().set(MoveKind.LEGAL);
+        vm.search();
+        assertThat(vm.rows()).hasSize(3).allSatisfy(e -> assertThat(AuditViewModel.what(e)).isEqualTo("WAIT_PAY → PAID v2"));
+        assertThat(AuditViewModel.result(vm.rows().get(0))).isEqualTo("1 · applied");
+
+        vm.idPrefixProperty().set("bad prefix!");
+        vm.search();
+        assertThat(vm.feedback().errorProperty().get()).isTrue();
+        assertThat(vm.feedback().messageProperty().get()).contains("prefix 'bad prefix!' is invalid");
+
+        vm.clearFilters();
+        Path csv = dir.resolve("a.csv");
+        dialogs.file(csv);
+        vm.exportCsv();
+        assertThat(Files.readAllLines(csv)).hasSize(1 + 12);
+    }
+}
