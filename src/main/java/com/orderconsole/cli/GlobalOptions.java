@@ -51,14 +51,11 @@ class GlobalOptions {
             descriptionKey = "cli.opt.role")
     Role role;
 
-    @Option(scope = ScopeType.INHERIT, names = "--buckets", paramLabel = "N", description = "bucket count of a data "
-            + "set initialised now (1-1024; default 16 on one Redis, 64 on a Redis Cluster); against an existing data set "
-            + "only its own count is accepted")
+    @Option(scope = ScopeType.INHERIT, names = "--buckets", paramLabel = "N", descriptionKey = "cli.opt.buckets")
     Integer buckets;
 
     @Option(scope = ScopeType.INHERIT, names = "--terminal-retention", paramLabel = "DURATION", converter = Cli.DurationConverter.class,
-            description = "how long a FINISHED or CANCELLED order stays in Redis after it became terminal, e.g. 7d, 12h "
-                    + "(default 7d); MySQL keeps it, Redis rebuilds it on access")
+            descriptionKey = "cli.opt.terminal-retention")
     java.time.Duration terminalRetention;
 
     /**

@@ -118,7 +118,7 @@ final class RulesCommand implements Runnable {
         @Parameters(paramLabel = "FILE", descriptionKey = "cli.param.rules.file")
         Path file;
 
-        @Option(names = "--dry-run", description = "show the changes and the orders they would strand; store nothing")
+        @Option(names = "--dry-run", descriptionKey = "cli.opt.rules.dry-run")
         boolean dryRun;
 
         @Override
@@ -191,18 +191,15 @@ final class RulesCommand implements Runnable {
         }
     }
 
-    @Command(name = "export", description = {"Export the rules in force as a diagram: PlantUML or Mermaid text (stdout, "
-            + "or --out FILE), or a PNG of the state graph drawn from the console's layout (needs --out FILE; drawn "
-            + "with Java2D, no display needed). Live counts and last hour's moves are printed on it unless --no-counts.",
-            "Role: read_only."})
+    @Command(name = "export")
     static final class Export extends CliCommand {
-        @Option(names = "--format", required = true, paramLabel = "FORMAT", description = "plantuml, mermaid or png")
+        @Option(names = "--format", required = true, paramLabel = "FORMAT", descriptionKey = "cli.opt.rules.format")
         String format;
 
-        @Option(names = "--out", paramLabel = "FILE", description = "write the diagram to this file (required for png)")
+        @Option(names = "--out", paramLabel = "FILE", descriptionKey = "cli.opt.rules.out")
         Path out;
 
-        @Option(names = "--no-counts", description = "draw the bare rules, without live counts")
+        @Option(names = "--no-counts", descriptionKey = "cli.opt.rules.no-counts")
         boolean noCounts;
 
         @Spec

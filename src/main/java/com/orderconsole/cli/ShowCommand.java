@@ -17,8 +17,7 @@ final class ShowCommand extends CliCommand {
             descriptionKey = "cli.opt.id")
     String id;
 
-    @Option(names = "--story", description = "the order's story instead: every step and rejected attempt explained in words, "
-            + "the time between steps, Redis and MySQL versions while sync is pending (with --json: the story document)")
+    @Option(names = "--story", descriptionKey = "cli.opt.story")
     boolean story;
 
     @Override
