@@ -20,7 +20,6 @@ import java.time.Duration;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.Locale;
-import java.util.List;
 import java.util.Map;
 import java.util.function.BiConsumer;
 
@@ -147,13 +146,6 @@ public final class OrderCli {
         }
         CommandLine cl = new CommandLine(root);
         cl.setResourceBundle(Messages.bundle());
-        // Commands whose help comes from the bundles: in the language in use, description by key (a shared bundle has one
-        // 'usage.description' only).
-        for (String name : List.of("bulk", "audit")) {
-            CommandLine.Model.CommandSpec sub = cl.getSubcommands().get(name).getCommandSpec();
-            sub.resourceBundle(com.orderconsole.app.Messages.bundle());
-            sub.usageMessage().description(com.orderconsole.app.Messages.get(name + ".cli.description"));
-        }
         cl.setOut(new PrintWriter(out, true, StandardCharsets.UTF_8));
         cl.setErr(new PrintWriter(err, true, StandardCharsets.UTF_8));
         cl.setParameterExceptionHandler((ex, a) -> {

@@ -172,7 +172,8 @@ public final class BulkViewModel implements Refreshable {
         BulkScope s = scope.get();
         OrderStatus t = target.get();
         if (s == null || t == null) {
-            feedback.error(Messages.get(s == null ? "bulk.error.noScope" : "bulk.error.noTarget"));
+            String missing = s == null ? "bulk.error.noScope" : "bulk.error.noTarget";
+            feedback.error(Messages.get(missing));
             return;
         }
         boolean ov = override.get();

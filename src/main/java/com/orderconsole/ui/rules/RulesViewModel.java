@@ -108,7 +108,7 @@ public final class RulesViewModel implements Refreshable {
      */
     public void confirmAndApply() {
         String doc = text.get();
-        editCommand.run("validate the transition rules", job -> {
+        editCommand.run(Messages.get("rules.validate.action"), job -> {
             Checked c = checked(() -> rules.validate(doc));
             return new Assessed(c, c.rules() == null ? null : whatIf.whatIf(doc));
         }, a -> {
