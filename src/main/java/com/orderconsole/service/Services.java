@@ -5,6 +5,8 @@ import com.orderconsole.redis.RedisStores;
 import com.orderconsole.service.deadletter.DeadLetterService;
 import com.orderconsole.service.follower.Follower;
 import com.orderconsole.service.importer.OlistImporter;
+import com.orderconsole.service.metrics.Alerts;
+import com.orderconsole.service.metrics.MetricsService;
 import com.orderconsole.service.monitor.HealthService;
 import com.orderconsole.service.monitor.MonitorService;
 import com.orderconsole.service.order.OrderCreator;
@@ -51,6 +53,7 @@ public final class Services implements AutoCloseable {
     private final OlistImporter importer;
     private final TrafficSimulator simulator;
     private final Duration paymentTimeout;
+    private final MetricsService metrics;
 
     private Services(RedisStores redis, Database db, Duration paymentTimeout) {
         RedisConnection clock = redis.connection();
@@ -74,6 +77,9 @@ public final class Services implements AutoCloseable {
         this.deadLetters = new DeadLetterService(db, orders, access, audit);
         this.importer = new OlistImporter(creator, db, access, paymentTimeout);
         this.simulator = new TrafficSimulator(orders, transitions, access);
+        this.metrics = new MetricsService(follower, queue, monitor, reconciliation, Alerts.Thresholds.DEFAULT);
+        transitions.observe(metrics);
+        sweeps.observe(metrics);
     }
 
     /**
@@ -151,6 +157,11 @@ public final class Services implements AutoCloseable {
         return stuck;
     }
 
+    /** @return the meters for monitoring (Prometheus endpoint) and the alert thresholds */
+    public MetricsService metrics() {
+        return metrics;
+    }
+
     /** @return the default payment deadline of new orders */
     public Duration paymentTimeout() {
         return paymentTimeout;
@@ -158,6 +169,7 @@ public final class Services implements AutoCloseable {
 
     @Override
     public void close() {
+        metrics.close();
         maintenance.close();
         simulator.close();
         sweeper.close();

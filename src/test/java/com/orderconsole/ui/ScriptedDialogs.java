@@ -18,11 +18,27 @@ import java.util.Optional;
 public final class ScriptedDialogs implements DialogService {
     private final Deque<Object> answers = new ArrayDeque<>();
     private final List<Question> asked = new ArrayList<>();
+    private com.orderconsole.domain.Environment environment = com.orderconsole.domain.Environment.LOCAL;
+
+    /** @return this, on another environment (e.g. a production profile, where risky actions ask for typing) */
+    public ScriptedDialogs on(com.orderconsole.domain.Environment env) {
+        this.environment = env;
+        return this;
+    }
+
+    /** @return this; the next request to type a text is answered with it (confirmed only when it matches) */
+    public ScriptedDialogs typed(String text) {
+        answers.add(new Typed(text));
+        return this;
+    }
+
+    private record Typed(String text) {
+    }
 
     /**
      * One question as the view model asked it.
      *
-     * @param kind "confirm", "reason", "inform", "file" or "durations"
+     * @param kind "confirm", "reason", "inform", "file", "durations" or "typed" (details: the text expected)
      * @param title window title
      * @param statement what will happen
      * @param details more lines, "" when none
@@ -98,6 +114,18 @@ public final class ScriptedDialogs implements DialogService {
     @SuppressWarnings("unchecked")
     public <K> Optional<Map<K, Duration>> askDurations(String title, String statement, Map<K, Duration> current) {
         return (Optional<Map<K, Duration>>) answer(new Question("durations", title, statement, current.toString(), ""));
+    }
+
+    @Override
+    public boolean confirmTyped(String title, String text, String expected) {
+        Object a = answer(new Question("typed", title, text, expected, ""));
+        // As the real dialog: confirming is possible only once the text typed matches.
+        return a instanceof Typed t && t.text().strip().equals(expected);
+    }
+
+    @Override
+    public com.orderconsole.domain.Environment environment() {
+        return environment;
     }
 
     private Object answer(Question q) {

@@ -62,6 +62,8 @@ public final class ReconciliationService {
     private final Follower sync;
     private final Access access;
     private final AuditTrail audit;
+    /** The last complete, unfiltered compare of this process (the metrics' findings gauges), or null. */
+    private volatile ReconReport lastFull;
 
     /** Built by {@link com.orderconsole.service.Services}. */
     public ReconciliationService(RedisConnection redis, OrderStateStore states, CancelQueueStore queue, StatsStore stats, Database db, OrderService orders, Follower sync, Access access,
@@ -225,7 +227,18 @@ public final class ReconciliationService {
         compared += counts.get(ReconCategory.MISSING_IN_MYSQL);
         ReconReport r = new ReconReport(counts, kept, compared, System.currentTimeMillis() - start, stop, filter != null);
         log.info("reconciliation compared {} orders in {} ms: {}{}", compared, r.millis(), counts, stop ? " (cancelled)" : "");
+        if (!stop && filter == null) {
+            lastFull = r;
+        }
         return r;
+    }
+
+    /**
+     * @return the last compare of every order this process ran to its end (a cancelled or filtered one
+     *     says nothing about the whole), or empty when none ran
+     */
+    public java.util.Optional<ReconReport> lastFullReport() {
+        return java.util.Optional.ofNullable(lastFull);
     }
 
     /**

@@ -135,9 +135,10 @@ public final class OrderDetailViewModel implements Refreshable {
         if (s == null || target == null) {
             return;
         }
-        dialogs.askReason("Override order status", "Force order " + s.orderId() + " from " + s.status() + " to " + target
-                        + ", outside the rules?\nIt is applied only if the order is still at version " + s.redisVersion() + ".",
-                        "Override to " + target)
+        String statement = "Force order " + s.orderId() + " from " + s.status() + " to " + target
+                + ", outside the rules?\nIt is applied only if the order is still at version " + s.redisVersion() + ".";
+        dialogs.askReason("Override order status", statement, "Override to " + target)
+                .filter(reason -> dialogs.confirmOnProduction("Override order status", statement, s.orderId()))
                 .ifPresent(reason -> override(target, reason));
     }
 

@@ -116,8 +116,11 @@ public final class CancelQueueViewModel implements Refreshable {
         if (item == null) {
             return;
         }
-        dialogs.askReason("Cancel order now", "Cancel order " + item.orderId() + " now, before its payment deadline?",
-                "Cancel order").ifPresent(reason -> cancelNow(item.orderId(), reason));
+        String statement = "Cancel order " + item.orderId() + " now, before its payment deadline?";
+        // A forced move: on production the order id is typed as well.
+        dialogs.askReason("Cancel order now", statement, "Cancel order")
+                .filter(reason -> dialogs.confirmOnProduction("Cancel order now", statement, item.orderId()))
+                .ifPresent(reason -> cancelNow(item.orderId(), reason));
     }
 
     /** Asks for a reason, then removes the selected entry ({@link #remove}); nothing when declined. */

@@ -175,10 +175,16 @@ public final class ReconciliationViewModel {
         if (c == ReconCategory.MISSING_IN_MYSQL) {
             // No recorded transition explains these orders: copying them is an admin override, with a reason.
             dialogs.askReason("Repair findings", "Repair: " + c.label() + "\n" + details, label)
+                    .filter(reason -> typedOnProduction(c, n))
                     .ifPresent(reason -> repair(c, reason));
-        } else if (dialogs.confirm("Repair findings", "Repair: " + c.label(), details, label)) {
+        } else if (dialogs.confirm("Repair findings", "Repair: " + c.label(), details, label) && typedOnProduction(c, n)) {
             repair(c);
         }
+    }
+
+    /** On production a repair also asks for the count of findings it acts on to be typed. */
+    private boolean typedOnProduction(ReconCategory c, long n) {
+        return dialogs.confirmOnProduction("Repair findings", "Repair: " + c.label(), Long.toString(n));
     }
 
     /** Steps of a dry run shown in a confirmation; more than this are counted, not listed. */
