@@ -15,6 +15,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** Profile files: a good one is read whole; a bad one is refused naming file, line and field, in words. */
 class ProfilesTest {
+    @org.junit.jupiter.api.BeforeEach
+    void inEnglish() {
+        com.orderconsole.app.Messages.use(java.util.Locale.ENGLISH);
+    }
+
     @TempDir
     Path dir;
 

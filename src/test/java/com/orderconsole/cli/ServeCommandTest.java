@@ -36,7 +36,7 @@ class ServeCommandTest {
         Path dataDir = Path.of("target", "serve-embedded").toAbsolutePath();
         TestServers.deleteTree(dataDir.resolve("logs"));
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        ProcessBuilder pb = new ProcessBuilder(java, "-Xmx512m", "-Djava.io.tmpdir=" + System.getProperty("java.io.tmpdir"),
+        ProcessBuilder pb = new ProcessBuilder(java, "-Xmx512m", "-Duser.language=en", "-Duser.country=US", "-Djava.io.tmpdir=" + System.getProperty("java.io.tmpdir"),
                 "-cp", System.getProperty("java.class.path"), "com.orderconsole.Launcher",
                 "serve", "--data-dir", dataDir.toString(), "--metrics-port", "0");
         pb.redirectErrorStream(true);

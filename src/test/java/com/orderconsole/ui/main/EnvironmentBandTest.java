@@ -20,6 +20,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /** The real window on a production profile: the band on every page, and typed confirmation in the dialog. */
 class EnvironmentBandTest extends ConsoleFxTest {
+    @org.junit.jupiter.api.BeforeEach
+    void inEnglish() {
+        com.orderconsole.app.Messages.use(java.util.Locale.ENGLISH);
+    }
+
     private static final Environment PROD = new Environment("prod-eu", Environment.Kind.PRODUCTION, "#c62828");
 
     @Test

@@ -26,6 +26,11 @@ import static org.assertj.core.api.Assertions.assertThat;
  * do not. The band's text, the alert notices and the role offered at sign-in follow the environment.
  */
 class ProductionGuardTest extends ViewModelTestBase {
+    @org.junit.jupiter.api.BeforeEach
+    void inEnglish() {
+        com.orderconsole.app.Messages.use(java.util.Locale.ENGLISH);
+    }
+
     private static final Environment PROD = new Environment("prod-eu", Environment.Kind.PRODUCTION, "#c62828");
 
     private OrderDetailViewModel detail(Role role) {
