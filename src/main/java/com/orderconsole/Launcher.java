@@ -20,6 +20,7 @@ public final class Launcher {
     public static void main(String[] args) {
         int code = OrderCli.runConsole(args, System.out, System.err, start -> {
             OrderConsoleApp.configure(start);
+            OrderConsoleApp.ownProcess();
             Application.launch(OrderConsoleApp.class);
         });
         System.exit(code);

@@ -49,6 +49,8 @@ public class OrderConsoleApp extends Application {
     private static Environment environment = Environment.LOCAL;
     /** Profiles to offer before anything starts; empty when the command line chose. */
     private static Profiles.Listing choices = new Profiles.Listing(java.util.List.of(), java.util.List.of());
+    /** True when this console is the whole process (the launcher's): it handles SIGTERM and writes the log file. */
+    private static boolean ownsProcess;
 
     private Engine engine;
     private FxBackground background;
@@ -72,6 +74,14 @@ public class OrderConsoleApp extends Application {
      *
      * @param start servers, operator, environment, and the profiles to offer first (if any)
      */
+    /**
+     * Marks the next launch as the process's own console (the launcher's, not a test's): it then stops in
+     * order on SIGTERM and writes the data directory's log file.
+     */
+    public static void ownProcess() {
+        ownsProcess = true;
+    }
+
     public static void configure(ConsoleStart start) {
         configure(start.config(), start.operator());
         environment = start.environment();
@@ -95,8 +105,10 @@ public class OrderConsoleApp extends Application {
 
     @Override
     public void start(Stage stage) {
-        // SIGTERM closes the window's engine in order (jobs, pools, servers) instead of killing MariaDB under it.
-        Termination.onTerminate(Platform::exit);
+        if (ownsProcess) {
+            // SIGTERM closes the window's engine in order (jobs, pools, servers) instead of killing MariaDB under it.
+            Termination.onTerminate(Platform::exit);
+        }
         background = new FxBackground(4);
         StartViewModel starting = new StartViewModel(background);
         StartView splash = new StartView(starting, operator == null ? "signing in" : MainViewModel.operatorText(operator));
@@ -124,7 +136,9 @@ public class OrderConsoleApp extends Application {
                 }
             }
         }
-        LogFiles.install(config.dataDir());
+        if (ownsProcess) {
+            LogFiles.install(config.dataDir());
+        }
         stage.setTitle(FxDialogService.title(environment, "Order State Console"));
         // Against external servers the operator signs in with their database account first; locally at once.
         SignInViewModel signIn = new SignInViewModel(config, background, environment.production());
@@ -145,9 +159,11 @@ public class OrderConsoleApp extends Application {
             stage.setTitle(FxDialogService.title(environment, "Order State Console — " + MainViewModel.operatorText(who)));
             MainViewModel vm = new MainViewModel(new ConsoleContext(engine.services(), who, background,
                     new FxDialogService(() -> stage, environment), environment));
-            // HostServices asks the desktop to open the folder; the model calls it off the UI thread.
-            vm.setLogFolder(LogFiles.dir(signedConfig.dataDir()).toAbsolutePath(),
-                    folder -> getHostServices().showDocument(folder.toUri().toString()));
+            if (ownsProcess) {
+                // HostServices asks the desktop to open the folder; the model calls it off the UI thread.
+                vm.setLogFolder(LogFiles.dir(signedConfig.dataDir()).toAbsolutePath(),
+                        folder -> getHostServices().showDocument(folder.toUri().toString()));
+            }
             vm.statusBar().noticeProperty().set(note);
             mainView = new MainView(vm);
             stage.setScene(styledScene(mainView.root(), 1280, 800));
