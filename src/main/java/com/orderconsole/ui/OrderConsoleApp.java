@@ -70,11 +70,6 @@ public class OrderConsoleApp extends Application {
     }
 
     /**
-     * Sets what the next launch uses, as the command line decided it. Call before {@code Application.launch}.
-     *
-     * @param start servers, operator, environment, and the profiles to offer first (if any)
-     */
-    /**
      * Marks the next launch as the process's own console (the launcher's, not a test's): it then stops in
      * order on SIGTERM and writes the data directory's log file.
      */
@@ -82,6 +77,11 @@ public class OrderConsoleApp extends Application {
         ownsProcess = true;
     }
 
+    /**
+     * Sets what the next launch uses, as the command line decided it. Call before {@code Application.launch}.
+     *
+     * @param start servers, operator, environment, and the profiles to offer first (if any)
+     */
     public static void configure(ConsoleStart start) {
         configure(start.config(), start.operator());
         environment = start.environment();
