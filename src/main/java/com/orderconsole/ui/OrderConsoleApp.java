@@ -67,6 +67,8 @@ public class OrderConsoleApp extends Application {
     public static void configure(EngineConfig engineConfig, Operator who) {
         config = engineConfig == null ? EngineConfig.embeddedDefault() : engineConfig;
         operator = who;
+        environment = Environment.LOCAL;
+        choices = new Profiles.Listing(java.util.List.of(), java.util.List.of());
     }
 
     /**
