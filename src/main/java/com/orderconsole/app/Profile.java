@@ -50,7 +50,7 @@ public record Profile(Path file, Environment environment, String redisUri, Strin
      * @return the Redis URI with the ACL user and the password from {@link #redisPasswordEnv()} put in
      * @throws IllegalArgumentException when the variable is named but not set
      */
-    String redisWithCredentials() {
+    public String redisWithCredentials() {
         if (redisPasswordEnv == null && redisUser == null) {
             return redisUri;
         }

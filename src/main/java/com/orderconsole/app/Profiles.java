@@ -17,7 +17,7 @@ import java.util.stream.Stream;
 
 /**
  * Reads connection profiles: one UTF-8 file per environment, {@code profiles/NAME.properties} in
- * {@link ConfigDir#path()}, with lines {@code key = value} ('#' or '!' starts a comment):
+ * {@link ConfigDir#path()}, with lines {@code key = value} ('#' or '!' starts a comment line; " # " a comment after a value):
  *
  * <pre>
  * kind = production          # local, dev, staging or production (required)
@@ -241,16 +241,19 @@ public final class Profiles {
                 values.get("redis-user"), values.get("redis-password-env"), dataDir);
     }
 
-    /** A '#' or '!' starts a comment at the start of a line or after a blank; URIs keep theirs ('#' after no blank). */
+    private static final Pattern INLINE_COMMENT = Pattern.compile("\\s#(\\s.*)?$");
+
+    /**
+     * A '#' or '!' at the start of a line starts a comment, and so does " # " after a value; a '#' with no
+     * blank after it is part of the value (a colour, a URI fragment).
+     */
     private static String stripComment(String line) {
         String t = line.stripLeading();
         if (t.startsWith("#") || t.startsWith("!")) {
             return "";
         }
-        int at = line.indexOf(" #");
-        int tab = line.indexOf("\t#");
-        int cut = at < 0 ? tab : tab < 0 ? at : Math.min(at, tab);
-        return cut < 0 ? line : line.substring(0, cut);
+        java.util.regex.Matcher m = INLINE_COMMENT.matcher(line);
+        return m.find() ? line.substring(0, m.start()) : line;
     }
 
     private static int firstSeparator(String line) {

@@ -31,6 +31,57 @@ import static org.assertj.core.api.Assertions.assertThat;
 class ServeCommandTest {
     private static final Pattern URL = Pattern.compile("http://127\\.0\\.0\\.1:(\\d+)/metrics");
 
+    /** A child JVM running the launcher with these arguments, output merged; headless JavaFX for the console. */
+    private static Process launcher(String... args) throws java.io.IOException {
+        List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx768m",
+                "-Duser.language=en", "-Duser.country=US", "-Djava.io.tmpdir=" + System.getProperty("java.io.tmpdir"),
+                "-Dglass.platform=Monocle", "-Dmonocle.platform=Headless", "-Dprism.order=sw", "-Dprism.text=t2k",
+                "-Djava.awt.headless=true", "-cp", System.getProperty("java.class.path"), "com.orderconsole.Launcher"));
+        cmd.addAll(List.of(args));
+        return new ProcessBuilder(cmd).redirectErrorStream(true).start();
+    }
+
+    /** Collects a process's output lines; completes {@code seen} when a line contains {@code marker}. */
+    private static Thread collect(Process p, List<String> lines, String marker, CompletableFuture<String> seen) {
+        Thread t = new Thread(() -> {
+            try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
+                for (String line; (line = r.readLine()) != null; ) {
+                    lines.add(line);
+                    if (line.contains(marker)) {
+                        seen.complete(line);
+                    }
+                }
+            } catch (java.io.IOException e) {
+                seen.completeExceptionally(e);
+            }
+            seen.completeExceptionally(new AssertionError("ended before '" + marker + "':\n" + String.join("\n", lines)));
+        });
+        t.start();
+        return t;
+    }
+
+    @Test
+    void theConsoleStopsOnSigtermWithoutAStackTraceEvenDuringItsFirstImport() throws Exception {
+        Path dataDir = Path.of("target", "console-embedded").toAbsolutePath();
+        TestServers.deleteTree(dataDir); // a first start: the Olist sample import keeps MySQL busy when the signal comes
+        Process p = launcher("--data-dir", dataDir.toString());
+        List<String> lines = Collections.synchronizedList(new ArrayList<>());
+        CompletableFuture<String> importing = new CompletableFuture<>();
+        Thread reader = collect(p, lines, "importing the bundled Olist sample", importing);
+        try {
+            importing.get(240, TimeUnit.SECONDS);
+            Thread.sleep(1000);
+            p.destroy(); // SIGTERM
+            assertThat(p.waitFor(60, TimeUnit.SECONDS)).as("stopped within 60 s").isTrue();
+            reader.join(10_000);
+            String out = String.join("\n", lines);
+            assertThat(out).contains("received SIGTERM").contains("engine stopped");
+            assertThat(out).as("no stack trace").doesNotContain("Exception").doesNotContain("\tat ");
+        } finally {
+            p.destroyForcibly();
+        }
+    }
+
     @Test
     void serveExposesMetricsAndStopsOnSigtermWithoutAStackTrace() throws Exception {
         Path dataDir = Path.of("target", "serve-embedded").toAbsolutePath();
