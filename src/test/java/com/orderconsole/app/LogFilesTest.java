@@ -24,11 +24,13 @@ class LogFilesTest {
         String text = Files.readString(file, StandardCharsets.UTF_8);
         assertThat(text).contains("INFO").contains("engine stopped (log file test 42)");
         ch.qos.logback.classic.Logger root = (ch.qos.logback.classic.Logger) LoggerFactory.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME);
-        var appender = (ch.qos.logback.core.rolling.RollingFileAppender<?>) root.getAppender("FILE");
+        @SuppressWarnings("unchecked")
+        var appender = (ch.qos.logback.core.rolling.RollingFileAppender<ch.qos.logback.classic.spi.ILoggingEvent>) root.getAppender("FILE");
         var policy = (ch.qos.logback.core.rolling.SizeAndTimeBasedRollingPolicy<?>) appender.getRollingPolicy();
         assertThat(policy.getMaxHistory()).as("days kept").isEqualTo(LogFiles.MAX_DAYS);
         assertThat(policy.getFileNamePattern()).endsWith("order-console.%d{yyyy-MM-dd}.%i.log.gz");
         // The file appender is for this test JVM only as long as the test: later tests log to the console only.
-        root.detachAppender("FILE").stop();
+        root.detachAppender(appender);
+        appender.stop();
     }
 }
