@@ -71,7 +71,8 @@ class ServeCommandTest {
         try {
             importing.get(240, TimeUnit.SECONDS);
             Thread.sleep(1000);
-            p.destroy(); // SIGTERM
+            // SIGTERM through the handle: Process.destroy() would also close our end of the output pipe.
+            assertThat(p.toHandle().destroy()).isTrue();
             assertThat(p.waitFor(60, TimeUnit.SECONDS)).as("stopped within 60 s").isTrue();
             reader.join(10_000);
             String out = String.join("\n", lines);
@@ -118,7 +119,8 @@ class ServeCommandTest {
                     .contains("orderconsole_sweeper_tick_age_seconds ");
             // Let the sweeper, the follower and maintenance run a few rounds, as a server would between scrapes.
             Thread.sleep(3000);
-            p.destroy(); // SIGTERM
+            // SIGTERM through the handle: Process.destroy() would also close our end of the output pipe.
+            assertThat(p.toHandle().destroy()).isTrue();
             assertThat(p.waitFor(60, TimeUnit.SECONDS)).as("stopped within 60 s").isTrue();
             reader.join(10_000);
             String out = String.join("\n", lines);
