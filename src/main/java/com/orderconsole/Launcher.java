@@ -18,8 +18,9 @@ public final class Launcher {
 
     /** @param args command line, e.g. {@code import --csv orders.csv}, or none for the console */
     public static void main(String[] args) {
-        int code = OrderCli.run(args, System.out, System.err, (config, operator) -> {
-            OrderConsoleApp.configure(config, operator);
+        int code = OrderCli.runConsole(args, System.out, System.err, start -> {
+            OrderConsoleApp.configure(start);
+            OrderConsoleApp.ownProcess();
             Application.launch(OrderConsoleApp.class);
         });
         System.exit(code);

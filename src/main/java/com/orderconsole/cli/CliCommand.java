@@ -53,11 +53,20 @@ abstract class CliCommand implements Callable<Integer> {
      * @return a started engine; close it
      */
     Engine engine(String actor) {
+        return engine(actor, c -> c);
+    }
+
+    /**
+     * As {@link #engine(String)}, with the configuration adjusted before the engine starts.
+     *
+     * @param adjust e.g. turns the background jobs on ({@code serve})
+     */
+    Engine engine(String actor, java.util.function.UnaryOperator<EngineConfig> adjust) {
         GlobalOptions g = global();
         EngineConfig config;
         try {
             g.checkIdentity(actor);
-            config = g.config(g.password());
+            config = adjust.apply(g.config(g.password()));
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), e.getMessage());
         }

@@ -2,6 +2,11 @@ package com.orderconsole.cli;
 
 import com.orderconsole.app.Messages;
 import com.orderconsole.app.EngineConfig;
+import com.orderconsole.app.Messages;
+import com.orderconsole.app.Profile;
+import com.orderconsole.app.ProfileException;
+import com.orderconsole.app.Profiles;
+import com.orderconsole.domain.Environment;
 import com.orderconsole.domain.Operator;
 import com.orderconsole.domain.Role;
 import picocli.CommandLine.Option;
@@ -58,6 +63,12 @@ class GlobalOptions {
             descriptionKey = "cli.opt.terminal-retention")
     java.time.Duration terminalRetention;
 
+    @Option(scope = ScopeType.INHERIT, names = "--profile", paramLabel = "NAME", descriptionKey = "cli.option.profile")
+    String profileName;
+
+    /** The profile named by --profile, once read; null without one. */
+    private Profile profile;
+
     /**
      * @param prompt asks for the database password when no variable names it
      * @param serversOwnedLocally true when the servers named by --redis/--jdbc are the OS user's own (tests):
@@ -89,6 +100,7 @@ class GlobalOptions {
      * @throws IllegalArgumentException saying why, for a usage error
      */
     void checkIdentity(String actor) {
+        applyProfile();
         if (operatorName != null) {
             throw new IllegalArgumentException(Messages.get(signInRequired() ? "cli.operator.refused.account" : "cli.operator.refused.local"));
         }
@@ -98,6 +110,56 @@ class GlobalOptions {
             }
             new Operator(actor, Role.READ_ONLY); // the name's syntax, before any server starts
         }
+    }
+
+    /**
+     * Reads the profile named by --profile (once) and takes its servers, account and password variable
+     * where no option gives them.
+     *
+     * @throws IllegalArgumentException when the profile cannot be read (file, line and field named), or
+     *     --redis, --jdbc or --data-dir are given beside it
+     */
+    void applyProfile() {
+        if (profileName == null || profile != null) {
+            return;
+        }
+        if (redisUri != null || jdbcUrl != null || dataDir != null) {
+            throw new IllegalArgumentException(Messages.format("profile.error.withServers", profileName));
+        }
+        try {
+            profile = Profiles.load(Profiles.dir(), profileName);
+            if (profile.external()) {
+                redisUri = profile.redisWithCredentials();
+                jdbcUrl = profile.jdbcUrl();
+                if (dbUser == null) {
+                    dbUser = profile.dbUser();
+                }
+                if (dbPasswordEnv == null) {
+                    dbPasswordEnv = profile.passwordEnv();
+                }
+            } else {
+                dataDir = profile.dataDir();
+            }
+        } catch (ProfileException e) {
+            throw new IllegalArgumentException(e.getMessage(), e);
+        }
+    }
+
+    /**
+     * @return the environment worked on: the profile's, else "local" on the embedded servers, else
+     *     {@link Environment#external()}: servers named without a profile count as production, so that
+     *     nobody is less careful on a server they did not say is harmless
+     */
+    Environment environment() {
+        if (profile != null) {
+            return profile.environment();
+        }
+        return jdbcUrl == null ? Environment.LOCAL : Environment.external(Messages.get("env.external"));
+    }
+
+    /** @return true when the command line names no servers and no profile: the console may offer its profiles */
+    boolean noServersNamed() {
+        return profileName == null && redisUri == null && jdbcUrl == null && dataDir == null;
     }
 
     /**

@@ -1,9 +1,11 @@
 package com.orderconsole.cli;
 
+import com.orderconsole.app.ConsoleStart;
 import com.orderconsole.app.EngineConfig;
 import com.orderconsole.app.Languages;
 import com.orderconsole.app.Messages;
 import com.orderconsole.app.Settings;
+import com.orderconsole.app.Profiles;
 import com.orderconsole.app.SignIn;
 import com.orderconsole.domain.Operator;
 import picocli.CommandLine.Command;
@@ -114,7 +116,18 @@ public final class OrderCli {
      */
     public static int run(String[] args, PrintStream out, PrintStream err, BiConsumer<EngineConfig, Operator> openConsole,
                           PasswordPrompt prompt) {
-        return run(new Root(out, err, openConsole, prompt, false), args);
+        return run(new Root(out, err, openConsole == null ? null : s -> openConsole.accept(s.config(), s.operator()), prompt, false), args);
+    }
+
+    /**
+     * Runs one command line; without a subcommand, opens the console with what the command line named:
+     * servers, a profile, or nothing (then the console offers the profiles there are, if any).
+     *
+     * @param openConsole called with the console's start; returns when the console closes
+     * @return the exit code, as {@link #run(String[], PrintStream, PrintStream)}
+     */
+    public static int runConsole(String[] args, PrintStream out, PrintStream err, java.util.function.Consumer<ConsoleStart> openConsole) {
+        return run(new Root(out, err, openConsole, PasswordPrompt.TERMINAL, false), args);
     }
 
     /**
@@ -122,7 +135,7 @@ public final class OrderCli {
      * signs in: as on the embedded servers, the OS user is the admin.
      */
     static int runOnLocalServers(String[] args, PrintStream out, PrintStream err) {
-        return run(new Root(out, err, null, PasswordPrompt.TERMINAL, true), args);
+        return run(new Root(out, err, (java.util.function.Consumer<ConsoleStart>) null, PasswordPrompt.TERMINAL, true), args);
     }
 
     private static int run(Root root, String[] args) {
@@ -184,11 +197,12 @@ public final class OrderCli {
             version = "order-console 0.1.0",
             subcommands = {ImportCommand.class, CreateCommand.class, TransitionCommand.class, ShowCommand.class,
                     SweepCommand.class, FollowerCommand.class, ReconcileCommand.class, StatsCommand.class, RulesCommand.class,
-                    DeadLettersCommand.class, MigrateCommand.class, BulkCommand.class, AuditCommand.class})
+                    DeadLettersCommand.class, MigrateCommand.class, BulkCommand.class, AuditCommand.class,
+                    ServeCommand.class})
     static final class Root extends GlobalOptions implements Runnable {
-        private final BiConsumer<EngineConfig, Operator> openConsole;
+        private final java.util.function.Consumer<ConsoleStart> openConsole;
 
-        Root(PrintStream out, PrintStream err, BiConsumer<EngineConfig, Operator> openConsole, PasswordPrompt prompt,
+        Root(PrintStream out, PrintStream err, java.util.function.Consumer<ConsoleStart> openConsole, PasswordPrompt prompt,
              boolean serversOwnedLocally) {
             super(out, err, prompt, serversOwnedLocally);
             this.openConsole = openConsole;
@@ -202,11 +216,15 @@ public final class OrderCli {
             if (openConsole == null) {
                 throw new ParameterException(spec.commandLine(), Messages.get("cli.subcommand.needed"));
             }
-            // Without a password variable the console's sign-in dialog asks, not the terminal.
-            boolean dialogAsks = signInRequired() && dbPasswordEnv == null;
+            // Nothing named on the command line: the console offers the profiles there are (none: local, as always).
+            Profiles.Listing choices = noServersNamed() ? Profiles.list(Profiles.dir()) : new Profiles.Listing(java.util.List.of(),
+                    java.util.List.of());
             EngineConfig config;
+            boolean dialogAsks;
             try {
                 checkIdentity(null);
+                // Without a password variable the console's sign-in dialog asks, not the terminal.
+                dialogAsks = signInRequired() && dbPasswordEnv == null;
                 config = config(dialogAsks ? "" : password());
             } catch (IllegalArgumentException e) {
                 throw new ParameterException(spec.commandLine(), e.getMessage());
@@ -215,7 +233,8 @@ public final class OrderCli {
             config = config.withBackgroundJobs(Duration.ofSeconds(1), Duration.ofMillis(200));
             // JavaFX's own texts (date pickers, text menus, dialog buttons) follow the default locale.
             Locale.setDefault(Messages.locale());
-            openConsole.accept(config, dialogAsks ? null : SignIn.verify(config));
+            Operator who = dialogAsks || !choices.empty() ? null : SignIn.verify(config);
+            openConsole.accept(new ConsoleStart(config, who, environment(), choices));
         }
     }
 }

@@ -155,7 +155,17 @@ public final class Maintenance implements AutoCloseable {
     @Override
     public synchronized void close() {
         if (scheduler != null) {
-            scheduler.shutdownNow();
+            // A round in progress finishes (at most a few seconds): interrupting it mid-JDBC-call leaves a broken
+            // connection for the pool to log, and the engine closes the pool right after.
+            scheduler.shutdown();
+            try {
+                if (!scheduler.awaitTermination(10, TimeUnit.SECONDS)) {
+                    scheduler.shutdownNow();
+                }
+            } catch (InterruptedException e) {
+                scheduler.shutdownNow();
+                Thread.currentThread().interrupt();
+            }
             scheduler = null;
         }
         if (passes != null) {

@@ -7,6 +7,8 @@ import com.orderconsole.service.bulk.BulkService;
 import com.orderconsole.service.deadletter.DeadLetterService;
 import com.orderconsole.service.follower.Follower;
 import com.orderconsole.service.importer.OlistImporter;
+import com.orderconsole.service.metrics.Alerts;
+import com.orderconsole.service.metrics.MetricsService;
 import com.orderconsole.service.monitor.HealthService;
 import com.orderconsole.service.monitor.MonitorService;
 import com.orderconsole.service.order.OrderCreator;
@@ -58,6 +60,7 @@ public final class Services implements AutoCloseable {
     private final TerminalRetention retention;
     private final BulkService bulk;
     private final AuditService auditView;
+    private final MetricsService metrics;
 
     private Services(RedisStores redis, Database db, Duration paymentTimeout, Duration terminalRetention) {
         RedisConnection clock = redis.connection();
@@ -93,6 +96,10 @@ public final class Services implements AutoCloseable {
         TransitionService bulkMoves = new TransitionService(clock, redis.orders().onOwnConnection(), db, orders, rules, follower, access);
         this.bulk = new BulkService(clock, redis.orders(), db, orders, bulkMoves, rules, access);
         this.auditView = new AuditService(db, rules);
+        this.metrics = new MetricsService(follower, queue, monitor, reconciliation, Alerts.Thresholds.DEFAULT);
+        transitions.observe(metrics);
+        sweeps.observe(metrics);
+        bulkMoves.observe(metrics);
     }
 
     /**
@@ -203,6 +210,11 @@ public final class Services implements AutoCloseable {
         return stuck;
     }
 
+    /** @return the meters for monitoring (Prometheus endpoint) and the alert thresholds */
+    public MetricsService metrics() {
+        return metrics;
+    }
+
     /** @return the default payment deadline of new orders */
     public Duration paymentTimeout() {
         return paymentTimeout;
@@ -210,6 +222,7 @@ public final class Services implements AutoCloseable {
 
     @Override
     public void close() {
+        metrics.close();
         maintenance.close();
         simulator.close();
         sweeper.close();

@@ -1,5 +1,6 @@
 package com.orderconsole.ui;
 
+import com.orderconsole.domain.Environment;
 import com.orderconsole.domain.Operator;
 import com.orderconsole.service.Services;
 import com.orderconsole.ui.common.Background;
@@ -13,6 +14,12 @@ import com.orderconsole.ui.common.DialogService;
  * @param operator who is working; written to the history of every action
  * @param background runs service calls off the UI thread
  * @param dialogs asks the user before an action and for what it needs (reasons, files)
+ * @param environment the environment worked on (band on every page; production asks for typed confirmations)
  */
-public record ConsoleContext(Services services, Operator operator, Background background, DialogService dialogs) {
+public record ConsoleContext(Services services, Operator operator, Background background, DialogService dialogs,
+                             Environment environment) {
+    /** A context on the dialogs' environment. */
+    public ConsoleContext(Services services, Operator operator, Background background, DialogService dialogs) {
+        this(services, operator, background, dialogs, dialogs.environment());
+    }
 }

@@ -1,9 +1,15 @@
 package com.orderconsole.ui;
 
-import com.orderconsole.app.Messages;
+import com.orderconsole.app.ConsoleStart;
 import com.orderconsole.app.Engine;
 import com.orderconsole.app.EngineConfig;
+import com.orderconsole.app.LogFiles;
+import com.orderconsole.app.Messages;
+import com.orderconsole.app.Profile;
+import com.orderconsole.app.Profiles;
 import com.orderconsole.app.Settings;
+import com.orderconsole.app.Termination;
+import com.orderconsole.domain.Environment;
 import com.orderconsole.domain.Operator;
 import com.orderconsole.ui.common.FxBackground;
 import com.orderconsole.ui.common.FxDialogService;
@@ -12,9 +18,12 @@ import com.orderconsole.ui.main.MainView;
 import com.orderconsole.ui.main.MainViewModel;
 import com.orderconsole.ui.main.StartView;
 import com.orderconsole.ui.main.StartViewModel;
+import com.orderconsole.ui.profile.ProfilePickerView;
+import com.orderconsole.ui.profile.ProfilePickerViewModel;
 import com.orderconsole.ui.signin.SignInView;
 import com.orderconsole.ui.signin.SignInViewModel;
 import javafx.application.Application;
+import javafx.application.Platform;
 import javafx.scene.Parent;
 import javafx.scene.Scene;
 import javafx.stage.Stage;
@@ -32,6 +41,12 @@ public class OrderConsoleApp extends Application {
     private static EngineConfig config = EngineConfig.embeddedDefault();
     /** Who was vouched for on the command line, or null when the sign-in dialog asks. */
     private static Operator operator;
+    /** The environment named on the command line (profile, local or external). */
+    private static Environment environment = Environment.LOCAL;
+    /** Profiles to offer before anything starts; empty when the command line chose. */
+    private static Profiles.Listing choices = new Profiles.Listing(java.util.List.of(), java.util.List.of());
+    /** True when this console is the whole process (the launcher's): it handles SIGTERM and writes the log file. */
+    private static boolean ownsProcess;
 
     private Engine engine;
     private FxBackground background;
@@ -48,6 +63,27 @@ public class OrderConsoleApp extends Application {
     public static void configure(EngineConfig engineConfig, Operator who) {
         config = engineConfig == null ? EngineConfig.embeddedDefault() : engineConfig;
         operator = who;
+        environment = Environment.LOCAL;
+        choices = new Profiles.Listing(java.util.List.of(), java.util.List.of());
+    }
+
+    /**
+     * Marks the next launch as the process's own console (the launcher's, not a test's): it then stops in
+     * order on SIGTERM and writes the data directory's log file.
+     */
+    public static void ownProcess() {
+        ownsProcess = true;
+    }
+
+    /**
+     * Sets what the next launch uses, as the command line decided it. Call before {@code Application.launch}.
+     *
+     * @param start servers, operator, environment, and the profiles to offer first (if any)
+     */
+    public static void configure(ConsoleStart start) {
+        configure(start.config(), start.operator());
+        environment = start.environment();
+        choices = start.choices();
     }
 
 
@@ -74,14 +110,43 @@ public class OrderConsoleApp extends Application {
     @Override
     public void start(Stage stage) {
         Themes.apply(settings.theme());
+        if (ownsProcess) {
+            // SIGTERM closes the window's engine in order (jobs, pools, servers) instead of killing MariaDB under it.
+            Termination.onTerminate(Platform::exit);
+        }
         background = new FxBackground(4);
         StartViewModel starting = new StartViewModel(background);
         StartView splash = new StartView(starting, operator == null ? Messages.get("main.signingIn") : MainViewModel.operatorText(operator));
         stage.setTitle(Messages.get("main.title"));
         stage.setScene(styledScene(splash.root(), 560, 320));
         stage.show();
+        if (!choices.empty()) {
+            // No servers named on the command line and profiles exist: the operator chooses where to work first.
+            java.util.Optional<ProfilePickerViewModel.Choice> picked = new ProfilePickerView(new ProfilePickerViewModel(choices)).open(stage);
+            if (picked.isEmpty()) {
+                Platform.exit();
+                return;
+            }
+            Profile p = picked.get().profile();
+            environment = picked.get().environment();
+            if (p != null) {
+                String password = p.passwordEnv() == null ? "" : java.util.Objects.requireNonNullElse(System.getenv(p.passwordEnv()), "");
+                try {
+                    config = p.apply(config, password);
+                } catch (IllegalArgumentException e) {
+                    // e.g. the Redis password variable is not set: nothing has started; say so and stop.
+                    new FxDialogService(() -> stage, environment).inform(Messages.get("profile.picker.title"), p.name(), e.getMessage());
+                    Platform.exit();
+                    return;
+                }
+            }
+        }
+        if (ownsProcess) {
+            LogFiles.install(config.dataDir());
+        }
+        stage.setTitle(FxDialogService.title(environment, "Order State Console"));
         // Against external servers the operator signs in with their database account first; locally at once.
-        SignInViewModel signIn = new SignInViewModel(config, background);
+        SignInViewModel signIn = new SignInViewModel(config, background, environment.production());
         BiConsumer<EngineConfig, Operator> then = (signedConfig, signedIn) -> start(stage, starting, signedConfig);
         signIn.begin(then, () -> new SignInView(signIn).open(stage, then));
     }
@@ -96,9 +161,14 @@ public class OrderConsoleApp extends Application {
             engine = started;
             // Who the command line signed in (a role it may have lowered), else whom the engine's sign-in vouched for.
             Operator who = operator != null ? operator : engine.operator();
-            stage.setTitle(Messages.format("main.title.operator", MainViewModel.operatorText(who)));
+            stage.setTitle(FxDialogService.title(environment, Messages.format("main.title.operator", MainViewModel.operatorText(who))));
             MainViewModel vm = new MainViewModel(new ConsoleContext(engine.services(), who, background,
-                    new FxDialogService(() -> stage)), settings);
+                    new FxDialogService(() -> stage, environment), environment), settings);
+            if (ownsProcess) {
+                // HostServices asks the desktop to open the folder; the model calls it off the UI thread.
+                vm.setLogFolder(LogFiles.dir(signedConfig.dataDir()).toAbsolutePath(),
+                        folder -> getHostServices().showDocument(folder.toUri().toString()));
+            }
             // A damaged settings file does not stop the console; the status bar says what was ignored.
             List<String> notices = new ArrayList<>(settings.problems());
             if (note != null && !note.isEmpty()) {

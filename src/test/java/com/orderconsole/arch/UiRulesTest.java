@@ -44,9 +44,9 @@ class UiRulesTest {
         noClasses().that().resideInAPackage("com.orderconsole.ui")
                 .should().dependOnClassesThat(resideInAPackage("com.orderconsole.ui..")
                         .and(not(resideInAnyPackage("com.orderconsole.ui", "com.orderconsole.ui.main..", "com.orderconsole.ui.common..",
-                                "com.orderconsole.ui.signin.."))))
-                .because("OrderConsoleApp signs the operator in (ui.signin), then hands the window to the shell (ui.main), "
-                        + "which builds the pages")
+                                "com.orderconsole.ui.signin..", "com.orderconsole.ui.profile.."))))
+                .because("OrderConsoleApp lets the operator pick a profile (ui.profile), signs them in (ui.signin), then hands "
+                        + "the window to the shell (ui.main), which builds the pages")
                 .check(CLASSES);
         noClasses().that().resideInAPackage("com.orderconsole.ui..")
                 .and().resideOutsideOfPackages("com.orderconsole.ui", "com.orderconsole.ui.main..")

@@ -40,6 +40,8 @@ public abstract class ConsoleFxTest extends FxRobot {
     protected MainViewModel vm;
     protected MainView view;
     private FxBackground background;
+    /** The environment the window opens on; a test sets it before {@link #openConsole}. */
+    protected com.orderconsole.domain.Environment environment = com.orderconsole.domain.Environment.LOCAL;
 
     @BeforeAll
     static void toolkit() throws TimeoutException {
@@ -66,7 +68,7 @@ public abstract class ConsoleFxTest extends FxRobot {
         background = new FxBackground(2);
         FxToolkit.setupStage(stage -> {
             vm = new MainViewModel(new ConsoleContext(services, new Operator(name, role), background,
-                    new FxDialogService(() -> stage)));
+                    new FxDialogService(() -> stage, environment)));
             vm.autoRefreshProperty().set(false);
             view = new MainView(vm);
             stage.setScene(OrderConsoleApp.styledScene(view.root(), 1280, 800));

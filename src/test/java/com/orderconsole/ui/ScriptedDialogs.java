@@ -18,11 +18,27 @@ import java.util.Optional;
 public final class ScriptedDialogs implements DialogService {
     private final Deque<Object> answers = new ArrayDeque<>();
     private final List<Question> asked = new ArrayList<>();
+    private com.orderconsole.domain.Environment environment = com.orderconsole.domain.Environment.LOCAL;
+
+    /** @return this, on another environment (e.g. a production profile, where risky actions ask for typing) */
+    public ScriptedDialogs on(com.orderconsole.domain.Environment env) {
+        this.environment = env;
+        return this;
+    }
+
+    /** @return this; the next request to type a text is answered with it (confirmed only when it matches) */
+    public ScriptedDialogs typed(String text) {
+        answers.add(new Typed(text));
+        return this;
+    }
+
+    private record Typed(String text) {
+    }
 
     /**
      * One question as the view model asked it.
      *
-     * @param kind "confirm", "typed", "reason", "inform", "file" or "durations"
+     * @param kind "confirm", "typed", "reason", "inform", "file" or "durations" ("typed" of the production guard: details is the text expected)
      * @param title window title
      * @param statement what will happen
      * @param details more lines, "" when none
@@ -104,6 +120,18 @@ public final class ScriptedDialogs implements DialogService {
     @Override
     public boolean confirmTyped(String title, String statement, String details, String phrase, String confirmLabel) {
         return (Boolean) answer(new Question("typed", title, statement, phrase, confirmLabel));
+    }
+
+    @Override
+    public boolean confirmTyped(String title, String text, String expected) {
+        Object a = answer(new Question("typed", title, text, expected, ""));
+        // As the real dialog: confirming is possible only once the text typed matches.
+        return a instanceof Typed t && t.text().strip().equals(expected);
+    }
+
+    @Override
+    public com.orderconsole.domain.Environment environment() {
+        return environment;
     }
 
     private Object answer(Question q) {

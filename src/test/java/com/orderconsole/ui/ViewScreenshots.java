@@ -140,6 +140,23 @@ class ViewScreenshots extends ConsoleFxTest {
         assertThat(cut).as("text cut short with … on some page").isEmpty();
     }
 
+    /** A production profile's window: the band in its colour, and the metrics page with its endpoint switch. */
+    @Test
+    void renderAProductionProfilesBand() throws Exception {
+        Path dir = Path.of(System.getProperty("screenshots.dir"));
+        Files.createDirectories(dir);
+        seed();
+        environment = new com.orderconsole.domain.Environment("prod-eu", com.orderconsole.domain.Environment.Kind.PRODUCTION, "#c62828");
+        openConsole("olga", Role.OPS);
+        List<String> cut = new ArrayList<>();
+        waitUntil(() -> vm.graph().snapshotProperty().get() != null && !"–".equals(text("#count-PAID")));
+        shootAtEverySize(dir, "production-band", cut);
+        interact(() -> vm.pageProperty().set(Page.METRICS));
+        waitUntil(() -> vm.metrics().readingProperty().get() != null);
+        shootAtEverySize(dir, "production-metrics", cut);
+        assertThat(cut).as("text cut short with … on some page").isEmpty();
+    }
+
     /**
      * Renders the page at each of {@link #SIZES}: NAME.png at the default size (the README's), NAME-WxH.png
      * at the others; collects every text the page shows cut short, and a page wider than the window.

@@ -64,6 +64,8 @@ public final class ReconciliationService {
     private final AuditTrail audit;
     /** Null: terminal orders stay in Redis and their counters are compared too. */
     private volatile com.orderconsole.service.TerminalRetention retention;
+    /** The last complete, unfiltered compare of this process (the metrics' findings gauges), or null. */
+    private volatile ReconReport lastFull;
 
     /** Built by {@link com.orderconsole.service.Services}. */
     public ReconciliationService(RedisConnection redis, OrderStateStore states, CancelQueueStore queue, StatsStore stats, Database db, OrderService orders, Follower sync, Access access,
@@ -231,7 +233,18 @@ public final class ReconciliationService {
         compared += counts.get(ReconCategory.MISSING_IN_MYSQL);
         ReconReport r = new ReconReport(counts, kept, compared, System.currentTimeMillis() - start, stop, filter != null);
         log.info("reconciliation compared {} orders in {} ms: {}{}", compared, r.millis(), counts, stop ? " (cancelled)" : "");
+        if (!stop && filter == null) {
+            lastFull = r;
+        }
         return r;
+    }
+
+    /**
+     * @return the last compare of every order this process ran to its end (a cancelled or filtered one
+     *     says nothing about the whole), or empty when none ran
+     */
+    public java.util.Optional<ReconReport> lastFullReport() {
+        return java.util.Optional.ofNullable(lastFull);
     }
 
     /**

@@ -45,6 +45,7 @@ public final class TransitionService {
     // Rebuilds read MySQL (blocking); keep them off Lettuce's event-loop threads.
     private final Executor blocking = ForkJoinPool.commonPool();
     private final LogLimiter rejections = new LogLimiter(30_000);
+    private volatile TransitionObserver observer = TransitionObserver.NONE;
 
     /**
      * Built by {@link com.orderconsole.service.Services}.
@@ -120,8 +121,10 @@ public final class TransitionService {
                 throw new IllegalArgumentException("an override cannot move an order back to WAIT_PAY (it has no payment deadline any more)");
             }
         }
+        long started = System.nanoTime();
         return states.transitionAsync(request, operator.name())
                 .thenCompose(r -> heal(operator, request, r, true, true))
+                .whenComplete((r, e) -> observer.transitionEnded(r, e, System.nanoTime() - started))
                 .thenApply(r -> {
                     if (r.applied()) {
                         follower.nudge();
@@ -140,6 +143,11 @@ public final class TransitionService {
                     }
                     return r;
                 });
+    }
+
+    /** @param o told about every call when it ends (the metrics); replaces the one before */
+    public void observe(TransitionObserver o) {
+        this.observer = o == null ? TransitionObserver.NONE : o;
     }
 
     /**

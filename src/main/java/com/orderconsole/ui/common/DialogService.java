@@ -1,5 +1,7 @@
 package com.orderconsole.ui.common;
 
+import com.orderconsole.domain.Environment;
+
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
@@ -87,4 +89,28 @@ public interface DialogService {
      * @return true when the phrase was typed and confirmed
      */
     boolean confirmTyped(String title, String statement, String details, String phrase, String confirmLabel);
+
+    /**
+     * Asks the user to type a text exactly (the order id, or the count of what a bulk action or repair
+     * touches) before a risky action on production; confirming stays impossible until it matches.
+     *
+     * @param title window title, e.g. "Override order status"
+     * @param text what will happen, in words
+     * @param expected what must be typed, e.g. "o-1" or "120"
+     * @return true when the text was typed and confirmed, false when cancelled
+     */
+    boolean confirmTyped(String title, String text, String expected);
+
+    /** @return the environment the dialogs belong to: named in every title, and production asks for typing */
+    Environment environment();
+
+    /**
+     * The second step of a risky action (forced move, override, repair, bulk action): on a production
+     * environment, {@link #confirmTyped}; elsewhere nothing more is asked.
+     *
+     * @return true when the action may go ahead
+     */
+    default boolean confirmOnProduction(String title, String text, String expected) {
+        return !environment().production() || confirmTyped(title, text, expected);
+    }
 }

@@ -1,6 +1,7 @@
 package com.orderconsole.ui.common;
 
 import com.orderconsole.app.Messages;
+import com.orderconsole.domain.Environment;
 import javafx.beans.binding.Bindings;
 import javafx.event.ActionEvent;
 import javafx.geometry.Insets;
@@ -38,10 +39,49 @@ public final class FxDialogService implements DialogService {
     /** The button that closes a question without acting. */
     private static final ButtonType BACK = new ButtonType(Messages.get("common.back"), ButtonBar.ButtonData.CANCEL_CLOSE);
     private final Supplier<Window> owner;
+    private final Environment environment;
 
     /** @param owner the window dialogs belong to (centred on it, blocking it); may answer null before it exists */
     public FxDialogService(Supplier<Window> owner) {
+        this(owner, Environment.LOCAL);
+    }
+
+    /**
+     * @param owner the window dialogs belong to; may answer null before it exists
+     * @param environment named in every dialog's title; on production risky actions ask for typing
+     */
+    public FxDialogService(Supplier<Window> owner, Environment environment) {
         this.owner = owner;
+        this.environment = environment;
+    }
+
+    @Override
+    public Environment environment() {
+        return environment;
+    }
+
+    @Override
+    public boolean confirmTyped(String title, String text, String expected) {
+        Dialog<Boolean> dialog = new Dialog<>();
+        prepare(dialog, title, text);
+        ButtonType confirm = new ButtonType(title, ButtonBar.ButtonData.OK_DONE);
+        ButtonType back = new ButtonType(Messages.get("env.typed.back"), ButtonBar.ButtonData.CANCEL_CLOSE);
+        dialog.getDialogPane().getButtonTypes().addAll(confirm, back);
+        TextField typed = new TextField();
+        typed.setId("typedField");
+        typed.setPromptText(expected);
+        Label prompt = new Label(Messages.format("env.typed.prompt", environment.name(), expected));
+        prompt.setWrapText(true);
+        prompt.setId("typedPrompt");
+        Label label = new Label(Messages.get("env.typed.label"));
+        label.setLabelFor(typed);
+        dialog.getDialogPane().setContent(new VBox(6, prompt, label, typed));
+        Button confirmButton = confirmButton(dialog, confirm);
+        confirmButton.disableProperty().bind(Bindings.createBooleanBinding(() -> !expected.equals(typed.getText().strip()),
+                typed.textProperty()));
+        dialog.setResultConverter(b -> b == confirm && expected.equals(typed.getText().strip()));
+        dialog.setOnShown(e -> typed.requestFocus());
+        return dialog.showAndWait().orElse(false);
     }
 
     @Override
@@ -128,7 +168,7 @@ public final class FxDialogService implements DialogService {
     @Override
     public Optional<Path> askSaveFile(String title, String initialName, String typeName, String pattern) {
         FileChooser fc = new FileChooser();
-        fc.setTitle(title);
+        fc.setTitle(title(environment, title));
         fc.setInitialFileName(initialName);
         fc.getExtensionFilters().add(new FileChooser.ExtensionFilter(typeName, pattern));
         File f = fc.showSaveDialog(owner.get());
@@ -177,8 +217,19 @@ public final class FxDialogService implements DialogService {
         if (w != null) {
             dialog.initOwner(w);
         }
-        dialog.setTitle(title);
+        dialog.setTitle(title(environment, title));
         dialog.setHeaderText(statement);
+        // The environment's colour along the dialog's top edge, as on the window's band.
+        dialog.getDialogPane().setStyle("-fx-border-color: " + environment.colour() + "; -fx-border-width: 5 0 0 0;");
+    }
+
+    /**
+     * @param env the environment
+     * @param title a dialog's own title
+     * @return the title with the environment's name in front, e.g. "[prod-eu] Move order"
+     */
+    public static String title(Environment env, String title) {
+        return Messages.format("env.dialogTitle", env.name(), title);
     }
 
     private static Button confirmButton(Dialog<?> dialog, ButtonType confirm) {

@@ -1,6 +1,9 @@
 package com.orderconsole.ui.main;
 
 import com.orderconsole.app.Messages;
+import com.orderconsole.ui.metrics.MetricsEndpointView;
+import org.controlsfx.control.Notifications;
+
 import com.orderconsole.service.monitor.Health;
 import com.orderconsole.ui.common.Fxml;
 import com.orderconsole.ui.common.Styles;
@@ -21,6 +24,7 @@ import javafx.fxml.FXML;
 import javafx.scene.Node;
 import javafx.scene.Scene;
 import javafx.scene.control.CheckMenuItem;
+import javafx.scene.control.Button;
 import javafx.scene.control.Label;
 import javafx.scene.control.RadioMenuItem;
 import javafx.scene.control.ToggleButton;
@@ -83,6 +87,8 @@ public final class MainView {
         buildNav();
         bindStatusBar();
         bindSettings(vm.settings());
+        addEnvironmentBand();
+        showAlerts();
         vm.pageProperty().addListener((o, a, p) -> show(p));
         show(vm.pageProperty().get());
         root.sceneProperty().addListener((o, a, scene) -> {
@@ -106,6 +112,55 @@ public final class MainView {
     /** Stops the tick (before the engine closes). */
     public void stop() {
         ticker.stop();
+    }
+
+    /**
+     * The environment's name and colour above every page: a full-width band in the profile's colour, so
+     * that production never looks like a test server.
+     */
+    private void addEnvironmentBand() {
+        Label band = new Label(vm.environmentText());
+        band.setId("environmentBand");
+        band.setMaxWidth(Double.MAX_VALUE);
+        band.setMinHeight(Label.USE_PREF_SIZE);
+        band.getStyleClass().add("environment-band");
+        band.setStyle("-fx-background-color: " + vm.environment().colour() + "; -fx-text-fill: white; -fx-font-weight: bold; "
+                + "-fx-padding: 3 14 3 14;");
+        band.setTooltip(new Tooltip(Messages.format("env.band.tooltip", vm.environment().name(),
+                Messages.get("env.kind." + vm.environment().kind().key()))));
+        Button openLogs = new Button(Messages.get("settings.logs.open"));
+        openLogs.setId("openLogFolderButton");
+        openLogs.setMinWidth(Button.USE_PREF_SIZE);
+        openLogs.setVisible(vm.logFolder() != null);
+        openLogs.setManaged(vm.logFolder() != null);
+        if (vm.logFolder() != null) {
+            openLogs.setTooltip(new Tooltip(Messages.format("settings.logs.tooltip", vm.logFolder())));
+        }
+        openLogs.setOnAction(e -> vm.openLogFolder());
+        if (root.getTop() instanceof javafx.scene.layout.HBox header) {
+            header.getChildren().add(header.getChildren().size() - 1, openLogs);
+        }
+        root.setTop(new VBox(band, root.getTop()));
+    }
+
+    /** Each alert notice once, as a ControlsFX notification over the window. */
+    private void showAlerts() {
+        vm.alerts().notices().addListener((ListChangeListener<AlertsViewModel.Notice>) c -> {
+            while (c.next()) {
+                for (AlertsViewModel.Notice n : c.getAddedSubList()) {
+                    if (root.getScene() == null || root.getScene().getWindow() == null) {
+                        continue;
+                    }
+                    Notifications note = Notifications.create().owner(root.getScene().getWindow()).title(n.title()).text(n.text())
+                            .hideAfter(Duration.seconds(n.raised() ? 30 : 8));
+                    if (n.raised()) {
+                        note.showWarning();
+                    } else {
+                        note.showInformation();
+                    }
+                }
+            }
+        });
     }
 
     private void buildNav() {
@@ -153,7 +208,11 @@ public final class MainView {
             }
             case QUEUE -> new CancelQueueView(vm.queue()).root();
             case RECON -> new ReconciliationView(vm.recon(), vm.deadLetters()).root();
-            case METRICS -> new MetricsView(vm.metrics()).root();
+            case METRICS -> {
+                Node page = new MetricsView(vm.metrics()).root();
+                VBox.setVgrow(page, javafx.scene.layout.Priority.ALWAYS);
+                yield new VBox(new MetricsEndpointView(vm.metricsEndpoint()).root(), page);
+            }
             case RULES -> new RulesView(vm.rules()).root();
             case BULK -> new BulkView(vm.bulk()).root();
             case AUDIT -> new AuditView(vm.audit()).root();

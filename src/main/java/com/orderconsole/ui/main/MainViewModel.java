@@ -1,6 +1,10 @@
 package com.orderconsole.ui.main;
 
 import com.orderconsole.app.Settings;
+import com.orderconsole.app.Messages;
+import com.orderconsole.domain.Environment;
+import com.orderconsole.ui.metrics.MetricsEndpointViewModel;
+
 import com.orderconsole.domain.Operator;
 import com.orderconsole.service.Services;
 import com.orderconsole.service.order.OrderQuery;
@@ -54,6 +58,12 @@ public final class MainViewModel implements Navigator {
     private final SettingsViewModel settings;
     private final BulkViewModel bulk;
     private final AuditViewModel audit;
+    private final Environment environment;
+    private final AlertsViewModel alerts;
+    private final MetricsEndpointViewModel metricsEndpoint;
+    private final Background background;
+    private java.nio.file.Path logFolder;
+    private java.util.function.Consumer<java.nio.file.Path> folderOpener;
 
     /**
      * With the settings of this user (read here: the console itself passes those it read at start).
@@ -73,6 +83,10 @@ public final class MainViewModel implements Navigator {
         Background bg = ctx.background();
         DialogService dialogs = ctx.dialogs();
         this.operator = ctx.operator();
+        this.environment = ctx.environment();
+        this.background = bg;
+        alerts = new AlertsViewModel(s.metrics(), bg);
+        metricsEndpoint = new MetricsEndpointViewModel(s.metrics(), bg);
         statusBar = new StatusBarViewModel(s.health(), s.deadLetters(), bg);
         graph = new StateGraphViewModel(s.rules(), s.monitor(), s.stuckThresholds(), s.reconciliation(), operator, bg,
                 dialogs, this);
@@ -100,8 +114,8 @@ public final class MainViewModel implements Navigator {
             statusBar.check();
         });
         bulk = new BulkViewModel(s.bulk(), operator, bg, dialogs, orders::currentQuery);
-        // Hook for typed confirmation on a production profile: the profiles work decides; a click until then.
-        bulk.setTypedConfirmation(() -> false);
+        // On a production profile a bulk move's count is typed, as a repair's is.
+        bulk.setTypedConfirmation(environment::production);
         orders.setOnBulkMove((ids, filter) -> {
             if (ids == null) {
                 bulk.useFilter(filter);
@@ -145,6 +159,7 @@ public final class MainViewModel implements Navigator {
     /** The auto-refresh tick: status bar always; the visible page when it auto-refreshes and refresh is not paused. */
     public void tick() {
         statusBar.check();
+        alerts.check();
         if (autoRefresh.get() && page.get().autoRefresh()) {
             refreshable(page.get()).ifPresent(Refreshable::refresh);
         }
@@ -189,6 +204,55 @@ public final class MainViewModel implements Navigator {
      */
     public static String operatorText(Operator who) {
         return who.describe(); // "alice · support", or "root · admin (local)" on the embedded servers
+    }
+
+    /** @return the environment worked on */
+    public Environment environment() {
+        return environment;
+    }
+
+    /** @return the band's text, e.g. "prod-eu · production" */
+    public String environmentText() {
+        return Messages.format("env.band", environment.name(), Messages.get("env.kind." + environment.kind().key()));
+    }
+
+    /** @return the alert notices (ControlsFX notifications in the view) */
+    public AlertsViewModel alerts() {
+        return alerts;
+    }
+
+    /** @return the metrics page's Prometheus endpoint switch */
+    public MetricsEndpointViewModel metricsEndpoint() {
+        return metricsEndpoint;
+    }
+
+    /**
+     * Where the log files are and how to show a folder to the user (the desktop's file manager).
+     *
+     * @param folder the log folder
+     * @param opener opens a folder; called off the UI thread
+     */
+    public void setLogFolder(java.nio.file.Path folder, java.util.function.Consumer<java.nio.file.Path> opener) {
+        this.logFolder = folder;
+        this.folderOpener = opener;
+    }
+
+    /** @return the log folder, or null when the console writes no log file */
+    public java.nio.file.Path logFolder() {
+        return logFolder;
+    }
+
+    /** Opens the log folder in the desktop's file manager, off the UI thread; a failure is said in the status bar. */
+    public void openLogFolder() {
+        if (logFolder == null || folderOpener == null) {
+            return;
+        }
+        java.nio.file.Path folder = logFolder;
+        background.run("open the log folder", job -> {
+            java.nio.file.Files.createDirectories(folder);
+            folderOpener.accept(folder);
+            return null;
+        }, x -> { }, text -> statusBar.noticeProperty().set(Messages.format("settings.logs.failed", folder, text)));
     }
 
     public ObjectProperty<Page> pageProperty() {

@@ -139,9 +139,11 @@ public final class OrderDetailViewModel implements Refreshable {
         if (s == null || target == null) {
             return;
         }
-        dialogs.askReason(Messages.get("order.override.title"), Messages.format("order.override.statement", s.orderId(),
-                        OrderText.status(s.status()), OrderText.status(target), s.redisVersion()),
-                        Messages.format("order.override.confirm", OrderText.status(target)))
+        String title = Messages.get("order.override.title");
+        String statement = Messages.format("order.override.statement", s.orderId(), OrderText.status(s.status()),
+                OrderText.status(target), s.redisVersion());
+        dialogs.askReason(title, statement, Messages.format("order.override.confirm", OrderText.status(target)))
+                .filter(reason -> dialogs.confirmOnProduction(title, statement, s.orderId()))
                 .ifPresent(reason -> override(target, reason));
     }
 

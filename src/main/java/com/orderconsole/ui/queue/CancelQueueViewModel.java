@@ -117,8 +117,12 @@ public final class CancelQueueViewModel implements Refreshable {
         if (item == null) {
             return;
         }
-        dialogs.askReason(Messages.get("queue.cancel.title"), Messages.format("queue.cancel.statement", item.orderId()),
-                Messages.get("queue.cancel.confirm")).ifPresent(reason -> cancelNow(item.orderId(), reason));
+        String title = Messages.get("queue.cancel.title");
+        String statement = Messages.format("queue.cancel.statement", item.orderId());
+        // A forced move: on production the order id is typed as well.
+        dialogs.askReason(title, statement, Messages.get("queue.cancel.confirm"))
+                .filter(reason -> dialogs.confirmOnProduction(title, statement, item.orderId()))
+                .ifPresent(reason -> cancelNow(item.orderId(), reason));
     }
 
     /** Asks for a reason, then removes the selected entry ({@link #remove}); nothing when declined. */

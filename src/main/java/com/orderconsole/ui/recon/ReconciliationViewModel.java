@@ -194,10 +194,17 @@ public final class ReconciliationViewModel {
             // No recorded transition explains these orders: copying them is an admin override, with a reason.
             dialogs.askReason(Messages.get("recon.repair.title"), Messages.format("recon.repair.statement", label(c))
                     + System.lineSeparator() + details, label)
+                    .filter(reason -> typedOnProduction(c, n))
                     .ifPresent(reason -> repair(c, reason));
-        } else if (dialogs.confirm(Messages.get("recon.repair.title"), Messages.format("recon.repair.statement", label(c)), details, label)) {
+        } else if (dialogs.confirm(Messages.get("recon.repair.title"), Messages.format("recon.repair.statement", label(c)), details, label)
+                && typedOnProduction(c, n)) {
             repair(c);
         }
+    }
+
+    /** On production a repair also asks for the count of findings it acts on to be typed. */
+    private boolean typedOnProduction(ReconCategory c, long n) {
+        return dialogs.confirmOnProduction("Repair findings", "Repair: " + c.label(), Long.toString(n));
     }
 
     /** Steps of a dry run shown in a confirmation; more than this are counted, not listed. */

@@ -38,11 +38,21 @@ public final class SignInViewModel {
      * @param background where the check against the database runs
      */
     public SignInViewModel(EngineConfig config, Background background) {
+        this(config, background, false);
+    }
+
+    /**
+     * @param config the servers; its account and role fill the form
+     * @param background where the check against the database runs
+     * @param offerLowestRole true on production: the role offered is read-only, the lowest every console
+     *     account holds, and working in a higher one is a choice made on purpose
+     */
+    public SignInViewModel(EngineConfig config, Background background, boolean offerLowestRole) {
         this.config = config;
         this.background = background;
         account.set(Objects.requireNonNullElse(config.signInRequired() ? config.dbUser() : null,
                 Objects.requireNonNullElse(System.getProperty("user.name"), "")));
-        role.set(config.role());
+        role.set(config.role() == null && offerLowestRole ? Role.READ_ONLY : config.role());
     }
 
     /**

@@ -1,0 +1,75 @@
+package com.orderconsole.app;
+
+import com.orderconsole.domain.Environment;
+
+import java.nio.file.Path;
+
+/**
+ * A connection profile: one environment's servers and the account to sign in with, read from
+ * {@code profiles/NAME.properties} in {@link ConfigDir}. Never a password: it comes from the variable
+ * named by {@code password-env}, the terminal prompt or the sign-in dialog.
+ *
+ * @param file the file it was read from
+ * @param environment name, kind and band colour
+ * @param redisUri Redis URI, or null for the embedded servers
+ * @param jdbcUrl JDBC URL, or null for the embedded servers
+ * @param dbUser database account to sign in with, or null (the OS user name)
+ * @param passwordEnv name of an environment variable holding the password, or null (asked)
+ * @param redisUser Redis ACL user, or null (the URI's, if any)
+ * @param redisPasswordEnv name of an environment variable holding the Redis ACL password, or null
+ * @param dataDir data directory of the embedded servers, or null for the default
+ */
+public record Profile(Path file, Environment environment, String redisUri, String jdbcUrl, String dbUser, String passwordEnv,
+                      String redisUser, String redisPasswordEnv, Path dataDir) {
+
+    /** @return the profile's name (its file name without {@code .properties}) */
+    public String name() {
+        return environment.name();
+    }
+
+    /** @return true when it names external servers (both, never one: see {@link Profiles}) */
+    public boolean external() {
+        return jdbcUrl != null;
+    }
+
+    /**
+     * @param base the configuration to start from (timeouts, background jobs, role)
+     * @param password the database password (from {@link #passwordEnv()}, a prompt or the dialog), "" for none yet
+     * @return base with this profile's servers, account and data directory
+     */
+    public EngineConfig apply(EngineConfig base, String password) {
+        EngineConfig c = dataDir == null ? base : base.withDataDir(dataDir);
+        if (!external()) {
+            return c;
+        }
+        String user = dbUser != null ? dbUser : java.util.Objects.requireNonNullElse(System.getProperty("user.name"), "");
+        return c.withServers(redisWithCredentials(), jdbcUrl, user, password);
+    }
+
+    /**
+     * @return the Redis URI with the ACL user and the password from {@link #redisPasswordEnv()} put in
+     * @throws IllegalArgumentException when the variable is named but not set
+     */
+    public String redisWithCredentials() {
+        if (redisPasswordEnv == null && redisUser == null) {
+            return redisUri;
+        }
+        String secret = "";
+        if (redisPasswordEnv != null) {
+            secret = System.getenv(redisPasswordEnv);
+            if (secret == null) {
+                throw new IllegalArgumentException(Messages.format("profile.error.redisPasswordUnset", redisPasswordEnv, name()));
+            }
+        }
+        String enc = java.net.URLEncoder.encode(secret, java.nio.charset.StandardCharsets.UTF_8);
+        String userInfo = (redisUser == null ? "" : java.net.URLEncoder.encode(redisUser, java.nio.charset.StandardCharsets.UTF_8))
+                + (redisPasswordEnv == null ? "" : ":" + enc) + "@";
+        int at = redisUri.indexOf("://") + 3;
+        return redisUri.substring(0, at) + userInfo + redisUri.substring(at).replaceFirst("^[^/@]*@", "");
+    }
+
+    @Override
+    public String toString() {
+        return "Profile[" + name() + ", " + environment.kind().key() + ", " + file + "]";
+    }
+}

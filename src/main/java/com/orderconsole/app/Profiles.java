@@ -1,0 +1,273 @@
+package com.orderconsole.app;
+
+import com.orderconsole.domain.Environment;
+
+import java.io.IOException;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+
+/**
+ * Reads connection profiles: one UTF-8 file per environment, {@code profiles/NAME.properties} in
+ * {@link ConfigDir#path()}, with lines {@code key = value} ('#' or '!' starts a comment line; " # " a comment after a value):
+ *
+ * <pre>
+ * kind = production          # local, dev, staging or production (required)
+ * colour = #c62828           # band colour, #rrggbb (default by kind)
+ * redis = rediss://redis.internal:6380/0
+ * jdbc = jdbc:mysql://mysql.internal:3306/orders?sslMode=REQUIRED
+ * db-user = alice
+ * password-env = ORDERS_DB_PASSWORD   # optional: the variable holding the password
+ * redis-password-env = ORDERS_REDIS_PASSWORD   # optional: Redis ACL password (with redis-user)
+ * data-dir = /srv/order-console       # embedded servers only
+ * </pre>
+ *
+ * A file that cannot be used is refused whole with the file, line and field in words: an unknown
+ * field, a field given twice, a password (never stored in a file), an unknown kind, a colour that is
+ * not #rrggbb, a Redis URI without its JDBC URL or the reverse (one external server beside an embedded
+ * one would split the system), a {@code name} other than the file's.
+ */
+public final class Profiles {
+    /** File name suffix of a profile. */
+    public static final String SUFFIX = ".properties";
+    private static final Pattern NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,63}");
+    private static final List<String> FIELDS = List.of("name", "kind", "colour", "color", "redis", "jdbc", "db-user", "password-env",
+            "redis-user", "redis-password-env", "data-dir");
+
+    private Profiles() {
+    }
+
+    /** System property naming another profiles directory (tests; a packaged install with its own). */
+    public static final String DIR_PROPERTY = "orderconsole.profiles.dir";
+
+    /** @return where profiles live: {@code profiles/} in {@link ConfigDir#path()}, or the {@value #DIR_PROPERTY} property */
+    public static Path dir() {
+        String override = System.getProperty(DIR_PROPERTY);
+        return override != null && !override.isBlank() ? Path.of(override) : ConfigDir.path().resolve("profiles");
+    }
+
+    /**
+     * Every profile of a directory, good and bad apart, so that one bad file hides no other.
+     *
+     * @param profiles good profiles, by name
+     * @param faults one per file that was refused
+     */
+    public record Listing(List<Profile> profiles, List<ProfileException> faults) {
+        /** @return true when there is nothing to choose from and nothing to report */
+        public boolean empty() {
+            return profiles.isEmpty() && faults.isEmpty();
+        }
+    }
+
+    /**
+     * @param dir a profiles directory (need not exist)
+     * @return its profiles, sorted by name; empty when the directory does not exist
+     */
+    public static Listing list(Path dir) {
+        List<Profile> good = new ArrayList<>();
+        List<ProfileException> bad = new ArrayList<>();
+        if (!Files.isDirectory(dir)) {
+            return new Listing(good, bad);
+        }
+        List<Path> files;
+        try (Stream<Path> s = Files.list(dir)) {
+            files = s.filter(p -> p.getFileName().toString().endsWith(SUFFIX)).sorted().toList();
+        } catch (IOException e) {
+            bad.add(new ProfileException(dir, 0, null, Messages.format("profile.error.unreadable", dir, e.getMessage())));
+            return new Listing(good, bad);
+        }
+        for (Path f : files) {
+            try {
+                good.add(read(f));
+            } catch (ProfileException e) {
+                bad.add(e);
+            }
+        }
+        return new Listing(good, bad);
+    }
+
+    /**
+     * @param dir the profiles directory
+     * @param name the profile's name, e.g. "staging"
+     * @return the profile
+     * @throws ProfileException when there is no such profile (naming those there are) or its file is refused
+     */
+    public static Profile load(Path dir, String name) {
+        if (name == null || !NAME.matcher(name).matches()) {
+            throw new ProfileException(dir, 0, null, Messages.format("profile.error.badName", String.valueOf(name)));
+        }
+        Path f = dir.resolve(name + SUFFIX);
+        if (!Files.isRegularFile(f)) {
+            List<String> known = list(dir).profiles().stream().map(Profile::name).toList();
+            throw new ProfileException(f, 0, null, Messages.format("profile.error.notFound", name, f,
+                    known.isEmpty() ? Messages.get("profile.none") : String.join(", ", known)));
+        }
+        return read(f);
+    }
+
+    /**
+     * @param file a profile file
+     * @return the profile it holds
+     * @throws ProfileException naming file, line and field of the first fault
+     */
+    public static Profile read(Path file) {
+        List<String> lines;
+        try {
+            // A strict decoder: a file saved in another encoding is refused in words, not read as mojibake.
+            String text = StandardCharsets.UTF_8.newDecoder().decode(java.nio.ByteBuffer.wrap(Files.readAllBytes(file))).toString();
+            lines = List.of(text.split("\\R", -1));
+        } catch (CharacterCodingException e) {
+            throw new ProfileException(file, 0, null, Messages.format("profile.error.encoding", file));
+        } catch (IOException e) {
+            throw new ProfileException(file, 0, null, Messages.format("profile.error.unreadable", file, e.getMessage()));
+        }
+        String fileName = file.getFileName().toString();
+        return parse(file, fileName.substring(0, fileName.length() - SUFFIX.length()), lines);
+    }
+
+    /**
+     * Parses a profile's lines.
+     *
+     * @param file the file they came from (named in errors)
+     * @param name the profile's name (the file name without {@code .properties})
+     * @param lines the file's lines
+     * @return the profile
+     * @throws ProfileException naming file, line and field of the first fault
+     */
+    static Profile parse(Path file, String name, List<String> lines) {
+        String where = file.getFileName().toString();
+        if (!NAME.matcher(name).matches()) {
+            throw new ProfileException(file, 0, null, Messages.format("profile.error.badName", name));
+        }
+        Map<String, String> values = new HashMap<>();
+        Map<String, Integer> lineOf = new HashMap<>();
+        for (int i = 0; i < lines.size(); i++) {
+            int no = i + 1;
+            String line = stripComment(lines.get(i)).strip();
+            if (line.isEmpty()) {
+                continue;
+            }
+            int eq = firstSeparator(line);
+            if (eq <= 0) {
+                throw new ProfileException(file, no, null, Messages.format("profile.error.syntax", where, no, line));
+            }
+            String key = line.substring(0, eq).strip().toLowerCase(Locale.ROOT);
+            String value = line.substring(eq + 1).strip();
+            if (key.contains("password") && !key.endsWith("password-env") || key.equals("secret") || key.equals("pass")) {
+                throw new ProfileException(file, no, key, Messages.format("profile.error.password", where, no, key));
+            }
+            if (!FIELDS.contains(key)) {
+                throw new ProfileException(file, no, key, Messages.format("profile.error.unknownField", where, no, key,
+                        String.join(", ", FIELDS)));
+            }
+            String canonical = key.equals("color") ? "colour" : key;
+            if (values.containsKey(canonical)) {
+                throw new ProfileException(file, no, key, Messages.format("profile.error.twice", where, no, key, lineOf.get(canonical)));
+            }
+            if (value.isEmpty()) {
+                throw new ProfileException(file, no, key, Messages.format("profile.error.empty", where, no, key));
+            }
+            values.put(canonical, value);
+            lineOf.put(canonical, no);
+        }
+        if (values.containsKey("name") && !values.get("name").equals(name)) {
+            int no = lineOf.get("name");
+            throw new ProfileException(file, no, "name", Messages.format("profile.error.nameMismatch", where, no, values.get("name"), name));
+        }
+        if (!values.containsKey("kind")) {
+            throw new ProfileException(file, 0, "kind", Messages.format("profile.error.missing", where, "kind"));
+        }
+        Environment.Kind kind;
+        try {
+            kind = Environment.Kind.parse(values.get("kind"));
+        } catch (IllegalArgumentException e) {
+            int no = lineOf.get("kind");
+            throw new ProfileException(file, no, "kind", Messages.format("profile.error.kind", where, no, values.get("kind")));
+        }
+        String colour = values.getOrDefault("colour", kind.defaultColour());
+        if (!Environment.isColour(colour)) {
+            int no = lineOf.get("colour");
+            throw new ProfileException(file, no, "colour", Messages.format("profile.error.colour", where, no, colour));
+        }
+        String redis = values.get("redis");
+        String jdbc = values.get("jdbc");
+        if (redis != null && !redis.startsWith("redis://") && !redis.startsWith("rediss://")) {
+            int no = lineOf.get("redis");
+            throw new ProfileException(file, no, "redis", Messages.format("profile.error.redis", where, no, mask(redis)));
+        }
+        if (redis != null && redis.matches("rediss?://[^/@]*:[^/@]*@.*")) {
+            int no = lineOf.get("redis");
+            throw new ProfileException(file, no, "redis", Messages.format("profile.error.redisPassword", where, no));
+        }
+        if (jdbc != null && jdbc.toLowerCase(Locale.ROOT).matches(".*[?&;]password=.*")) {
+            int no = lineOf.get("jdbc");
+            throw new ProfileException(file, no, "jdbc", Messages.format("profile.error.password", where, no, "jdbc"));
+        }
+        if (jdbc != null && !jdbc.startsWith("jdbc:")) {
+            int no = lineOf.get("jdbc");
+            throw new ProfileException(file, no, "jdbc", Messages.format("profile.error.jdbc", where, no));
+        }
+        if (redis != null && jdbc == null) {
+            throw new ProfileException(file, lineOf.get("redis"), "jdbc", Messages.format("profile.error.half", where, "redis", "jdbc"));
+        }
+        if (jdbc != null && redis == null) {
+            throw new ProfileException(file, lineOf.get("jdbc"), "redis", Messages.format("profile.error.half", where, "jdbc", "redis"));
+        }
+        if (jdbc == null) {
+            for (String external : List.of("db-user", "password-env", "redis-user", "redis-password-env")) {
+                if (values.containsKey(external)) {
+                    int no = lineOf.get(external);
+                    throw new ProfileException(file, no, external, Messages.format("profile.error.localAccount", where, no, external));
+                }
+            }
+            if (kind == Environment.Kind.PRODUCTION) {
+                throw new ProfileException(file, lineOf.get("kind"), "kind", Messages.format("profile.error.productionLocal", where,
+                        lineOf.get("kind")));
+            }
+        } else if (values.containsKey("data-dir")) {
+            int no = lineOf.get("data-dir");
+            throw new ProfileException(file, no, "data-dir", Messages.format("profile.error.dataDirExternal", where, no));
+        }
+        Path dataDir = values.containsKey("data-dir") ? Path.of(values.get("data-dir")).toAbsolutePath() : null;
+        return new Profile(file, new Environment(name, kind, colour), redis, jdbc, values.get("db-user"), values.get("password-env"),
+                values.get("redis-user"), values.get("redis-password-env"), dataDir);
+    }
+
+    private static final Pattern INLINE_COMMENT = Pattern.compile("\\s#(\\s.*)?$");
+
+    /**
+     * A '#' or '!' at the start of a line starts a comment, and so does " # " after a value; a '#' with no
+     * blank after it is part of the value (a colour, a URI fragment).
+     */
+    private static String stripComment(String line) {
+        String t = line.stripLeading();
+        if (t.startsWith("#") || t.startsWith("!")) {
+            return "";
+        }
+        java.util.regex.Matcher m = INLINE_COMMENT.matcher(line);
+        return m.find() ? line.substring(0, m.start()) : line;
+    }
+
+    private static int firstSeparator(String line) {
+        int eq = line.indexOf('=');
+        int colon = line.indexOf(':');
+        // "redis: redis://..." has ':' in the value too: the first separator wins, '=' preferred on a tie of position.
+        if (eq < 0) {
+            return colon;
+        }
+        return colon < 0 ? eq : Math.min(eq, colon);
+    }
+
+    /** Hides credentials in a URI before it is shown. */
+    private static String mask(String uri) {
+        return uri.replaceAll("//[^@/]*@", "//***@");
+    }
+}

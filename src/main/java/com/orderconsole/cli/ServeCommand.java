@@ -1,0 +1,127 @@
+package com.orderconsole.cli;
+
+import com.orderconsole.app.Engine;
+import com.orderconsole.app.LogFiles;
+import com.orderconsole.app.Messages;
+import com.orderconsole.app.Termination;
+import com.orderconsole.domain.Role;
+import com.orderconsole.service.DaemonScheduler;
+import com.orderconsole.service.Services;
+import com.orderconsole.service.metrics.Alert;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * {@code serve}: what a server runs, with no window: the cancel sweeper, the MySQL follower and
+ * maintenance, the metrics endpoint in Prometheus text format on a loopback port, and the alert
+ * thresholds checked every 5 s (logged at WARN when an incident begins, INFO when it clears). Logs to
+ * stderr and to the data directory's log file. Stops in order on SIGTERM or Ctrl+C and exits 0.
+ */
+@Command(name = "serve",
+        description = {"Run the cancel sweeper, the MySQL follower and maintenance without a window, and serve metrics in "
+                + "Prometheus text format at http://127.0.0.1:PORT/metrics.", "Stops cleanly on SIGTERM or Ctrl+C."})
+final class ServeCommand extends CliCommand {
+    private static final Logger log = LoggerFactory.getLogger(ServeCommand.class);
+    /** How often the alert thresholds are checked. */
+    static final Duration ALERT_PERIOD = Duration.ofSeconds(5);
+
+    @Option(names = "--metrics-port", paramLabel = "PORT", defaultValue = "9464", descriptionKey = "cli.serve.option.port",
+            description = "loopback port of the metrics endpoint (default ${DEFAULT-VALUE}; 0 picks a free one)")
+    int port;
+
+    @Option(names = "--reconcile-every", paramLabel = "DURATION", converter = Cli.DurationConverter.class,
+            descriptionKey = "cli.serve.option.reconcile",
+            description = "also compare Redis with MySQL this often (e.g. 1h), for the reconciliation findings metric; default never")
+    Duration reconcileEvery;
+
+    @Override
+    public Integer call() {
+        if (port < 0 || port > 65535) {
+            throw new picocli.CommandLine.ParameterException(spec.commandLine(), Messages.format("cli.serve.badPort", port));
+        }
+        CountDownLatch stop = new CountDownLatch(1);
+        Termination.onTerminate(stop::countDown);
+        Engine engine = engine(null, c -> {
+            LogFiles.install(c.dataDir());
+            return c.withBackgroundJobs(Duration.ofSeconds(1), Duration.ofMillis(200));
+        });
+        ScheduledExecutorService jobs = DaemonScheduler.create("serve-checks");
+        try {
+            Services s = engine.services();
+            if (!operator().role().includes(Role.SUPPORT)) {
+                err().println(Messages.format("cli.serve.readOnly", operator().describe()));
+                return OrderCli.FAILED;
+            }
+            int bound = s.metrics().startEndpoint(port);
+            String url = "http://127.0.0.1:" + bound + "/metrics";
+            jobs.scheduleWithFixedDelay(() -> checkAlerts(s), ALERT_PERIOD.toMillis(), ALERT_PERIOD.toMillis(), TimeUnit.MILLISECONDS);
+            if (reconcileEvery != null) {
+                jobs.scheduleWithFixedDelay(() -> reconcile(s), 0, reconcileEvery.toMillis(), TimeUnit.MILLISECONDS);
+            }
+            log.info("serve started as {}: metrics at {}", operator().describe(), url);
+            Map<String, Object> doc = new LinkedHashMap<>();
+            doc.put("metrics", url);
+            doc.put("operator", operator().name());
+            doc.put("role", operator().role().label());
+            emit(doc, Messages.format("cli.serve.started", url, operator().describe()) + System.lineSeparator());
+            out().flush();
+            stop.await();
+            log.info("serve stopping");
+            return OrderCli.OK;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return OrderCli.FAILED;
+        } finally {
+            jobs.shutdownNow();
+            awaitQuietly(jobs);
+            engine.close();
+            if (!json()) {
+                out().println(Messages.get("cli.serve.stopped"));
+                out().flush();
+            }
+        }
+    }
+
+    private static void checkAlerts(Services s) {
+        try {
+            for (Alert a : s.metrics().checkAlerts()) {
+                if (a.raised()) {
+                    log.warn("alert {}: {} (threshold {})", a.kind(), figure(a.value()), figure(a.threshold()));
+                } else {
+                    log.info("alert {} cleared: {} (threshold {})", a.kind(), figure(a.value()), figure(a.threshold()));
+                }
+            }
+        } catch (RuntimeException e) {
+            log.warn("alert check failed, will retry: {}", e.getMessage());
+        }
+    }
+
+    private static void reconcile(Services s) {
+        try {
+            s.reconciliation().run(null, (phase, done, total) -> { }, () -> Thread.currentThread().isInterrupted());
+        } catch (RuntimeException e) {
+            log.warn("scheduled reconciliation failed, will retry: {}", e.getMessage());
+        }
+    }
+
+    private static String figure(double v) {
+        return String.format(java.util.Locale.ROOT, "%.2f", v);
+    }
+
+    private static void awaitQuietly(ScheduledExecutorService jobs) {
+        try {
+            jobs.awaitTermination(10, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}

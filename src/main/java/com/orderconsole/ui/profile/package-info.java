@@ -1,0 +1,2 @@
+/** The profile picker: which environment the console opens on, before anything starts. */
+package com.orderconsole.ui.profile;

@@ -1,0 +1,72 @@
+package com.orderconsole.service.metrics;
+
+import com.orderconsole.domain.ResultCode;
+import org.junit.jupiter.api.Test;
+
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** Each incident is reported once when it begins and once when it clears. */
+class AlertsTest {
+    private static Reading reading(long at, long lagMs, long overdueMs, long tickAgeMs, long applied, long rejected) {
+        Map<ResultCode, Long> results = new EnumMap<>(ResultCode.class);
+        results.put(ResultCode.APPLIED, applied);
+        results.put(ResultCode.NOT_ALLOWED, rejected);
+        return new Reading(true, at, 0, lagMs, tickAgeMs, false, 0, 0, overdueMs, results, null, null);
+    }
+
+    @Test
+    void syncLagIsRaisedOnceAndClearedOnce() {
+        Alerts alerts = new Alerts(Alerts.Thresholds.DEFAULT);
+        assertThat(alerts.evaluate(reading(0, 1_000, 0, 500, 0, 0))).isEmpty();
+        List<Alert> raised = alerts.evaluate(reading(1_000, 31_000, 0, 500, 0, 0));
+        assertThat(raised).singleElement().satisfies(a -> {
+            assertThat(a.kind()).isEqualTo(Alert.Kind.SYNC_LAG);
+            assertThat(a.raised()).isTrue();
+            assertThat(a.value()).isEqualTo(31.0);
+            assertThat(a.threshold()).isEqualTo(30.0);
+        });
+        assertThat(alerts.evaluate(reading(2_000, 45_000, 0, 500, 0, 0))).as("still the same incident").isEmpty();
+        assertThat(alerts.openIncidents()).containsExactly(Alert.Kind.SYNC_LAG);
+        assertThat(alerts.evaluate(reading(3_000, 200, 0, 500, 0, 0))).singleElement()
+                .satisfies(a -> assertThat(a.raised()).isFalse());
+        assertThat(alerts.evaluate(reading(4_000, 100, 0, 500, 0, 0))).isEmpty();
+        assertThat(alerts.evaluate(reading(5_000, 40_000, 0, 500, 0, 0))).as("a new incident").hasSize(1);
+    }
+
+    @Test
+    void anUnreadableReadingChangesNothing() {
+        Alerts alerts = new Alerts(Alerts.Thresholds.DEFAULT);
+        alerts.evaluate(reading(0, 0, 61_000, 500, 0, 0));
+        Reading down = new Reading(false, 1_000, 0, 0, -1, false, 0, 0, 0, Map.of(), null, "Redis down");
+        assertThat(alerts.evaluate(down)).isEmpty();
+        assertThat(alerts.openIncidents()).containsExactly(Alert.Kind.OLDEST_OVERDUE);
+    }
+
+    @Test
+    void aStalledSweeperIsRaisedButNotWhilePaused() {
+        Alerts alerts = new Alerts(Alerts.Thresholds.DEFAULT);
+        assertThat(alerts.evaluate(reading(0, 0, 0, 11_000, 0, 0))).extracting(Alert::kind).containsExactly(Alert.Kind.SWEEPER_STALLED);
+        Reading paused = new Reading(true, 1_000, 0, 0, 60_000, true, 0, 0, 0, Map.of(), null, null);
+        assertThat(alerts.evaluate(paused)).as("paused on purpose: the incident clears").singleElement()
+                .satisfies(a -> assertThat(a.raised()).isFalse());
+    }
+
+    @Test
+    void theRejectionRateIsJudgedOverTheLastMinuteAndNotOnAHandful() {
+        Alerts alerts = new Alerts(Alerts.Thresholds.DEFAULT);
+        alerts.evaluate(reading(0, 0, 0, 500, 100, 10));
+        assertThat(alerts.evaluate(reading(1_000, 0, 0, 500, 101, 15))).as("6 attempts: too few to judge").isEmpty();
+        List<Alert> raised = alerts.evaluate(reading(2_000, 0, 0, 500, 105, 40));
+        assertThat(raised).singleElement().satisfies(a -> {
+            assertThat(a.kind()).isEqualTo(Alert.Kind.REJECTION_RATE);
+            assertThat(a.value()).isEqualTo(30.0 / 35.0);
+        });
+        // A minute later the burst has left the window: the open incident clears.
+        assertThat(alerts.evaluate(reading(70_000, 0, 0, 500, 145, 42))).singleElement()
+                .satisfies(a -> assertThat(a.raised()).isFalse());
+    }
+}

@@ -1,0 +1,149 @@
+package com.orderconsole.service.metrics;
+
+import com.orderconsole.FreshEngine;
+import com.orderconsole.RawRedis;
+import com.orderconsole.domain.Operator;
+import com.orderconsole.domain.OrderStatus;
+import com.orderconsole.domain.Role;
+import com.orderconsole.domain.TransitionRequest;
+import com.orderconsole.service.Services;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/**
+ * The Prometheus endpoint scraped over HTTP, as a monitoring agent would, against a real engine after
+ * real transitions: names, labels and values.
+ */
+class MetricsEndpointTest {
+    @RegisterExtension
+    final FreshEngine fresh = new FreshEngine();
+    private final Operator op = new Operator("alice", Role.SUPPORT);
+
+    @AfterEach
+    void stop() {
+        fresh.services().metrics().stopEndpoint();
+    }
+
+    private static HttpResponse<String> get(int port, String path) throws IOException, InterruptedException {
+        return HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
+                .timeout(Duration.ofSeconds(10)).build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    /** @return the value of the sample with this name whose labels include all of these, or null */
+    private static Double sample(String body, String name, Map<String, String> labels) {
+        Pattern line = Pattern.compile("^" + Pattern.quote(name) + "(\\{([^}]*)\\})? (\\S+)$", Pattern.MULTILINE);
+        Matcher m = line.matcher(body);
+        while (m.find()) {
+            String have = m.group(2) == null ? "" : m.group(2);
+            boolean all = labels.entrySet().stream().allMatch(e -> have.contains(e.getKey() + "=\"" + e.getValue() + "\""));
+            if (all) {
+                return Double.valueOf(m.group(3));
+            }
+        }
+        return null;
+    }
+
+    @Test
+    void aScrapeShowsTransitionsByResultLatencyQueueAndSyncBacklog() throws Exception {
+        Services s = fresh.services();
+        for (String id : List.of("m-1", "m-2", "m-3")) {
+            s.orders().create(op, id, null, Duration.ofMinutes(30));
+        }
+        s.transitions().transition(op, TransitionRequest.of("m-1", OrderStatus.PAID, "test", ""));
+        s.transitions().transition(op, TransitionRequest.of("m-2", OrderStatus.PAID, "test", ""));
+        s.transitions().transition(op, TransitionRequest.of("m-1", OrderStatus.PAID, "test", "")); // -4, already PAID
+        s.transitions().transition(op, TransitionRequest.of("m-2", OrderStatus.FINISHED, "test", "")); // 0, not allowed
+
+        int port = s.metrics().startEndpoint(0);
+        assertThat(s.metrics().endpointPort()).hasValue(port);
+        HttpResponse<String> r = get(port, "/metrics");
+        assertThat(r.statusCode()).isEqualTo(200);
+        assertThat(r.headers().firstValue("Content-Type")).hasValueSatisfying(t -> assertThat(t).startsWith("text/plain; version=0.0.4"));
+        String body = r.body();
+
+        assertThat(sample(body, "orderconsole_transitions_total", Map.of("result", "applied", "code", "1"))).isEqualTo(2.0);
+        assertThat(sample(body, "orderconsole_transitions_total", Map.of("result", "rejected", "code", "-4"))).isEqualTo(1.0);
+        assertThat(sample(body, "orderconsole_transitions_total", Map.of("result", "rejected", "code", "0"))).isEqualTo(1.0);
+        assertThat(sample(body, "orderconsole_transitions_total", Map.of("result", "failed"))).isEqualTo(0.0);
+        assertThat(sample(body, "orderconsole_transition_latency_seconds_count", Map.of("result", "applied"))).isEqualTo(2.0);
+        assertThat(sample(body, "orderconsole_transition_latency_seconds_sum", Map.of("result", "applied"))).isPositive();
+        assertThat(sample(body, "orderconsole_results_recorded_total", Map.of("code", "1"))).as("counted by the script")
+                .isEqualTo(2.0);
+        assertThat(sample(body, "orderconsole_results_recorded_total", Map.of("code", "-4"))).isEqualTo(1.0);
+        assertThat(sample(body, "orderconsole_queue_depth", Map.of())).as("m-3 is unpaid").isEqualTo(1.0);
+        assertThat(sample(body, "orderconsole_queue_overdue", Map.of())).isEqualTo(0.0);
+        assertThat(sample(body, "orderconsole_queue_oldest_overdue_seconds", Map.of())).isEqualTo(0.0);
+        // No follower runs in this engine: the four recorded outcomes wait in the outbox.
+        assertThat(sample(body, "orderconsole_sync_backlog", Map.of())).isEqualTo(4.0);
+        assertThat(sample(body, "orderconsole_sync_lag_seconds", Map.of())).isGreaterThanOrEqualTo(0.0);
+        assertThat(sample(body, "orderconsole_reading_ok", Map.of())).isEqualTo(1.0);
+        assertThat(sample(body, "orderconsole_reconciliation_findings", Map.of("category", "missing_in_redis")))
+                .as("no compare ran yet").isNaN();
+        assertThat(sample(body, "jvm_memory_used_bytes", Map.of("area", "heap"))).isPositive();
+
+        // After the follower and a full compare the figures move.
+        s.follower().drainOnce();
+        s.reconciliation().run(null, (phase, done, total) -> { }, () -> false);
+        Thread.sleep(MetricsService.READING_TTL_MS + 100);
+        String after = get(port, "/metrics").body();
+        assertThat(sample(after, "orderconsole_sync_backlog", Map.of())).isEqualTo(0.0);
+        assertThat(sample(after, "orderconsole_reconciliation_findings", Map.of("category", "missing_in_redis"))).isEqualTo(0.0);
+
+        assertThat(get(port, "/").statusCode()).isEqualTo(404);
+        s.metrics().stopEndpoint();
+        assertThat(s.metrics().endpointPort()).isEmpty();
+        assertThatThrownBy(() -> get(port, "/metrics")).isInstanceOf(IOException.class);
+    }
+
+    @Test
+    void aPortInUseIsRefusedInWords() {
+        Services s = fresh.services();
+        int port = s.metrics().startEndpoint(0);
+        MetricsService second = new MetricsService(s.follower(), s.queue(), s.monitor(), s.reconciliation(), Alerts.Thresholds.DEFAULT);
+        try {
+            assertThatThrownBy(() -> second.startEndpoint(port)).hasMessageStartingWith("cannot serve metrics on 127.0.0.1:" + port);
+        } finally {
+            second.close();
+        }
+    }
+
+    @Test
+    void aStalledSweeperRaisesOneAlertThatClearsWhenItTicksAgain() throws Exception {
+        Services s = fresh.services();
+        try (RawRedis raw = new RawRedis()) {
+            long now = Long.parseLong(raw.cmd().time().get(0)) * 1000;
+            raw.cmd().hset("osm:sweeper", "lastTick", Long.toString(now - 60_000));
+            List<Alert> first = s.metrics().checkAlerts();
+            assertThat(first).singleElement().satisfies(a -> {
+                assertThat(a.kind()).isEqualTo(Alert.Kind.SWEEPER_STALLED);
+                assertThat(a.raised()).isTrue();
+                assertThat(a.value()).isGreaterThanOrEqualTo(60.0);
+            });
+            Thread.sleep(MetricsService.READING_TTL_MS + 100);
+            assertThat(s.metrics().checkAlerts()).as("once per incident").isEmpty();
+            raw.cmd().hset("osm:sweeper", "lastTick", Long.toString(now + 1_000));
+            Thread.sleep(MetricsService.READING_TTL_MS + 100);
+            assertThat(s.metrics().checkAlerts()).singleElement().satisfies(a -> {
+                assertThat(a.kind()).isEqualTo(Alert.Kind.SWEEPER_STALLED);
+                assertThat(a.raised()).isFalse();
+            });
+            Thread.sleep(MetricsService.READING_TTL_MS + 100);
+            assertThat(s.metrics().checkAlerts()).isEmpty();
+        }
+    }
+}
