@@ -102,7 +102,7 @@ final class ScaleScenarios {
         long v = version(s);
         OrderState st = new OrderState(id(i), s, v, since, since - (v - 1) * Duration.ofHours(1).toMillis());
         Long expire = s == OrderStatus.WAIT_PAY && k != 2 ? since + BenchEnv.PAYMENT_TIMEOUT.toMillis() : null;
-        if (k == 1) { // STATE_MISMATCH: MySQL one version behind
+        if (k == 1) { // REDIS_UNEXPLAINED: Redis one version ahead of MySQL, and no history or outbox entry explains it
             return new BenchEnv.Seed(st, null, true, true, OrderStatus.SHIPPED.code(), 4);
         }
         return BenchEnv.Seed.both(st, expire);
@@ -225,10 +225,12 @@ final class ScaleScenarios {
         for (ReconCategory c : ReconCategory.values()) {
             long got = r.counts().get(c);
             found.append(found.isEmpty() ? "" : ", ").append(c.name()).append(' ').append(got);
-            all &= got == planted;
+            // A state mismatch needs a recorded transition on its way, which a seeded data set has none of: the
+            // "one version ahead" plants are states no record explains (issue 10), and must be found as such.
+            all &= got == (c == ReconCategory.STATE_MISMATCH ? 0 : planted);
         }
         table.add(Row.judged("Reconciliation findings per category (" + found + ")", Table.num(r.total(), 0), "findings",
-                planted + " planted per category", "", all));
+                planted + " planted per category (state mismatch: 0)", "", all));
     }
 
     private static String mb(long bytes) {
