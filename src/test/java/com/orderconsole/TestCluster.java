@@ -36,6 +36,7 @@ public final class TestCluster {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+        awaitOk();
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             try {
                 cluster.stop();
@@ -66,10 +67,30 @@ public final class TestCluster {
         }
     }
 
-    /** Empties every master, and puts every slot back with the master that served it at the start. */
+    /** Empties every master and waits until the cluster answers again. */
     public static void reset() {
         for (int port : ports()) {
             onNode(port, r -> r.flushall());
+        }
+        awaitOk();
+    }
+
+    /**
+     * Waits until every node says cluster_state:ok. embedded-redis returns once the slots are assigned, and a
+     * node may still answer CLUSTERDOWN for a moment after that (seen in a full test run).
+     */
+    private static void awaitOk() {
+        long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+        while (!cluster.serverPorts().stream().allMatch(p -> onNode(p, RedisCommands::clusterInfo).contains("cluster_state:ok"))) {
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException("the test Redis Cluster did not reach cluster_state:ok within 20 s");
+            }
+            try {
+                Thread.sleep(50);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException(e);
+            }
         }
     }
 

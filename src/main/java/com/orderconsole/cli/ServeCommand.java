@@ -26,21 +26,17 @@ import java.util.concurrent.TimeUnit;
  * thresholds checked every 5 s (logged at WARN when an incident begins, INFO when it clears). Logs to
  * stderr and to the data directory's log file. Stops in order on SIGTERM or Ctrl+C and exits 0.
  */
-@Command(name = "serve",
-        description = {"Run the cancel sweeper, the MySQL follower and maintenance without a window, and serve metrics in "
-                + "Prometheus text format at http://127.0.0.1:PORT/metrics.", "Stops cleanly on SIGTERM or Ctrl+C."})
+@Command(name = "serve")
 final class ServeCommand extends CliCommand {
     private static final Logger log = LoggerFactory.getLogger(ServeCommand.class);
     /** How often the alert thresholds are checked. */
     static final Duration ALERT_PERIOD = Duration.ofSeconds(5);
 
-    @Option(names = "--metrics-port", paramLabel = "PORT", defaultValue = "9464", descriptionKey = "cli.serve.option.port",
-            description = "loopback port of the metrics endpoint (default ${DEFAULT-VALUE}; 0 picks a free one)")
+    @Option(names = "--metrics-port", paramLabel = "PORT", defaultValue = "9464", descriptionKey = "cli.serve.option.port")
     int port;
 
     @Option(names = "--reconcile-every", paramLabel = "DURATION", converter = Cli.DurationConverter.class,
-            descriptionKey = "cli.serve.option.reconcile",
-            description = "also compare Redis with MySQL this often (e.g. 1h), for the reconciliation findings metric; default never")
+            descriptionKey = "cli.serve.option.reconcile")
     Duration reconcileEvery;
 
     @Override
@@ -67,7 +63,7 @@ final class ServeCommand extends CliCommand {
             if (reconcileEvery != null) {
                 jobs.scheduleWithFixedDelay(() -> reconcile(s), 0, reconcileEvery.toMillis(), TimeUnit.MILLISECONDS);
             }
-            log.info("serve started as {}: metrics at {}", operator().describe(), url);
+            log.info("serve started as {}: metrics at {}", operator().describe(), url); // i18n-ok: log
             Map<String, Object> doc = new LinkedHashMap<>();
             doc.put("metrics", url);
             doc.put("operator", operator().name());
@@ -75,7 +71,7 @@ final class ServeCommand extends CliCommand {
             emit(doc, Messages.format("cli.serve.started", url, operator().describe()) + System.lineSeparator());
             out().flush();
             stop.await();
-            log.info("serve stopping");
+            log.info("serve stopping"); // i18n-ok: log
             return OrderCli.OK;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -95,13 +91,13 @@ final class ServeCommand extends CliCommand {
         try {
             for (Alert a : s.metrics().checkAlerts()) {
                 if (a.raised()) {
-                    log.warn("alert {}: {} (threshold {})", a.kind(), figure(a.value()), figure(a.threshold()));
+                    log.warn("alert {}: {} (threshold {})", a.kind(), figure(a.value()), figure(a.threshold())); // i18n-ok: log
                 } else {
-                    log.info("alert {} cleared: {} (threshold {})", a.kind(), figure(a.value()), figure(a.threshold()));
+                    log.info("alert {} cleared: {} (threshold {})", a.kind(), figure(a.value()), figure(a.threshold())); // i18n-ok: log
                 }
             }
         } catch (RuntimeException e) {
-            log.warn("alert check failed, will retry: {}", e.getMessage());
+            log.warn("alert check failed, will retry: {}", e.getMessage()); // i18n-ok: log
         }
     }
 
@@ -109,7 +105,7 @@ final class ServeCommand extends CliCommand {
         try {
             s.reconciliation().run(null, (phase, done, total) -> { }, () -> Thread.currentThread().isInterrupted());
         } catch (RuntimeException e) {
-            log.warn("scheduled reconciliation failed, will retry: {}", e.getMessage());
+            log.warn("scheduled reconciliation failed, will retry: {}", e.getMessage()); // i18n-ok: log
         }
     }
 

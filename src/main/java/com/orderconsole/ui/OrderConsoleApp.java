@@ -144,7 +144,7 @@ public class OrderConsoleApp extends Application {
         if (ownsProcess) {
             LogFiles.install(config.dataDir());
         }
-        stage.setTitle(FxDialogService.title(environment, "Order State Console"));
+        stage.setTitle(FxDialogService.title(environment, Messages.get("main.title")));
         // Against external servers the operator signs in with their database account first; locally at once.
         SignInViewModel signIn = new SignInViewModel(config, background, environment.production());
         BiConsumer<EngineConfig, Operator> then = (signedConfig, signedIn) -> start(stage, starting, signedConfig);

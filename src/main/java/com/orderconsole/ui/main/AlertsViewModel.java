@@ -47,7 +47,7 @@ public final class AlertsViewModel {
             return;
         }
         checking = true;
-        background.run("check alert thresholds", job -> metrics.checkAlerts(), changes -> {
+        background.run(Messages.get("alert.check.action"), job -> metrics.checkAlerts(), changes -> {
             checking = false;
             add(changes);
         }, error -> checking = false);

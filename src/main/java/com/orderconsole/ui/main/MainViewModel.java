@@ -248,7 +248,7 @@ public final class MainViewModel implements Navigator {
             return;
         }
         java.nio.file.Path folder = logFolder;
-        background.run("open the log folder", job -> {
+        background.run(Messages.get("main.logFolder.action"), job -> {
             java.nio.file.Files.createDirectories(folder);
             folderOpener.accept(folder);
             return null;

@@ -48,7 +48,7 @@ public final class MetricsEndpointViewModel {
     public void setServing(boolean on) {
         error.set("");
         if (!on) {
-            background.run("stop serving metrics", job -> {
+            background.run(Messages.get("metrics.endpoint.stop.action"), job -> {
                 metrics.stopEndpoint();
                 return null;
             }, x -> {
@@ -68,7 +68,7 @@ public final class MetricsEndpointViewModel {
             error.set(Messages.format("metrics.endpoint.badPort", port.get()));
             return;
         }
-        background.run("serve metrics", job -> metrics.startEndpoint(p), bound -> {
+        background.run(Messages.get("metrics.endpoint.start.action"), job -> metrics.startEndpoint(p), bound -> {
             serving.set(true);
             status.set(Messages.format("metrics.endpoint.serving", url(bound)));
         }, text -> {

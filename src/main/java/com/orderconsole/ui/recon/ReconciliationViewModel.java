@@ -204,7 +204,8 @@ public final class ReconciliationViewModel {
 
     /** On production a repair also asks for the count of findings it acts on to be typed. */
     private boolean typedOnProduction(ReconCategory c, long n) {
-        return dialogs.confirmOnProduction("Repair findings", "Repair: " + c.label(), Long.toString(n));
+        return dialogs.confirmOnProduction(Messages.get("recon.repair.title"), Messages.format("recon.repair.statement", label(c)),
+                Long.toString(n));
     }
 
     /** Steps of a dry run shown in a confirmation; more than this are counted, not listed. */
