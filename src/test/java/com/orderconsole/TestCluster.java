@@ -28,13 +28,24 @@ public final class TestCluster {
         if (cluster != null) {
             return;
         }
-        try {
-            cluster = RedisShardedCluster.newRedisCluster().ephemeralServers()
-                    .shard("a", 0).shard("b", 0).shard("c", 0)
-                    .initializationTimeout(Duration.ofSeconds(20)).build();
-            cluster.start();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
+        // embedded-redis occasionally fails to start a node on a loaded machine ("Failed to start Redis
+        // service", seen in a targeted test run): it is tried again on new ports, and a half-started cluster is never kept.
+        IOException failed = null;
+        for (int attempt = 1; attempt <= 3 && cluster == null; attempt++) {
+            RedisShardedCluster c = null;
+            try {
+                c = RedisShardedCluster.newRedisCluster().ephemeralServers()
+                        .shard("a", 0).shard("b", 0).shard("c", 0)
+                        .initializationTimeout(Duration.ofSeconds(20)).build();
+                c.start();
+                cluster = c;
+            } catch (IOException e) {
+                failed = e;
+                stopQuietly(c);
+            }
+        }
+        if (cluster == null) {
+            throw new UncheckedIOException(failed);
         }
         awaitOk();
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
@@ -44,6 +55,17 @@ public final class TestCluster {
                 // the JVM ends anyway
             }
         }));
+    }
+
+    private static void stopQuietly(RedisShardedCluster c) {
+        if (c == null) {
+            return;
+        }
+        try {
+            c.stop();
+        } catch (IOException | RuntimeException ignored) {
+            // best effort: the nodes that did start are stopped
+        }
     }
 
     /** @return the ports of the three masters */
