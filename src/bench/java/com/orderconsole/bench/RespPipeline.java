@@ -29,7 +29,9 @@ final class RespPipeline {
      * Sends {@code count} commands (stopping early after {@code maxMs}) and waits for every reply.
      *
      * @param command builds command number i as its RESP parts, e.g. {"EVALSHA", sha, "5", keys..., args...}
-     * @param applied tells from a reply's first integer whether the command did what it should
+     * @param applied tells from a reply's leading integer (an integer reply, the first element of an array,
+     *     or the number a text starts with, as in transition.lua's "code,from,version,now") whether the
+     *     command did what it should
      * @return the outcome; latency in microseconds from write to reply
      */
     static LoadResult run(String host, int port, long count, int window, long maxMs, LongFunction<String[]> command,
@@ -57,13 +59,16 @@ final class RespPipeline {
                         }
                         Object r = readReply(b, in);
                         hist.recordValue(Math.max(0, (System.nanoTime() - sentAt.get((int) (i % sentAt.length()))) / 1000));
-                        if (r instanceof String e && e.startsWith("-")) {
+                        if (r instanceof RespError e) {
                             errors[0]++;
                             if (firstError[0] == null) {
-                                firstError[0] = e;
+                                firstError[0] = e.message();
                             }
-                        } else if (r instanceof Object[] a && a.length > 0 && a[0] instanceof Long code && applied.test(code)) {
-                            ok[0]++;
+                        } else {
+                            Long code = leadingCode(r);
+                            if (code != null && applied.test(code)) {
+                                ok[0]++;
+                            }
                         }
                         permits.release();
                     }
@@ -134,14 +139,37 @@ final class RespPipeline {
         }
     }
 
-    /** Parses one reply whose type byte was already read: errors as "-..." strings, integers as Long, arrays as Object[]. */
+    /** An error reply, kept apart from texts (transition.lua's "-4,2,2,…" starts with a minus too). */
+    private record RespError(String message) {
+    }
+
+    /** @return the integer a reply leads with, or null */
+    private static Long leadingCode(Object r) {
+        if (r instanceof Object[] a) {
+            return a.length > 0 ? leadingCode(a[0]) : null;
+        }
+        if (r instanceof Long l) {
+            return l;
+        }
+        if (r instanceof String s) {
+            int end = s.indexOf(',');
+            try {
+                return Long.parseLong(end < 0 ? s : s.substring(0, end));
+            } catch (NumberFormatException e) {
+                return null;
+            }
+        }
+        return null;
+    }
+
+    /** Parses one reply whose type byte was already read: errors as {@link RespError}, integers as Long, arrays as Object[]. */
     private static Object readReply(int type, Input in) throws IOException {
         String line = readLine(in);
         switch (type) {
             case '+':
                 return line;
             case '-':
-                return "-" + line;
+                return new RespError("-" + line);
             case ':':
                 return Long.parseLong(line);
             case '$': {
