@@ -173,7 +173,10 @@ final class TransitionScenarios {
         table.add(Row.judged("MySQL-only path: conditional UPDATE ... WHERE status = ? (" + MYSQL_THREADS + " threads, auto-commit)",
                 Table.num(lr.opsPerSecond(), 0), "transitions/s", "Redis service path ≥ 5×", Table.num(ratio, 1) + "×", ratio >= 5));
         table.add(Row.info("Latency p50 / p99, MySQL-only path", Table.num(lr.ms(50), 2) + " / " + Table.num(lr.ms(99), 2), "ms"));
+        CpuMeter cpu = new CpuMeter(env);
+        CpuMeter.Snapshot c0 = cpu.now();
         LoadResult eq = checkMysql(runMysql(2 * orders, orders, true));
+        String eqCpu = c0.perUnit(cpu.now(), eq.done());
         mysqlEqual = eq.opsPerSecond();
         env.sql("SET GLOBAL innodb_flush_log_at_trx_commit = 1");
         LoadResult durable;
@@ -187,7 +190,7 @@ final class TransitionScenarios {
                 + Table.num(durable.ms(99), 2) + " ms)", Table.num(durable.opsPerSecond(), 0), "transitions/s"));
         table.add(Row.info("MySQL-only path with a history row per transition (equal work; Redis path is "
                 + Table.num(serviceBest / eq.opsPerSecond(), 1) + "×; p50 / p99 " + Table.num(eq.ms(50), 2) + " / "
-                + Table.num(eq.ms(99), 2) + " ms)", Table.num(eq.opsPerSecond(), 0), "transitions/s"));
+                + Table.num(eq.ms(99), 2) + " ms; CPU per transition " + eqCpu + ")", Table.num(eq.opsPerSecond(), 0), "transitions/s"));
     }
 
     private static LoadResult checkMysql(LoadResult lr) {
@@ -274,7 +277,24 @@ final class TransitionScenarios {
         long now = env.redis.nowMs();
         long expire = now + BenchEnv.PAYMENT_TIMEOUT.toMillis();
         int orders = perRun;
-        env.seed(2 * orders, i -> BenchEnv.Seed.both(new OrderState(id("e", i), OrderStatus.WAIT_PAY, 1, now, now), expire));
+        // What-ifs beyond the two standard drains, each on a backlog of its own: "THREADSxBATCH" settings
+        // (bench.followerMatrix, comma list) and index sets dropped for one drain and put back afterwards
+        // (bench.followerWithout, ';' between drains, '+' between the "table.index" names of one drain).
+        List<int[]> matrix = new ArrayList<>();
+        for (String cell : System.getProperty("bench.followerMatrix", "").split(",")) {
+            if (!cell.isBlank() && !cell.equals("none")) {
+                String[] tb = cell.trim().split("x");
+                matrix.add(new int[]{Integer.parseInt(tb[0]), Integer.parseInt(tb[1])});
+            }
+        }
+        List<String> without = new ArrayList<>();
+        for (String group : System.getProperty("bench.followerWithout", "").split(";")) {
+            if (!group.isBlank() && !group.equals("none")) {
+                without.add(group.trim());
+            }
+        }
+        int drains = 2 + matrix.size() + without.size();
+        env.seed(drains * orders, i -> BenchEnv.Seed.both(new OrderState(id("e", i), OrderStatus.WAIT_PAY, 1, now, now), expire));
         long count = 4L * orders;
         double applyRate = followerDrain(s, 0, orders, count, "product settings: " + Follower.defaultThreads() + " buckets in parallel, "
                 + Follower.defaultBatch() + " entries per transaction, one multi-row history INSERT and one multi-row guarded UPDATE each", true);
@@ -282,6 +302,24 @@ final class TransitionScenarios {
         double oldRate = followerDrain(s, orders, orders, count, "what-if, the earlier settings: one thread, 500 entries per transaction", false);
         s.follower().tune(Follower.defaultThreads(), Follower.defaultBatch());
         table.add(Row.info("  follower speed-up over the earlier settings, same run", Table.num(applyRate / oldRate, 1) + "×", ""));
+        int next = 2;
+        for (int[] tb : matrix) {
+            s.follower().tune(tb[0], tb[1]);
+            followerDrain(s, next++ * orders, orders, count, "what-if: " + tb[0] + " thread(s), " + tb[1] + " entries per transaction", false);
+        }
+        s.follower().tune(Follower.defaultThreads(), Follower.defaultBatch());
+        for (String group : without) {
+            List<String> restore = new ArrayList<>();
+            for (String ti : group.split("\\+")) {
+                String[] t = ti.split("\\.");
+                restore.add(dropIndex(t[0], t[1]));
+            }
+            try {
+                followerDrain(s, next++ * orders, orders, count, "what-if at the product settings, without the index(es) " + group, false);
+            } finally {
+                restore.forEach(env::sql);
+            }
+        }
 
         int rate = (int) Math.max(100, applyRate * 0.8);
         int pacedOrders = (int) Math.min(400_000, Math.max(orders, rate * 60L / 4));
@@ -338,13 +376,16 @@ final class TransitionScenarios {
      */
     private double followerDrain(Services s, int first, int orders, long count, String what, boolean judged) {
         long h0 = ((Number) env.sqlValue("SELECT COUNT(*) FROM order_history")).longValue();
+        CpuMeter cpu = new CpuMeter(env);
         LoadResult full = check(AsyncLoad.run(count, WINDOW, MAX_RUN_MS, i -> s.transitions().transitionAsync(OPERATOR,
                 TransitionRequest.of(id("e", first + i % orders), target(i, orders), "bench", "")).thenApply(TransitionResult::applied)),
                 "backlog for the follower", count);
         FollowerStatus end = s.follower().status();
+        CpuMeter.Snapshot c0 = cpu.now();
         long t0 = System.nanoTime();
         boolean caughtUp = s.follower().awaitCaughtUp(Duration.ofSeconds(120));
         double ms = (System.nanoTime() - t0) / 1e6;
+        String perChange = c0.perUnit(cpu.now(), full.done());
         long finished = ((Number) env.sqlValue("SELECT COUNT(*) FROM orders WHERE order_id LIKE 'e%' AND status = 5 AND version = 5")).longValue();
         long history = ((Number) env.sqlValue("SELECT COUNT(*) FROM order_history")).longValue() - h0;
         if (!caughtUp || history != full.done() || finished < first + orders) {
@@ -353,7 +394,8 @@ final class TransitionScenarios {
         }
         double rate = full.done() / (ms / 1000);
         String figure = "MySQL follower alone, draining a backlog of " + Table.num(end.pending(), 0) + " changes (built at "
-                + Table.num(full.opsPerSecond(), 0) + " transitions/s with it stopped) in " + Table.num(ms, 0) + " ms; " + what;
+                + Table.num(full.opsPerSecond(), 0) + " transitions/s with it stopped) in " + Table.num(ms, 0) + " ms; " + what
+                + "; CPU per change " + perChange;
         if (judged) {
             followerRate = rate;
             double ratio = mysqlEqual > 0 ? rate / mysqlEqual : 0;
@@ -363,6 +405,35 @@ final class TransitionScenarios {
             table.add(Row.info(figure, Table.num(rate, 0), "changes/s"));
         }
         return rate;
+    }
+
+    /**
+     * Drops one secondary index (a what-if drain measures the follower without it).
+     *
+     * @return the statement that puts it back as it was
+     */
+    private String dropIndex(String tableName, String index) {
+        StringBuilder cols = new StringBuilder();
+        boolean unique = false;
+        try (Connection c = env.db.dataSource().getConnection();
+             PreparedStatement ps = c.prepareStatement("SELECT column_name, non_unique FROM information_schema.statistics "
+                     + "WHERE table_schema = DATABASE() AND table_name = ? AND index_name = ? ORDER BY seq_in_index")) {
+            ps.setString(1, tableName);
+            ps.setString(2, index);
+            try (java.sql.ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    cols.append(cols.length() == 0 ? "" : ", ").append(rs.getString(1));
+                    unique = rs.getInt(2) == 0;
+                }
+            }
+        } catch (SQLException e) {
+            throw new IllegalStateException(e.getMessage(), e);
+        }
+        if (cols.length() == 0) {
+            throw new IllegalArgumentException("no index " + index + " on " + tableName);
+        }
+        env.sql("ALTER TABLE " + tableName + " DROP KEY " + index);
+        return "ALTER TABLE " + tableName + " ADD " + (unique ? "UNIQUE " : "") + "KEY " + index + " (" + cols + ")";
     }
 
     private static String sha1(String text) {
