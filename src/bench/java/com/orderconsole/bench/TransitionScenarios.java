@@ -325,6 +325,8 @@ final class TransitionScenarios {
             }
         }
 
+        statementCosts(orders);
+
         int rate = (int) Math.max(100, applyRate * 0.8);
         int pacedOrders = (int) Math.min(400_000, Math.max(orders, rate * 60L / 4));
         long pacedCount = 4L * pacedOrders;
@@ -414,6 +416,105 @@ final class TransitionScenarios {
             table.add(Row.info(figure, Table.num(rate, 0), "changes/s"));
         }
         return rate;
+    }
+
+    /**
+     * Where MariaDB's CPU per change goes: the follower's two statements timed apart on fresh rows, one
+     * connection, 2,000 rows per transaction, MariaDB's CPU per row from /proc. The guarded UPDATE is timed
+     * in the product's form (a derived table of UNION ALL rows) and, as a what-if, joined to JSON_TABLE over
+     * one JSON parameter (one thing to parse instead of 500 SELECTs).
+     */
+    private void statementCosts(int rows) {
+        long now = env.redis.nowMs();
+        env.seed(rows, i -> new BenchEnv.Seed(new OrderState(id("x", i), OrderStatus.WAIT_PAY, 1, now, now), null, false, true, 1, 1));
+        CpuMeter cpu = new CpuMeter(env);
+        StringBuilder rowSql = new StringBuilder();
+        for (int i = 0; i < 1000; i++) {
+            rowSql.append(i == 0 ? "" : ",").append("(?,1,2,2,1,'bench','bench','',?,?)");
+        }
+        String insert = "INSERT IGNORE INTO order_history (order_id,from_status,to_status,version,result_code,actor,source,reason,at_ms,"
+                + "event_key) VALUES " + rowSql;
+        StringBuilder union = new StringBuilder();
+        for (int i = 0; i < 500; i++) {
+            union.append(i == 0 ? "SELECT CAST(? AS CHAR(64) CHARACTER SET ascii) COLLATE ascii_bin id,? st,? v,? t"
+                    : " UNION ALL SELECT CAST(? AS CHAR(64) CHARACTER SET ascii) COLLATE ascii_bin,?,?,?");
+        }
+        String unionUpdate = "UPDATE orders o JOIN (" + union + ") x ON o.order_id=x.id SET o.status=x.st,o.version=x.v,"
+                + "o.status_since_ms=x.t WHERE o.version<x.v";
+        String jsonUpdate = "UPDATE orders o JOIN JSON_TABLE(?, '$[*]' COLUMNS (id VARCHAR(64) PATH '$[0]', st INT PATH '$[1]', "
+                + "v BIGINT PATH '$[2]', t BIGINT PATH '$[3]')) x ON o.order_id = CAST(x.id AS CHAR(64) CHARACTER SET ascii) "
+                + "COLLATE ascii_bin SET o.status=x.st,o.version=x.v,o.status_since_ms=x.t WHERE o.version<x.v";
+        int half = rows / 2;
+        try (Connection c = env.db.dataSource().getConnection()) {
+            c.setAutoCommit(false);
+            CpuMeter.Snapshot a = cpu.now();
+            long t0 = System.nanoTime();
+            try (PreparedStatement ps = c.prepareStatement(insert)) {
+                for (int base = 0; base < rows; base += 1000) {
+                    for (int i = 0; i < 1000; i++) {
+                        String oid = id("x", base + i);
+                        ps.setString(3 * i + 1, oid);
+                        ps.setLong(3 * i + 2, now);
+                        ps.setString(3 * i + 3, "x:" + oid);
+                    }
+                    ps.executeUpdate();
+                    if ((base / 1000) % 2 == 1) {
+                        c.commit();
+                    }
+                }
+                c.commit();
+            }
+            table.add(Row.info("  statement cost: history rows by multi-row INSERT IGNORE (1,000 per statement, one connection, "
+                    + Table.num(rows, 0) + " rows, " + Table.num((System.nanoTime() - t0) / 1e6, 0) + " ms); MariaDB CPU per row",
+                    Table.num(a.mariaDbUs(cpu.now(), rows), 1), "µs"));
+            CpuMeter.Snapshot b = cpu.now();
+            t0 = System.nanoTime();
+            try (PreparedStatement ps = c.prepareStatement(unionUpdate)) {
+                for (int base = 0; base < half; base += 500) {
+                    for (int i = 0; i < 500; i++) {
+                        ps.setString(4 * i + 1, id("x", base + i));
+                        ps.setInt(4 * i + 2, 2);
+                        ps.setLong(4 * i + 3, 2);
+                        ps.setLong(4 * i + 4, now + 1);
+                    }
+                    ps.executeUpdate();
+                    if ((base / 500) % 4 == 3) {
+                        c.commit();
+                    }
+                }
+                c.commit();
+            }
+            table.add(Row.info("  statement cost: orders moved by the guarded UPDATE ... JOIN (UNION ALL of 500 rows, product form; "
+                    + Table.num(half, 0) + " rows, " + Table.num((System.nanoTime() - t0) / 1e6, 0) + " ms); MariaDB CPU per row",
+                    Table.num(b.mariaDbUs(cpu.now(), half), 1), "µs"));
+            CpuMeter.Snapshot d = cpu.now();
+            t0 = System.nanoTime();
+            try (PreparedStatement ps = c.prepareStatement(jsonUpdate)) {
+                for (int base = half; base + 500 <= rows; base += 500) {
+                    StringBuilder json = new StringBuilder("[");
+                    for (int i = 0; i < 500; i++) {
+                        json.append(i == 0 ? "" : ",").append("[\"").append(id("x", base + i)).append("\",2,2,").append(now + 1).append(']');
+                    }
+                    ps.setString(1, json.append(']').toString());
+                    ps.executeUpdate();
+                    if ((base / 500) % 4 == 3) {
+                        c.commit();
+                    }
+                }
+                c.commit();
+            } catch (SQLException e) {
+                c.rollback();
+                table.add(Row.info("  statement cost what-if: guarded UPDATE joined to JSON_TABLE failed: " + e.getMessage(), "", ""));
+                return;
+            }
+            long moved = ((Number) env.sqlValue("SELECT COUNT(*) FROM orders WHERE order_id LIKE 'x%' AND version = 2")).longValue();
+            table.add(Row.info("  statement cost what-if: the same UPDATE joined to JSON_TABLE over one JSON parameter (500 rows each; "
+                    + Table.num(rows - half, 0) + " rows, " + Table.num((System.nanoTime() - t0) / 1e6, 0) + " ms; " + Table.num(moved, 0)
+                    + " of " + Table.num(rows, 0) + " orders moved in all); MariaDB CPU per row",
+                    Table.num(d.mariaDbUs(cpu.now(), rows - half), 1), "µs"));
+        } catch (SQLException e) {
+            throw new IllegalStateException(e.getMessage(), e);
+        }
     }
 
     /**
