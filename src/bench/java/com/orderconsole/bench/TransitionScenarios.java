@@ -173,7 +173,10 @@ final class TransitionScenarios {
         table.add(Row.judged("MySQL-only path: conditional UPDATE ... WHERE status = ? (" + MYSQL_THREADS + " threads, auto-commit)",
                 Table.num(lr.opsPerSecond(), 0), "transitions/s", "Redis service path ≥ 5×", Table.num(ratio, 1) + "×", ratio >= 5));
         table.add(Row.info("Latency p50 / p99, MySQL-only path", Table.num(lr.ms(50), 2) + " / " + Table.num(lr.ms(99), 2), "ms"));
+        CpuMeter cpu = new CpuMeter(env);
+        CpuMeter.Snapshot c0 = cpu.now();
         LoadResult eq = checkMysql(runMysql(2 * orders, orders, true));
+        String eqCpu = c0.perUnit(cpu.now(), eq.done());
         mysqlEqual = eq.opsPerSecond();
         env.sql("SET GLOBAL innodb_flush_log_at_trx_commit = 1");
         LoadResult durable;
@@ -187,7 +190,7 @@ final class TransitionScenarios {
                 + Table.num(durable.ms(99), 2) + " ms)", Table.num(durable.opsPerSecond(), 0), "transitions/s"));
         table.add(Row.info("MySQL-only path with a history row per transition (equal work; Redis path is "
                 + Table.num(serviceBest / eq.opsPerSecond(), 1) + "×; p50 / p99 " + Table.num(eq.ms(50), 2) + " / "
-                + Table.num(eq.ms(99), 2) + " ms)", Table.num(eq.opsPerSecond(), 0), "transitions/s"));
+                + Table.num(eq.ms(99), 2) + " ms; CPU per transition " + eqCpu + ")", Table.num(eq.opsPerSecond(), 0), "transitions/s"));
     }
 
     private static LoadResult checkMysql(LoadResult lr) {
@@ -274,14 +277,55 @@ final class TransitionScenarios {
         long now = env.redis.nowMs();
         long expire = now + BenchEnv.PAYMENT_TIMEOUT.toMillis();
         int orders = perRun;
-        env.seed(2 * orders, i -> BenchEnv.Seed.both(new OrderState(id("e", i), OrderStatus.WAIT_PAY, 1, now, now), expire));
+        // What-ifs beyond the two standard drains, each on a backlog of its own: "THREADSxBATCH" settings
+        // (bench.followerMatrix, comma list) and index sets dropped for one drain and put back afterwards
+        // (bench.followerWithout, ';' between drains, '+' between the "table.index" names of one drain).
+        List<int[]> matrix = new ArrayList<>();
+        for (String cell : System.getProperty("bench.followerMatrix", "").split(",")) {
+            if (!cell.isBlank() && !cell.equals("none")) {
+                String[] tb = cell.trim().split("x");
+                matrix.add(new int[]{Integer.parseInt(tb[0]), Integer.parseInt(tb[1])});
+            }
+        }
+        List<String> without = new ArrayList<>();
+        for (String group : System.getProperty("bench.followerWithout", "").split(";")) {
+            if (!group.isBlank() && !group.equals("none")) {
+                without.add(group.trim());
+            }
+        }
+        int drains = 2 + matrix.size() + without.size();
+        int warm = Math.max(1000, orders / 4);
+        env.seed(drains * orders + warm, i -> BenchEnv.Seed.both(new OrderState(id("e", i), OrderStatus.WAIT_PAY, 1, now, now), expire));
         long count = 4L * orders;
+        // Warm-up, as the MySQL-only path has one: the first drain of a JVM runs the follower's code cold
+        // (issue 15, third pass: 78 µs of JVM CPU per change in the first drain, ~40 in later ones at the same settings).
+        followerDrain(s, drains * orders, warm, 4L * warm, "warm-up", false);
         double applyRate = followerDrain(s, 0, orders, count, "product settings: " + Follower.defaultThreads() + " buckets in parallel, "
                 + Follower.defaultBatch() + " entries per transaction, one multi-row history INSERT and one multi-row guarded UPDATE each", true);
         s.follower().tune(1, 500);
         double oldRate = followerDrain(s, orders, orders, count, "what-if, the earlier settings: one thread, 500 entries per transaction", false);
         s.follower().tune(Follower.defaultThreads(), Follower.defaultBatch());
         table.add(Row.info("  follower speed-up over the earlier settings, same run", Table.num(applyRate / oldRate, 1) + "×", ""));
+        int next = 2;
+        for (int[] tb : matrix) {
+            s.follower().tune(tb[0], tb[1]);
+            followerDrain(s, next++ * orders, orders, count, "what-if: " + tb[0] + " thread(s), " + tb[1] + " entries per transaction", false);
+        }
+        s.follower().tune(Follower.defaultThreads(), Follower.defaultBatch());
+        for (String group : without) {
+            List<String> restore = new ArrayList<>();
+            for (String ti : group.split("\\+")) {
+                String[] t = ti.split("\\.");
+                restore.add(dropIndex(t[0], t[1]));
+            }
+            try {
+                followerDrain(s, next++ * orders, orders, count, "what-if at the product settings, without the index(es) " + group, false);
+            } finally {
+                restore.forEach(env::sql);
+            }
+        }
+
+        statementCosts(orders);
 
         int rate = (int) Math.max(100, applyRate * 0.8);
         int pacedOrders = (int) Math.min(400_000, Math.max(orders, rate * 60L / 4));
@@ -338,22 +382,31 @@ final class TransitionScenarios {
      */
     private double followerDrain(Services s, int first, int orders, long count, String what, boolean judged) {
         long h0 = ((Number) env.sqlValue("SELECT COUNT(*) FROM order_history")).longValue();
+        CpuMeter cpu = new CpuMeter(env);
         LoadResult full = check(AsyncLoad.run(count, WINDOW, MAX_RUN_MS, i -> s.transitions().transitionAsync(OPERATOR,
                 TransitionRequest.of(id("e", first + i % orders), target(i, orders), "bench", "")).thenApply(TransitionResult::applied)),
                 "backlog for the follower", count);
         FollowerStatus end = s.follower().status();
+        CpuMeter.Snapshot c0 = cpu.now();
         long t0 = System.nanoTime();
         boolean caughtUp = s.follower().awaitCaughtUp(Duration.ofSeconds(120));
         double ms = (System.nanoTime() - t0) / 1e6;
-        long finished = ((Number) env.sqlValue("SELECT COUNT(*) FROM orders WHERE order_id LIKE 'e%' AND status = 5 AND version = 5")).longValue();
+        String perChange = c0.perUnit(cpu.now(), full.done());
+        long finished = ((Number) env.sqlValue("SELECT COUNT(*) FROM orders WHERE order_id BETWEEN '" + id("e", first) + "' AND '"
+                + id("e", first + orders - 1) + "' AND status = 5 AND version = 5")).longValue();
         long history = ((Number) env.sqlValue("SELECT COUNT(*) FROM order_history")).longValue() - h0;
-        if (!caughtUp || history != full.done() || finished < first + orders) {
+        if (!caughtUp || history != full.done() || finished != orders) {
             throw new IllegalStateException("follower did not converge: caught up " + caughtUp + ", " + finished + " FINISHED in MySQL, "
                     + history + " history rows for " + full.done() + " transitions; last error: " + s.follower().status().lastError());
         }
         double rate = full.done() / (ms / 1000);
         String figure = "MySQL follower alone, draining a backlog of " + Table.num(end.pending(), 0) + " changes (built at "
-                + Table.num(full.opsPerSecond(), 0) + " transitions/s with it stopped) in " + Table.num(ms, 0) + " ms; " + what;
+                + Table.num(full.opsPerSecond(), 0) + " transitions/s with it stopped) in " + Table.num(ms, 0) + " ms; " + what
+                + "; CPU per change " + perChange;
+        if (what.equals("warm-up")) {
+            System.out.printf("  follower warm-up: %,.0f changes/s; CPU per change %s%n", rate, perChange);
+            return rate;
+        }
         if (judged) {
             followerRate = rate;
             double ratio = mysqlEqual > 0 ? rate / mysqlEqual : 0;
@@ -363,6 +416,134 @@ final class TransitionScenarios {
             table.add(Row.info(figure, Table.num(rate, 0), "changes/s"));
         }
         return rate;
+    }
+
+    /**
+     * Where MariaDB's CPU per change goes: the follower's two statements timed apart on fresh rows, one
+     * connection, 2,000 rows per transaction, MariaDB's CPU per row from /proc. The guarded UPDATE is timed
+     * in the product's form (a derived table of UNION ALL rows) and, as a what-if, joined to JSON_TABLE over
+     * one JSON parameter (one thing to parse instead of 500 SELECTs).
+     */
+    private void statementCosts(int rows) {
+        long now = env.redis.nowMs();
+        env.seed(rows, i -> new BenchEnv.Seed(new OrderState(id("x", i), OrderStatus.WAIT_PAY, 1, now, now), null, false, true, 1, 1));
+        CpuMeter cpu = new CpuMeter(env);
+        StringBuilder rowSql = new StringBuilder();
+        for (int i = 0; i < 1000; i++) {
+            rowSql.append(i == 0 ? "" : ",").append("(?,1,2,2,1,'bench','bench','',?,?)");
+        }
+        String insert = "INSERT IGNORE INTO order_history (order_id,from_status,to_status,version,result_code,actor,source,reason,at_ms,"
+                + "event_key) VALUES " + rowSql;
+        StringBuilder union = new StringBuilder();
+        for (int i = 0; i < 500; i++) {
+            union.append(i == 0 ? "SELECT CAST(? AS CHAR(64) CHARACTER SET ascii) COLLATE ascii_bin id,? st,? v,? t"
+                    : " UNION ALL SELECT CAST(? AS CHAR(64) CHARACTER SET ascii) COLLATE ascii_bin,?,?,?");
+        }
+        String unionUpdate = "UPDATE orders o JOIN (" + union + ") x ON o.order_id=x.id SET o.status=x.st,o.version=x.v,"
+                + "o.status_since_ms=x.t WHERE o.version<x.v";
+        String jsonUpdate = "UPDATE orders o JOIN JSON_TABLE(?, '$[*]' COLUMNS (id VARCHAR(64) PATH '$[0]', st INT PATH '$[1]', "
+                + "v BIGINT PATH '$[2]', t BIGINT PATH '$[3]')) x ON o.order_id = CAST(x.id AS CHAR(64) CHARACTER SET ascii) "
+                + "COLLATE ascii_bin SET o.status=x.st,o.version=x.v,o.status_since_ms=x.t WHERE o.version<x.v";
+        int half = rows / 2;
+        try (Connection c = env.db.dataSource().getConnection()) {
+            c.setAutoCommit(false);
+            CpuMeter.Snapshot a = cpu.now();
+            long t0 = System.nanoTime();
+            try (PreparedStatement ps = c.prepareStatement(insert)) {
+                for (int base = 0; base < rows; base += 1000) {
+                    for (int i = 0; i < 1000; i++) {
+                        String oid = id("x", base + i);
+                        ps.setString(3 * i + 1, oid);
+                        ps.setLong(3 * i + 2, now);
+                        ps.setString(3 * i + 3, "x:" + oid);
+                    }
+                    ps.executeUpdate();
+                    if ((base / 1000) % 2 == 1) {
+                        c.commit();
+                    }
+                }
+                c.commit();
+            }
+            table.add(Row.info("  statement cost: history rows by multi-row INSERT IGNORE (1,000 per statement, one connection, "
+                    + Table.num(rows, 0) + " rows, " + Table.num((System.nanoTime() - t0) / 1e6, 0) + " ms); MariaDB CPU per row",
+                    Table.num(a.mariaDbUs(cpu.now(), rows), 1), "µs"));
+            CpuMeter.Snapshot b = cpu.now();
+            t0 = System.nanoTime();
+            try (PreparedStatement ps = c.prepareStatement(unionUpdate)) {
+                for (int base = 0; base < half; base += 500) {
+                    for (int i = 0; i < 500; i++) {
+                        ps.setString(4 * i + 1, id("x", base + i));
+                        ps.setInt(4 * i + 2, 2);
+                        ps.setLong(4 * i + 3, 2);
+                        ps.setLong(4 * i + 4, now + 1);
+                    }
+                    ps.executeUpdate();
+                    if ((base / 500) % 4 == 3) {
+                        c.commit();
+                    }
+                }
+                c.commit();
+            }
+            table.add(Row.info("  statement cost: orders moved by the guarded UPDATE ... JOIN (UNION ALL of 500 rows, product form; "
+                    + Table.num(half, 0) + " rows, " + Table.num((System.nanoTime() - t0) / 1e6, 0) + " ms); MariaDB CPU per row",
+                    Table.num(b.mariaDbUs(cpu.now(), half), 1), "µs"));
+            CpuMeter.Snapshot d = cpu.now();
+            t0 = System.nanoTime();
+            try (PreparedStatement ps = c.prepareStatement(jsonUpdate)) {
+                for (int base = half; base + 500 <= rows; base += 500) {
+                    StringBuilder json = new StringBuilder("[");
+                    for (int i = 0; i < 500; i++) {
+                        json.append(i == 0 ? "" : ",").append("[\"").append(id("x", base + i)).append("\",2,2,").append(now + 1).append(']');
+                    }
+                    ps.setString(1, json.append(']').toString());
+                    ps.executeUpdate();
+                    if ((base / 500) % 4 == 3) {
+                        c.commit();
+                    }
+                }
+                c.commit();
+            } catch (SQLException e) {
+                c.rollback();
+                table.add(Row.info("  statement cost what-if: guarded UPDATE joined to JSON_TABLE failed: " + e.getMessage(), "", ""));
+                return;
+            }
+            long moved = ((Number) env.sqlValue("SELECT COUNT(*) FROM orders WHERE order_id LIKE 'x%' AND version = 2")).longValue();
+            table.add(Row.info("  statement cost what-if: the same UPDATE joined to JSON_TABLE over one JSON parameter (500 rows each; "
+                    + Table.num(rows - half, 0) + " rows, " + Table.num((System.nanoTime() - t0) / 1e6, 0) + " ms; " + Table.num(moved, 0)
+                    + " of " + Table.num(rows, 0) + " orders moved in all); MariaDB CPU per row",
+                    Table.num(d.mariaDbUs(cpu.now(), rows - half), 1), "µs"));
+        } catch (SQLException e) {
+            throw new IllegalStateException(e.getMessage(), e);
+        }
+    }
+
+    /**
+     * Drops one secondary index (a what-if drain measures the follower without it).
+     *
+     * @return the statement that puts it back as it was
+     */
+    private String dropIndex(String tableName, String index) {
+        StringBuilder cols = new StringBuilder();
+        boolean unique = false;
+        try (Connection c = env.db.dataSource().getConnection();
+             PreparedStatement ps = c.prepareStatement("SELECT column_name, non_unique FROM information_schema.statistics "
+                     + "WHERE table_schema = DATABASE() AND table_name = ? AND index_name = ? ORDER BY seq_in_index")) {
+            ps.setString(1, tableName);
+            ps.setString(2, index);
+            try (java.sql.ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    cols.append(cols.length() == 0 ? "" : ", ").append(rs.getString(1));
+                    unique = rs.getInt(2) == 0;
+                }
+            }
+        } catch (SQLException e) {
+            throw new IllegalStateException(e.getMessage(), e);
+        }
+        if (cols.length() == 0) {
+            throw new IllegalArgumentException("no index " + index + " on " + tableName);
+        }
+        env.sql("ALTER TABLE " + tableName + " DROP KEY " + index);
+        return "ALTER TABLE " + tableName + " ADD " + (unique ? "UNIQUE " : "") + "KEY " + index + " (" + cols + ")";
     }
 
     private static String sha1(String text) {

@@ -34,6 +34,8 @@ public final class Database implements AutoCloseable {
     /** MySQL/MariaDB errors: command denied on a table or column, database denied, privilege missing. */
     private static final Set<Integer> ACCESS_DENIED = Set.of(1142, 1143, 1044, 1227);
     private static final Pattern TABLE_DENIED = Pattern.compile("^(\\w+) command denied to user .* for table (\\S+)");
+    /** A statement running longer than this many seconds is cancelled (MyBatis and the plain JDBC of {@link MultiRowSql}). */
+    static final int STATEMENT_TIMEOUT_SECONDS = 30;
     private final HikariDataSource dataSource;
     private final SqlSessionFactory sessions;
     private final String where;
@@ -45,7 +47,7 @@ public final class Database implements AutoCloseable {
         this.account = account;
         Configuration cfg = new Configuration(new Environment("main", new JdbcTransactionFactory(), dataSource));
         cfg.setMapUnderscoreToCamelCase(true);
-        cfg.setDefaultStatementTimeout(30);
+        cfg.setDefaultStatementTimeout(STATEMENT_TIMEOUT_SECONDS);
         cfg.addMapper(OrderMapper.class);
         cfg.addMapper(HistoryMapper.class);
         cfg.addMapper(SyncCursorMapper.class);
@@ -152,6 +154,10 @@ public final class Database implements AutoCloseable {
         hc.addDataSourceProperty("socketTimeout", Long.toString(Math.max(timeout.toMillis() * 15, 30_000)));
         hc.addDataSourceProperty("rewriteBatchedStatements", "true");
         hc.addDataSourceProperty("cachePrepStmts", "true");
+        // The follower's multi-row statements (MultiRowSql, up to ~45,000 characters) are parsed once per
+        // connection instead of on every batch (the default limit, 256 characters, left them out of the
+        // cache: re-parsing them took a fifth of the follower's CPU). The cache keeps 25 statements per connection.
+        hc.addDataSourceProperty("prepStmtCacheSqlLimit", "65536");
         return new HikariDataSource(hc);
     }
 

@@ -11,13 +11,6 @@ import java.util.List;
  * and an architecture test keeps it that way.
  */
 public interface HistoryMapper {
-    /** Inserts rows; rows whose event_key exists are skipped (idempotent replay). @return rows inserted */
-    @Insert("<script>INSERT IGNORE INTO order_history (order_id, from_status, to_status, version, result_code, actor, "
-            + "source, reason, at_ms, event_key) VALUES "
-            + "<foreach item='h' collection='rows' separator=','>(#{h.orderId}, #{h.fromStatus}, #{h.toStatus}, #{h.version}, "
-            + "#{h.resultCode}, #{h.actor}, #{h.source}, #{h.reason}, #{h.atMs}, #{h.eventKey})</foreach></script>")
-    int insertIgnore(@Param("rows") List<HistoryRow> rows);
-
     /**
      * Inserts one row unless its event_key exists. Meant for a batch session: the JDBC driver rewrites
      * the batch into multi-row inserts, which is much faster for bulk loads than a long foreach statement.

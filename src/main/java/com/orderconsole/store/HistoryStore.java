@@ -4,6 +4,11 @@ import com.orderconsole.domain.HistoryEntry;
 import com.orderconsole.domain.OrderStatus;
 import com.orderconsole.domain.ResultCode;
 
+import org.apache.ibatis.session.SqlSession;
+
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.sql.Types;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -14,10 +19,17 @@ import java.util.Map;
  * architecture test keeps it so). The one class that writes it.
  */
 public final class HistoryStore {
-    private final HistoryMapper m;
+    /** The follower's batch insert, 1,000 rows per statement: replays insert nothing (unique event_key). */
+    private static final MultiRowSql INSERT_IGNORE = new MultiRowSql("INSERT IGNORE INTO order_history (order_id,from_status,"
+            + "to_status,version,result_code,actor,source,reason,at_ms,event_key) VALUES ", "(?,?,?,?,?,?,?,?,?,?)", "(?,?,?,?,?,?,?,?,?,?)",
+            ",", "", 1000);
 
-    HistoryStore(HistoryMapper m) {
+    private final HistoryMapper m;
+    private final SqlSession session;
+
+    HistoryStore(HistoryMapper m, SqlSession session) {
         this.m = m;
+        this.session = session;
     }
 
     /**
@@ -29,9 +41,25 @@ public final class HistoryStore {
         if (entries.isEmpty()) {
             return 0;
         }
-        List<HistoryRow> rows = new ArrayList<>(entries.size());
-        entries.forEach(e -> rows.add(row(e)));
-        return m.insertIgnore(rows);
+        return INSERT_IGNORE.run(session.getConnection(), entries, HistoryStore::bind, "append history rows");
+    }
+
+    private static int bind(PreparedStatement ps, int p, HistoryEntry e) throws SQLException {
+        ps.setString(p, e.orderId());
+        if (e.from() == null) {
+            ps.setNull(p + 1, Types.TINYINT);
+        } else {
+            ps.setInt(p + 1, e.from().code());
+        }
+        ps.setInt(p + 2, e.to().code());
+        ps.setLong(p + 3, e.version());
+        ps.setInt(p + 4, e.code().code());
+        ps.setString(p + 5, e.actor());
+        ps.setString(p + 6, e.source());
+        ps.setString(p + 7, e.reason() == null ? "" : e.reason());
+        ps.setLong(p + 8, e.atMs());
+        ps.setString(p + 9, e.eventKey());
+        return p + 10;
     }
 
     /**

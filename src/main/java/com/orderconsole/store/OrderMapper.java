@@ -34,18 +34,6 @@ public interface OrderMapper {
     int applyIfNewer(@Param("id") String id, @Param("status") int status, @Param("version") long version,
                      @Param("sinceMs") long sinceMs);
 
-    /**
-     * The version guard of {@link #applyIfNewer} for many orders in one statement. The ids are cast to the
-     * column's character set and collation so that the join looks them up by primary key.
-     *
-     * @return rows changed
-     */
-    @Update("<script>UPDATE orders o JOIN ("
-            + "<foreach item='r' collection='rows' separator=' UNION ALL '>SELECT CAST(#{r.orderId} AS CHAR(64) CHARACTER SET ascii) "
-            + "COLLATE ascii_bin AS id, #{r.status} AS st, #{r.version} AS v, #{r.sinceMs} AS t</foreach>"
-            + ") x ON o.order_id = x.id SET o.status = x.st, o.version = x.v, o.status_since_ms = x.t WHERE o.version &lt; x.v</script>")
-    int applyAllIfNewer(@Param("rows") List<OrderStore.Apply> rows);
-
     @Update("UPDATE orders SET expire_at_ms = #{at} WHERE order_id = #{id}")
     int setExpiry(@Param("id") String id, @Param("at") long expireAtMs);
 

@@ -1,5 +1,7 @@
 package com.orderconsole.store;
 
+import org.apache.ibatis.session.SqlSession;
+
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -9,10 +11,21 @@ import java.util.Map;
  * that reads and writes it; times are epoch milliseconds (Redis server clock).
  */
 public final class OrderStore {
-    private final OrderMapper m;
+    /**
+     * The version guard of {@link #applyIfNewer} for many orders: an UPDATE joined to the new values, ids cast
+     * to the column's character set and collation so that the join looks them up by primary key.
+     */
+    private static final MultiRowSql APPLY_ALL = new MultiRowSql("UPDATE orders o JOIN (",
+            "SELECT CAST(? AS CHAR(64) CHARACTER SET ascii) COLLATE ascii_bin id,? st,? v,? t",
+            "SELECT CAST(? AS CHAR(64) CHARACTER SET ascii) COLLATE ascii_bin,?,?,?", " UNION ALL ",
+            ") x ON o.order_id=x.id SET o.status=x.st,o.version=x.v,o.status_since_ms=x.t WHERE o.version<x.v", 500);
 
-    OrderStore(OrderMapper m) {
+    private final OrderMapper m;
+    private final SqlSession session;
+
+    OrderStore(OrderMapper m, SqlSession session) {
         this.m = m;
+        this.session = session;
     }
 
     /** Inserts unless the id exists. @return true when inserted */
@@ -61,22 +74,24 @@ public final class OrderStore {
     }
 
     /**
-     * {@link #applyIfNewer} for many orders in one statement per {@value #APPLY_CHUNK} (an UPDATE joined to
-     * the new values), each row under its own version guard; ids absent from MySQL stay absent. The MySQL
-     * follower's batch path: one statement instead of one per order.
+     * {@link #applyIfNewer} for many orders in one statement per 500, each row under its own version guard;
+     * ids absent from MySQL stay absent. The MySQL follower's batch path: one statement instead of one per order.
      *
      * @param rows at most one per order
      * @return rows changed
      */
     public int applyAllIfNewer(List<Apply> rows) {
-        int changed = 0;
-        for (int i = 0; i < rows.size(); i += APPLY_CHUNK) {
-            changed += m.applyAllIfNewer(rows.subList(i, Math.min(rows.size(), i + APPLY_CHUNK)));
+        if (rows.isEmpty()) {
+            return 0;
         }
-        return changed;
+        return APPLY_ALL.run(session.getConnection(), rows, (ps, p, r) -> {
+            ps.setString(p, r.orderId());
+            ps.setInt(p + 1, r.status());
+            ps.setLong(p + 2, r.version());
+            ps.setLong(p + 3, r.sinceMs());
+            return p + 4;
+        }, "move orders forward");
     }
-
-    private static final int APPLY_CHUNK = 1000;
 
     /** Records a payment deadline (epoch ms), so a rebuild after a Redis loss keeps it. */
     public void setExpiry(String id, long expireAtMs) {

@@ -15,12 +15,12 @@ public final class Tables {
 
     /** @return the {@code orders} table */
     public OrderStore orders() {
-        return new OrderStore(session.getMapper(OrderMapper.class));
+        return new OrderStore(session.getMapper(OrderMapper.class), session);
     }
 
     /** @return the append-only {@code order_history} table */
     public HistoryStore history() {
-        return new HistoryStore(session.getMapper(HistoryMapper.class));
+        return new HistoryStore(session.getMapper(HistoryMapper.class), session);
     }
 
     /** @return the MySQL follower's {@code sync_cursor} table */
