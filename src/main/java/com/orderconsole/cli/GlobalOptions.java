@@ -1,6 +1,5 @@
 package com.orderconsole.cli;
 
-import com.orderconsole.app.Messages;
 import com.orderconsole.app.EngineConfig;
 import com.orderconsole.app.Messages;
 import com.orderconsole.app.Profile;
@@ -184,6 +183,18 @@ class GlobalOptions {
             throw new IllegalArgumentException(Messages.format("cli.password.none", account()));
         }
         return new String(typed);
+    }
+
+    /**
+     * The configuration {@code migrate} needs: the database and the administrator's account only. Unlike
+     * {@link #config} it does not ask for --redis beside --jdbc: a migration opens no Redis, so nothing can
+     * be split (the README's set-up step names --jdbc alone).
+     *
+     * @param password the database password (see {@link #password()})
+     */
+    EngineConfig migrationConfig(String password) {
+        EngineConfig config = EngineConfig.embeddedDefault();
+        return config.withServers(null, jdbcUrl, serversOwnedLocally ? config.dbUser() : account(), password);
     }
 
     /**

@@ -445,6 +445,23 @@ class OrderCliTest {
         assertThat(jdbcOnly.err()).contains("--jdbc was given without --redis");
     }
 
+    /**
+     * The README's set-up step, {@code migrate --jdbc URL --db-user ADMIN}, names no Redis: migrating opens
+     * none, so the "one server without the other" refusal must not apply (it did: exit 1, "--jdbc was given
+     * without --redis").
+     */
+    @Test
+    void migrateNeedsOnlyTheDatabase() {
+        EngineConfig c = TestServers.config();
+        Run migrated = raw("migrate", "--jdbc", c.jdbcUrl());
+        assertThat(migrated.code()).as(migrated.err()).isZero();
+        assertThat(migrated.out()).containsPattern("Applied (0 migrations|\\d+ migrations?); the schema is at version \\d+\\.");
+
+        Run noDatabase = raw("migrate");
+        assertThat(noDatabase.code()).isEqualTo(OrderCli.USAGE);
+        assertThat(noDatabase.err()).contains("migrate needs --jdbc");
+    }
+
     @Test
     void deadLettersAreListedInStatsAndRetriedOrDiscardedByOps() {
         s.orders().create(new Operator("alice", Role.SUPPORT), "dl-1", null, Duration.ofMinutes(30));

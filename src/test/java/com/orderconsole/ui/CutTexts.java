@@ -9,7 +9,7 @@ import javafx.scene.text.Text;
 import java.util.List;
 
 /** Finds text a user cannot read whole: labels, buttons, headers and cells cut short with "…", and content wider than its pane. */
-final class CutTexts {
+public final class CutTexts {
     private CutTexts() {
     }
 
@@ -21,7 +21,7 @@ final class CutTexts {
      * @param where a name for the messages, e.g. "orders at 1280x800"
      * @param cut receives one line per finding
      */
-    static void collect(Node node, String where, List<String> cut) {
+    public static void collect(Node node, String where, List<String> cut) {
         if (!node.isVisible()) {
             return;
         }

@@ -9,7 +9,7 @@ import javafx.scene.control.Button;
 import javafx.scene.control.Label;
 import javafx.scene.control.TextField;
 import javafx.scene.layout.GridPane;
-import javafx.scene.layout.VBox;
+import javafx.scene.control.ScrollPane;
 
 /**
  * The live-traffic panel beside the state graph: simulator settings, start/stop and its counters.
@@ -17,7 +17,7 @@ import javafx.scene.layout.VBox;
  */
 public final class TrafficView {
     private final TrafficViewModel vm;
-    private final VBox root;
+    private final ScrollPane root;
 
     @FXML private Label trafficState;
     @FXML private GridPane settingsGrid;
@@ -41,7 +41,7 @@ public final class TrafficView {
     }
 
     /** @return the panel's root node */
-    public VBox root() {
+    public ScrollPane root() {
         return root;
     }
 

@@ -40,4 +40,26 @@ class AuditViewTest extends ConsoleFxTest {
         assertThat(AuditViewModel.what(e)).isEqualTo("WAIT_PAY → PAID v2");
         assertThat(text("#pageLabel")).isEqualTo("Page 1");
     }
+
+    /**
+     * The sweeper's name is on every payment-timeout cancel; at 1280x800 a real window showed it as
+     * "cancel-swee…" in a 120 px actor column.
+     */
+    @Test
+    void theSweepersNameIsShownWholeAt1280x800() throws Exception {
+        createOrder("u-3");
+        services.transitions().transition(new Operator(com.orderconsole.service.queue.CancelSweeper.ACTOR, Role.SUPPORT),
+                TransitionRequest.of("u-3", OrderStatus.CANCELLED, "sweeper", "payment timeout"));
+        services.follower().catchUp(Duration.ofSeconds(20));
+        openConsole("rita", Role.READ_ONLY);
+        clickOn("#nav-AUDIT");
+        waitUntil(() -> rows("#auditTable").size() == 2);
+        java.util.List<String> cut = new java.util.ArrayList<>();
+        onFx(() -> {
+            view.root().getScene().getRoot().layout();
+            com.orderconsole.ui.CutTexts.collect(lookup("#auditTable").query(), "audit at 1280x800", cut);
+            return null;
+        });
+        assertThat(cut).as("cells cut short with …").noneMatch(c -> c.contains("cancel-sweeper"));
+    }
 }

@@ -2,6 +2,11 @@ package com.orderconsole.ui.traffic;
 
 import com.orderconsole.domain.Role;
 import com.orderconsole.ui.ConsoleFxTest;
+import com.orderconsole.ui.CutTexts;
+import org.testfx.util.WaitForAsyncUtils;
+
+import java.util.ArrayList;
+import java.util.List;
 import javafx.scene.control.TextField;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -43,6 +48,27 @@ class TrafficViewTest extends ConsoleFxTest {
         waitUntil(() -> "Stopped".equals(text("#trafficState")));
         assertThat(services.simulator().status().running()).isFalse();
         assertThat(text("#trafficMessage")).startsWith("Stopped.");
+    }
+
+    /**
+     * Running, the panel shows a settings line and the help below it; at 1280x800 a real window showed both cut
+     * with "…" (the VBox squeezed each wrapped label to one line). They wrap whole now, and the panel scrolls.
+     */
+    @Test
+    void theRunningPanelShowsItsTextsWholeAt1280x800() throws Exception {
+        openConsole("olga", Role.OPS);
+        waitUntil(() -> "Stopped".equals(text("#trafficState")));
+        interact(() -> lookup("#rateField").<TextField>query().setText("1"));
+        clickOn("#startTrafficButton");
+        waitUntil(() -> "Running".equals(text("#trafficState")));
+        WaitForAsyncUtils.waitForFxEvents();
+        List<String> cut = new ArrayList<>();
+        onFx(() -> {
+            view.root().getScene().getRoot().layout();
+            CutTexts.collect(view.root(), "state graph, traffic running, at 1280x800", cut);
+            return null;
+        });
+        assertThat(cut).as("text cut short with …").isEmpty();
     }
 
     @Test
