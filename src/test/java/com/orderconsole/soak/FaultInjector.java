@@ -52,7 +52,9 @@ final class FaultInjector implements AutoCloseable {
         MASTER_RESTART_AOF,
         /**
          * Cluster: SIGKILL one master and start it with no data but its slots: a master without persistence.
-         * The engine must rebuild that master's buckets from MySQL. Exactly once per run.
+         * The engine must rebuild that master's buckets from MySQL. Twice per run: once the master that holds
+         * the data-set marker ({@code osm:epoch}: the whole data set is restored), once another one (only its
+         * buckets are found lost), in an order drawn from the seed.
          */
         MASTER_RESTART_EMPTY,
         /** Cluster: move one bucket's slot to another master, a few keys at a time, while traffic flows. */
@@ -106,7 +108,9 @@ final class FaultInjector implements AutoCloseable {
     private final List<Corruption> corruptions = new CopyOnWriteArrayList<>();
     private final List<SoakClients.Ack> aofLost = new CopyOnWriteArrayList<>();
     private final List<String> errors = new CopyOnWriteArrayList<>();
-    private volatile DataLoss dataLoss;
+    private final List<DataLoss> dataLosses = new CopyOnWriteArrayList<>();
+    /** Whether the first master restarted empty is the one holding the data-set marker (drawn from the seed). */
+    private Boolean markerFirst;
     private volatile boolean stopping;
     private volatile long quietUntil;
     private Thread faults;
@@ -155,14 +159,19 @@ final class FaultInjector implements AutoCloseable {
         List<Kind> first = new ArrayList<>(enabled);
         first.remove(Kind.ENGINE_KILL);
         Collections.shuffle(first, random);
-        // The data-set loss comes before any corruption, so that no corrupted record is wiped with it.
-        int loss = Math.max(first.indexOf(Kind.REDIS_RESTART_NO_AOF), first.indexOf(Kind.MASTER_RESTART_EMPTY));
+        if (first.contains(Kind.MASTER_RESTART_EMPTY)) {
+            // A cluster loses a master twice: the one with the data-set marker, and another (see the kind).
+            first.add(random.nextInt(first.size() + 1), Kind.MASTER_RESTART_EMPTY);
+        }
+        // Every data-set loss comes before any corruption, so that no corrupted record is wiped with it.
+        int lastLoss = Math.max(first.lastIndexOf(Kind.REDIS_RESTART_NO_AOF), first.lastIndexOf(Kind.MASTER_RESTART_EMPTY));
         int corrupt = first.indexOf(Kind.CORRUPT);
-        if (loss >= 0 && corrupt >= 0 && corrupt < loss) {
-            Collections.swap(first, loss, corrupt);
+        if (lastLoss >= 0 && corrupt >= 0 && corrupt < lastLoss) {
+            first.remove(corrupt);
+            first.add(lastLoss, Kind.CORRUPT);
         }
         List<Kind> again = new ArrayList<>();
-        // Weights of the repeated faults (the data-set loss happens once only).
+        // Weights of the repeated faults (the data-set losses happen only in the first round).
         addTimes(again, Kind.REDIS_RESTART_AOF, 3);
         addTimes(again, Kind.MASTER_RESTART_AOF, 3);
         addTimes(again, Kind.SLOT_MIGRATION, 3);
@@ -225,7 +234,7 @@ final class FaultInjector implements AutoCloseable {
                 } finally {
                     clients.fence().writeLock().unlock();
                 }
-                dataLoss = new DataLoss(at, lost, allBuckets());
+                dataLosses.add(new DataLoss(at, lost, allBuckets()));
                 counts.get(k).incrementAndGet();
                 long down = 300 + random.nextInt(1200);
                 pause(down);
@@ -282,9 +291,14 @@ final class FaultInjector implements AutoCloseable {
             case MASTER_RESTART_EMPTY -> {
                 // As for one server: the follower's backlog after an outage would be lost by design.
                 sleepUntilOr(quietUntil, Long.MAX_VALUE);
-                SoakRedis victim = cluster.nodes().get(random.nextInt(cluster.nodes().size()));
+                int markerPort = cluster.ownerOf(SlotHash.getSlot(RedisKeys.EPOCH));
+                if (markerFirst == null) {
+                    markerFirst = random.nextBoolean();
+                }
+                boolean marker = markerFirst == dataLosses.isEmpty();
+                List<SoakRedis> candidates = cluster.nodes().stream().filter(n -> (n.port() == markerPort) == marker).toList();
+                SoakRedis victim = candidates.get(random.nextInt(candidates.size()));
                 Set<Integer> buckets = Set.copyOf(cluster.bucketsByMaster().get(victim.port()));
-                boolean marker = cluster.ownerOf(SlotHash.getSlot(RedisKeys.EPOCH)) == victim.port();
                 int lost;
                 long at;
                 clients.fence().writeLock().lock();
@@ -296,7 +310,7 @@ final class FaultInjector implements AutoCloseable {
                 } finally {
                     clients.fence().writeLock().unlock();
                 }
-                dataLoss = new DataLoss(at, lost, buckets);
+                dataLosses.add(new DataLoss(at, lost, buckets));
                 counts.get(k).incrementAndGet();
                 pause(300 + random.nextInt(1200));
                 victim.start();
@@ -536,9 +550,9 @@ final class FaultInjector implements AutoCloseable {
         return List.copyOf(aofLost);
     }
 
-    /** @return the data-set loss, or null when none happened */
-    DataLoss dataLoss() {
-        return dataLoss;
+    /** @return the data-set losses (one server: at most one; a cluster: a master restarted empty, twice), in order */
+    List<DataLoss> dataLosses() {
+        return List.copyOf(dataLosses);
     }
 
     /** @return faults that could not be injected (bugs of the soak, not of the product) */

@@ -279,23 +279,24 @@ final class SoakChecks {
      * Checks invariants 1-5 with plain reads.
      *
      * @param acks every acknowledged applied outcome
-     * @param loss the data-set loss (restart without AOF), or null
+     * @param losses the data-set losses (restart without AOF; a cluster master restarted empty), in order
      * @param aofLost acknowledgements whose write Redis no longer had after a SIGKILL with AOF everysec
      * @param corruptions the corrupted records
      */
-    void verify(List<SoakClients.Ack> acks, FaultInjector.DataLoss loss, List<SoakClients.Ack> aofLost,
+    void verify(List<SoakClients.Ack> acks, List<FaultInjector.DataLoss> losses, List<SoakClients.Ack> aofLost,
                 List<FaultInjector.Corruption> corruptions) {
         Set<String> corrupted = corruptions.stream().map(FaultInjector.Corruption::orderId).collect(Collectors.toSet());
         List<HistoryRow> history = history();
         Map<String, OrderRow> orders = orders();
-        ackedOnce(acks, history, loss, new HashSet<>(aofLost));
+        ackedOnce(acks, history, losses, new HashSet<>(aofLost));
         contiguous(history, orders);
         agree(orders, corrupted);
         noCancelAfterPaid(acks, history, orders);
         deadLetters(corruptions);
     }
 
-    private void ackedOnce(List<SoakClients.Ack> acks, List<HistoryRow> history, FaultInjector.DataLoss loss, Set<SoakClients.Ack> aofLost) {
+    private void ackedOnce(List<SoakClients.Ack> acks, List<HistoryRow> history, List<FaultInjector.DataLoss> losses,
+                           Set<SoakClients.Ack> aofLost) {
         Map<String, Integer> recorded = new HashMap<>();
         for (HistoryRow h : history) {
             recorded.merge(h.orderId() + "|" + h.version() + "|" + h.to(), 1, Integer::sum);
@@ -315,8 +316,11 @@ final class SoakChecks {
                 anomalies.add(new Anomaly(Check.ACKED_ONCE, a.orderId(), what + " is in order_history " + n + " times"));
                 return;
             }
-            boolean onLostDataSet = loss != null && loss.hit(a.orderId()) && list.stream().allMatch(x -> x.segment() <= loss.lostSegment());
-            if (onLostDataSet) {
+            // The first loss after the acknowledgement that took this order's keys with it.
+            FaultInjector.DataLoss loss = losses.stream()
+                    .filter(l -> l.hit(a.orderId()) && list.stream().allMatch(x -> x.segment() <= l.lostSegment()))
+                    .findFirst().orElse(null);
+            if (loss != null) {
                 long age = loss.atMs() - list.stream().mapToLong(SoakClients.Ack::atMs).min().orElseThrow();
                 if (age <= lossWindowMs) {
                     lostNoAof.add(a);
