@@ -9,13 +9,14 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The soak's engine processes ({@link SoakWorker}), each a separate JVM reaching Redis and MySQL through
- * its own pair of {@link SoakProxy}s (so a stall hits one process's connection, as a partial network
- * fault would). Each start writes its own log file {@code <dir>/engine-<n>-<start>.log}.
+ * The soak's engine processes ({@link SoakWorker}), each a separate JVM reaching MySQL through its own
+ * {@link SoakProxy} and Redis through its own proxy too on one server (so a stall hits one process's
+ * connection, as a partial network fault would); on a cluster, each is given one node's address and the
+ * cluster client then talks to the masters directly, at the addresses they announce. Each start writes its own log file {@code <dir>/engine-<n>-<start>.log}.
  */
 final class EngineProcesses implements AutoCloseable {
     private final Path dir;
-    private final List<SoakProxy> redisProxies;
+    private final List<String> redisUris;
     private final List<SoakProxy> mysqlProxies;
     private final long lifetimeSeconds;
     private final Process[] processes;
@@ -24,16 +25,16 @@ final class EngineProcesses implements AutoCloseable {
 
     /**
      * @param dir logs and data directories
-     * @param redisProxies one per process, in front of Redis
+     * @param redisUris one per process: its proxy in front of Redis, or a cluster node
      * @param mysqlProxies one per process, in front of MySQL
      * @param lifetimeSeconds a process ends by itself after this long (a bound, should the soak JVM hang)
      */
-    EngineProcesses(Path dir, List<SoakProxy> redisProxies, List<SoakProxy> mysqlProxies, long lifetimeSeconds) {
+    EngineProcesses(Path dir, List<String> redisUris, List<SoakProxy> mysqlProxies, long lifetimeSeconds) {
         this.dir = dir;
-        this.redisProxies = redisProxies;
+        this.redisUris = redisUris;
         this.mysqlProxies = mysqlProxies;
         this.lifetimeSeconds = lifetimeSeconds;
-        this.processes = new Process[redisProxies.size()];
+        this.processes = new Process[redisUris.size()];
         this.starts = new int[processes.length];
     }
 
@@ -55,7 +56,7 @@ final class EngineProcesses implements AutoCloseable {
                 "-Djava.io.tmpdir=" + System.getProperty("java.io.tmpdir"),
                 "-cp", System.getProperty("java.class.path"),
                 SoakWorker.class.getName(), name,
-                "redis://127.0.0.1:" + redisProxies.get(i).port(),
+                redisUris.get(i),
                 SoakMariaDb.jdbcUrl(mysqlProxies.get(i).port()),
                 dir.resolve(name + "-data").toString(),
                 Long.toString(lifetimeSeconds)));

@@ -6,11 +6,13 @@ import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisFuture;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.cluster.SlotHash;
 
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.EnumMap;
+import java.util.EnumSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -24,7 +26,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
 
 /**
- * Injects the faults of issue 11 at random intervals drawn from a seeded {@link Random}: one thread runs
+ * Injects the faults of issue 11 (one Redis server) or issue 16 (a Redis Cluster) at random intervals drawn from a seeded {@link Random}: one thread runs
  * the server and connection faults one after another (each kind once first, in shuffled order, then drawn
  * by weight), a second thread SIGKILLs engine processes at its own random intervals and restarts them.
  * Whatever a fault stops, it restarts before the next one; {@link #stop()} leaves everything running.
@@ -45,7 +47,25 @@ final class FaultInjector implements AutoCloseable {
         /** SCRIPT FLUSH: every process's cached script SHAs become NOSCRIPT. */
         SCRIPT_FLUSH,
         /** Set one order hash's status to "7" or "x" (a record no code path writes). */
-        CORRUPT
+        CORRUPT,
+        /** Cluster: SIGKILL one master (AOF everysec on), start it again on the same port, data and slots. */
+        MASTER_RESTART_AOF,
+        /**
+         * Cluster: SIGKILL one master and start it with no data but its slots: a master without persistence.
+         * The engine must rebuild that master's buckets from MySQL. Twice per run: once the master that holds
+         * the data-set marker ({@code osm:epoch}: the whole data set is restored), once another one (only its
+         * buckets are found lost), in an order drawn from the seed.
+         */
+        MASTER_RESTART_EMPTY,
+        /** Cluster: move one bucket's slot to another master, a few keys at a time, while traffic flows. */
+        SLOT_MIGRATION;
+
+        /** @return the kinds that apply to one Redis server ({@code cluster} false) or to a Redis Cluster */
+        static Set<Kind> applicable(boolean cluster) {
+            return cluster
+                    ? EnumSet.of(ENGINE_KILL, MASTER_RESTART_AOF, MASTER_RESTART_EMPTY, SLOT_MIGRATION, MYSQL_STOP, STALL, SCRIPT_FLUSH, CORRUPT)
+                    : EnumSet.of(ENGINE_KILL, REDIS_RESTART_AOF, REDIS_RESTART_NO_AOF, MYSQL_STOP, STALL, SCRIPT_FLUSH, CORRUPT);
+        }
     }
 
     /**
@@ -59,18 +79,24 @@ final class FaultInjector implements AutoCloseable {
     }
 
     /**
-     * The one Redis restart that lost the data set.
+     * The one Redis restart that lost the data set (one server) or one master's part of it (a cluster).
      *
      * @param atMs when Redis was killed, epoch ms
      * @param lostSegment acknowledgements of this segment (and earlier) were made on the lost data set
+     * @param buckets the buckets whose keys were lost: all of them on one server, the wiped master's on a cluster
      */
-    record DataLoss(long atMs, int lostSegment) {
+    record DataLoss(long atMs, int lostSegment, Set<Integer> buckets) {
+        /** @return true when {@code orderId}'s state was on the lost data */
+        boolean hit(String orderId) {
+            return buckets.contains(RedisKeys.bucket(orderId));
+        }
     }
 
     private final Random random;
     private final Set<Kind> enabled;
     private final SoakSettings settings;
     private final SoakRedis redis;
+    private final SoakCluster cluster;
     private final SoakMariaDb mysql;
     private final List<SoakProxy> proxies;
     private final EngineProcesses engines;
@@ -82,24 +108,34 @@ final class FaultInjector implements AutoCloseable {
     private final List<Corruption> corruptions = new CopyOnWriteArrayList<>();
     private final List<SoakClients.Ack> aofLost = new CopyOnWriteArrayList<>();
     private final List<String> errors = new CopyOnWriteArrayList<>();
-    private volatile DataLoss dataLoss;
+    private final List<DataLoss> dataLosses = new CopyOnWriteArrayList<>();
+    /** Whether the first master restarted empty is the one holding the data-set marker (drawn from the seed). */
+    private Boolean markerFirst;
     private volatile boolean stopping;
     private volatile long quietUntil;
     private Thread faults;
     private Thread killer;
 
-    FaultInjector(SoakSettings settings, SoakRedis redis, SoakMariaDb mysql, List<SoakProxy> proxies,
+    /**
+     * @param redis the one Redis server, or null on a cluster
+     * @param cluster the Redis Cluster, or null on one server
+     * @param proxies the connections that may stall
+     */
+    FaultInjector(SoakSettings settings, SoakRedis redis, SoakCluster cluster, SoakMariaDb mysql, List<SoakProxy> proxies,
                   EngineProcesses engines, SoakClients clients, long t0) {
         this.settings = settings;
         this.random = new Random(settings.seed());
-        this.enabled = settings.faults();
+        Set<Kind> kinds = EnumSet.copyOf(Kind.applicable(cluster != null));
+        kinds.retainAll(settings.faults());
+        this.enabled = kinds;
         this.redis = redis;
+        this.cluster = cluster;
         this.mysql = mysql;
         this.proxies = proxies;
         this.engines = engines;
         this.clients = clients;
         this.t0 = t0;
-        for (Kind k : Kind.values()) {
+        for (Kind k : Kind.applicable(cluster != null)) {
             counts.put(k, new AtomicInteger());
         }
     }
@@ -123,15 +159,22 @@ final class FaultInjector implements AutoCloseable {
         List<Kind> first = new ArrayList<>(enabled);
         first.remove(Kind.ENGINE_KILL);
         Collections.shuffle(first, random);
-        // The data-set loss comes before any corruption, so that no corrupted record is wiped with it.
-        int loss = first.indexOf(Kind.REDIS_RESTART_NO_AOF);
+        if (first.contains(Kind.MASTER_RESTART_EMPTY)) {
+            // A cluster loses a master twice: the one with the data-set marker, and another (see the kind).
+            first.add(random.nextInt(first.size() + 1), Kind.MASTER_RESTART_EMPTY);
+        }
+        // Every data-set loss comes before any corruption, so that no corrupted record is wiped with it.
+        int lastLoss = Math.max(first.lastIndexOf(Kind.REDIS_RESTART_NO_AOF), first.lastIndexOf(Kind.MASTER_RESTART_EMPTY));
         int corrupt = first.indexOf(Kind.CORRUPT);
-        if (loss >= 0 && corrupt >= 0 && corrupt < loss) {
-            Collections.swap(first, loss, corrupt);
+        if (lastLoss >= 0 && corrupt >= 0 && corrupt < lastLoss) {
+            first.remove(corrupt);
+            first.add(lastLoss, Kind.CORRUPT);
         }
         List<Kind> again = new ArrayList<>();
-        // Weights of the repeated faults (the data-set loss happens once only).
+        // Weights of the repeated faults (the data-set losses happen only in the first round).
         addTimes(again, Kind.REDIS_RESTART_AOF, 3);
+        addTimes(again, Kind.MASTER_RESTART_AOF, 3);
+        addTimes(again, Kind.SLOT_MIGRATION, 3);
         addTimes(again, Kind.STALL, 4);
         addTimes(again, Kind.SCRIPT_FLUSH, 2);
         addTimes(again, Kind.MYSQL_STOP, 1);
@@ -171,7 +214,7 @@ final class FaultInjector implements AutoCloseable {
                 counts.get(k).incrementAndGet();
                 pause(down);
                 redis.start();
-                int lost = checkAofKept(t);
+                int lost = checkAofKept(t, redis.port(), null);
                 note(t, "REDIS_RESTART_AOF: SIGKILL, answering again after " + Soak.secs(System.currentTimeMillis() - t)
                         + (lost == 0 ? "" : "; " + lost + " acknowledged writes of the last 2 s before the kill are gone"));
             }
@@ -191,7 +234,7 @@ final class FaultInjector implements AutoCloseable {
                 } finally {
                     clients.fence().writeLock().unlock();
                 }
-                dataLoss = new DataLoss(at, lost);
+                dataLosses.add(new DataLoss(at, lost, allBuckets()));
                 counts.get(k).incrementAndGet();
                 long down = 300 + random.nextInt(1200);
                 pause(down);
@@ -223,9 +266,77 @@ final class FaultInjector implements AutoCloseable {
                 quietUntil = System.currentTimeMillis() + 10_000;
             }
             case SCRIPT_FLUSH -> {
-                withRedis(c -> c.sync().scriptFlush());
+                if (cluster == null) {
+                    withRedis(c -> c.sync().scriptFlush());
+                } else {
+                    cluster.nodes().forEach(n -> SoakCluster.onNode(n.port(), r -> r.scriptFlush()));
+                }
                 counts.get(k).incrementAndGet();
-                note("SCRIPT_FLUSH");
+                note(cluster == null ? "SCRIPT_FLUSH" : "SCRIPT_FLUSH on every master");
+            }
+            case MASTER_RESTART_AOF -> {
+                SoakRedis victim = cluster.nodes().get(random.nextInt(cluster.nodes().size()));
+                Set<Integer> buckets = Set.copyOf(cluster.bucketsByMaster().get(victim.port()));
+                long down = 300 + random.nextInt(2200);
+                long t = System.currentTimeMillis();
+                victim.crash();
+                counts.get(k).incrementAndGet();
+                pause(down);
+                victim.start();
+                int lost = checkAofKept(t, victim.port(), buckets);
+                long ok = awaitClusterOk();
+                note(t, "MASTER_RESTART_AOF 127.0.0.1:" + victim.port() + " (" + buckets.size() + " buckets): SIGKILL, answering again after "
+                        + Soak.secs(ok - t) + (lost == 0 ? "" : "; " + lost + " acknowledged writes of the last 2 s before the kill are gone"));
+            }
+            case MASTER_RESTART_EMPTY -> {
+                // As for one server: the follower's backlog after an outage would be lost by design.
+                sleepUntilOr(quietUntil, Long.MAX_VALUE);
+                int markerPort = cluster.ownerOf(SlotHash.getSlot(RedisKeys.EPOCH));
+                if (markerFirst == null) {
+                    markerFirst = random.nextBoolean();
+                }
+                boolean marker = markerFirst == dataLosses.isEmpty();
+                List<SoakRedis> candidates = cluster.nodes().stream().filter(n -> (n.port() == markerPort) == marker).toList();
+                SoakRedis victim = candidates.get(random.nextInt(candidates.size()));
+                Set<Integer> buckets = Set.copyOf(cluster.bucketsByMaster().get(victim.port()));
+                int lost;
+                long at;
+                clients.fence().writeLock().lock();
+                try {
+                    lost = clients.segment().getAndIncrement();
+                    at = System.currentTimeMillis();
+                    victim.crash();
+                    victim.wipe();
+                } finally {
+                    clients.fence().writeLock().unlock();
+                }
+                dataLosses.add(new DataLoss(at, lost, buckets));
+                counts.get(k).incrementAndGet();
+                pause(300 + random.nextInt(1200));
+                victim.start();
+                long ok = awaitClusterOk();
+                note(at, "MASTER_RESTART_EMPTY 127.0.0.1:" + victim.port() + ": SIGKILL, data files deleted (node id and slots kept), "
+                        + buckets.size() + " buckets lost" + (marker ? " and the data-set marker " + RedisKeys.EPOCH : "")
+                        + ", answering (empty) again after " + Soak.secs(ok - at));
+            }
+            case SLOT_MIGRATION -> {
+                int bucket = random.nextInt(RedisKeys.buckets());
+                int slot = SlotHash.getSlot(RedisKeys.hashTag(bucket));
+                int source = cluster.ownerOf(slot);
+                List<Integer> others = cluster.nodes().stream().map(SoakRedis::port).filter(p -> p != source).toList();
+                int target = others.get(random.nextInt(others.size()));
+                long t = System.currentTimeMillis();
+                int moved;
+                try {
+                    moved = cluster.migrateSlot(slot, target);
+                } catch (RuntimeException e) {
+                    // A MIGRATE that timed out: finish the move rather than leave the slot half moved.
+                    note(t, "SLOT_MIGRATION of slot " + slot + " failed once (" + e.getMessage() + "); finishing it");
+                    moved = cluster.migrateSlot(slot, target);
+                }
+                counts.get(k).incrementAndGet();
+                note(t, "SLOT_MIGRATION bucket " + bucket + " (slot " + slot + ") from 127.0.0.1:" + source + " to 127.0.0.1:" + target
+                        + ": " + moved + " keys in " + Soak.secs(System.currentTimeMillis() - t));
             }
             case CORRUPT -> corrupt();
             case ENGINE_KILL -> throw new IllegalArgumentException("engine kills run on their own thread");
@@ -233,20 +344,24 @@ final class FaultInjector implements AutoCloseable {
     }
 
     /**
-     * Right after a restart with AOF (before clients and sweepers retry, which takes them 0.5 s or more):
-     * which acknowledgements of the 2 s before the kill did Redis lose? An applied transition writes the
-     * order's version and its outbox entry in one script, so a version below the acknowledged one means
-     * both are gone. (Replies read up to 250 ms after the kill were still sent by the dead server.)
+     * Right after a restart with AOF (before clients and sweepers retry, which takes them 0.5 s or more;
+     * a restarted cluster master refuses writes for 2 s more): which acknowledgements of the 2 s before the
+     * kill did Redis lose? An applied transition writes the order's version and its outbox entry in one
+     * script, so a version below the acknowledged one means both are gone. (Replies read up to 250 ms after
+     * the kill were still sent by the dead server.)
      *
+     * @param port the restarted server, read directly
+     * @param buckets the buckets it holds (a cluster master), or null for all
      * @return how many were lost
      */
-    private int checkAofKept(long killedAtMs) {
+    private int checkAofKept(long killedAtMs, int port, Set<Integer> buckets) {
         List<SoakClients.Ack> window = clients.acks().stream()
-                .filter(a -> a.atMs() >= killedAtMs - 2000 && a.atMs() <= killedAtMs + 250).toList();
+                .filter(a -> a.atMs() >= killedAtMs - 2000 && a.atMs() <= killedAtMs + 250)
+                .filter(a -> buckets == null || buckets.contains(RedisKeys.bucket(a.orderId()))).toList();
         if (window.isEmpty()) {
             return 0;
         }
-        List<String> versions = withRedis(c -> {
+        List<String> versions = withNode(port, c -> {
             var async = c.async();
             List<RedisFuture<String>> fs = window.stream()
                     .map(a -> async.hget(RedisKeys.order(a.orderId()), "version")).toList();
@@ -335,8 +450,11 @@ final class FaultInjector implements AutoCloseable {
             }
         }
         proxies.forEach(p -> p.stall(false));
-        if (!redis.running()) {
+        if (redis != null && !redis.running()) {
             redis.start();
+        }
+        if (cluster != null) {
+            cluster.start();
         }
         if (!mysql.running()) {
             mysql.start();
@@ -354,8 +472,32 @@ final class FaultInjector implements AutoCloseable {
         stopping = true;
     }
 
-    private <T> T withRedis(Function<StatefulRedisConnection<String, String>, T> f) {
-        RedisURI uri = RedisURI.create(redis.uri());
+    /** Waits (at most 30 s) until every master says cluster_state:ok. @return when, epoch ms */
+    private long awaitClusterOk() {
+        cluster.awaitOk(30_000);
+        return System.currentTimeMillis();
+    }
+
+    private Set<Integer> allBuckets() {
+        Set<Integer> all = new java.util.HashSet<>();
+        for (int b = 0; b < RedisKeys.buckets(); b++) {
+            all.add(b);
+        }
+        return all;
+    }
+
+    /** Runs {@code f} on the server or the cluster (any running node's address), through the commands both share. */
+    private <T> T withRedis(Function<SoakRedisLink, T> f) {
+        String uri = cluster == null ? redis.uri()
+                : cluster.nodes().stream().filter(SoakRedis::running).findFirst().orElseThrow().uri();
+        try (SoakRedisLink link = SoakRedisLink.open(uri, cluster != null, Duration.ofSeconds(2))) {
+            return f.apply(link);
+        }
+    }
+
+    /** Runs {@code f} on a plain connection to the server on {@code port} (on a cluster, one master). */
+    private <T> T withNode(int port, Function<StatefulRedisConnection<String, String>, T> f) {
+        RedisURI uri = RedisURI.create("redis://127.0.0.1:" + port);
         uri.setTimeout(Duration.ofSeconds(2));
         RedisClient c = RedisClient.create(uri);
         try (StatefulRedisConnection<String, String> conn = c.connect()) {
@@ -408,9 +550,9 @@ final class FaultInjector implements AutoCloseable {
         return List.copyOf(aofLost);
     }
 
-    /** @return the data-set loss, or null when none happened */
-    DataLoss dataLoss() {
-        return dataLoss;
+    /** @return the data-set losses (one server: at most one; a cluster: a master restarted empty, twice), in order */
+    List<DataLoss> dataLosses() {
+        return List.copyOf(dataLosses);
     }
 
     /** @return faults that could not be injected (bugs of the soak, not of the product) */

@@ -22,6 +22,11 @@ import static org.junit.jupiter.api.Assertions.fail;
  * MySQL in agreement after one reconciliation, no order cancelled after it was paid, and the dead-letter
  * list exactly the corrupted records.
  *
+ * <p>With {@code -Dsoak.redis=cluster} the same soak runs against its own Redis Cluster of three masters
+ * (issue 16), with the cluster's faults instead of the one server's: a master SIGKILLed and restarted from
+ * its AOF, a master restarted empty (once), a bucket's slot migrated to another master under traffic, and
+ * SCRIPT FLUSH on every master; stalls then hit the MySQL connections only.
+ *
  * <p>Length: {@code -Dsoak.seconds} (default 120; {@code mvn -B -Psoak verify} runs 1800). Seed:
  * {@code -Dsoak.seed}, printed at the start. Output: the surefire report of this class and
  * {@code target/soak/summary.txt}; engine logs in {@code target/soak/engines}.

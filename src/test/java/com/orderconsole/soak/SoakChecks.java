@@ -14,14 +14,12 @@ import com.orderconsole.service.recon.RepairResult;
 import io.lettuce.core.KeyScanCursor;
 import io.lettuce.core.KeyValue;
 import io.lettuce.core.Range;
-import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisFuture;
 import io.lettuce.core.ScanArgs;
 import io.lettuce.core.ScanCursor;
 import io.lettuce.core.ScoredValue;
-import io.lettuce.core.api.StatefulRedisConnection;
-import io.lettuce.core.api.async.RedisAsyncCommands;
-import io.lettuce.core.api.sync.RedisCommands;
+import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
+import io.lettuce.core.cluster.api.sync.RedisClusterCommands;
 
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -96,6 +94,7 @@ final class SoakChecks {
 
     private final String jdbcUrl;
     private final String redisUri;
+    private final boolean cluster;
     private final long t0;
     private final long lossWindowMs;
     private final List<Anomaly> anomalies = Collections.synchronizedList(new ArrayList<>());
@@ -107,13 +106,15 @@ final class SoakChecks {
 
     /**
      * @param jdbcUrl MySQL, direct (no proxy)
-     * @param redisUri Redis, direct (no proxy)
+     * @param redisUri Redis, direct (no proxy): the server, or any node of the cluster
+     * @param cluster whether Redis is a cluster (reads then go to each key's master, SCAN to every master)
      * @param t0 start of the soak, epoch ms (times in details are "t+seconds" from it)
      * @param lossWindowMs see {@link SoakSettings#lossWindowMs()}
      */
-    SoakChecks(String jdbcUrl, String redisUri, long t0, long lossWindowMs) {
+    SoakChecks(String jdbcUrl, String redisUri, boolean cluster, long t0, long lossWindowMs) {
         this.jdbcUrl = jdbcUrl;
         this.redisUri = redisUri;
+        this.cluster = cluster;
         this.t0 = t0;
         this.lossWindowMs = lossWindowMs;
     }
@@ -175,8 +176,8 @@ final class SoakChecks {
                     due.put(r.orderId(), r.expireAtMs());
                 }
             }
-            try (RedisClient c = RedisClient.create(redisUri); StatefulRedisConnection<String, String> conn = c.connect()) {
-                RedisCommands<String, String> r = conn.sync();
+            try (SoakRedisLink conn = redis()) {
+                RedisClusterCommands<String, String> r = conn.sync();
                 for (int b = 0; b < RedisKeys.buckets(); b++) {
                     for (ScoredValue<String> v : r.zrangebyscoreWithScores(RedisKeys.cancelQueue(b), Range.create(0, (double) cutoff))) {
                         due.merge(v.getValue(), (long) v.getScore(), Math::min);
@@ -202,7 +203,7 @@ final class SoakChecks {
     }
 
     private String outboxLengths() {
-        try (RedisClient c = RedisClient.create(redisUri); StatefulRedisConnection<String, String> conn = c.connect()) {
+        try (SoakRedisLink conn = redis()) {
             List<Long> l = new ArrayList<>();
             for (int b = 0; b < RedisKeys.buckets(); b++) {
                 l.add(conn.sync().xlen(RedisKeys.outbox(b)));
@@ -278,23 +279,24 @@ final class SoakChecks {
      * Checks invariants 1-5 with plain reads.
      *
      * @param acks every acknowledged applied outcome
-     * @param loss the data-set loss (restart without AOF), or null
+     * @param losses the data-set losses (restart without AOF; a cluster master restarted empty), in order
      * @param aofLost acknowledgements whose write Redis no longer had after a SIGKILL with AOF everysec
      * @param corruptions the corrupted records
      */
-    void verify(List<SoakClients.Ack> acks, FaultInjector.DataLoss loss, List<SoakClients.Ack> aofLost,
+    void verify(List<SoakClients.Ack> acks, List<FaultInjector.DataLoss> losses, List<SoakClients.Ack> aofLost,
                 List<FaultInjector.Corruption> corruptions) {
         Set<String> corrupted = corruptions.stream().map(FaultInjector.Corruption::orderId).collect(Collectors.toSet());
         List<HistoryRow> history = history();
         Map<String, OrderRow> orders = orders();
-        ackedOnce(acks, history, loss, new HashSet<>(aofLost));
+        ackedOnce(acks, history, losses, new HashSet<>(aofLost));
         contiguous(history, orders);
         agree(orders, corrupted);
         noCancelAfterPaid(acks, history, orders);
         deadLetters(corruptions);
     }
 
-    private void ackedOnce(List<SoakClients.Ack> acks, List<HistoryRow> history, FaultInjector.DataLoss loss, Set<SoakClients.Ack> aofLost) {
+    private void ackedOnce(List<SoakClients.Ack> acks, List<HistoryRow> history, List<FaultInjector.DataLoss> losses,
+                           Set<SoakClients.Ack> aofLost) {
         Map<String, Integer> recorded = new HashMap<>();
         for (HistoryRow h : history) {
             recorded.merge(h.orderId() + "|" + h.version() + "|" + h.to(), 1, Integer::sum);
@@ -314,8 +316,11 @@ final class SoakChecks {
                 anomalies.add(new Anomaly(Check.ACKED_ONCE, a.orderId(), what + " is in order_history " + n + " times"));
                 return;
             }
-            boolean onLostDataSet = loss != null && list.stream().allMatch(x -> x.segment() <= loss.lostSegment());
-            if (onLostDataSet) {
+            // The first loss after the acknowledgement that took this order's keys with it.
+            FaultInjector.DataLoss loss = losses.stream()
+                    .filter(l -> l.hit(a.orderId()) && list.stream().allMatch(x -> x.segment() <= l.lostSegment()))
+                    .findFirst().orElse(null);
+            if (loss != null) {
                 long age = loss.atMs() - list.stream().mapToLong(SoakClients.Ack::atMs).min().orElseThrow();
                 if (age <= lossWindowMs) {
                     lostNoAof.add(a);
@@ -365,7 +370,7 @@ final class SoakChecks {
 
     private void agree(Map<String, OrderRow> orders, Set<String> corrupted) {
         Set<String> flagged = new HashSet<>();
-        try (RedisClient c = RedisClient.create(redisUri); StatefulRedisConnection<String, String> conn = c.connect()) {
+        try (SoakRedisLink conn = redis()) {
             Map<String, RedisState> states = redisStates(conn.async(), new ArrayList<>(orders.keySet()));
             for (OrderRow r : orders.values()) {
                 if (corrupted.contains(r.orderId())) {
@@ -386,7 +391,7 @@ final class SoakChecks {
                     anomalies.add(new Anomaly(Check.AGREE, r.orderId(), problem));
                 }
             }
-            RedisCommands<String, String> sync = conn.sync();
+            RedisClusterCommands<String, String> sync = conn.sync();
             ScanArgs args = ScanArgs.Builder.matches("osm:{b??}:order:*").limit(1000);
             ScanCursor cur = ScanCursor.INITIAL;
             for (int round = 0; round < 1_000_000; round++) {
@@ -527,7 +532,11 @@ final class SoakChecks {
     }
 
     /** Status, version and queue score of many orders, pipelined in rounds of 1,000. */
-    private static Map<String, RedisState> redisStates(RedisAsyncCommands<String, String> a, List<String> ids) {
+    private SoakRedisLink redis() {
+        return SoakRedisLink.open(redisUri, cluster, Duration.ofSeconds(10));
+    }
+
+    private static Map<String, RedisState> redisStates(RedisClusterAsyncCommands<String, String> a, List<String> ids) {
         Map<String, RedisState> out = new HashMap<>();
         for (int from = 0; from < ids.size(); from += 1000) {
             List<String> page = ids.subList(from, Math.min(ids.size(), from + 1000));

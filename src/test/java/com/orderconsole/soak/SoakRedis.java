@@ -20,7 +20,9 @@ import java.util.stream.Stream;
  * The soak's own Redis: the redis-server binary shipped in the embedded-redis jar, run directly so that
  * it can be crashed with SIGKILL and started again on the SAME port and data directory. Always runs with
  * AOF ({@code appendfsync everysec}); "a restart without AOF" is a crash followed by {@link #wipe()}, i.e.
- * what a Redis without persistence comes back with: nothing.
+ * what a Redis without persistence comes back with: nothing. As a node of a {@link SoakCluster} it keeps
+ * its cluster configuration (node id, slots, peers) outside the data directory, so that a wipe loses the
+ * data but not the node's place in the cluster: a master restarted empty, not a new node.
  */
 final class SoakRedis implements AutoCloseable {
     private final Path dir;
@@ -32,11 +34,20 @@ final class SoakRedis implements AutoCloseable {
 
     /** @param home a directory of its own; data goes to {@code home/data}, the log to {@code home/redis.log} */
     SoakRedis(Path home) {
+        this(home, false);
+    }
+
+    /**
+     * @param home a directory of its own; data goes to {@code home/data}, the log to {@code home/redis.log},
+     *     a cluster node's configuration to {@code home/nodes.conf}
+     * @param clusterNode whether to run in cluster mode (on a port whose bus port, port + 10000, is free too)
+     */
+    SoakRedis(Path home, boolean clusterNode) {
         try {
             this.dir = Files.createDirectories(home.resolve("data"));
             this.conf = home.resolve("redis.conf");
             this.log = home.resolve("redis.log");
-            this.port = freePort();
+            this.port = clusterNode ? freeClusterPort() : freePort();
             this.binary = ExecutableProvider.newJarResourceProvider().get();
             binary.setExecutable(true);
             // A config file, not arguments: `save ""` cannot be passed as an argument to redis-server 6.2.
@@ -49,6 +60,15 @@ final class SoakRedis implements AutoCloseable {
                     "appendfsync everysec",
                     "save \"\"",
                     "maxmemory-policy noeviction",
+                    clusterNode ? String.join("\n",
+                            "cluster-enabled yes",
+                            "cluster-config-file " + home.resolve("nodes.conf").toAbsolutePath(),
+                            // Longer than any restart the soak makes: a master down for a few seconds is
+                            // refused by the cluster client, not failed by the cluster (no replicas to promote).
+                            "cluster-node-timeout 5000",
+                            // A restarted master answers CLUSTERDOWN for 2 s (CLUSTER_WRITABLE_DELAY); reads let
+                            // the soak see what its AOF kept before any client writes again.
+                            "cluster-allow-reads-when-down yes") : "",
                     ""));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
@@ -133,6 +153,26 @@ final class SoakRedis implements AutoCloseable {
             int n = in.read(buf);
             // "-LOADING" while the AOF is being read back: not ready yet.
             return n > 0 && new String(buf, 0, n, StandardCharsets.US_ASCII).startsWith("+PONG");
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
+    /** @return a free loopback port below 55000 whose cluster bus port (port + 10000) is free as well */
+    static int freeClusterPort() {
+        java.util.Random r = new java.util.Random();
+        for (int i = 0; i < 200; i++) {
+            int p = 20_000 + r.nextInt(30_000);
+            if (free(p) && free(p + 10_000)) {
+                return p;
+            }
+        }
+        throw new IllegalStateException("no free port pair (port, port + 10000) found for a cluster node");
+    }
+
+    private static boolean free(int port) {
+        try (ServerSocket s = new ServerSocket(port, 1, InetAddress.getLoopbackAddress())) {
+            return true;
         } catch (IOException e) {
             return false;
         }

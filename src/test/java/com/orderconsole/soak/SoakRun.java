@@ -19,8 +19,9 @@ import java.util.function.Function;
 import java.util.stream.Collectors;
 
 /**
- * One fault soak, start to end: own Redis and MariaDB under {@code dir}, a proxy pair per engine process
- * and for the clients, the engine processes, the clients, the fault injector; then catch-up,
+ * One fault soak, start to end: own Redis (one server, or a Redis Cluster with {@code soak.redis=cluster})
+ * and MariaDB under {@code dir}, a proxy pair per engine process and for the clients (on a cluster a MySQL
+ * proxy only: the cluster client reaches each master at the address the cluster announces), the engine processes, the clients, the fault injector; then catch-up,
  * reconciliation and the invariant checks; then one summary. {@link #close()} stops whatever still runs.
  */
 final class SoakRun implements AutoCloseable {
@@ -37,6 +38,7 @@ final class SoakRun implements AutoCloseable {
     private final Path dir;
     private final List<AutoCloseable> toClose = new ArrayList<>();
     private SoakRedis redis;
+    private SoakCluster cluster;
     private SoakMariaDb mysql;
     private EngineProcesses engines;
 
@@ -53,7 +55,8 @@ final class SoakRun implements AutoCloseable {
     Result run() throws IOException {
         long t0 = System.currentTimeMillis();
         say("fault soak: seed " + settings.seed() + " (rerun with -Dsoak.seed=" + settings.seed() + "), " + settings.seconds()
-                + " s, " + settings.engines() + " engine processes, " + settings.ordersPerSecond() + " orders/s, faults "
+                + " s, " + settings.engines() + " engine processes, " + (settings.cluster() ? "a Redis Cluster of " + settings.masters()
+                + " masters, " : "one Redis server, ") + settings.ordersPerSecond() + " orders/s, faults "
                 + settings.faults() + ", dir " + dir);
         // Fresh data each run; MariaDB's unpacked binaries (base/) may stay.
         for (String d : List.of("redis", "mariadb/data", "mariadb/tmp", "engines", "clients-data")) {
@@ -61,26 +64,42 @@ final class SoakRun implements AutoCloseable {
         }
         Files.createDirectories(dir);
 
-        redis = closing(new SoakRedis(dir.resolve("redis")));
-        redis.start();
+        String redisWhere;
+        if (settings.cluster()) {
+            cluster = closing(new SoakCluster(dir.resolve("redis"), settings.masters()));
+            cluster.start();
+            redisWhere = "a Redis Cluster on " + cluster.nodes().stream().map(SoakRedis::port).toList();
+        } else {
+            redis = closing(new SoakRedis(dir.resolve("redis")));
+            redis.start();
+            redisWhere = "Redis on " + redis.port();
+        }
         mysql = closing(new SoakMariaDb(dir.resolve("mariadb")));
         mysql.start();
-        say("servers up: Redis on " + redis.port() + ", MariaDB on " + mysql.port() + " after " + Soak.secs(System.currentTimeMillis() - t0));
+        say("servers up: " + redisWhere + ", MariaDB on " + mysql.port() + " after " + Soak.secs(System.currentTimeMillis() - t0));
 
-        List<SoakProxy> redisProxies = new ArrayList<>();
+        // Index i < engines: engine process i; index engines: the clients.
+        List<String> redisUris = new ArrayList<>();
         List<SoakProxy> mysqlProxies = new ArrayList<>();
+        List<SoakProxy> all = new ArrayList<>();
         for (int i = 0; i <= settings.engines(); i++) {
             String who = i < settings.engines() ? "engine-" + i : "clients";
-            redisProxies.add(closing(new SoakProxy(who + "/redis", redis.port())));
+            if (settings.cluster()) {
+                // Each process is given another node: a restarted engine meets whichever master is down then.
+                redisUris.add(cluster.uri(i));
+            } else {
+                SoakProxy p = closing(new SoakProxy(who + "/redis", redis.port()));
+                all.add(p);
+                redisUris.add("redis://127.0.0.1:" + p.port());
+            }
             mysqlProxies.add(closing(new SoakProxy(who + "/mysql", mysql.port())));
         }
-        List<SoakProxy> all = new ArrayList<>(redisProxies);
         all.addAll(mysqlProxies);
 
         // The clients' engine first: it migrates the schema before the engine processes start.
-        Engine clientEngine = closing(Engine.start(config("redis://127.0.0.1:" + redisProxies.get(settings.engines()).port(),
+        Engine clientEngine = closing(Engine.start(config(redisUris.get(settings.engines()),
                 SoakMariaDb.jdbcUrl(mysqlProxies.get(settings.engines()).port()), "clients-data")));
-        engines = closing(new EngineProcesses(dir.resolve("engines"), redisProxies.subList(0, settings.engines()),
+        engines = closing(new EngineProcesses(dir.resolve("engines"), redisUris.subList(0, settings.engines()),
                 mysqlProxies.subList(0, settings.engines()), settings.seconds() + settings.catchUpMs() / 1000 + 600));
         for (int i = 0; i < engines.size(); i++) {
             engines.start(i);
@@ -92,7 +111,7 @@ final class SoakRun implements AutoCloseable {
 
         SoakClients clients = closing(new SoakClients(clientEngine.services(), settings.seed() ^ 0x5EEDL,
                 settings.ordersPerSecond(), settings.clientThreads(), t0));
-        FaultInjector injector = closing(new FaultInjector(settings, redis, mysql, all, engines, clients, t0));
+        FaultInjector injector = closing(new FaultInjector(settings, redis, cluster, mysql, all, engines, clients, t0));
         long loadStart = System.currentTimeMillis();
         long end = loadStart + settings.seconds() * 1000;
         clients.start();
@@ -111,13 +130,14 @@ final class SoakRun implements AutoCloseable {
         say("faults stopped at " + Soak.secs(System.currentTimeMillis() - t0) + "; catching up");
 
         Set<String> corrupted = injector.corruptions().stream().map(FaultInjector.Corruption::orderId).collect(Collectors.toSet());
-        Engine checker = closing(Engine.start(config(redis.uri(), mysql.jdbcUrl(), "clients-data")));
-        SoakChecks checks = new SoakChecks(mysql.jdbcUrl(), redis.uri(), t0, settings.lossWindowMs());
+        String redisUri = settings.cluster() ? cluster.uri(0) : redis.uri();
+        Engine checker = closing(Engine.start(config(redisUri, mysql.jdbcUrl(), "clients-data")));
+        SoakChecks checks = new SoakChecks(mysql.jdbcUrl(), redisUri, settings.cluster(), t0, settings.lossWindowMs());
         checks.catchUp(checker.services(), clients, corrupted, System.currentTimeMillis() + settings.catchUpMs());
         engines.close();
         clients.close();
         checks.reconcile(checker.services(), corrupted);
-        checks.verify(clients.acks(), injector.dataLoss(), injector.aofLost(), injector.corruptions());
+        checks.verify(clients.acks(), injector.dataLosses(), injector.aofLost(), injector.corruptions());
 
         String summary = summary(t0, clients, injector, checks);
         System.out.println(summary);
@@ -142,8 +162,10 @@ final class SoakRun implements AutoCloseable {
         Function<String, StringBuilder> line = s -> b.append(s).append('\n');
         line.apply("");
         line.apply("==== FAULT SOAK SUMMARY ====");
-        line.apply(String.format(Locale.ROOT, "seed %d, %d s of faults, %d engine processes, wall clock %s",
-                settings.seed(), settings.seconds(), settings.engines(), Soak.secs(System.currentTimeMillis() - t0)));
+        line.apply(String.format(Locale.ROOT, "seed %d, %d s of faults, %d engine processes, %s, wall clock %s",
+                settings.seed(), settings.seconds(), settings.engines(),
+                settings.cluster() ? "a Redis Cluster of " + settings.masters() + " masters" : "one Redis server",
+                Soak.secs(System.currentTimeMillis() - t0)));
         line.apply(String.format(Locale.ROOT, "%-66s %8d  (creations %d, moves %d)", "transitions acknowledged", acks.size(),
                 creations, acks.size() - creations));
         Map<ResultCode, Long> rejected = clients.rejected();
@@ -157,11 +179,26 @@ final class SoakRun implements AutoCloseable {
         }
         line.apply(String.format(Locale.ROOT, "  %-64s %8d", "total", total));
         List<SoakClients.Ack> lost = checks.lostNoAof();
-        FaultInjector.DataLoss loss = injector.dataLoss();
-        line.apply(String.format(Locale.ROOT, "%-66s %8d%s", "lost with the Redis data set (restart without AOF), excused",
-                lost.size(), lost.isEmpty() || loss == null ? "" : "  (acknowledged " + Soak.secs(loss.atMs() - lost.stream().mapToLong(SoakClients.Ack::atMs).max().orElse(0))
-                        + " to " + Soak.secs(loss.atMs() - lost.stream().mapToLong(SoakClients.Ack::atMs).min().orElse(0))
+        List<FaultInjector.DataLoss> losses = injector.dataLosses();
+        // On one server there is one loss; on a cluster each lost acknowledgement is timed against the first loss after it.
+        long youngest = Long.MAX_VALUE;
+        long oldest = 0;
+        for (SoakClients.Ack a : lost) {
+            for (FaultInjector.DataLoss l : losses) {
+                if (l.hit(a.orderId()) && a.segment() <= l.lostSegment()) {
+                    youngest = Math.min(youngest, l.atMs() - a.atMs());
+                    oldest = Math.max(oldest, l.atMs() - a.atMs());
+                    break;
+                }
+            }
+        }
+        line.apply(String.format(Locale.ROOT, "%-66s %8d%s", settings.cluster() ? "lost with a master restarted empty, excused"
+                        : "lost with the Redis data set (restart without AOF), excused",
+                lost.size(), lost.isEmpty() ? "" : "  (acknowledged " + Soak.secs(youngest) + " to " + Soak.secs(oldest)
                         + " before the loss; e.g. " + lost.stream().limit(5).map(a -> a.orderId() + " v" + a.version() + " " + a.target()).toList() + ")"));
+        if (cluster != null) {
+            perMaster().forEach(line::apply);
+        }
         line.apply(String.format(Locale.ROOT, "%-66s %8d", "acknowledged writes Redis lacked after a SIGKILL with AOF everysec",
                 injector.aofLost().size()));
         List<SoakClients.Ack> aof = checks.lostAofWindow();
@@ -193,6 +230,18 @@ final class SoakRun implements AutoCloseable {
         line.apply("fault timeline");
         injector.timeline().forEach(t -> line.apply("  " + t));
         return b.toString();
+    }
+
+    /** @return one line per master: its buckets and keys at the end (the spread after the slot migrations) */
+    private List<String> perMaster() {
+        try {
+            List<String> out = new ArrayList<>();
+            cluster.bucketsByMaster().forEach((port, buckets) -> out.add(String.format(Locale.ROOT, "  %-64s %8d  (%d buckets at the end)",
+                    "keys on master 127.0.0.1:" + port, SoakCluster.onNode(port, r -> r.dbsize()), buckets.size())));
+            return out;
+        } catch (RuntimeException e) {
+            return List.of("  masters unreadable at the end: " + e.getMessage());
+        }
     }
 
     private static void say(String s) {

@@ -24,10 +24,17 @@ import java.util.Set;
  * @param catchUpMs how long the engines get to catch up after the faults stop, ms
  * @param lossWindowMs acknowledgements lost with the Redis data set (the restart without AOF) are excused
  *     when they were at most this old at the loss: the follower's ordinary lag
+ * @param masters 0 for one Redis server; otherwise the masters of a Redis Cluster ({@code soak.redis=cluster}
+ *     gives 3, {@code soak.masters} another number), with the cluster faults of issue 16
  */
 record SoakSettings(long seconds, long seed, Set<FaultInjector.Kind> faults, int engines, double ordersPerSecond,
                     int clientThreads, long gapMinMs, long gapMaxMs, long killGapMinMs, long killGapMaxMs,
-                    long mysqlOutageMaxMs, long stallMaxMs, long catchUpMs, long lossWindowMs) {
+                    long mysqlOutageMaxMs, long stallMaxMs, long catchUpMs, long lossWindowMs, int masters) {
+
+    /** @return true when the soak runs against a Redis Cluster */
+    boolean cluster() {
+        return masters > 0;
+    }
 
     /** Reads the {@code soak.*} system properties; see the record's parameters. */
     static SoakSettings fromSystemProperties() {
@@ -44,7 +51,16 @@ record SoakSettings(long seconds, long seed, Set<FaultInjector.Kind> faults, int
                 clamp(ms / 12, 6_000, 60_000),
                 clamp(ms / 20, 5_000, 8_000),
                 clamp(ms / 6, 20_000, 120_000),
-                Long.getLong("soak.lossWindowMs", 5_000));
+                Long.getLong("soak.lossWindowMs", 5_000),
+                redisMode(System.getProperty("soak.redis", "single")));
+    }
+
+    private static int redisMode(String mode) {
+        return switch (mode.trim().toLowerCase(Locale.ROOT)) {
+            case "single", "" -> 0;
+            case "cluster" -> Integer.getInteger("soak.masters", 3);
+            default -> throw new IllegalArgumentException("soak.redis is '" + mode + "': say single (one Redis server) or cluster (a 3-master Redis Cluster)");
+        };
     }
 
     private static Set<FaultInjector.Kind> faults(String spec) {

@@ -1,5 +1,9 @@
 package com.orderconsole.service.reliability;
 
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
 import com.orderconsole.RawRedis;
 import com.orderconsole.RawSql;
 import com.orderconsole.TestServers;
@@ -11,8 +15,10 @@ import com.orderconsole.domain.Role;
 import com.orderconsole.domain.TransitionRequest;
 import com.orderconsole.redis.RedisKeys;
 import com.orderconsole.service.Services;
+import com.orderconsole.service.follower.Follower;
 import com.orderconsole.service.transition.TransitionOutcome;
 import org.junit.jupiter.api.Test;
+import org.slf4j.LoggerFactory;
 
 import java.time.Duration;
 
@@ -107,7 +113,20 @@ class DataSetTest {
             }
             // A payment-timeout cancel on the stale copy, then the follower finds the numbers repeating.
             s.transitions().transition(ops, TransitionRequest.of("snap-1", OrderStatus.CANCELLED, "t", "stale copy"));
-            assertThatThrownBy(() -> s.follower().drainOnce()).hasMessageContaining("went back in time");
+            Logger followerLog = (Logger) LoggerFactory.getLogger(Follower.class);
+            ListAppender<ILoggingEvent> logged = new ListAppender<>();
+            logged.start();
+            followerLog.addAppender(logged);
+            try {
+                assertThatThrownBy(() -> s.follower().drainOnce()).hasMessageContaining("went back in time");
+            } finally {
+                followerLog.detachAppender(logged);
+            }
+            // Said in the log whatever else failed just before (the background loop logs one failure per 30 s).
+            assertThat(logged.list).as("the follower's log").anySatisfy(ev -> {
+                assertThat(ev.getLevel()).isEqualTo(Level.WARN);
+                assertThat(ev.getFormattedMessage()).contains("repeats sequence number").contains("went back in time");
+            });
             assertThat(s.sweeper().sweepNow(ops)).as("the sweeper waits for the restore").isZero();
             s.maintenance().runOnce();
             s.follower().drainOnce();
