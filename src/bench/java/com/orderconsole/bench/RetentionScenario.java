@@ -115,7 +115,8 @@ final class RetentionScenario {
             Long expire = st == OrderStatus.WAIT_PAY ? since + BenchEnv.PAYMENT_TIMEOUT.toMillis() : null;
             return BenchEnv.Seed.both(state, expire);
         });
-        table.add(Row.info("Seeding " + Table.num(n, 0) + " orders, " + Table.num(live, 0) + " live, into both stores",
+        table.add(Row.info("Seeding " + Table.num(n, 0) + " orders, " + Table.num(live, 0) + " live, into both stores (Redis half "
+                + Table.num(env.lastSeedRedisMs / 1000.0, 0) + " s, MySQL half " + Table.num(env.lastSeedMysqlMs / 1000.0, 0) + " s)",
                 Table.num(n / (seedMs / 1000.0), 0), "orders/s"));
         long usedAll = Long.parseLong(env.info("memory").get("used_memory")) - usedBefore;
 
