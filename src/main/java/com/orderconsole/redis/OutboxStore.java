@@ -1,6 +1,7 @@
 package com.orderconsole.redis;
 
 import com.orderconsole.domain.HistoryEntry;
+import com.orderconsole.domain.OrderId;
 import com.orderconsole.domain.OrderStatus;
 import com.orderconsole.domain.ResultCode;
 import io.lettuce.core.Limit;
@@ -91,13 +92,32 @@ public final class OutboxStore {
                 code = code(f, "c", "result code");
                 atMs = number(f, "ts", "time");
             }
+            OrderId.require(orderId); // one MySQL cannot hold would fail the follower's whole batch, every time
             HistoryEntry e = new HistoryEntry(orderId, from == 0 ? null : OrderStatus.ofCode(from),
                     OrderStatus.ofCode(to), version, ResultCode.ofCode(code),
-                    text(f, "a", "actor"), text(f, "s", "source"), f.getOrDefault("r", ""), atMs, eventKey);
+                    fits(text(f, "a", "actor"), "actor", ACTOR_MAX), fits(text(f, "s", "source"), "source", SOURCE_MAX),
+                    fits(f.getOrDefault("r", ""), "reason", REASON_MAX), atMs, eventKey);
             return new OutboxEntry(bucket, streamId, e, null, body, seq);
         } catch (IllegalArgumentException e) {
             return new OutboxEntry(bucket, streamId, null, e.getMessage(), body, seq);
         }
+    }
+
+    /**
+     * Longest texts, in characters, that order_history holds (V5: actor VARCHAR(128), source VARCHAR(32), reason
+     * VARCHAR(500), utf8mb4). An entry past them parses but fails the follower's INSERT, and with it the whole
+     * batch, every time: it is set aside instead.
+     */
+    static final int ACTOR_MAX = 128;
+    static final int SOURCE_MAX = 32;
+    static final int REASON_MAX = 500;
+
+    private static String fits(String v, String what, int max) {
+        int n = v.codePointCount(0, v.length());
+        if (n > max) {
+            throw new IllegalArgumentException(what + " is " + n + " characters long; MySQL keeps at most " + max);
+        }
+        return v;
     }
 
     private static long idMillis(String streamId) {

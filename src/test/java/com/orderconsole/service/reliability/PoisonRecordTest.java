@@ -175,6 +175,42 @@ class PoisonRecordTest {
         });
     }
 
+    /**
+     * Values an entry can carry but MySQL's columns cannot hold (an id no order can have, texts past their
+     * column's length): the entry parsed, the history INSERT failed, the batch rolled back, and the follower
+     * retried the same batch for ever, so nothing after it in that bucket reached MySQL. They are set aside.
+     */
+    static java.util.stream.Stream<org.junit.jupiter.params.provider.Arguments> entriesMySqlCannotHold() {
+        return java.util.stream.Stream.of(
+                org.junit.jupiter.params.provider.Arguments.of("a".repeat(65), "x", "t", "", "order id"),
+                org.junit.jupiter.params.provider.Arguments.of("订单-1", "x", "t", "", "order id"),
+                org.junit.jupiter.params.provider.Arguments.of("k-\"1", "x", "t", "", "order id"),
+                org.junit.jupiter.params.provider.Arguments.of("k-1", "張".repeat(129), "t", "", "actor"),
+                org.junit.jupiter.params.provider.Arguments.of("k-1", "x", "s".repeat(33), "", "source"),
+                org.junit.jupiter.params.provider.Arguments.of("k-1", "x", "t", "r".repeat(501), "reason"));
+    }
+
+    @ParameterizedTest
+    @org.junit.jupiter.params.provider.MethodSource("entriesMySqlCannotHold")
+    void anOutboxEntryWhoseValuesMySqlCannotHoldIsSetAsideAndTheBucketGoesOn(String id, String actor, String source, String reason,
+                                                                              String named) {
+        Services s = engine.services();
+        s.orders().create(support, "k-1", null, Duration.ofMinutes(30));
+        int bucket = RedisKeys.bucket("k-1");
+        try (RawRedis raw = new RawRedis()) {
+            raw.cmd().xadd(RedisKeys.outbox(bucket), Map.of("k", id + ",1,2,2,1,5", "a", actor, "s", source, "r", reason));
+        }
+        s.transitions().transition(support, TransitionRequest.of("k-1", OrderStatus.PAID, "t", "after the bad one"));
+        assertThat(s.follower().drainOnce()).isEqualTo(2);
+        assertThat(RawSql.count("SELECT status FROM orders WHERE order_id = 'k-1'")).isEqualTo(2);
+        assertThat(RawSql.count("SELECT COUNT(*) FROM order_history WHERE reason = 'after the bad one'")).isEqualTo(1);
+        assertThat(s.follower().status().pending()).isZero();
+        assertThat(s.deadLetters().open(10)).singleElement().satisfies(d -> {
+            assertThat(d.kind()).isEqualTo("OUTBOX_ENTRY");
+            assertThat(d.reason()).contains(named).doesNotContain("Exception").doesNotContain("Data too long");
+        });
+    }
+
     @Test
     void opsRestoreAMalformedRecordFromMySqlOrDiscardItWithAReason() {
         Services s = engine.services();
