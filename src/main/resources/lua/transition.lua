@@ -13,13 +13,16 @@
 --
 -- ARGV[1] order id   ARGV[2] target status code   ARGV[3] expected version ('' = any)
 -- ARGV[4] '1' = override (skip the rules, admin only)   ARGV[5] actor   ARGV[6] source   ARGV[7] reason
+-- ARGV[8] required from status ('' or absent = any): compare-and-set on the status, answered -3 like a version
+--         that moved on. The timeout cancel sends '1': rules may allow cancelling a paid order (a refund), and a
+--         payment landing between the sweeper's read of the queue and its cancel must win.
 --
 -- Returns ONE bulk string "<code>,<from status (0 if missing)>,<version after the call>,<now, epoch ms>",
 -- e.g. "1,1,2,1764577000123" (OrderStateStore.transitionAsync reads it). Not a table: Redis 6.2 writes a
 -- script's array reply with a deferred length, as extra reply-list nodes and so extra write()s for a
 -- pipelined client; measured (issue 15, redis-benchmark -c 50 -P 16) a table reply cost 3-5 µs of server
 -- CPU per call outside the EVALSHA's own time, a third of this script's whole cost.
--- Codes: 1 applied, 0 not allowed, -1 state missing, -2 terminal, -3 version conflict,
+-- Codes: 1 applied, 0 not allowed, -1 state missing, -2 terminal, -3 version conflict (or not in ARGV[8]'s status),
 --        -4 already in target status, -5 rules missing, -6 order record malformed (nothing written
 --        but the counter: an outbox entry no one can read must never be made).
 --
@@ -96,7 +99,10 @@ if not target then
 end
 
 local code
+local only = ARGV[8]
 if ARGV[3] ~= '' and tonumber(ARGV[3]) ~= version then
+  code = -3
+elseif only and only ~= '' and only ~= fs then
   code = -3
 elseif from == target then
   code = -4

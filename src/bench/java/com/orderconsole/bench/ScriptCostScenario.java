@@ -82,7 +82,7 @@ final class ScriptCostScenario {
                 String sha = which == 0 ? article : current;
                 List<String> cmd = which == 0
                         ? List.of("EVALSHA", sha, "1", "sc:o:__rand_int__", "2")
-                        : List.of("EVALSHA", sha, "5", "sc:o:__rand_int__", "sc:r", "sc:x", "sc:q", "sc:s", "o1", "2", "", "0", "bench", "bench", "");
+                        : List.of("EVALSHA", sha, "5", "sc:o:__rand_int__", "sc:r", "sc:x", "sc:q", "sc:s", "o1", "2", "", "0", "bench", "bench", "", "");
                 env.redis.await(env.raw.configResetstat(), "CONFIG RESETSTAT");
                 double cpu0 = serverCpuSeconds();
                 double ops = benchmark(tool, cmd);

@@ -10,9 +10,18 @@ package com.orderconsole.domain;
  * @param reason free text kept in the history, at most 500 characters, no control characters (may be empty;
  *     required for console moves and overrides)
  * @param override when true the rules are not consulted (admin only; requires expectedVersion)
+ * @param onlyFrom when not null, apply only if the order is in this status when the script runs (compare-and-set on
+ *     the status: a timeout cancel that read an unpaid order must not cancel it once paid, whatever the rules allow);
+ *     otherwise answered {@link ResultCode#VERSION_CONFLICT}
  */
 public record TransitionRequest(String orderId, OrderStatus target, Long expectedVersion, String source, String reason,
-                                boolean override) {
+                                boolean override, OrderStatus onlyFrom) {
+    /** A request with no status guard ({@code onlyFrom} null). */
+    public TransitionRequest(String orderId, OrderStatus target, Long expectedVersion, String source, String reason,
+                             boolean override) {
+        this(orderId, target, expectedVersion, source, reason, override, null);
+    }
+
     public TransitionRequest {
         OrderId.require(orderId);
         if (target == null) {
@@ -38,5 +47,10 @@ public record TransitionRequest(String orderId, OrderStatus target, Long expecte
     /** A plain rule-checked move with no version guard. */
     public static TransitionRequest of(String orderId, OrderStatus target, String source, String reason) {
         return new TransitionRequest(orderId, target, null, source, reason, false);
+    }
+
+    /** @return this request, applied only while the order is in {@code status} (see {@code onlyFrom}) */
+    public TransitionRequest onlyFrom(OrderStatus status) {
+        return new TransitionRequest(orderId, target, expectedVersion, source, reason, override, status);
     }
 }

@@ -60,7 +60,8 @@ public final class OrderStateStore {
         CompletableFuture<String> f = redis.evalAsync(LuaScript.TRANSITION, ScriptOutputType.VALUE, keys,
                 id, Integer.toString(request.target().code()),
                 request.expectedVersion() == null ? "" : Long.toString(request.expectedVersion()),
-                request.override() ? "1" : "0", actor, request.source(), request.reason());
+                request.override() ? "1" : "0", actor, request.source(), request.reason(),
+                request.onlyFrom() == null ? "" : Integer.toString(request.onlyFrom().code()));
         return transitionResult(request, f);
     }
 

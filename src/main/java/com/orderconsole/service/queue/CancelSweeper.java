@@ -130,8 +130,9 @@ public final class CancelSweeper implements AutoCloseable {
     private int cancelAll(List<QueueEntry> due) {
         List<CompletableFuture<TransitionResult>> fs = new ArrayList<>(due.size());
         for (QueueEntry e : due) {
+            // Only while still unpaid: a payment that lands after the queue was read wins, whatever the rules allow.
             fs.add(transitions.transitionAsync(self, TransitionRequest.of(e.orderId(), OrderStatus.CANCELLED, "sweeper",
-                    "payment timeout")));
+                    "payment timeout").onlyFrom(OrderStatus.WAIT_PAY)));
         }
         int n = 0;
         RuntimeException firstFailure = null;

@@ -114,7 +114,7 @@ public final class QueueService {
     public TransitionResult cancelNow(Operator operator, String orderId, String reason) {
         access.require(operator, Role.OPS, "cancel orders from the queue");
         return transitions.transition(operator, TransitionRequest.of(orderId, OrderStatus.CANCELLED, "queue",
-                reason == null || reason.isBlank() ? "cancelled from the queue monitor" : reason));
+                reason == null || reason.isBlank() ? "cancelled from the queue monitor" : reason).onlyFrom(OrderStatus.WAIT_PAY));
     }
 
     /**

@@ -66,6 +66,33 @@ class CancelSweeperTest {
         assertThat(s.sweeper().status().cancelledTotal()).isEqualTo(1);
     }
 
+    /**
+     * The race the product exists for, with rules that allow cancelling a paid order (a refund, set by an
+     * admin): the sweeper reads a due entry, the payment lands, then the sweeper's CANCEL arrives. The timeout
+     * cancel is a compare-and-set on the unpaid order it read, so the paid order stays paid. The due entry of a
+     * paid order stands for that read (the payment's script removed the real one).
+     */
+    @Test
+    void aTimeoutCancelNeverCancelsAnOrderPaidAfterItWasRead() {
+        s.rules().set(new Operator("ada", Role.ADMIN),
+                "{\"terminal\":[5,6],\"transitions\":{\"1\":[2,6],\"2\":[3,6],\"3\":[4],\"4\":[5]}}");
+        s.orders().create(support, "sw-race", null, Duration.ofMinutes(30));
+        s.orders().create(support, "sw-unpaid", null, Duration.ofMinutes(30));
+        assertThat(s.transitions().transition(support, TransitionRequest.of("sw-race", OrderStatus.PAID, "t", "")).applied()).isTrue();
+        expire("sw-race");
+        expire("sw-unpaid");
+
+        assertThat(s.sweeper().tick()).isEqualTo(1);
+        assertThat(s.orders().lookup("sw-race").summary().redisStatus()).isEqualTo(OrderStatus.PAID);
+        assertThat(s.orders().lookup("sw-unpaid").summary().redisStatus()).isEqualTo(OrderStatus.CANCELLED);
+        assertThat(s.queue().summary().depth()).as("the paid order's entry is gone too").isZero();
+        // The queue page's cancel-now acts on an unpaid order in the same way.
+        s.orders().create(support, "sw-now", null, Duration.ofMinutes(30));
+        s.transitions().transition(support, TransitionRequest.of("sw-now", OrderStatus.PAID, "t", ""));
+        assertThat(s.queue().cancelNow(ops, "sw-now", "").code()).isEqualTo(ResultCode.VERSION_CONFLICT);
+        assertThat(s.orders().lookup("sw-now").summary().redisStatus()).isEqualTo(OrderStatus.PAID);
+    }
+
     @Test
     void severalSweepersCancelEachOrderExactlyOnce() throws Exception {
         for (int i = 0; i < 600; i++) {
