@@ -9,6 +9,9 @@ import com.orderconsole.domain.OrderStatus;
 import com.orderconsole.domain.Role;
 import com.orderconsole.domain.TransitionRequest;
 import com.orderconsole.service.Services;
+import com.orderconsole.service.bulk.BulkPreview;
+import com.orderconsole.service.bulk.BulkProgress;
+import com.orderconsole.service.bulk.BulkScope;
 import com.orderconsole.cli.CliRunner.Run;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -19,6 +22,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Locale;
 
 import static com.orderconsole.cli.CliRunner.cli;
@@ -116,6 +120,18 @@ class BulkAuditCliTest {
 
         assertThat(RawSql.count("SELECT COUNT(*) FROM bulk_batch")).isZero();
         assertThat(RawSql.count("SELECT COUNT(*) FROM orders WHERE status = 2")).isEqualTo(3);
+    }
+
+    @Test
+    void countsOfOneAreSingular() {
+        Operator support = new Operator("setup", Role.SUPPORT);
+        BulkPreview p = s.bulk().preview(BulkScope.of(List.of("k-0")), OrderStatus.WAIT_SHIP, false, BulkProgress.NONE, () -> false);
+        // Moved after the preview: the batch's one order comes back -3, a conflict.
+        s.transitions().transition(support, TransitionRequest.of("k-0", OrderStatus.WAIT_SHIP, "test", "moved first"));
+        s.bulk().apply(support, p, "one order", "cli", BulkProgress.NONE, () -> false);
+
+        assertThat(cli("bulk", "--list").out()).contains("1 matched: 0 applied, 0 rejected, 1 conflict, 0 failed, 0 not run");
+        assertThat(cli("bulk", "--id", "k-1", "--to", "WAIT_SHIP", "--dry-run").out()).contains("Preview: 1 order matches;");
     }
 
     @Test

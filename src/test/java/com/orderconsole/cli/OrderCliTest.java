@@ -61,7 +61,7 @@ class OrderCliTest {
 
         Run first = cli("import", "--csv", csv.toString());
         assertThat(first.code()).as(first.err()).isZero();
-        assertThat(first.out()).contains("Read 3 rows").contains("2 imported, 0 already stored, 1 bad rows skipped")
+        assertThat(first.out()).contains("Read 3 rows").contains("2 imported, 0 already stored, 1 bad row skipped")
                 .contains("line 3: order_id is empty");
         assertThat(s.orders().lookup("i-2").summary().redisStatus()).isEqualTo(OrderStatus.SHIPPED);
 

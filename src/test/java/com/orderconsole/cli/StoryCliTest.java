@@ -45,7 +45,7 @@ class StoryCliTest {
         Run text = cli("rules", "set", file.toString(), "--dry-run", "--role", "read_only");
         assertThat(text.code()).as(text.err()).isZero();
         assertThat(text.out()).contains("makes WAIT_SHIP terminal").contains("removes WAIT_SHIP → SHIPPED")
-                .contains("WAIT_SHIP loses every exit: its 1 live orders (0 of them stuck) would stay there for good (e.g. w1)")
+                .contains("WAIT_SHIP loses every exit: its 1 live order (0 of them stuck) would stay there for good (e.g. w1)")
                 .contains("WAIT_PAY → CANCELLED stays").contains("Dry run: nothing was stored.");
 
         JsonNode j = cli("rules", "set", file.toString(), "--dry-run", "--json").json();
