@@ -99,7 +99,8 @@ public final class RedisConnection implements AutoCloseable {
      *     for a cluster any one node's URI, database 0
      * @param commandTimeout how long one command may take before it fails
      * @return a connected Redis
-     * @throws RedisUnavailableException when the server cannot be reached
+     * @throws RedisUnavailableException when the server cannot be reached or does not speak the Redis protocol
+     * @throws RedisRefusedException when the server refuses the user name or password (or wants one and got none)
      * @throws IllegalArgumentException when the URI is not a Redis URI, or names a database other than 0 on a cluster
      */
     static RedisConnection connect(String uri, Duration commandTimeout) {
@@ -141,7 +142,7 @@ public final class RedisConnection implements AutoCloseable {
                         + "database 0, but the URI names database " + redisUri.getDatabase() + ": drop the /"
                         + redisUri.getDatabase() + " from the URI");
             }
-            throw new RedisUnavailableException("cannot connect to Redis at " + where + ": " + rootMessage(e), e);
+            throw connectFailure(e, where);
         }
         try {
             redis.loadScripts();
@@ -149,6 +150,41 @@ public final class RedisConnection implements AutoCloseable {
             // A read-only session's Redis user may not touch scripts (ACL -@scripting); it can still read.
         }
         return redis;
+    }
+
+    /**
+     * Words for a failed connection: Lettuce's and the server's own texts ("Invalid first byte", WRONGPASS)
+     * tell a person neither what is wrong nor what to change.
+     *
+     * @param e what Lettuce threw while connecting
+     * @param where "host:port"
+     * @return the exception to throw: a {@link RedisRefusedException} when the server refused the credentials,
+     *     else a {@link RedisUnavailableException}
+     */
+    static RuntimeException connectFailure(RedisException e, String where) {
+        String root = String.valueOf(rootMessage(e));
+        boolean notResp = false;
+        for (Throwable t = e; t != null && !notResp; t = t.getCause() == t ? null : t.getCause()) {
+            notResp = t instanceof io.lettuce.core.protocol.RedisProtocolException || String.valueOf(t.getMessage()).contains("Invalid first byte");
+        }
+        if (notResp) {
+            return new RedisUnavailableException("the server at " + where + " does not speak the Redis protocol (another "
+                    + "kind of server, e.g. MySQL, listens there): is the Redis URI (--redis, or the profile's redis) pointing at "
+                    + "the right port?", e);
+        }
+        if (root.startsWith("WRONGPASS") || root.contains("invalid username-password pair") || root.contains("invalid password")) {
+            return new RedisRefusedException("Redis at " + where + " refused the user name or password of the Redis URI "
+                    + "(wrong password, unknown or disabled user): check the user and password given for Redis", e);
+        }
+        if (root.startsWith("NOAUTH")) {
+            return new RedisRefusedException("Redis at " + where + " asks for a password and none was given: give the Redis "
+                    + "user and password (redis://user:password@host:port, or the profile's redis-user and redis-password-env)", e);
+        }
+        if (root.contains("without any password configured") || root.contains("no password is set")) {
+            return new RedisRefusedException("Redis at " + where + " has no password set, but a password was given for it: "
+                    + "leave the password out of the Redis URI", e);
+        }
+        return new RedisUnavailableException("cannot connect to Redis at " + where + ": " + root, e);
     }
 
     /**
@@ -203,7 +239,7 @@ public final class RedisConnection implements AutoCloseable {
             }
             return new RedisConnection((RedisClient) client, ((RedisClient) client).connect(), timeout, where, false);
         } catch (RedisException e) {
-            throw new RedisUnavailableException("cannot connect to Redis at " + where + ": " + rootMessage(e), e);
+            throw connectFailure(e, where);
         }
     }
 

@@ -1,0 +1,52 @@
+package com.orderconsole.cli;
+
+import com.orderconsole.FreshEngine;
+import com.orderconsole.RawRedis;
+import com.orderconsole.TestServers;
+import com.orderconsole.app.Engine;
+import com.orderconsole.app.EngineConfig;
+import com.orderconsole.app.Messages;
+import com.orderconsole.cli.CliRunner.Run;
+import com.orderconsole.domain.Operator;
+import com.orderconsole.domain.Role;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import java.time.Duration;
+import java.util.Locale;
+
+import static com.orderconsole.cli.CliRunner.raw;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/** Servers named wrongly or down: the CLI and the console's start-up say what is wrong in words. */
+class ServerProblemsCliTest {
+    @RegisterExtension
+    final FreshEngine engine = new FreshEngine();
+
+    @BeforeEach
+    void english() {
+        Messages.use(Locale.ENGLISH);
+    }
+
+    private static Run withRedis(String redisUri, String... args) {
+        String[] all = new String[args.length + 6];
+        System.arraycopy(new String[]{"--redis", redisUri, "--jdbc", TestServers.config().jdbcUrl(), "--db-user", "root"}, 0, all, 0, 6);
+        System.arraycopy(args, 0, all, 6, args.length);
+        return raw(all);
+    }
+
+    @Test
+    void aPortThatIsNotRedisIsNamedInWords() {
+        int mysqlPort = TestServers.mariaDb().port();
+        String words = "the server at 127.0.0.1:" + mysqlPort + " does not speak the Redis protocol";
+        Run r = withRedis("redis://127.0.0.1:" + mysqlPort, "stats");
+        assertThat(r.code()).isEqualTo(OrderCli.FAILED);
+        assertThat(r.err()).contains(words).contains("right port").doesNotContain("Invalid first byte");
+
+        // The console starts through the same engine start.
+        EngineConfig console = TestServers.config().withServers("redis://127.0.0.1:" + mysqlPort, TestServers.config().jdbcUrl(), "root", "");
+        assertThatThrownBy(() -> Engine.start(console)).hasMessageContaining(words).hasMessageNotContaining("Invalid first byte");
+    }
+}
