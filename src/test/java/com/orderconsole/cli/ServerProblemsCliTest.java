@@ -1,18 +1,21 @@
 package com.orderconsole.cli;
 
 import com.orderconsole.FreshEngine;
-import com.orderconsole.RawRedis;
 import com.orderconsole.TestServers;
 import com.orderconsole.app.Engine;
 import com.orderconsole.app.EngineConfig;
 import com.orderconsole.app.Messages;
 import com.orderconsole.cli.CliRunner.Run;
 import com.orderconsole.domain.Operator;
+import com.orderconsole.domain.OrderStatus;
 import com.orderconsole.domain.Role;
+import com.orderconsole.domain.TransitionRequest;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
+import java.net.InetAddress;
+import java.net.ServerSocket;
 import java.time.Duration;
 import java.util.Locale;
 
@@ -48,5 +51,26 @@ class ServerProblemsCliTest {
         // The console starts through the same engine start.
         EngineConfig console = TestServers.config().withServers("redis://127.0.0.1:" + mysqlPort, TestServers.config().jdbcUrl(), "root", "");
         assertThatThrownBy(() -> Engine.start(console)).hasMessageContaining(words).hasMessageNotContaining("Invalid first byte");
+    }
+
+    @Test
+    void auditAnswersFromMySqlWhileRedisIsDown() throws Exception {
+        Operator support = new Operator("audrey", Role.SUPPORT);
+        engine.services().orders().create(support, "down-1", null, Duration.ofMinutes(30));
+        engine.services().transitions().transition(support, TransitionRequest.of("down-1", OrderStatus.PAID, "test", "paid"));
+        assertThat(engine.services().follower().catchUp(Duration.ofSeconds(30)).caughtUp()).isTrue();
+        int deadPort;
+        try (ServerSocket probe = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            deadPort = probe.getLocalPort();
+        }
+        String dead = "redis://127.0.0.1:" + deadPort;
+        assertThat(withRedis(dead, "stats").code()).as("Redis is really down for the other commands").isEqualTo(OrderCli.FAILED);
+
+        Run audit = withRedis(dead, "audit", "--actor", "audrey");
+        assertThat(audit.code()).as(audit.err()).isZero();
+        assertThat(audit.out()).contains("down-1").contains("WAIT_PAY -> PAID");
+        Run legal = withRedis(dead, "audit", "--moves", "legal", "--json");
+        assertThat(legal.code()).as(legal.err()).isZero();
+        assertThat(legal.json().get("rows").toString()).contains("down-1");
     }
 }
