@@ -63,6 +63,8 @@ public final class RedisConnection implements AutoCloseable {
     private final Duration timeout;
     private final String where;
     private final Map<LuaScript, String> shas = new EnumMap<>(LuaScript.class);
+    /** The URI connected to on a single server (its database number included); null on a cluster. */
+    private RedisURI uri;
     /** False for a {@link #separate} connection: the client belongs to the connection it was made from. */
     private final boolean ownsClient;
 
@@ -133,6 +135,8 @@ public final class RedisConnection implements AutoCloseable {
                             + redisUri.getDatabase() + " from the URI");
                 }
                 redis = connectCluster(redisUri, commandTimeout, where);
+            } else {
+                redis.uri = redisUri;
             }
         } catch (RedisException e) {
             client.shutdown();
@@ -468,6 +472,52 @@ public final class RedisConnection implements AutoCloseable {
         } catch (RuntimeException e) {
             return false;
         }
+    }
+
+    /** @return the database number this connection works in (always 0 on a cluster) */
+    public int database() {
+        return uri == null ? 0 : uri.getDatabase();
+    }
+
+    private static final java.util.regex.Pattern KEYSPACE_LINE = java.util.regex.Pattern.compile("^db(\\d+):keys=\\d+");
+
+    /**
+     * The value of one key in every other database of this server that holds keys ({@code INFO keyspace}), to tell
+     * a URI naming the wrong database from a Redis that lost its data. Each database is read over a short-lived
+     * connection of its own, so this connection's database stays selected.
+     *
+     * @param key e.g. the data-set id's key
+     * @return database number to the key's value, only where it is set; empty on a cluster (database 0 only) and
+     *     when the server refuses INFO
+     * @throws RedisUnavailableException when the server does not answer
+     */
+    public Map<Integer, String> valueInOtherDatabases(String key) {
+        if (uri == null) {
+            return Map.of();
+        }
+        String info;
+        try {
+            info = await(async.info("keyspace"), "INFO keyspace");
+        } catch (RedisRefusedException e) {
+            return Map.of();
+        }
+        Map<Integer, String> out = new java.util.TreeMap<>();
+        for (String line : info.split("\r?\n")) {
+            java.util.regex.Matcher m = KEYSPACE_LINE.matcher(line.trim());
+            if (!m.find() || Integer.parseInt(m.group(1)) == uri.getDatabase()) {
+                continue;
+            }
+            int db = Integer.parseInt(m.group(1));
+            try (StatefulRedisConnection<String, String> other = ((RedisClient) client).connect(RedisURI.builder(uri).withDatabase(db).build())) {
+                String value = other.sync().get(key);
+                if (value != null) {
+                    out.put(db, value);
+                }
+            } catch (RedisException e) {
+                // A database this user may not read tells nothing about where the data set is.
+            }
+        }
+        return out;
     }
 
     /** @return "host:port" of the server, for messages (never includes a password) */

@@ -1,6 +1,7 @@
 package com.orderconsole.cli;
 
 import com.orderconsole.FreshEngine;
+import com.orderconsole.RawRedis;
 import com.orderconsole.TestServers;
 import com.orderconsole.app.Engine;
 import com.orderconsole.app.EngineConfig;
@@ -72,5 +73,23 @@ class ServerProblemsCliTest {
         Run legal = withRedis(dead, "audit", "--moves", "legal", "--json");
         assertThat(legal.code()).as(legal.err()).isZero();
         assertThat(legal.json().get("rows").toString()).contains("down-1");
+    }
+
+    @Test
+    void aRedisDatabaseWithoutTheDataSetIsRefusedWhenAnotherDatabaseHoldsIt() {
+        Operator support = new Operator("wanda", Role.SUPPORT);
+        engine.services().orders().create(support, "db-1", null, Duration.ofMinutes(30));
+        assertThat(engine.services().follower().catchUp(Duration.ofSeconds(30)).caughtUp()).isTrue();
+        String db3 = TestServers.config().redisUri().replaceFirst("(/\\d+)?$", "") + "/3";
+
+        Run r = withRedis(db3, "stats");
+        assertThat(r.code()).isEqualTo(OrderCli.FAILED);
+        assertThat(r.err()).contains("database 3 holds no data set").contains("database 0 of the same server holds data set")
+                .contains("names the wrong database");
+        try (RawRedis raw = new RawRedis()) {
+            raw.cmd().select(3);
+            assertThat(raw.cmd().dbsize()).as("nothing was written to database 3").isZero();
+        }
+        assertThat(withRedis(TestServers.config().redisUri(), "show", "--id", "db-1").code()).isZero();
     }
 }
