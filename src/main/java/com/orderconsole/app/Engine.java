@@ -7,6 +7,7 @@ import com.orderconsole.embedded.EmbeddedMariaDb;
 import com.orderconsole.embedded.EmbeddedRedis;
 import com.orderconsole.redis.RedisStores;
 import com.orderconsole.service.Services;
+import com.orderconsole.service.audit.AuditService;
 import com.orderconsole.store.Database;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -31,12 +32,15 @@ public final class Engine implements AutoCloseable {
     private final EmbeddedMariaDb embeddedDb;
     private final RedisStores redis;
     private final Database db;
+    /** Null when started on MySQL only. */
     private final Services services;
+    private final AuditService audit;
     private final DataDirLease lease;
     private final Operator operator;
 
     private Engine(EmbeddedRedis er, EmbeddedMariaDb edb, RedisStores redis, Database db, Services services,
-                   DataDirLease lease, Operator operator) {
+                   AuditService audit, DataDirLease lease, Operator operator) {
+        this.audit = audit;
         this.lease = lease;
         this.operator = operator;
         this.embeddedRedis = er;
@@ -55,7 +59,24 @@ public final class Engine implements AutoCloseable {
      * @throws RuntimeException with a message naming the server that could not be reached
      */
     public static Engine start(EngineConfig config) {
-        log.info("starting engine: {}", config);
+        return start(config, true);
+    }
+
+    /**
+     * Starts the engine on MySQL alone, for commands that read only the durable record ({@code audit}): Redis is
+     * not connected, so they answer while it is down. Embedded servers start as for {@link #start}.
+     *
+     * @param config servers and account, as for {@link #start}
+     * @return a running engine whose {@link #audit()} works and whose {@link #services()} refuses
+     * @throws SignInException when the account may not sign in
+     * @throws RuntimeException with a message naming the database that could not be reached
+     */
+    public static Engine startOnMySqlOnly(EngineConfig config) {
+        return start(config, false);
+    }
+
+    private static Engine start(EngineConfig config, boolean withRedis) {
+        log.info("starting engine{}: {}", withRedis ? "" : " on MySQL only", config);
         // Before any server is touched: a half-external configuration or a refused sign-in changes nothing.
         config.requireBothOrNeither();
         Operator operator = SignIn.verify(config);
@@ -94,9 +115,12 @@ public final class Engine implements AutoCloseable {
             if (lease != null) {
                 lease.publish(er.port(), edb.port(), longLived);
             }
-            redis = RedisStores.connect(redisUri, config.commandTimeout());
             db = config.signInRequired() ? Database.connectSignedIn(jdbc, user, password, config.commandTimeout())
                     : Database.connect(jdbc, user, password, config.commandTimeout());
+            if (!withRedis) {
+                return new Engine(er, edb, null, db, null, AuditService.onMySqlOnly(db), lease, operator);
+            }
+            redis = RedisStores.connect(redisUri, config.commandTimeout());
             // Before any service exists: the services size their per-bucket state by the count.
             new com.orderconsole.service.DataSetIdentity(redis.connection(), redis.rules(), db).settleBuckets(config.buckets());
             Services services = Services.create(redis, db, config.paymentTimeout(), config.terminalRetention());
@@ -117,7 +141,7 @@ public final class Engine implements AutoCloseable {
                 services.sweeper().start(config.sweepInterval());
             }
             log.info("working as {}", operator.describe());
-            return new Engine(er, edb, redis, db, services, lease, operator);
+            return new Engine(er, edb, redis, db, services, services.audit(), lease, operator);
         } catch (RuntimeException e) {
             if (redis != null) {
                 redis.close();
@@ -138,9 +162,20 @@ public final class Engine implements AutoCloseable {
         }
     }
 
-    /** @return the service layer */
+    /**
+     * @return the service layer
+     * @throws IllegalStateException when the engine was started on MySQL only
+     */
     public Services services() {
+        if (services == null) {
+            throw new IllegalStateException("this engine was started on MySQL only (no Redis): only the audit view is available");
+        }
         return services;
+    }
+
+    /** @return the audit view: every recorded action across orders, read from MySQL */
+    public AuditService audit() {
+        return audit;
     }
 
     /** @return who works through this engine: the signed-in account, or the OS user as local admin */
@@ -181,8 +216,10 @@ public final class Engine implements AutoCloseable {
 
     @Override
     public void close() {
-        services.close();
-        redis.close();
+        if (services != null) {
+            services.close();
+            redis.close();
+        }
         db.close();
         if (embeddedRedis != null) {
             embeddedRedis.stop();

@@ -34,6 +34,9 @@ public record EngineConfig(String redisUri, String jdbcUrl, String dbUser, Strin
                            Duration syncIdle, Duration paymentTimeout, Integer buckets, Duration terminalRetention) {
 
 
+    /** Most buckets a data set may have ({@code --buckets}); the key layout's limit. */
+    public static final int MAX_BUCKETS = com.orderconsole.redis.RedisKeys.MAX_BUCKETS;
+
     /** @return the default per-user data directory: $XDG_DATA_HOME/order-console or ~/.local/share/order-console */
     public static Path defaultDataDir() {
         String xdg = System.getenv("XDG_DATA_HOME");

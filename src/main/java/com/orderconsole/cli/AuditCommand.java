@@ -72,8 +72,9 @@ final class AuditCommand extends CliCommand {
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), e.getMessage());
         }
-        try (Engine engine = engine()) {
-            AuditService audit = engine.services().audit();
+        // MySQL alone: the audit trail is the durable record, readable while Redis is down.
+        try (Engine engine = engineOnMySqlOnly()) {
+            AuditService audit = engine.audit();
             if (export != null) {
                 long n;
                 if (export.getFileName().toString().toLowerCase(Locale.ROOT).endsWith(".json")) {

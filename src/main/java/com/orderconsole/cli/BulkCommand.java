@@ -65,7 +65,7 @@ final class BulkCommand extends CliCommand {
     @Option(names = "--list", descriptionKey = "bulk.cli.opt.list")
     boolean list;
 
-    @Option(names = "--batch", paramLabel = "ID", descriptionKey = "bulk.cli.opt.batch")
+    @Option(names = "--batch", paramLabel = "ID", converter = Cli.PositiveLongConverter.class, descriptionKey = "bulk.cli.opt.batch")
     Long batch;
 
     @Option(names = "--export", paramLabel = "FILE", descriptionKey = "bulk.cli.opt.export")

@@ -1,5 +1,6 @@
 package com.orderconsole.cli;
 
+import com.orderconsole.app.EngineConfig;
 import com.orderconsole.app.Messages;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -99,6 +100,38 @@ final class Cli {
             } catch (IllegalArgumentException | ArithmeticException e) {
                 throw new TypeConversionException(e instanceof ArithmeticException ? Messages.format("cli.duration.tooLong", value) : e.getMessage());
             }
+        }
+    }
+
+    /** Ids and versions (--batch, --retry, --discard, --expect-version): a whole number of 1 or more. */
+    static final class PositiveLongConverter implements ITypeConverter<Long> {
+        @Override
+        public Long convert(String value) {
+            try {
+                long n = Long.parseLong(value.trim());
+                if (n >= 1) {
+                    return n;
+                }
+            } catch (NumberFormatException e) {
+                // falls through to the same words as a number below 1
+            }
+            throw new TypeConversionException(Messages.format("cli.number.notPositive", value));
+        }
+    }
+
+    /** --buckets: a bucket count the engine can work with, 1 to {@link EngineConfig#MAX_BUCKETS}. */
+    static final class BucketsConverter implements ITypeConverter<Integer> {
+        @Override
+        public Integer convert(String value) {
+            try {
+                int n = Integer.parseInt(value.trim());
+                if (n >= 1 && n <= EngineConfig.MAX_BUCKETS) {
+                    return n;
+                }
+            } catch (NumberFormatException e) {
+                // falls through to the same words as a count out of range below
+            }
+            throw new TypeConversionException(Messages.format("cli.buckets.outOfRange", value, EngineConfig.MAX_BUCKETS));
         }
     }
 

@@ -62,6 +62,20 @@ abstract class CliCommand implements Callable<Integer> {
      * @param adjust e.g. turns the background jobs on ({@code serve})
      */
     Engine engine(String actor, java.util.function.UnaryOperator<EngineConfig> adjust) {
+        return engine(actor, adjust, true);
+    }
+
+    /**
+     * As {@link #engine()}, on MySQL alone: for commands that read only the durable record, so that they answer
+     * while Redis is down.
+     *
+     * @return a started engine whose {@link Engine#audit()} works; close it
+     */
+    Engine engineOnMySqlOnly() {
+        return engine(null, c -> c, false);
+    }
+
+    private Engine engine(String actor, java.util.function.UnaryOperator<EngineConfig> adjust, boolean withRedis) {
         GlobalOptions g = global();
         EngineConfig config;
         try {
@@ -70,7 +84,7 @@ abstract class CliCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), e.getMessage());
         }
-        Engine engine = Engine.start(config);
+        Engine engine = withRedis ? Engine.start(config) : Engine.startOnMySqlOnly(config);
         Operator signedIn = engine.operator();
         operator = actor == null ? signedIn : new Operator(actor, signedIn.role(), signedIn.local());
         return engine;

@@ -15,10 +15,10 @@ import java.util.Map;
 /** {@code dead-letters}: the records set aside because they could not be processed; retry or discard one. */
 @Command(name = "dead-letters")
 final class DeadLettersCommand extends CliCommand {
-    @Option(names = "--retry", paramLabel = "ID", descriptionKey = "cli.opt.retry")
+    @Option(names = "--retry", paramLabel = "ID", converter = Cli.PositiveLongConverter.class, descriptionKey = "cli.opt.retry")
     Long retry;
 
-    @Option(names = "--discard", paramLabel = "ID", descriptionKey = "cli.opt.discard")
+    @Option(names = "--discard", paramLabel = "ID", converter = Cli.PositiveLongConverter.class, descriptionKey = "cli.opt.discard")
     Long discard;
 
     @Option(names = "--reason", paramLabel = "TEXT", descriptionKey = "cli.opt.reason.discard")
@@ -27,10 +27,16 @@ final class DeadLettersCommand extends CliCommand {
     @Option(names = "--limit", paramLabel = "N", defaultValue = "100", descriptionKey = "cli.opt.limit")
     int limit;
 
+    /** The dead-letter service's own cap on one listing. */
+    private static final int MAX_LIMIT = 10_000;
+
     @Override
     public Integer call() {
         if (retry != null && discard != null) {
             throw new ParameterException(spec.commandLine(), Messages.get("cli.deadletters.both"));
+        }
+        if (limit < 1 || limit > MAX_LIMIT) {
+            throw new ParameterException(spec.commandLine(), Messages.format("cli.deadletters.badLimit", limit, MAX_LIMIT));
         }
         if (discard != null && (reason == null || reason.isBlank())) {
             throw new ParameterException(spec.commandLine(), Messages.get("cli.deadletters.noReason"));

@@ -55,7 +55,7 @@ class GlobalOptions {
             descriptionKey = "cli.opt.role")
     Role role;
 
-    @Option(scope = ScopeType.INHERIT, names = "--buckets", paramLabel = "N", descriptionKey = "cli.opt.buckets")
+    @Option(scope = ScopeType.INHERIT, names = "--buckets", paramLabel = "N", converter = Cli.BucketsConverter.class, descriptionKey = "cli.opt.buckets")
     Integer buckets;
 
     @Option(scope = ScopeType.INHERIT, names = "--terminal-retention", paramLabel = "DURATION", converter = Cli.DurationConverter.class,

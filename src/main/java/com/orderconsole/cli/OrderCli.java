@@ -39,6 +39,7 @@ import java.util.function.BiConsumer;
  * order-console stats
  * order-console rules show | rules validate FILE | rules set FILE
  * order-console migrate --jdbc URL --db-user ADMIN
+ * order-console traffic [--rate N] [--seconds S]
  * </pre>
  *
  * Global options (accepted before or after the subcommand): {@code --redis URI}, {@code --jdbc URL},
@@ -198,7 +199,7 @@ public final class OrderCli {
             subcommands = {ImportCommand.class, CreateCommand.class, TransitionCommand.class, ShowCommand.class,
                     SweepCommand.class, FollowerCommand.class, ReconcileCommand.class, StatsCommand.class, RulesCommand.class,
                     DeadLettersCommand.class, MigrateCommand.class, BulkCommand.class, AuditCommand.class,
-                    ServeCommand.class})
+                    ServeCommand.class, TrafficCommand.class})
     static final class Root extends GlobalOptions implements Runnable {
         private final java.util.function.Consumer<ConsoleStart> openConsole;
 

@@ -36,7 +36,7 @@ final class TransitionCommand extends CliCommand {
     @Option(names = "--reason", paramLabel = "TEXT", descriptionKey = "cli.opt.reason")
     String reason;
 
-    @Option(names = "--expect-version", paramLabel = "N", descriptionKey = "cli.opt.expect-version")
+    @Option(names = "--expect-version", paramLabel = "N", converter = Cli.PositiveLongConverter.class, descriptionKey = "cli.opt.expect-version")
     Long expectVersion;
 
     @Override

@@ -63,6 +63,8 @@ public final class RedisConnection implements AutoCloseable {
     private final Duration timeout;
     private final String where;
     private final Map<LuaScript, String> shas = new EnumMap<>(LuaScript.class);
+    /** The URI connected to on a single server (its database number included); null on a cluster. */
+    private RedisURI uri;
     /** False for a {@link #separate} connection: the client belongs to the connection it was made from. */
     private final boolean ownsClient;
 
@@ -99,7 +101,8 @@ public final class RedisConnection implements AutoCloseable {
      *     for a cluster any one node's URI, database 0
      * @param commandTimeout how long one command may take before it fails
      * @return a connected Redis
-     * @throws RedisUnavailableException when the server cannot be reached
+     * @throws RedisUnavailableException when the server cannot be reached or does not speak the Redis protocol
+     * @throws RedisRefusedException when the server refuses the user name or password (or wants one and got none)
      * @throws IllegalArgumentException when the URI is not a Redis URI, or names a database other than 0 on a cluster
      */
     static RedisConnection connect(String uri, Duration commandTimeout) {
@@ -132,6 +135,8 @@ public final class RedisConnection implements AutoCloseable {
                             + redisUri.getDatabase() + " from the URI");
                 }
                 redis = connectCluster(redisUri, commandTimeout, where);
+            } else {
+                redis.uri = redisUri;
             }
         } catch (RedisException e) {
             client.shutdown();
@@ -141,7 +146,7 @@ public final class RedisConnection implements AutoCloseable {
                         + "database 0, but the URI names database " + redisUri.getDatabase() + ": drop the /"
                         + redisUri.getDatabase() + " from the URI");
             }
-            throw new RedisUnavailableException("cannot connect to Redis at " + where + ": " + rootMessage(e), e);
+            throw connectFailure(e, where);
         }
         try {
             redis.loadScripts();
@@ -149,6 +154,41 @@ public final class RedisConnection implements AutoCloseable {
             // A read-only session's Redis user may not touch scripts (ACL -@scripting); it can still read.
         }
         return redis;
+    }
+
+    /**
+     * Words for a failed connection: Lettuce's and the server's own texts ("Invalid first byte", WRONGPASS)
+     * tell a person neither what is wrong nor what to change.
+     *
+     * @param e what Lettuce threw while connecting
+     * @param where "host:port"
+     * @return the exception to throw: a {@link RedisRefusedException} when the server refused the credentials,
+     *     else a {@link RedisUnavailableException}
+     */
+    static RuntimeException connectFailure(RedisException e, String where) {
+        String root = String.valueOf(rootMessage(e));
+        boolean notResp = false;
+        for (Throwable t = e; t != null && !notResp; t = t.getCause() == t ? null : t.getCause()) {
+            notResp = t instanceof io.lettuce.core.protocol.RedisProtocolException || String.valueOf(t.getMessage()).contains("Invalid first byte");
+        }
+        if (notResp) {
+            return new RedisUnavailableException("the server at " + where + " does not speak the Redis protocol (another "
+                    + "kind of server, e.g. MySQL, listens there): is the Redis URI (--redis, or the profile's redis) pointing at "
+                    + "the right port?", e);
+        }
+        if (root.startsWith("WRONGPASS") || root.contains("invalid username-password pair") || root.contains("invalid password")) {
+            return new RedisRefusedException("Redis at " + where + " refused the user name or password of the Redis URI "
+                    + "(wrong password, unknown or disabled user): check the user and password given for Redis", e);
+        }
+        if (root.startsWith("NOAUTH")) {
+            return new RedisRefusedException("Redis at " + where + " asks for a password and none was given: give the Redis "
+                    + "user and password (redis://user:password@host:port, or the profile's redis-user and redis-password-env)", e);
+        }
+        if (root.contains("without any password configured") || root.contains("no password is set")) {
+            return new RedisRefusedException("Redis at " + where + " has no password set, but a password was given for it: "
+                    + "leave the password out of the Redis URI", e);
+        }
+        return new RedisUnavailableException("cannot connect to Redis at " + where + ": " + root, e);
     }
 
     /**
@@ -203,7 +243,7 @@ public final class RedisConnection implements AutoCloseable {
             }
             return new RedisConnection((RedisClient) client, ((RedisClient) client).connect(), timeout, where, false);
         } catch (RedisException e) {
-            throw new RedisUnavailableException("cannot connect to Redis at " + where + ": " + rootMessage(e), e);
+            throw connectFailure(e, where);
         }
     }
 
@@ -432,6 +472,52 @@ public final class RedisConnection implements AutoCloseable {
         } catch (RuntimeException e) {
             return false;
         }
+    }
+
+    /** @return the database number this connection works in (always 0 on a cluster) */
+    public int database() {
+        return uri == null ? 0 : uri.getDatabase();
+    }
+
+    private static final java.util.regex.Pattern KEYSPACE_LINE = java.util.regex.Pattern.compile("^db(\\d+):keys=\\d+");
+
+    /**
+     * The value of one key in every other database of this server that holds keys ({@code INFO keyspace}), to tell
+     * a URI naming the wrong database from a Redis that lost its data. Each database is read over a short-lived
+     * connection of its own, so this connection's database stays selected.
+     *
+     * @param key e.g. the data-set id's key
+     * @return database number to the key's value, only where it is set; empty on a cluster (database 0 only) and
+     *     when the server refuses INFO
+     * @throws RedisUnavailableException when the server does not answer
+     */
+    public Map<Integer, String> valueInOtherDatabases(String key) {
+        if (uri == null) {
+            return Map.of();
+        }
+        String info;
+        try {
+            info = await(async.info("keyspace"), "INFO keyspace");
+        } catch (RedisRefusedException e) {
+            return Map.of();
+        }
+        Map<Integer, String> out = new java.util.TreeMap<>();
+        for (String line : info.split("\r?\n")) {
+            java.util.regex.Matcher m = KEYSPACE_LINE.matcher(line.trim());
+            if (!m.find() || Integer.parseInt(m.group(1)) == uri.getDatabase()) {
+                continue;
+            }
+            int db = Integer.parseInt(m.group(1));
+            try (StatefulRedisConnection<String, String> other = ((RedisClient) client).connect(RedisURI.builder(uri).withDatabase(db).build())) {
+                String value = other.sync().get(key);
+                if (value != null) {
+                    out.put(db, value);
+                }
+            } catch (RedisException e) {
+                // A database this user may not read tells nothing about where the data set is.
+            }
+        }
+        return out;
     }
 
     /** @return "host:port" of the server, for messages (never includes a password) */

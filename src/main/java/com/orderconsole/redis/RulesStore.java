@@ -127,6 +127,14 @@ public final class RulesStore {
     }
 
     /**
+     * @return database number to the data-set id it holds, for the other databases of this Redis server (empty on a
+     *     cluster): where a data set lives when the URI names another database
+     */
+    public java.util.Map<Integer, String> datasetIdsInOtherDatabases() {
+        return redis.valueInOtherDatabases(RedisKeys.DATASET);
+    }
+
+    /**
      * Records the data set this Redis belongs to, unless one is recorded.
      *
      * @return the id now recorded (this one, or the one set first by another process)

@@ -57,6 +57,9 @@ public final class DataSetIdentity {
                     + ", but MySQL at " + db.where() + " has never been its durable record (it has no data set): "
                     + "refusing to pair them. Point both at the same system's servers");
         }
+        if (inMysql != null && inRedis == null) {
+            refuseWrongDatabase(inMysql);
+        }
         if (!mayRecord && (inMysql == null || inRedis == null)) {
             return inMysql == null ? null : inMysql;
         }
@@ -85,6 +88,24 @@ public final class DataSetIdentity {
                     + "Point both at the same system's servers");
         }
         return inMysql;
+    }
+
+    /**
+     * A Redis database without this data set's id while another database of the same server holds it is a URI
+     * naming the wrong database, not a Redis that lost its data: restoring there would start a second state
+     * beside the real one. (A Redis that lost its data holds the id nowhere, and is restored as before.)
+     *
+     * @throws IllegalStateException naming both database numbers; nothing was written
+     */
+    private void refuseWrongDatabase(String dataset) {
+        for (java.util.Map.Entry<Integer, String> other : marker.datasetIdsInOtherDatabases().entrySet()) {
+            if (dataset.equals(other.getValue())) {
+                throw new IllegalStateException("Redis at " + redis.where() + " database " + redis.database() + " holds no data set, "
+                        + "but database " + other.getKey() + " of the same server holds data set " + dataset + ", whose durable "
+                        + "record is MySQL at " + db.where() + ": the Redis URI names the wrong database. Point it at database "
+                        + other.getKey() + " (redis://" + redis.where() + "/" + other.getKey() + "); nothing was written");
+            }
+        }
     }
 
     /**

@@ -1,48 +1,38 @@
 package com.orderconsole.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import com.orderconsole.FreshEngine;
 import com.orderconsole.RawSql;
-import com.orderconsole.TestServers;
-import com.orderconsole.app.EngineConfig;
 import com.orderconsole.app.Messages;
 import com.orderconsole.domain.Operator;
 import com.orderconsole.domain.OrderStatus;
 import com.orderconsole.domain.Role;
 import com.orderconsole.domain.TransitionRequest;
 import com.orderconsole.service.Services;
+import com.orderconsole.service.bulk.BulkPreview;
+import com.orderconsole.service.bulk.BulkProgress;
+import com.orderconsole.service.bulk.BulkScope;
+import com.orderconsole.cli.CliRunner.Run;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 
+import static com.orderconsole.cli.CliRunner.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** {@code bulk} and {@code audit} end to end: arguments in, exit code and output out, state checked in the stores. */
 class BulkAuditCliTest {
-    private static final ObjectMapper JSON = new ObjectMapper();
-
     @RegisterExtension
     final FreshEngine engine = new FreshEngine();
     private Services s;
-
-    record Run(int code, String out, String err) {
-        JsonNode json() throws Exception {
-            return JSON.readTree(out);
-        }
-    }
 
     @BeforeEach
     void start() {
@@ -56,17 +46,6 @@ class BulkAuditCliTest {
             s.transitions().transition(setup, TransitionRequest.of("k-" + i, OrderStatus.PAID, "test", "paid"));
         }
         assertThat(s.follower().catchUp(Duration.ofSeconds(30)).caughtUp()).isTrue();
-    }
-
-    private static Run cli(String... args) {
-        EngineConfig c = TestServers.config();
-        List<String> all = new ArrayList<>(List.of("--redis", c.redisUri(), "--jdbc", c.jdbcUrl(), "--db-user", "root"));
-        all.addAll(List.of(args));
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        ByteArrayOutputStream err = new ByteArrayOutputStream();
-        int code = OrderCli.runOnLocalServers(all.toArray(String[]::new), new PrintStream(out, true, StandardCharsets.UTF_8),
-                new PrintStream(err, true, StandardCharsets.UTF_8));
-        return new Run(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
     }
 
     @Test
@@ -141,6 +120,18 @@ class BulkAuditCliTest {
 
         assertThat(RawSql.count("SELECT COUNT(*) FROM bulk_batch")).isZero();
         assertThat(RawSql.count("SELECT COUNT(*) FROM orders WHERE status = 2")).isEqualTo(3);
+    }
+
+    @Test
+    void countsOfOneAreSingular() {
+        Operator support = new Operator("setup", Role.SUPPORT);
+        BulkPreview p = s.bulk().preview(BulkScope.of(List.of("k-0")), OrderStatus.WAIT_SHIP, false, BulkProgress.NONE, () -> false);
+        // Moved after the preview: the batch's one order comes back -3, a conflict.
+        s.transitions().transition(support, TransitionRequest.of("k-0", OrderStatus.WAIT_SHIP, "test", "moved first"));
+        s.bulk().apply(support, p, "one order", "cli", BulkProgress.NONE, () -> false);
+
+        assertThat(cli("bulk", "--list").out()).contains("1 matched: 0 applied, 0 rejected, 1 conflict, 0 failed, 0 not run");
+        assertThat(cli("bulk", "--id", "k-1", "--to", "WAIT_SHIP", "--dry-run").out()).contains("Preview: 1 order matches;");
     }
 
     @Test

@@ -15,6 +15,7 @@ import com.orderconsole.domain.TransitionRequest;
 import com.orderconsole.redis.RedisKeys;
 import com.orderconsole.service.Services;
 import com.orderconsole.service.order.OrderDetails;
+import com.orderconsole.cli.CliRunner.Run;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -22,15 +23,14 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
+import static com.orderconsole.cli.CliRunner.cli;
+import static com.orderconsole.cli.CliRunner.raw;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** Every subcommand end to end: arguments in, exit code and stdout/stderr out, state checked in the stores. */
@@ -44,35 +44,9 @@ class OrderCliTest {
     private Services s;
     private final Operator ops = new Operator("olivia", Role.OPS);
 
-    record Run(int code, String out, String err) {
-        JsonNode json() {
-            try {
-                return JSON.readTree(out);
-            } catch (Exception e) {
-                throw new AssertionError("stdout is not one JSON document: " + out, e);
-            }
-        }
-    }
-
     @BeforeEach
     void start() {
         s = engine.services();
-    }
-
-    /** Runs the CLI against the test servers, which are this process's own: nobody signs in (see identity/ for sign-in). */
-    private static Run cli(String... args) {
-        EngineConfig c = TestServers.config();
-        List<String> all = new ArrayList<>(List.of("--redis", c.redisUri(), "--jdbc", c.jdbcUrl(), "--db-user", "root"));
-        all.addAll(List.of(args));
-        return raw(all.toArray(String[]::new));
-    }
-
-    private static Run raw(String... args) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        ByteArrayOutputStream err = new ByteArrayOutputStream();
-        int code = OrderCli.runOnLocalServers(args, new PrintStream(out, true, StandardCharsets.UTF_8),
-                new PrintStream(err, true, StandardCharsets.UTF_8));
-        return new Run(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
     }
 
     // ---------------------------------------------------------------- import
@@ -87,7 +61,7 @@ class OrderCliTest {
 
         Run first = cli("import", "--csv", csv.toString());
         assertThat(first.code()).as(first.err()).isZero();
-        assertThat(first.out()).contains("Read 3 rows").contains("2 imported, 0 already stored, 1 bad rows skipped")
+        assertThat(first.out()).contains("Read 3 rows").contains("2 imported, 0 already stored, 1 bad row skipped")
                 .contains("line 3: order_id is empty");
         assertThat(s.orders().lookup("i-2").summary().redisStatus()).isEqualTo(OrderStatus.SHIPPED);
 

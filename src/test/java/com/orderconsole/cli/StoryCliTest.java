@@ -1,65 +1,36 @@
 package com.orderconsole.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import com.orderconsole.FreshEngine;
-import com.orderconsole.TestServers;
-import com.orderconsole.app.EngineConfig;
 import com.orderconsole.domain.Operator;
 import com.orderconsole.domain.OrderStatus;
 import com.orderconsole.domain.Role;
 import com.orderconsole.domain.TransitionRequest;
 import com.orderconsole.service.Services;
 import com.orderconsole.service.rules.RulesWhatIfTest;
+import com.orderconsole.cli.CliRunner.Run;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 
+import static com.orderconsole.cli.CliRunner.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** The CLI side of issue 13.3-13.5: rules set --dry-run (what-if), show --story, rules export. */
 class StoryCliTest {
-    private static final ObjectMapper JSON = new ObjectMapper();
-
     @RegisterExtension
     final FreshEngine engine = new FreshEngine();
     private Services s;
     private final Operator support = new Operator("alice", Role.SUPPORT);
 
-    record Run(int code, String out, String err) {
-        JsonNode json() {
-            try {
-                return JSON.readTree(out);
-            } catch (Exception e) {
-                throw new AssertionError("stdout is not one JSON document: " + out, e);
-            }
-        }
-    }
-
     @BeforeEach
     void start() {
         s = engine.services();
-    }
-
-    private static Run cli(String... args) {
-        EngineConfig c = TestServers.config();
-        List<String> all = new ArrayList<>(List.of("--redis", c.redisUri(), "--jdbc", c.jdbcUrl(), "--db-user", "root"));
-        all.addAll(List.of(args));
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        ByteArrayOutputStream err = new ByteArrayOutputStream();
-        int code = OrderCli.runOnLocalServers(all.toArray(String[]::new), new PrintStream(out, true, StandardCharsets.UTF_8),
-                new PrintStream(err, true, StandardCharsets.UTF_8));
-        return new Run(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
     }
 
     @Test
@@ -74,7 +45,7 @@ class StoryCliTest {
         Run text = cli("rules", "set", file.toString(), "--dry-run", "--role", "read_only");
         assertThat(text.code()).as(text.err()).isZero();
         assertThat(text.out()).contains("makes WAIT_SHIP terminal").contains("removes WAIT_SHIP → SHIPPED")
-                .contains("WAIT_SHIP loses every exit: its 1 live orders (0 of them stuck) would stay there for good (e.g. w1)")
+                .contains("WAIT_SHIP loses every exit: its 1 live order (0 of them stuck) would stay there for good (e.g. w1)")
                 .contains("WAIT_PAY → CANCELLED stays").contains("Dry run: nothing was stored.");
 
         JsonNode j = cli("rules", "set", file.toString(), "--dry-run", "--json").json();

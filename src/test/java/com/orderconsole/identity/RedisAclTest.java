@@ -92,7 +92,7 @@ class RedisAclTest {
     @Test
     void aWrongRedisPasswordIsRefusedInWords() {
         assertThatThrownBy(() -> RedisStores.connect("redis://console_ro:wrong@127.0.0.1:" + port, Duration.ofSeconds(2)))
-                .hasMessageContaining("cannot connect to Redis at 127.0.0.1:" + port).hasMessageContaining("WRONGPASS")
+                .hasMessageContaining("Redis at 127.0.0.1:" + port + " refused the user name or password").hasMessageNotContaining("WRONGPASS")
                 .hasMessageNotContaining("wrong@");
     }
 }

@@ -5,6 +5,9 @@ import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.orderconsole.domain.OrderStatus;
 import com.orderconsole.domain.ResultCode;
+import com.orderconsole.domain.TransitionRules;
+import com.orderconsole.redis.RedisUnavailableException;
+import com.orderconsole.service.rules.RulesJson;
 import com.orderconsole.service.rules.RulesService;
 import com.orderconsole.store.AuditEventQuery;
 import com.orderconsole.store.AuditEventRow;
@@ -21,6 +24,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.function.BooleanSupplier;
+import java.util.function.Supplier;
 
 /**
  * Every recorded action across orders, newest first: the order history and the audit log merged. Each table
@@ -36,12 +40,43 @@ public final class AuditService {
             .thenComparing(Comparator.comparingLong((AuditEventRow r) -> r.id).reversed());
 
     private final Database db;
-    private final RulesService rules;
+    /** The rules in force, for telling legal moves from overrides; only the move-kind filters ask. */
+    private final Supplier<TransitionRules> rules;
 
-    /** Built by {@link com.orderconsole.service.Services}. */
+    /**
+     * Built by {@link com.orderconsole.service.Services}. The rules come from Redis; while Redis does not answer,
+     * from the newest version archived in MySQL, so the audit view keeps reading the durable record.
+     */
     public AuditService(Database db, RulesService rules) {
         this.db = db;
+        this.rules = () -> {
+            try {
+                return rules.current();
+            } catch (RedisUnavailableException e) {
+                return archivedRules(db);
+            }
+        };
+    }
+
+    private AuditService(Database db, Supplier<TransitionRules> rules) {
+        this.db = db;
         this.rules = rules;
+    }
+
+    /**
+     * The audit view on MySQL alone, for a process that does not connect to Redis (e.g. {@code audit} while Redis
+     * is down): the rules are the newest version archived in MySQL (the defaults when none is).
+     *
+     * @param db connected, migrated database
+     * @return an audit service that never touches Redis
+     */
+    public static AuditService onMySqlOnly(Database db) {
+        return new AuditService(db, () -> archivedRules(db));
+    }
+
+    private static TransitionRules archivedRules(Database db) {
+        String json = db.read(t -> t.rulesArchive().latest());
+        return json == null ? TransitionRules.defaults() : RulesJson.parse(json, 1);
     }
 
     /**
@@ -103,7 +138,7 @@ public final class AuditService {
         if (f.moveKind() != MoveKind.ANY) {
             q.moveKind = f.moveKind().name();
             List<AuditEventQuery.Edge> edges = new ArrayList<>();
-            rules.current().edges().forEach((from, tos) -> tos.forEach(to -> edges.add(new AuditEventQuery.Edge(from.code(), to.code()))));
+            rules.get().edges().forEach((from, tos) -> tos.forEach(to -> edges.add(new AuditEventQuery.Edge(from.code(), to.code()))));
             q.edges = edges;
         }
         q.afterAtMs = afterAt;

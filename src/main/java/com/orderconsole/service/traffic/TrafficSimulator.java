@@ -70,7 +70,21 @@ public final class TrafficSimulator implements AutoCloseable {
      * @throws com.orderconsole.domain.PermissionDeniedException when the role is below ops
      */
     public synchronized void start(Operator op, SimulatorSettings s) {
+        start(op, s, Long.MAX_VALUE);
+    }
+
+    /**
+     * As {@link #start(Operator, SimulatorSettings)}, creating at most {@code maxOrders} orders (a bounded run,
+     * e.g. the {@code traffic} command); creation stops there, the created orders go on living until stopped.
+     *
+     * @param maxOrders most orders to create, at least 1
+     * @throws IllegalArgumentException when {@code maxOrders} is below 1
+     */
+    public synchronized void start(Operator op, SimulatorSettings s, long maxOrders) {
         access.require(op, Role.OPS, "run the traffic simulator");
+        if (maxOrders < 1) {
+            throw new IllegalArgumentException("the simulator must be allowed at least 1 order, got " + maxOrders);
+        }
         if (s == null) {
             throw new IllegalArgumentException("simulator settings are missing");
         }
@@ -88,7 +102,7 @@ public final class TrafficSimulator implements AutoCloseable {
         ex.setRemoveOnCancelPolicy(true);
         ex.setExecuteExistingDelayedTasksAfterShutdownPolicy(false);
         String prefix = "sim-" + Long.toString(System.currentTimeMillis(), 36) + "-";
-        Creator creator = new Creator(ex, op, s, prefix);
+        Creator creator = new Creator(ex, op, s, prefix, maxOrders);
         ex.scheduleWithFixedDelay(creator::tick, 0, TICK_MS, TimeUnit.MILLISECONDS);
         scheduler = ex;
         log.info("{} started the traffic simulator: {}", op.name(), s);
@@ -137,11 +151,13 @@ public final class TrafficSimulator implements AutoCloseable {
         private final Operator op;
         private final SimulatorSettings s;
         private final String prefix;
+        private final long maxOrders;
         private long last = System.nanoTime();
         private double owed;
         private long next;
 
-        Creator(ScheduledThreadPoolExecutor ex, Operator op, SimulatorSettings s, String prefix) {
+        Creator(ScheduledThreadPoolExecutor ex, Operator op, SimulatorSettings s, String prefix, long maxOrders) {
+            this.maxOrders = maxOrders;
             this.ex = ex;
             this.op = op;
             this.s = s;
@@ -153,7 +169,7 @@ public final class TrafficSimulator implements AutoCloseable {
             // Capped at one second's worth, so a stall (e.g. Redis down) is not followed by a burst.
             owed = Math.min(owed + s.ordersPerSecond() * (now - last) / 1e9, Math.max(1, s.ordersPerSecond()));
             last = now;
-            while (owed >= 1 && !ex.isShutdown()) {
+            while (owed >= 1 && !ex.isShutdown() && next < maxOrders) {
                 owed--;
                 createOne();
             }

@@ -150,9 +150,9 @@ class RulesViewModelTest extends ViewModelTestBase {
         vm.confirmAndApply();
         assertThat(dialogs.asked()).singleElement().satisfies(q -> {
             assertThat(q.title()).isEqualTo("Apply transition rules: orders affected");
-            assertThat(q.details()).contains("WAIT_SHIP loses every exit: its 1 live orders (0 of them stuck) would stay there for good (e.g. ws-1)")
+            assertThat(q.details()).contains("WAIT_SHIP loses every exit: its 1 live order (0 of them stuck) would stay there for good (e.g. ws-1)")
                     .contains("WAIT_PAY → CANCELLED stays")
-                    .contains("In all: 1 live orders would lose every exit");
+                    .contains("In all: 1 live order would lose every exit");
         });
         assertThat(vm.impactProperty().get().stranded()).isEqualTo(1);
         assertThat(services.rules().current().version()).as("declined: nothing stored").isEqualTo(1);

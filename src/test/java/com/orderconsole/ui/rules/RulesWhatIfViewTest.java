@@ -28,7 +28,7 @@ class RulesWhatIfViewTest extends ConsoleFxTest {
         waitUntil(() -> shown("#confirmButton"));
         String details = onFx(() -> lookup(".dialog-pane .content").<Label>query().getText());
         assertThat(details).contains("makes WAIT_SHIP terminal")
-                .contains("WAIT_SHIP loses every exit: its 1 live orders (0 of them stuck) would stay there for good (e.g. wv-1)")
+                .contains("WAIT_SHIP loses every exit: its 1 live order (0 of them stuck) would stay there for good (e.g. wv-1)")
                 .contains("WAIT_PAY → CANCELLED stays");
         assertThat(onFx(() -> lookup(".dialog-pane .header-panel .label").<Label>query().getText()))
                 .isEqualTo("Apply these rules as version 2?");
