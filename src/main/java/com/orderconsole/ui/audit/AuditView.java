@@ -90,7 +90,8 @@ public final class AuditView {
         prefixField.textProperty().bindBidirectional(vm.idPrefixProperty());
         searchButton.disableProperty().bind(vm.loadCommand().executableProperty().not());
 
-        // Columns keep their width and the table scrolls sideways: a time, a reason or a repair's detail is never cut short.
+        // Columns keep their width and the table scrolls sideways; what, result and reason wrap: a repair's detail
+        // or a long reason is shown whole.
         Tables.bind(auditTable, vm.rows(), vm.selectedProperty(), e -> e.kind() + ":" + e.id());
         auditTable.setPlaceholder(new Label(Messages.get("audit.none")));
         cTime.setCellValueFactory(c -> text(Formats.dateTime(c.getValue().atMs())));
@@ -100,6 +101,9 @@ public final class AuditView {
         cWhat.setCellValueFactory(c -> text(AuditViewModel.what(c.getValue())));
         cResult.setCellValueFactory(c -> text(AuditViewModel.result(c.getValue())));
         cReason.setCellValueFactory(c -> text(c.getValue().reason()));
+        for (TableColumn<AuditEvent, String> free : List.of(cWhat, cResult, cReason)) {
+            free.setCellFactory(Tables.wrapping());
+        }
         Label timeHeader = new Label(Messages.get("audit.col.time"));
         timeHeader.setTooltip(new Tooltip(Messages.format("audit.col.time.tooltip", Formats.zone())));
         cTime.setText("");
