@@ -229,6 +229,11 @@ public final class AuditViewModel implements Refreshable {
         return pager.hasPreviousProperty();
     }
 
+    /** @return the pages and their selection */
+    public KeysetPager<AuditEvent> pager() {
+        return pager;
+    }
+
     public Command loadCommand() {
         return pager.loadCommand();
     }

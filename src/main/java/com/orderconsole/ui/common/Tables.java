@@ -6,6 +6,7 @@ import javafx.collections.ListChangeListener;
 import javafx.collections.ObservableList;
 import javafx.scene.control.ContentDisplay;
 import javafx.scene.control.IndexedCell;
+import javafx.scene.control.Label;
 import javafx.scene.control.TableCell;
 import javafx.scene.control.TableColumn;
 import javafx.scene.control.TableView;
@@ -77,6 +78,17 @@ public final class Tables {
                 }
             }
         });
+    }
+
+    /**
+     * As {@link #bind(TableView, ObservableList, Property, Function)}, with the words shown while the table is empty.
+     *
+     * @param empty e.g. "No entries in the queue."
+     */
+    public static <T> void bind(TableView<T> table, ObservableList<T> items, Property<T> selected, Function<? super T, ?> key,
+                                String empty) {
+        bind(table, items, selected, key);
+        table.setPlaceholder(new Label(empty));
     }
 
     /**

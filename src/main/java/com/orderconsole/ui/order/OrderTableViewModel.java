@@ -291,6 +291,11 @@ public final class OrderTableViewModel implements Refreshable {
         return pager.hasPreviousProperty();
     }
 
+    /** @return the pages and their selection */
+    public KeysetPager<OrderSummary> pager() {
+        return pager;
+    }
+
     /** @return runs a search (or a refresh); executable while no page is loading */
     public Command searchCommand() {
         return pager.loadCommand();
