@@ -38,8 +38,12 @@ import java.util.List;
 public final class AuditViewModel implements Refreshable {
     /** Rows per page. */
     public static final int PAGE_SIZE = 100;
-    /** Sources the history and the audit log record, offered in the source filter (any other can be typed). */
-    public static final List<String> SOURCES = List.of("console", "cli", "sweeper", "import", "simulator", "bulk", "repair", "create");
+    /**
+     * Sources the history and the audit log record, offered in the source filter (any other can be typed); the
+     * audit log's repairs, rule changes and dead-letter actions are under the last three.
+     */
+    public static final List<String> SOURCES = List.of("console", "cli", "sweeper", "import", "simulator", "bulk", "repair", "create",
+            "reconciliation", "rules", "dead-letters");
 
     private final AuditService audit;
     private final DialogService dialogs;

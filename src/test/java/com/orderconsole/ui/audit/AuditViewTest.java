@@ -113,4 +113,26 @@ class AuditViewTest extends ConsoleFxTest {
         }
         return c.lookup(".text") instanceof javafx.scene.text.Text t ? t : null;
     }
+
+    /**
+     * The source filter offers what the history and the audit log record; a real window at 1280x800 showed
+     * "reconciliation" as "reconciliatio" in the 130 px box, and the drop-down did not offer it at all.
+     */
+    @Test
+    void everyOfferedSourceFitsTheSourceBox() throws Exception {
+        openConsole("rita", Role.READ_ONLY);
+        clickOn("#nav-AUDIT");
+        assertThat(AuditViewModel.SOURCES).contains("reconciliation", "rules", "dead-letters");
+        java.util.List<String> tooWide = onFx(() -> {
+            view.root().getScene().getRoot().layout();
+            javafx.scene.control.TextField editor = lookup("#sourceBox").<javafx.scene.control.ComboBox<String>>query().getEditor();
+            double room = editor.getWidth() - editor.snappedLeftInset() - editor.snappedRightInset();
+            return AuditViewModel.SOURCES.stream().filter(src -> {
+                javafx.scene.text.Text t = new javafx.scene.text.Text(src);
+                t.setFont(editor.getFont());
+                return t.getLayoutBounds().getWidth() > room;
+            }).toList();
+        });
+        assertThat(tooWide).as("sources wider than the box's text field").isEmpty();
+    }
 }
