@@ -4,18 +4,19 @@ import com.orderconsole.app.Messages;
 import com.orderconsole.domain.ResultCode;
 import com.orderconsole.service.audit.AuditEvent;
 import com.orderconsole.service.audit.MoveKind;
+import com.orderconsole.ui.common.Actions;
+import com.orderconsole.ui.common.Cells;
 import com.orderconsole.ui.common.Formats;
 import com.orderconsole.ui.common.Fxml;
+import com.orderconsole.ui.common.PagerBar;
 import com.orderconsole.ui.common.Styles;
 import com.orderconsole.ui.common.Tables;
-import javafx.beans.property.ReadOnlyStringWrapper;
 import javafx.collections.FXCollections;
 import javafx.fxml.FXML;
 import javafx.scene.control.Button;
 import javafx.scene.control.ComboBox;
 import javafx.scene.control.DatePicker;
 import javafx.scene.control.Label;
-import javafx.scene.control.ListCell;
 import javafx.scene.control.TableColumn;
 import javafx.scene.control.TableView;
 import javafx.scene.control.TextField;
@@ -27,7 +28,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.function.Function;
 
-/** The Audit page: binds {@link AuditViewModel} and forwards clicks. */
+/** The Audit page: binds {@link AuditViewModel}; its buttons run the model's actions. */
 public final class AuditView {
     private final AuditViewModel vm;
     private final BorderPane root;
@@ -40,6 +41,7 @@ public final class AuditView {
     @FXML private DatePicker toPicker;
     @FXML private TextField prefixField;
     @FXML private Button searchButton;
+    @FXML private Button clearButton;
     @FXML private TableView<AuditEvent> auditTable;
     @FXML private TableColumn<AuditEvent, String> cTime;
     @FXML private TableColumn<AuditEvent, String> cActor;
@@ -72,8 +74,7 @@ public final class AuditView {
         sourceBox.setItems(FXCollections.observableArrayList(AuditViewModel.SOURCES));
         sourceBox.valueProperty().bindBidirectional(vm.sourceProperty());
         moveBox.setItems(FXCollections.observableArrayList(MoveKind.values()));
-        moveBox.setButtonCell(cell(AuditView::moveText));
-        moveBox.setCellFactory(l -> cell(AuditView::moveText));
+        Cells.label(moveBox, AuditView::moveText);
         moveBox.valueProperty().bindBidirectional(vm.moveKindProperty());
         moveBox.setTooltip(new Tooltip(Messages.get("audit.moves.tooltip")));
         List<ResultCode> codes = new ArrayList<>();
@@ -82,82 +83,41 @@ public final class AuditView {
         codeBox.setItems(FXCollections.observableArrayList(codes));
         Function<ResultCode, String> codeText = c -> c == null ? Messages.get("audit.code.any")
                 : c.code() + " · " + Messages.get("audit.code." + c.name());
-        codeBox.setButtonCell(cell(codeText));
-        codeBox.setCellFactory(l -> cell(codeText));
+        Cells.label(codeBox, codeText);
         codeBox.valueProperty().bindBidirectional(vm.codeProperty());
         fromPicker.valueProperty().bindBidirectional(vm.fromDayProperty());
         toPicker.valueProperty().bindBidirectional(vm.toDayProperty());
         prefixField.textProperty().bindBidirectional(vm.idPrefixProperty());
-        searchButton.disableProperty().bind(vm.loadCommand().executableProperty().not());
+        Actions.bind(searchButton, vm.loadCommand(), vm::search);
+        actorField.setOnAction(e -> vm.search());
+        prefixField.setOnAction(e -> vm.search());
+        clearButton.setOnAction(e -> vm.clearFilters());
 
-        // Columns keep their width and the table scrolls sideways: a time, a reason or a repair's detail is never cut short.
-        Tables.bind(auditTable, vm.rows(), vm.selectedProperty(), e -> e.kind() + ":" + e.id());
-        auditTable.setPlaceholder(new Label(Messages.get("audit.none")));
-        cTime.setCellValueFactory(c -> text(Formats.dateTime(c.getValue().atMs())));
-        cActor.setCellValueFactory(c -> text(c.getValue().actor()));
-        cSource.setCellValueFactory(c -> text(c.getValue().source()));
-        cOrder.setCellValueFactory(c -> text(c.getValue().orderId() == null ? "" : c.getValue().orderId()));
-        cWhat.setCellValueFactory(c -> text(AuditViewModel.what(c.getValue())));
-        cResult.setCellValueFactory(c -> text(AuditViewModel.result(c.getValue())));
-        cReason.setCellValueFactory(c -> text(c.getValue().reason()));
+        // Columns keep their width and the table scrolls sideways; what, result and reason wrap: a repair's detail
+        // or a long reason is shown whole.
+        Tables.bind(auditTable, vm.rows(), vm.selectedProperty(), e -> e.kind() + ":" + e.id(), Messages.get("audit.none"));
+        cTime.setCellValueFactory(c -> Cells.text(Formats.dateTime(c.getValue().atMs())));
+        cActor.setCellValueFactory(c -> Cells.text(c.getValue().actor()));
+        cSource.setCellValueFactory(c -> Cells.text(c.getValue().source()));
+        cOrder.setCellValueFactory(c -> Cells.text(c.getValue().orderId()));
+        cWhat.setCellValueFactory(c -> Cells.text(AuditViewModel.what(c.getValue())));
+        cResult.setCellValueFactory(c -> Cells.text(AuditViewModel.result(c.getValue())));
+        cReason.setCellValueFactory(c -> Cells.text(c.getValue().reason()));
+        for (TableColumn<AuditEvent, String> free : List.of(cWhat, cResult, cReason)) {
+            free.setCellFactory(Tables.wrapping());
+        }
         Label timeHeader = new Label(Messages.get("audit.col.time"));
         timeHeader.setTooltip(new Tooltip(Messages.format("audit.col.time.tooltip", Formats.zone())));
         cTime.setText("");
         cTime.setGraphic(timeHeader);
 
-        prevButton.disableProperty().bind(vm.previousCommand().executableProperty().not());
-        nextButton.disableProperty().bind(vm.nextCommand().executableProperty().not());
-        pageLabel.textProperty().bind(vm.pageNumberProperty().asString(Messages.get("audit.page")));
-        exportCsvButton.disableProperty().bind(vm.exportCommand().executableProperty().not());
-        exportJsonButton.disableProperty().bind(vm.exportCommand().executableProperty().not());
+        PagerBar.bind(vm.pager(), prevButton, pageLabel, nextButton, n -> String.format(Messages.get("audit.page"), n));
+        Actions.bind(exportCsvButton, vm.exportCommand(), vm::exportCsv);
+        Actions.bind(exportJsonButton, vm.exportCommand(), vm::exportJson);
         Styles.toggle(auditMessage, vm.feedback());
     }
 
     private static String moveText(MoveKind k) {
         return k == null ? "" : Messages.get("audit.moves." + k.name());
-    }
-
-    private static ReadOnlyStringWrapper text(String s) {
-        return new ReadOnlyStringWrapper(s == null ? "" : s);
-    }
-
-    private static <T> ListCell<T> cell(Function<T, String> label) {
-        return new ListCell<>() {
-            @Override
-            protected void updateItem(T item, boolean empty) {
-                super.updateItem(item, empty);
-                setText(empty ? null : label.apply(item));
-            }
-        };
-    }
-
-    @FXML
-    private void onSearch() {
-        vm.search();
-    }
-
-    @FXML
-    private void onClear() {
-        vm.clearFilters();
-    }
-
-    @FXML
-    private void onPrevious() {
-        vm.previousPage();
-    }
-
-    @FXML
-    private void onNext() {
-        vm.nextPage();
-    }
-
-    @FXML
-    private void onExportCsv() {
-        vm.exportCsv();
-    }
-
-    @FXML
-    private void onExportJson() {
-        vm.exportJson();
     }
 }

@@ -11,16 +11,14 @@ import com.orderconsole.ui.common.Background;
 import com.orderconsole.ui.common.Command;
 import com.orderconsole.ui.common.DialogService;
 import com.orderconsole.ui.common.Feedback;
+import com.orderconsole.ui.common.KeysetPager;
 import com.orderconsole.ui.common.Refreshable;
 import javafx.beans.property.ObjectProperty;
 import javafx.beans.property.ReadOnlyBooleanProperty;
-import javafx.beans.property.ReadOnlyBooleanWrapper;
 import javafx.beans.property.ReadOnlyIntegerProperty;
-import javafx.beans.property.ReadOnlyIntegerWrapper;
 import javafx.beans.property.SimpleObjectProperty;
 import javafx.beans.property.SimpleStringProperty;
 import javafx.beans.property.StringProperty;
-import javafx.collections.FXCollections;
 import javafx.collections.ObservableList;
 
 import java.io.BufferedWriter;
@@ -30,7 +28,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.LocalDate;
 import java.time.ZoneId;
-import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -41,8 +38,12 @@ import java.util.List;
 public final class AuditViewModel implements Refreshable {
     /** Rows per page. */
     public static final int PAGE_SIZE = 100;
-    /** Sources the history and the audit log record, offered in the source filter (any other can be typed). */
-    public static final List<String> SOURCES = List.of("console", "cli", "sweeper", "import", "simulator", "bulk", "repair", "create");
+    /**
+     * Sources the history and the audit log record, offered in the source filter (any other can be typed); the
+     * audit log's repairs, rule changes and dead-letter actions are under the last three.
+     */
+    public static final List<String> SOURCES = List.of("console", "cli", "sweeper", "import", "simulator", "bulk", "repair", "create",
+            "reconciliation", "rules", "dead-letters");
 
     private final AuditService audit;
     private final DialogService dialogs;
@@ -54,21 +55,10 @@ public final class AuditViewModel implements Refreshable {
     private final ObjectProperty<LocalDate> fromDay = new SimpleObjectProperty<>();
     private final ObjectProperty<LocalDate> toDay = new SimpleObjectProperty<>();
     private final StringProperty idPrefix = new SimpleStringProperty("");
-    private final ObservableList<AuditEvent> rows = FXCollections.observableArrayList();
-    private final ObjectProperty<AuditEvent> selected = new SimpleObjectProperty<>();
-    private final ReadOnlyIntegerWrapper pageNumber = new ReadOnlyIntegerWrapper(1);
-    private final ReadOnlyBooleanWrapper hasNext = new ReadOnlyBooleanWrapper();
-    private final ReadOnlyBooleanWrapper hasPrevious = new ReadOnlyBooleanWrapper();
     private final Feedback feedback = new Feedback();
-    private final Command loadCommand;
-    private final Command nextCommand;
-    private final Command previousCommand;
+    private final KeysetPager<AuditEvent> pager;
     private final Command exportCommand;
-    /** Cursors of the pages before the current one, and the current one's (null = first page). */
-    private final List<String> cursors = new ArrayList<>();
     private AuditFilter filter = AuditFilter.all();
-    private String current;
-    private String next;
 
     /**
      * @param audit reads the recorded actions
@@ -84,9 +74,8 @@ public final class AuditViewModel implements Refreshable {
         this.audit = audit;
         this.dialogs = dialogs;
         this.pageSize = pageSize;
-        this.loadCommand = new Command(background, feedback::error);
-        this.nextCommand = loadCommand.when(hasNext);
-        this.previousCommand = loadCommand.when(hasPrevious);
+        this.pager = new KeysetPager<>(background, reader(AuditFilter.all()), Messages.get("audit.do.load"), e -> e.kind() + ":" + e.id(),
+                rows -> feedback.ok(rows.isEmpty() ? Messages.get("audit.none") : ""), feedback::error);
         this.exportCommand = new Command(background, feedback::error);
     }
 
@@ -100,8 +89,7 @@ public final class AuditViewModel implements Refreshable {
             return;
         }
         filter = f;
-        cursors.clear();
-        load(null, 1);
+        pager.first(reader(f));
     }
 
     /** Empties every filter field and shows the first page of everything. */
@@ -116,6 +104,13 @@ public final class AuditViewModel implements Refreshable {
         search();
     }
 
+    private KeysetPager.Reader<AuditEvent> reader(AuditFilter f) {
+        return (cursor, job) -> {
+            AuditPage p = audit.page(f, cursor, pageSize);
+            return new KeysetPager.Page<>(p.rows(), p.nextCursor());
+        };
+    }
+
     AuditFilter buildFilter() {
         ZoneId zone = ZoneId.systemDefault();
         Long from = fromDay.get() == null ? null : fromDay.get().atStartOfDay(zone).toInstant().toEpochMilli();
@@ -126,37 +121,18 @@ public final class AuditViewModel implements Refreshable {
 
     /** Shows the next page. */
     public void nextPage() {
-        if (next != null) {
-            cursors.add(current);
-            load(next, pageNumber.get() + 1);
-        }
+        pager.next();
     }
 
     /** Shows the previous page. */
     public void previousPage() {
-        if (!cursors.isEmpty()) {
-            String back = cursors.remove(cursors.size() - 1);
-            load(back, pageNumber.get() - 1);
-        }
+        pager.previous();
     }
 
     /** Reads the current page again (F5); the selected row stays selected when it is still there. */
     @Override
     public void refresh() {
-        load(current, pageNumber.get());
-    }
-
-    private void load(String cursor, int number) {
-        AuditFilter f = filter;
-        loadCommand.runLatest(Messages.get("audit.do.load"), j -> audit.page(f, cursor, pageSize), (AuditPage p) -> {
-            current = cursor;
-            next = p.nextCursor();
-            rows.setAll(p.rows());
-            pageNumber.set(number);
-            hasNext.set(next != null);
-            hasPrevious.set(number > 1);
-            feedback.ok(p.rows().isEmpty() ? Messages.get("audit.none") : "");
-        });
+        pager.refresh();
     }
 
     /** Asks where to save every matching action as CSV, then writes them. */
@@ -238,35 +214,40 @@ public final class AuditViewModel implements Refreshable {
 
     /** @return the current page's actions, newest first */
     public ObservableList<AuditEvent> rows() {
-        return rows;
+        return pager.rows();
     }
 
     public ObjectProperty<AuditEvent> selectedProperty() {
-        return selected;
+        return pager.selectedProperty();
     }
 
     public ReadOnlyIntegerProperty pageNumberProperty() {
-        return pageNumber.getReadOnlyProperty();
+        return pager.pageNumberProperty();
     }
 
     public ReadOnlyBooleanProperty hasNextProperty() {
-        return hasNext.getReadOnlyProperty();
+        return pager.hasNextProperty();
     }
 
     public ReadOnlyBooleanProperty hasPreviousProperty() {
-        return hasPrevious.getReadOnlyProperty();
+        return pager.hasPreviousProperty();
+    }
+
+    /** @return the pages and their selection */
+    public KeysetPager<AuditEvent> pager() {
+        return pager;
     }
 
     public Command loadCommand() {
-        return loadCommand;
+        return pager.loadCommand();
     }
 
     public Command nextCommand() {
-        return nextCommand;
+        return pager.nextCommand();
     }
 
     public Command previousCommand() {
-        return previousCommand;
+        return pager.previousCommand();
     }
 
     public Command exportCommand() {

@@ -5,19 +5,19 @@ import com.orderconsole.domain.OrderStatus;
 import com.orderconsole.service.bulk.BulkBatch;
 import com.orderconsole.service.bulk.BulkItem;
 import com.orderconsole.service.bulk.TargetCount;
+import com.orderconsole.ui.common.Actions;
+import com.orderconsole.ui.common.Cells;
 import com.orderconsole.ui.common.Formats;
 import com.orderconsole.ui.common.Fxml;
 import com.orderconsole.ui.common.Styles;
 import com.orderconsole.ui.common.Tables;
 import javafx.beans.binding.Bindings;
-import javafx.beans.property.ReadOnlyStringWrapper;
 import javafx.collections.FXCollections;
 import javafx.fxml.FXML;
 import javafx.scene.control.Button;
 import javafx.scene.control.CheckBox;
 import javafx.scene.control.ComboBox;
 import javafx.scene.control.Label;
-import javafx.scene.control.ListCell;
 import javafx.scene.control.ProgressBar;
 import javafx.scene.control.TableColumn;
 import javafx.scene.control.TableView;
@@ -27,9 +27,8 @@ import javafx.scene.layout.BorderPane;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.function.Function;
 
-/** The Bulk moves page: binds {@link BulkViewModel} and forwards clicks. */
+/** The Bulk moves page: binds {@link BulkViewModel}; its buttons run the model's actions. */
 public final class BulkView {
     private final BulkViewModel vm;
     private final BorderPane root;
@@ -90,28 +89,30 @@ public final class BulkView {
         targetBox.setItems(FXCollections.observableArrayList(OrderStatus.values()));
         targetBox.valueProperty().bindBidirectional(vm.targetProperty());
         overrideBox.selectedProperty().bindBidirectional(vm.overrideProperty());
-        overrideBox.setVisible(vm.canOverride());
-        overrideBox.setManaged(vm.canOverride());
+        Styles.shown(vm.canOverride(), overrideBox);
         capLabel.setText(Messages.format("bulk.cap", vm.maxOrders()));
-        previewButton.disableProperty().bind(vm.previewCommand().executableProperty().not());
+        Actions.bind(previewButton, vm.previewCommand(), vm::preview);
         tableFilterButton.disableProperty().bind(vm.runCommand().runningProperty());
+        tableFilterButton.setOnAction(e -> vm.useTableFilter());
         targetBox.disableProperty().bind(vm.runCommand().runningProperty());
         overrideBox.disableProperty().bind(vm.runCommand().runningProperty());
 
         targetTable.setItems(vm.perTarget());
         targetTable.setPlaceholder(new Label(Messages.get("bulk.preview.none")));
         targetTable.setColumnResizePolicy(TableView.CONSTRAINED_RESIZE_POLICY_FLEX_LAST_COLUMN);
-        tTarget.setCellValueFactory(c -> text(c.getValue().target().name()));
-        tApply.setCellValueFactory(c -> text(count(c.getValue().wouldApply())));
-        tReject.setCellValueFactory(c -> text(count(c.getValue().wouldReject())));
+        tTarget.setCellValueFactory(c -> Cells.text(c.getValue().target().name()));
+        tApply.setCellValueFactory(c -> Cells.text(count(c.getValue().wouldApply())));
+        tReject.setCellValueFactory(c -> Cells.text(count(c.getValue().wouldReject())));
         previewText.textProperty().bind(vm.previewTextProperty());
 
         reasonField.textProperty().bindBidirectional(vm.reasonProperty());
         reasonField.disableProperty().bind(vm.runCommand().runningProperty());
+        reasonField.setOnAction(e -> vm.apply());
         applyButton.disableProperty().bind(vm.applyCommand().executableProperty().not().or(Bindings.createBooleanBinding(() -> !vm.canApply())));
+        applyButton.setOnAction(e -> vm.apply());
         cancelButton.disableProperty().bind(vm.runCommand().runningProperty().not());
-        roleHint.setVisible(!vm.canApply());
-        roleHint.setManaged(!vm.canApply());
+        cancelButton.setOnAction(e -> vm.cancel());
+        Styles.shown(!vm.canApply(), roleHint);
         progressBar.progressProperty().bind(vm.progressProperty());
         progressText.textProperty().bind(vm.progressTextProperty());
 
@@ -119,35 +120,32 @@ public final class BulkView {
         outcomes.add(null);
         outcomes.addAll(Arrays.asList(BulkItem.Outcome.values()));
         outcomeBox.setItems(FXCollections.observableArrayList(outcomes));
-        outcomeBox.setButtonCell(cell(o -> o == null ? Messages.get("bulk.outcome.any") : outcomeText(o)));
-        outcomeBox.setCellFactory(l -> cell(o -> o == null ? Messages.get("bulk.outcome.any") : outcomeText(o)));
+        Cells.label(outcomeBox, o -> o == null ? Messages.get("bulk.outcome.any") : outcomeText(o));
         outcomeBox.valueProperty().bindBidirectional(vm.outcomeFilterProperty());
-        exportCsvButton.disableProperty().bind(vm.exportCommand().executableProperty().not());
-        exportJsonButton.disableProperty().bind(vm.exportCommand().executableProperty().not());
+        Actions.bind(exportCsvButton, vm.exportCommand(), vm::exportCsv);
+        Actions.bind(exportJsonButton, vm.exportCommand(), vm::exportJson);
         shownBatchText.textProperty().bind(Bindings.createStringBinding(() -> vm.shownBatchProperty().get() == null
                 ? Messages.get("bulk.results.none") : BulkViewModel.batchSummary(vm.shownBatchProperty().get()), vm.shownBatchProperty()));
 
-        Tables.bind(resultTable, vm.results(), vm.selectedResultProperty(), BulkItem::orderId);
-        resultTable.setPlaceholder(new Label(Messages.get("bulk.results.empty")));
-        rId.setCellValueFactory(c -> text(c.getValue().orderId()));
-        rOutcome.setCellValueFactory(c -> text(outcomeText(c.getValue().outcome())));
-        rCode.setCellValueFactory(c -> text(c.getValue().code() == null ? "" : c.getValue().code().code() + " · "
+        Tables.bind(resultTable, vm.results(), vm.selectedResultProperty(), BulkItem::orderId, Messages.get("bulk.results.empty"));
+        rId.setCellValueFactory(c -> Cells.text(c.getValue().orderId()));
+        rOutcome.setCellValueFactory(c -> Cells.text(outcomeText(c.getValue().outcome())));
+        rCode.setCellValueFactory(c -> Cells.text(c.getValue().code() == null ? "" : c.getValue().code().code() + " · "
                 + BulkViewModel.codeText(c.getValue().code())));
-        rSeen.setCellValueFactory(c -> text(c.getValue().seenStatus().name() + " v" + c.getValue().seenVersion()));
-        rVersion.setCellValueFactory(c -> text("v" + c.getValue().version()));
-        rError.setCellValueFactory(c -> text(c.getValue().error()));
+        rSeen.setCellValueFactory(c -> Cells.text(c.getValue().seenStatus().name() + " v" + c.getValue().seenVersion()));
+        rVersion.setCellValueFactory(c -> Cells.text("v" + c.getValue().version()));
+        rError.setCellValueFactory(c -> Cells.text(c.getValue().error()));
 
-        Tables.bind(batchTable, vm.batches(), vm.selectedBatchProperty(), BulkBatch::id);
-        batchTable.setPlaceholder(new Label(Messages.get("bulk.batches.empty")));
-        bId.setCellValueFactory(c -> text(Long.toString(c.getValue().id())));
-        bState.setCellValueFactory(c -> text(BulkViewModel.stateText(c.getValue().state())));
-        bWho.setCellValueFactory(c -> text(c.getValue().actor() + " · " + c.getValue().source()));
-        bWhen.setCellValueFactory(c -> text(Formats.shortDateTime(c.getValue().startedAtMs())));
-        bTarget.setCellValueFactory(c -> text(c.getValue().target().name() + (c.getValue().override() ? " !" : "")));
-        bCounts.setCellValueFactory(c -> text(Messages.format("bulk.batch.counts", c.getValue().matched(), c.getValue().counts().applied(),
+        Tables.bind(batchTable, vm.batches(), vm.selectedBatchProperty(), BulkBatch::id, Messages.get("bulk.batches.empty"));
+        bId.setCellValueFactory(c -> Cells.text(Long.toString(c.getValue().id())));
+        bState.setCellValueFactory(c -> Cells.text(BulkViewModel.stateText(c.getValue().state())));
+        bWho.setCellValueFactory(c -> Cells.text(c.getValue().actor() + " · " + c.getValue().source()));
+        bWhen.setCellValueFactory(c -> Cells.text(Formats.shortDateTime(c.getValue().startedAtMs())));
+        bTarget.setCellValueFactory(c -> Cells.text(c.getValue().target().name() + (c.getValue().override() ? " !" : "")));
+        bCounts.setCellValueFactory(c -> Cells.text(Messages.format("bulk.batch.counts", c.getValue().matched(), c.getValue().counts().applied(),
                 c.getValue().counts().rejected(), c.getValue().counts().conflicts(), c.getValue().counts().failed(), c.getValue().notRun())));
-        bReason.setCellValueFactory(c -> text(c.getValue().reason()));
-        bScope.setCellValueFactory(c -> text(c.getValue().scope()));
+        bReason.setCellValueFactory(c -> Cells.text(c.getValue().reason()));
+        bScope.setCellValueFactory(c -> Cells.text(c.getValue().scope()));
 
         Styles.toggle(bulkMessage, vm.feedback());
     }
@@ -158,49 +156,5 @@ public final class BulkView {
 
     private static String count(int n) {
         return String.format(Messages.locale(), "%,d", n);
-    }
-
-    private static ReadOnlyStringWrapper text(String s) {
-        return new ReadOnlyStringWrapper(s);
-    }
-
-    private static <T> ListCell<T> cell(Function<T, String> label) {
-        return new ListCell<>() {
-            @Override
-            protected void updateItem(T item, boolean empty) {
-                super.updateItem(item, empty);
-                setText(empty ? null : label.apply(item));
-            }
-        };
-    }
-
-    @FXML
-    private void onUseTableFilter() {
-        vm.useTableFilter();
-    }
-
-    @FXML
-    private void onPreview() {
-        vm.preview();
-    }
-
-    @FXML
-    private void onApply() {
-        vm.apply();
-    }
-
-    @FXML
-    private void onCancel() {
-        vm.cancel();
-    }
-
-    @FXML
-    private void onExportCsv() {
-        vm.exportCsv();
-    }
-
-    @FXML
-    private void onExportJson() {
-        vm.exportJson();
     }
 }

@@ -79,6 +79,20 @@ public final class Styles {
     }
 
     /**
+     * Shows or hides nodes and lets a hidden one give its place to the others (visible and managed together),
+     * e.g. actions the role may not use.
+     *
+     * @param shown true to show
+     * @param nodes the nodes
+     */
+    public static void shown(boolean shown, Node... nodes) {
+        for (Node n : nodes) {
+            n.setVisible(shown);
+            n.setManaged(shown);
+        }
+    }
+
+    /**
      * Adds or removes one class.
      *
      * @param node what to style

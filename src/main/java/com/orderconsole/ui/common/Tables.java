@@ -1,11 +1,18 @@
 package com.orderconsole.ui.common;
 
+import javafx.beans.binding.Bindings;
 import javafx.beans.property.Property;
 import javafx.collections.ListChangeListener;
 import javafx.collections.ObservableList;
+import javafx.scene.control.ContentDisplay;
 import javafx.scene.control.IndexedCell;
+import javafx.scene.control.Label;
+import javafx.scene.control.TableCell;
+import javafx.scene.control.TableColumn;
 import javafx.scene.control.TableView;
 import javafx.scene.control.skin.VirtualFlow;
+import javafx.scene.text.Text;
+import javafx.util.Callback;
 
 import java.util.Objects;
 import java.util.function.Function;
@@ -71,6 +78,48 @@ public final class Tables {
                 }
             }
         });
+    }
+
+    /**
+     * As {@link #bind(TableView, ObservableList, Property, Function)}, with the words shown while the table is empty.
+     *
+     * @param empty e.g. "No entries in the queue."
+     */
+    public static <T> void bind(TableView<T> table, ObservableList<T> items, Property<T> selected, Function<? super T, ?> key,
+                                String empty) {
+        bind(table, items, selected, key);
+        table.setPlaceholder(new Label(empty));
+    }
+
+    /**
+     * Cells for free text of any length (a repair's detail, a reason): the text wraps at the column's width
+     * and its row grows to hold it, so the whole text is on screen however narrow the column is made. A
+     * plain cell would cut it with "…" and leave the rest unreachable.
+     *
+     * @return a cell factory for the column
+     */
+    public static <S> Callback<TableColumn<S, String>, TableCell<S, String>> wrapping() {
+        return column -> new TableCell<>() {
+            private final Text text = new Text();
+
+            {
+                // Drawn by a Text of its own (a wrapping Labeled does not make its row taller); it follows the
+                // cell's font and colour, which CSS changes with the theme and on a selected row.
+                text.fontProperty().bind(fontProperty());
+                text.fillProperty().bind(textFillProperty());
+                text.wrappingWidthProperty().bind(Bindings.createDoubleBinding(
+                        () -> Math.max(0, column.getWidth() - getPadding().getLeft() - getPadding().getRight() - 1),
+                        column.widthProperty(), paddingProperty()));
+                setContentDisplay(ContentDisplay.GRAPHIC_ONLY);
+            }
+
+            @Override
+            protected void updateItem(String item, boolean empty) {
+                super.updateItem(item, empty);
+                text.setText(empty || item == null ? "" : item);
+                setGraphic(empty || item == null ? null : text);
+            }
+        };
     }
 
     /** @return index of the first row shown, -1 when the table has no rows on screen yet */

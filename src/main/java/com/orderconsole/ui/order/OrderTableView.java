@@ -3,10 +3,13 @@ package com.orderconsole.ui.order;
 import com.orderconsole.app.Messages;
 import com.orderconsole.domain.OrderStatus;
 import com.orderconsole.service.order.OrderSummary;
+import com.orderconsole.ui.common.Actions;
+import com.orderconsole.ui.common.Cells;
 import com.orderconsole.ui.common.Formats;
 import com.orderconsole.ui.common.Fxml;
 import com.orderconsole.ui.common.MultiSelection;
 import com.orderconsole.ui.common.OrderText;
+import com.orderconsole.ui.common.PagerBar;
 import com.orderconsole.ui.common.Styles;
 import com.orderconsole.ui.common.Tables;
 import javafx.beans.property.ReadOnlyStringWrapper;
@@ -17,7 +20,6 @@ import javafx.scene.control.CheckBox;
 import javafx.scene.control.ComboBox;
 import javafx.scene.control.DatePicker;
 import javafx.scene.control.Label;
-import javafx.scene.control.ListCell;
 import javafx.scene.control.TableColumn;
 import javafx.scene.control.TableRow;
 import javafx.scene.control.TableView;
@@ -44,6 +46,7 @@ public final class OrderTableView {
     @FXML private CheckBox disagreeBox;
     @FXML private CheckBox ageBox;
     @FXML private Button searchButton;
+    @FXML private Button clearButton;
     @FXML private TableView<OrderSummary> ordersTable;
     @FXML private TableColumn<OrderSummary, String> cId;
     @FXML private TableColumn<OrderSummary, String> cMysql;
@@ -89,22 +92,23 @@ public final class OrderTableView {
         choices.add(null);
         choices.addAll(Arrays.asList(OrderStatus.values()));
         statusBox.setItems(FXCollections.observableArrayList(choices));
-        statusBox.setButtonCell(statusCell());
-        statusBox.setCellFactory(l -> statusCell());
+        Cells.label(statusBox, st -> st == null ? Messages.get("order.statusBox.promptText") : OrderText.status(st));
         statusBox.valueProperty().bindBidirectional(vm.statusProperty());
         stuckBox.selectedProperty().bindBidirectional(vm.stuckOnlyProperty());
         fromPicker.valueProperty().bindBidirectional(vm.createdFromProperty());
         toPicker.valueProperty().bindBidirectional(vm.createdToProperty());
         disagreeBox.selectedProperty().bindBidirectional(vm.disagreeingOnlyProperty());
         ageBox.selectedProperty().bindBidirectional(vm.sortByAgeProperty());
-        searchButton.disableProperty().bind(vm.searchCommand().executableProperty().not());
+        Actions.bind(searchButton, vm.searchCommand(), vm::search);
+        idField.setOnAction(e -> vm.search());
+        clearButton.setOnAction(e -> vm.clearFilters());
 
         ordersTable.setColumnResizePolicy(TableView.CONSTRAINED_RESIZE_POLICY_FLEX_LAST_COLUMN);
         MultiSelection<OrderSummary> several = MultiSelection.before(ordersTable, vm.rows(), OrderSummary::orderId, vm.selectedIds());
-        Tables.bind(ordersTable, vm.rows(), vm.selectedProperty(), OrderSummary::orderId);
+        Tables.bind(ordersTable, vm.rows(), vm.selectedProperty(), OrderSummary::orderId, Messages.get("order.table.empty"));
         several.after();
         bulkButton.textProperty().bind(vm.bulkMoveTextProperty());
-        ordersTable.setPlaceholder(new Label(Messages.get("order.table.empty")));
+        bulkButton.setOnAction(e -> vm.bulkMove());
         cId.setCellValueFactory(c -> new ReadOnlyStringWrapper(c.getValue().orderId()));
         cMysql.setCellValueFactory(c -> new ReadOnlyStringWrapper(OrderText.side(c.getValue().mysqlStatus(), c.getValue().mysqlVersion())));
         cRedis.setCellValueFactory(c -> new ReadOnlyStringWrapper(OrderText.side(c.getValue().redisStatus(), c.getValue().redisVersion())));
@@ -131,45 +135,7 @@ public final class OrderTableView {
             }
         });
 
-        prevButton.disableProperty().bind(vm.previousCommand().executableProperty().not());
-        nextButton.disableProperty().bind(vm.nextCommand().executableProperty().not());
-        pageLabel.textProperty().bind(javafx.beans.binding.Bindings.createStringBinding(
-                () -> Messages.format("order.page", vm.pageNumberProperty().get()), vm.pageNumberProperty()));
+        PagerBar.bind(vm.pager(), prevButton, pageLabel, nextButton, n -> Messages.format("order.page", n));
         Styles.toggle(ordersMessage, vm.feedback());
-    }
-
-    private static ListCell<OrderStatus> statusCell() {
-        return new ListCell<>() {
-            @Override
-            protected void updateItem(OrderStatus item, boolean empty) {
-                super.updateItem(item, empty);
-                setText(empty ? null : item == null ? Messages.get("order.statusBox.promptText") : OrderText.status(item));
-            }
-        };
-    }
-
-    @FXML
-    private void onSearch() {
-        vm.search();
-    }
-
-    @FXML
-    private void onClear() {
-        vm.clearFilters();
-    }
-
-    @FXML
-    private void onPrevious() {
-        vm.previousPage();
-    }
-
-    @FXML
-    private void onNext() {
-        vm.nextPage();
-    }
-
-    @FXML
-    private void onBulkMove() {
-        vm.bulkMove();
     }
 }

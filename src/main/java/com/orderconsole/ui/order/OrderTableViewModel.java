@@ -10,13 +10,12 @@ import com.orderconsole.service.order.OrderSummary;
 import com.orderconsole.ui.common.Background;
 import com.orderconsole.ui.common.Command;
 import com.orderconsole.ui.common.Feedback;
+import com.orderconsole.ui.common.KeysetPager;
 import com.orderconsole.ui.common.Refreshable;
 import javafx.beans.property.BooleanProperty;
 import javafx.beans.property.ObjectProperty;
 import javafx.beans.property.ReadOnlyBooleanProperty;
-import javafx.beans.property.ReadOnlyBooleanWrapper;
 import javafx.beans.property.ReadOnlyIntegerProperty;
-import javafx.beans.property.ReadOnlyIntegerWrapper;
 import javafx.beans.property.SimpleBooleanProperty;
 import javafx.beans.property.SimpleObjectProperty;
 import javafx.beans.property.SimpleStringProperty;
@@ -26,16 +25,13 @@ import javafx.collections.ObservableList;
 
 import java.time.LocalDate;
 import java.time.ZoneId;
-import java.util.ArrayDeque;
-import java.util.Deque;
 import java.util.Set;
 import java.util.function.Consumer;
 
 /**
  * The order table: filter fields, one keyset page of orders from MySQL with the Redis state next to
- * it, and paging. Pages move forward by the service's cursor; "previous" replays the cursor that
- * started the previous page, so no page is ever read by offset. Loads overlap only when the user asks
- * again before an answer came: the latest wins.
+ * it, and paging by keyset ({@link KeysetPager}): no page is ever read by offset. Loads overlap only when
+ * the user searches again before an answer came: the latest wins.
  */
 public final class OrderTableViewModel implements Refreshable {
     /** Rows per page by default. */
@@ -53,15 +49,8 @@ public final class OrderTableViewModel implements Refreshable {
     private final BooleanProperty disagreeingOnly = new SimpleBooleanProperty();
     private final BooleanProperty sortByAge = new SimpleBooleanProperty();
 
-    private final ObservableList<OrderSummary> rows = FXCollections.observableArrayList();
-    private final ObjectProperty<OrderSummary> selected = new SimpleObjectProperty<>();
-    private final ReadOnlyIntegerWrapper pageNumber = new ReadOnlyIntegerWrapper(1);
-    private final ReadOnlyBooleanWrapper hasNext = new ReadOnlyBooleanWrapper();
-    private final ReadOnlyBooleanWrapper hasPrevious = new ReadOnlyBooleanWrapper();
     private final Feedback feedback = new Feedback();
-    private final Command searchCommand;
-    private final Command previousCommand;
-    private final Command nextCommand;
+    private final KeysetPager<OrderSummary> pager;
 
     private OrderQuery query = OrderQuery.all();
     /** Ids of the rows selected together (several for a bulk move); kept across reloads by the view. */
@@ -70,11 +59,6 @@ public final class OrderTableViewModel implements Refreshable {
             () -> selectedIds.size() > 1 ? com.orderconsole.app.Messages.format("bulk.fromTable.selection", selectedIds.size())
                     : com.orderconsole.app.Messages.get("bulk.fromTable.filter"), selectedIds);
     private java.util.function.BiConsumer<java.util.List<String>, OrderQuery> onBulkMove = (ids, q) -> { };
-    /** Cursor that started each page before the current one (null for page 1). */
-    private final Deque<String> previousCursors = new ArrayDeque<>();
-    private String currentCursor;
-    private String nextCursor;
-    private long loadedAtMs;
 
     /**
      * @param orders reads the pages and looks up exact ids
@@ -95,9 +79,15 @@ public final class OrderTableViewModel implements Refreshable {
         this.orders = orders;
         this.openOrder = openOrder;
         this.pageSize = pageSize;
-        this.searchCommand = new Command(background, feedback::error);
-        this.previousCommand = searchCommand.when(hasPrevious);
-        this.nextCommand = searchCommand.when(hasNext);
+        // Shown like an error, as before: an empty page is worth noticing.
+        this.pager = new KeysetPager<>(background, reader(OrderQuery.all()), Messages.get("order.load.orders"), OrderSummary::orderId,
+                rows -> {
+                    if (rows.isEmpty()) {
+                        feedback.error(Messages.get("order.noMatch"));
+                    } else {
+                        feedback.clear();
+                    }
+                }, feedback::error);
     }
 
     /**
@@ -113,15 +103,13 @@ public final class OrderTableViewModel implements Refreshable {
             return;
         }
         query = q;
-        previousCursors.clear();
-        pageNumber.set(1);
         String exact = idText.get() == null ? "" : idText.get().trim();
         // A well-formed id is also looked up exactly: its details open, or say that no order has it (the
         // table still lists the ids starting with it). The lookup finds orders missing in MySQL too.
         if (OrderId.isValid(exact)) {
             openOrder.accept(exact);
         }
-        load(null);
+        pager.first(reader(q));
     }
 
     /**
@@ -143,6 +131,7 @@ public final class OrderTableViewModel implements Refreshable {
      * @param s the order as read
      */
     public void updateRow(OrderSummary s) {
+        ObservableList<OrderSummary> rows = pager.rows();
         for (int i = 0; i < rows.size(); i++) {
             if (rows.get(i).orderId().equals(s.orderId())) {
                 if (!rows.get(i).equals(s)) {
@@ -176,58 +165,29 @@ public final class OrderTableViewModel implements Refreshable {
 
     /** Loads the page after the current one, if there is one. */
     public void nextPage() {
-        if (nextCursor == null || searchCommand.isRunning()) {
-            return;
-        }
-        previousCursors.push(currentCursor == null ? "" : currentCursor);
-        pageNumber.set(pageNumber.get() + 1);
-        load(nextCursor);
+        pager.next();
     }
 
     /** Loads the page before the current one, if there is one. */
     public void previousPage() {
-        if (previousCursors.isEmpty() || searchCommand.isRunning()) {
-            return;
-        }
-        String c = previousCursors.pop();
-        pageNumber.set(pageNumber.get() - 1);
-        load(c.isEmpty() ? null : c);
+        pager.previous();
     }
 
     /** Reloads the current page with the current filter. */
     @Override
     public void refresh() {
-        if (!searchCommand.isRunning()) {
-            load(currentCursor);
-        }
+        pager.refresh();
     }
 
-    private void load(String cursor) {
-        OrderQuery q = query;
-        searchCommand.runLatest(Messages.get("order.load.orders"), job -> {
+    private KeysetPager.Reader<OrderSummary> reader(OrderQuery q) {
+        return (cursor, job) -> {
             OrderPage page = orders.page(q, cursor, pageSize);
             // A cursor is handed out whenever a page is full; whether anything follows it is asked, so
             // Next is offered only when it leads to a page with rows.
             String next = page.nextCursor() != null && !orders.page(q, page.nextCursor(), 1).rows().isEmpty()
                     ? page.nextCursor() : null;
-            return new Loaded(page, next, System.currentTimeMillis());
-        }, loaded -> {
-            currentCursor = cursor;
-            nextCursor = loaded.next();
-            loadedAtMs = loaded.atMs();
-            rows.setAll(loaded.page().rows());
-            OrderSummary was = selected.get();
-            selected.set(was == null ? null : rows.stream()
-                    .filter(r -> r.orderId().equals(was.orderId())).findFirst().orElse(null));
-            hasNext.set(nextCursor != null);
-            hasPrevious.set(!previousCursors.isEmpty());
-            // Shown like an error, as before: an empty page is worth noticing.
-            if (rows.isEmpty()) {
-                feedback.error(Messages.get("order.noMatch"));
-            } else {
-                feedback.clear();
-            }
-        });
+            return new KeysetPager.Page<>(page.rows(), next);
+        };
     }
 
     /**
@@ -273,9 +233,6 @@ public final class OrderTableViewModel implements Refreshable {
         return Messages.get("order.statusDiffers");
     }
 
-    private record Loaded(OrderPage page, String next, long atMs) {
-    }
-
     /** @return id or id prefix typed by the user */
     public StringProperty idTextProperty() {
         return idText;
@@ -311,42 +268,47 @@ public final class OrderTableViewModel implements Refreshable {
 
     /** @return the row the user selected; kept across reloads by order id */
     public ObjectProperty<OrderSummary> selectedProperty() {
-        return selected;
+        return pager.selectedProperty();
     }
 
     /** @return the rows of the current page */
     public ObservableList<OrderSummary> rows() {
-        return rows;
+        return pager.rows();
     }
 
     /** @return 1-based number of the current page */
     public ReadOnlyIntegerProperty pageNumberProperty() {
-        return pageNumber.getReadOnlyProperty();
+        return pager.pageNumberProperty();
     }
 
     /** @return true when a page follows the shown one */
     public ReadOnlyBooleanProperty hasNextProperty() {
-        return hasNext.getReadOnlyProperty();
+        return pager.hasNextProperty();
     }
 
     /** @return true when a page precedes the shown one */
     public ReadOnlyBooleanProperty hasPreviousProperty() {
-        return hasPrevious.getReadOnlyProperty();
+        return pager.hasPreviousProperty();
+    }
+
+    /** @return the pages and their selection */
+    public KeysetPager<OrderSummary> pager() {
+        return pager;
     }
 
     /** @return runs a search (or a refresh); executable while no page is loading */
     public Command searchCommand() {
-        return searchCommand;
+        return pager.loadCommand();
     }
 
     /** @return executable while there is a page before this one and no page is loading */
     public Command previousCommand() {
-        return previousCommand;
+        return pager.previousCommand();
     }
 
     /** @return executable while there is a page after this one and no page is loading */
     public Command nextCommand() {
-        return nextCommand;
+        return pager.nextCommand();
     }
 
     /** @return an error or hint in words, "" when there is none */
@@ -361,7 +323,7 @@ public final class OrderTableViewModel implements Refreshable {
 
     /** @return when the shown page was read, epoch ms (for "in status for" ages) */
     public long loadedAtMs() {
-        return loadedAtMs;
+        return pager.loadedAtMs();
     }
 
     /** @param handler opens the bulk page with either the selected ids (several rows) or the table's filter (null ids) */

@@ -5,6 +5,7 @@ import com.orderconsole.app.Messages;
 import com.orderconsole.service.queue.QueueItem;
 import com.orderconsole.service.queue.QueueSummary;
 import com.orderconsole.service.queue.SweeperStatus;
+import com.orderconsole.ui.common.Actions;
 import com.orderconsole.ui.common.Formats;
 import com.orderconsole.ui.common.Fxml;
 import com.orderconsole.ui.common.Styles;
@@ -60,6 +61,7 @@ public final class CancelQueueView {
     @FXML private Label extendLabel;
     @FXML private NumberAxis entriesAxis;
 
+    /** @param vm the page's model */
     public CancelQueueView(CancelQueueViewModel vm) {
         this.vm = vm;
         this.root = Fxml.load("/fxml/queue/CancelQueueView.fxml", this);
@@ -79,8 +81,7 @@ public final class CancelQueueView {
         vm.summaryProperty().addListener((o, a, s) -> showSummary(s));
 
         queueTable.setColumnResizePolicy(TableView.CONSTRAINED_RESIZE_POLICY_FLEX_LAST_COLUMN);
-        Tables.bind(queueTable, vm.entries(), vm.selectedProperty(), QueueItem::orderId);
-        queueTable.setPlaceholder(new Label(Messages.get("queue.empty")));
+        Tables.bind(queueTable, vm.entries(), vm.selectedProperty(), QueueItem::orderId, Messages.get("queue.empty"));
         cId.setCellValueFactory(c -> new ReadOnlyStringWrapper(c.getValue().orderId()));
         cExpiry.setText(Messages.format("queue.cExpiry.zone", Formats.zone()));
         cExpiry.setCellValueFactory(c -> new ReadOnlyStringWrapper(Formats.shortDateTime(c.getValue().expireAtMs())));
@@ -115,23 +116,15 @@ public final class CancelQueueView {
         extendBy.valueProperty().bindBidirectional(vm.extendByProperty());
 
         boolean canAct = vm.canAct();
-        for (Button b : List.of(cancelButton, removeButton, extendButton)) {
-            b.disableProperty().bind(vm.entryCommand().executableProperty().not());
-            b.setVisible(canAct);
-            b.setManaged(canAct);
-        }
-        for (javafx.scene.Node n : List.of(extendBy, extendLabel)) {
-            n.setVisible(canAct);
-            n.setManaged(canAct);
-        }
-        pauseButton.setVisible(canAct);
-        pauseButton.setManaged(canAct);
-        pauseButton.disableProperty().bind(vm.sweeperCommand().executableProperty().not());
+        Actions.bind(cancelButton, vm.entryCommand(), vm::cancelSelected);
+        Actions.bind(removeButton, vm.entryCommand(), vm::removeSelected);
+        Actions.bind(extendButton, vm.entryCommand(), vm::extendSelected);
+        Actions.bind(pauseButton, vm.sweeperCommand(), vm::toggleSweeper);
+        Styles.shown(canAct, cancelButton, removeButton, extendButton, extendBy, extendLabel, pauseButton);
         pauseButton.setText(Messages.get("queue.pause"));
 
         Styles.toggle(queueMessage, vm.feedback());
-        roleHint.setVisible(!canAct);
-        roleHint.setManaged(!canAct);
+        Styles.shown(!canAct, roleHint);
     }
 
     private void showSummary(QueueSummary s) {
@@ -168,25 +161,5 @@ public final class CancelQueueView {
                 .map(s -> new XYChart.Data<Number, Number>((s.atMs() - latest) / 1000.0, s.depth())).toList());
         overdueSeries.getData().setAll(samples.stream()
                 .map(s -> new XYChart.Data<Number, Number>((s.atMs() - latest) / 1000.0, s.overdue())).toList());
-    }
-
-    @FXML
-    private void onPauseResume() {
-        vm.toggleSweeper();
-    }
-
-    @FXML
-    private void onCancelNow() {
-        vm.cancelSelected();
-    }
-
-    @FXML
-    private void onRemove() {
-        vm.removeSelected();
-    }
-
-    @FXML
-    private void onExtend() {
-        vm.extendSelected();
     }
 }

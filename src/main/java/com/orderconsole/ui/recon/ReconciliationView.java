@@ -2,12 +2,12 @@ package com.orderconsole.ui.recon;
 
 import com.orderconsole.app.Messages;
 import com.orderconsole.service.deadletter.DeadLetter;
+import com.orderconsole.ui.common.Actions;
 import com.orderconsole.ui.common.Tables;
 import javafx.beans.property.ObjectProperty;
 import javafx.beans.property.SimpleObjectProperty;
 import javafx.collections.ListChangeListener;
 import javafx.scene.control.Tab;
-import java.util.List;
 import com.orderconsole.service.recon.ReconFinding;
 import com.orderconsole.ui.common.Fxml;
 import com.orderconsole.ui.common.OrderText;
@@ -58,6 +58,7 @@ public final class ReconciliationView {
     @FXML private TableColumn<DeadLetter, String> dBody;
     @FXML private Button retryButton;
     @FXML private Button discardButton;
+    @FXML private Button lettersRefreshButton;
     @FXML private Label lettersRoleHint;
     @FXML private Label lettersMessage;
 
@@ -80,30 +81,28 @@ public final class ReconciliationView {
     private void bind() {
         filterBox.selectedProperty().bindBidirectional(vm.useTableFilterProperty());
         filterBox.disableProperty().bind(vm.runCommand().runningProperty());
-        runButton.disableProperty().bind(vm.runCommand().executableProperty().not());
+        Actions.bind(runButton, vm.runCommand(), vm::run);
         cancelButton.disableProperty().bind(vm.runCommand().runningProperty().not());
-        exportButton.disableProperty().bind(vm.exportCommand().executableProperty().not());
+        cancelButton.setOnAction(e -> vm.cancel());
+        Actions.bind(exportButton, vm.exportCommand(), vm::exportFindings);
         progressBar.progressProperty().bind(vm.progressProperty());
         progressText.textProperty().bind(vm.progressTextProperty());
 
         categoryTable.setColumnResizePolicy(TableView.CONSTRAINED_RESIZE_POLICY_FLEX_LAST_COLUMN);
         // Selection survives a new comparison: the category's findings stay listed.
-        Tables.bind(categoryTable, vm.categories(), selectedRow, CategoryRow::category);
-        categoryTable.setPlaceholder(new Label(Messages.get("recon.categories.empty")));
+        Tables.bind(categoryTable, vm.categories(), selectedRow, CategoryRow::category, Messages.get("recon.categories.empty"));
         cCategory.setCellValueFactory(c -> new ReadOnlyStringWrapper(ReconciliationViewModel.label(c.getValue().category())));
         cCount.setCellValueFactory(c -> new ReadOnlyObjectWrapper<>(c.getValue().count()));
         selectedRow.addListener((o, a, row) -> vm.selectedProperty().set(row == null ? null : row.category()));
 
         boolean canRepair = vm.canRepair();
-        repairButton.setVisible(canRepair);
-        repairButton.setManaged(canRepair);
-        roleHint.setVisible(!canRepair);
-        roleHint.setManaged(!canRepair);
-        repairButton.disableProperty().bind(vm.repairCommand().executableProperty().not());
+        Styles.shown(canRepair, repairButton);
+        Styles.shown(!canRepair, roleHint);
+        Actions.bind(repairButton, vm.repairCommand(), vm::repairSelected);
 
         findingTable.setColumnResizePolicy(TableView.CONSTRAINED_RESIZE_POLICY_FLEX_LAST_COLUMN);
-        Tables.bind(findingTable, vm.findings(), new SimpleObjectProperty<>(), f -> f.category() + "/" + f.orderId() + "/" + f.detail());
-        findingTable.setPlaceholder(new Label(Messages.get("recon.findings.empty")));
+        Tables.bind(findingTable, vm.findings(), new SimpleObjectProperty<>(), f -> f.category() + "/" + f.orderId() + "/" + f.detail(),
+                Messages.get("recon.findings.empty"));
         fId.setCellValueFactory(c -> new ReadOnlyStringWrapper(c.getValue().orderId()));
         fMysql.setCellValueFactory(c -> new ReadOnlyStringWrapper(OrderText.side(c.getValue().mysqlStatus(), c.getValue().mysqlVersion())));
         fRedis.setCellValueFactory(c -> new ReadOnlyStringWrapper(OrderText.side(c.getValue().redisStatus(), c.getValue().redisVersion())));
@@ -115,8 +114,7 @@ public final class ReconciliationView {
 
     private void bindDeadLetters() {
         letterTable.setColumnResizePolicy(TableView.CONSTRAINED_RESIZE_POLICY_FLEX_LAST_COLUMN);
-        Tables.bind(letterTable, letters.letters(), letters.selectedProperty(), DeadLetter::id);
-        letterTable.setPlaceholder(new Label(Messages.get("recon.letters.empty")));
+        Tables.bind(letterTable, letters.letters(), letters.selectedProperty(), DeadLetter::id, Messages.get("recon.letters.empty"));
         dId.setCellValueFactory(c -> new ReadOnlyStringWrapper(Long.toString(c.getValue().id())));
         dOrder.setCellValueFactory(c -> new ReadOnlyStringWrapper(c.getValue().orderId() == null ? Messages.get("recon.letters.unreadable") : c.getValue().orderId()));
         dBucket.setCellValueFactory(c -> new ReadOnlyStringWrapper(c.getValue().bucket() == null ? "—" : c.getValue().bucket().toString()));
@@ -124,13 +122,11 @@ public final class ReconciliationView {
         dReason.setCellValueFactory(c -> new ReadOnlyStringWrapper(c.getValue().reason()));
         dBody.setCellValueFactory(c -> new ReadOnlyStringWrapper(c.getValue().body()));
         boolean canAct = letters.canAct();
-        for (Button b : List.of(retryButton, discardButton)) {
-            b.setVisible(canAct);
-            b.setManaged(canAct);
-            b.disableProperty().bind(letters.letterCommand().executableProperty().not());
-        }
-        lettersRoleHint.setVisible(!canAct);
-        lettersRoleHint.setManaged(!canAct);
+        Styles.shown(canAct, retryButton, discardButton);
+        Actions.bind(retryButton, letters.letterCommand(), letters::retrySelected);
+        Actions.bind(discardButton, letters.letterCommand(), letters::discardSelected);
+        lettersRefreshButton.setOnAction(e -> letters.refresh());
+        Styles.shown(!canAct, lettersRoleHint);
         Styles.toggle(lettersMessage, letters.feedback());
         letters.letters().addListener((ListChangeListener<DeadLetter>) c ->
                 deadLettersTab.setText(Messages.format("recon.deadLettersTab.count", letters.letters().size())));
@@ -139,40 +135,5 @@ public final class ReconciliationView {
                 letters.refresh();
             }
         });
-    }
-
-    @FXML
-    private void onRetry() {
-        letters.retrySelected();
-    }
-
-    @FXML
-    private void onDiscard() {
-        letters.discardSelected();
-    }
-
-    @FXML
-    private void onReloadLetters() {
-        letters.refresh();
-    }
-
-    @FXML
-    private void onRun() {
-        vm.run();
-    }
-
-    @FXML
-    private void onCancel() {
-        vm.cancel();
-    }
-
-    @FXML
-    private void onRepair() {
-        vm.repairSelected();
-    }
-
-    @FXML
-    private void onExport() {
-        vm.exportFindings();
     }
 }

@@ -62,4 +62,77 @@ class AuditViewTest extends ConsoleFxTest {
         });
         assertThat(cut).as("cells cut short with …").noneMatch(c -> c.contains("cancel-sweeper"));
     }
+
+    /**
+     * A reconciliation repair is recorded with source "reconciliation" and a long "what" (category, direction,
+     * both states); at 1280x800 a real window cut the source in a 100 px column and the repair text in the
+     * What column. Every cell's whole text must be on screen: no text cut short, no wrapped text wider than
+     * its column.
+     */
+    @Test
+    void aReconciliationRepairIsShownWholeAt1280x800() throws Exception {
+        createOrder("u-4");
+        services.transitions().transition(new Operator("setup", Role.SUPPORT), TransitionRequest.of("u-4", OrderStatus.PAID, "test", "paid"));
+        services.follower().drainOnce();
+        // MySQL lost the payment (WAIT_PAY v1) while Redis has PAID v2: the repair copies Redis' state back.
+        com.orderconsole.RawSql.update("UPDATE orders SET status = 1, version = 1 WHERE order_id = 'u-4'");
+        Operator ops = new Operator("olga", Role.OPS);
+        var report = services.reconciliation().run(com.orderconsole.service.order.OrderQuery.all(),
+                com.orderconsole.service.recon.ReconProgress.NONE, () -> false);
+        services.reconciliation().repair(ops, report, com.orderconsole.service.recon.ReconCategory.STATE_MISMATCH,
+                com.orderconsole.service.recon.ReconProgress.NONE, () -> false);
+        openConsole("rita", Role.READ_ONLY);
+        clickOn("#nav-AUDIT");
+        waitUntil(() -> rows("#auditTable").stream().anyMatch(r -> "reconciliation".equals(((AuditEvent) r).source())));
+        AuditEvent repair = (AuditEvent) rows("#auditTable").stream()
+                .filter(r -> "reconciliation".equals(((AuditEvent) r).source())).findFirst().orElseThrow();
+        String what = AuditViewModel.what(repair);
+        assertThat(what).as("a long text, as in the real window").hasSizeGreaterThan(60);
+        java.util.List<String> cut = new java.util.ArrayList<>();
+        onFx(() -> {
+            view.root().getScene().getRoot().layout();
+            com.orderconsole.ui.CutTexts.collect(lookup("#auditTable").query(), "audit at 1280x800", cut);
+            return null;
+        });
+        assertThat(cut).as("cells cut short with …").isEmpty();
+        java.util.List<javafx.scene.text.Text> shown = onFx(() -> lookup("#auditTable .table-cell").queryAll().stream()
+                .filter(c -> c instanceof javafx.scene.control.TableCell<?, ?> tc && tc.isVisible() && !tc.isEmpty())
+                .map(c -> shownText((javafx.scene.control.TableCell<?, ?>) c))
+                .filter(t -> t != null && t.getText().equals(what)).toList());
+        assertThat(shown).as("the repair's whole text is shown").isNotEmpty();
+        assertThat(onFx(() -> shown.stream().allMatch(t -> {
+            javafx.scene.layout.Region cell = (javafx.scene.layout.Region) t.getParent();
+            return t.getBoundsInParent().getMaxX() <= cell.getWidth() + 0.5 && t.getBoundsInParent().getMaxY() <= cell.getHeight() + 0.5;
+        }))).as("the repair's text wraps inside its column and its row is tall enough").isTrue();
+    }
+
+    /** @return the text a cell draws: its graphic when it draws the text itself, else its label's text, or null */
+    private static javafx.scene.text.Text shownText(javafx.scene.control.TableCell<?, ?> c) {
+        if (c.getGraphic() instanceof javafx.scene.text.Text t) {
+            return t;
+        }
+        return c.lookup(".text") instanceof javafx.scene.text.Text t ? t : null;
+    }
+
+    /**
+     * The source filter offers what the history and the audit log record; a real window at 1280x800 showed
+     * "reconciliation" as "reconciliatio" in the 130 px box, and the drop-down did not offer it at all.
+     */
+    @Test
+    void everyOfferedSourceFitsTheSourceBox() throws Exception {
+        openConsole("rita", Role.READ_ONLY);
+        clickOn("#nav-AUDIT");
+        assertThat(AuditViewModel.SOURCES).contains("reconciliation", "rules", "dead-letters");
+        java.util.List<String> tooWide = onFx(() -> {
+            view.root().getScene().getRoot().layout();
+            javafx.scene.control.TextField editor = lookup("#sourceBox").<javafx.scene.control.ComboBox<String>>query().getEditor();
+            double room = editor.getWidth() - editor.snappedLeftInset() - editor.snappedRightInset();
+            return AuditViewModel.SOURCES.stream().filter(src -> {
+                javafx.scene.text.Text t = new javafx.scene.text.Text(src);
+                t.setFont(editor.getFont());
+                return t.getLayoutBounds().getWidth() > room;
+            }).toList();
+        });
+        assertThat(tooWide).as("sources wider than the box's text field").isEmpty();
+    }
 }
