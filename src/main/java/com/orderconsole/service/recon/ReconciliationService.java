@@ -226,8 +226,8 @@ public final class ReconciliationService {
         if (s.pending() > 0) {
             counts.put(ReconCategory.SYNC_PENDING, s.pending());
             kept.computeIfAbsent(ReconCategory.SYNC_PENDING, k -> new ArrayList<>()).add(new ReconFinding(
-                    ReconCategory.SYNC_PENDING, "", null, 0, null, 0, s.pending() + (s.pendingCapped() ? "+" : "")
-                    + " changes waiting in the outbox, oldest " + (s.oldestPendingAgeMs() == null ? 0 : s.oldestPendingAgeMs()) + " ms old",
+                    ReconCategory.SYNC_PENDING, "", null, 0, null, 0, "changes waiting in the outbox: " + s.pending()
+                    + (s.pendingCapped() ? "+" : "") + ", the oldest " + (s.oldestPendingAgeMs() == null ? 0 : s.oldestPendingAgeMs()) + " ms old",
                     FindingDetail.SYNC_PENDING, List.of(s.pending() + (s.pendingCapped() ? "+" : ""), s.oldestPendingAgeMs() == null ? 0 : s.oldestPendingAgeMs())));
         }
         compared += counts.get(ReconCategory.MISSING_IN_MYSQL);
