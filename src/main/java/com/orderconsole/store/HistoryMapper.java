@@ -26,6 +26,12 @@ public interface HistoryMapper {
             + "<foreach item='e' collection='entries' open='(' separator=',' close=')'>(#{e.orderId}, #{e.version})</foreach></script>")
     List<HistoryRow> appliedAt(@Param("entries") List<com.orderconsole.domain.HistoryEntry> entries);
 
+    /** Rows recorded under these event keys. */
+    @Select("<script>SELECT id, order_id, from_status, to_status, version, result_code, actor, source, reason, at_ms, event_key "
+            + "FROM order_history WHERE event_key IN "
+            + "<foreach item='k' collection='keys' open='(' separator=',' close=')'>#{k}</foreach></script>")
+    List<HistoryRow> byEventKeys(@Param("keys") List<String> keys);
+
     @Select("SELECT id, order_id, from_status, to_status, version, result_code, actor, source, reason, at_ms, event_key "
             + "FROM order_history WHERE order_id = #{id} ORDER BY id")
     List<HistoryRow> byOrder(@Param("id") String orderId);

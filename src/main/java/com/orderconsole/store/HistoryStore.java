@@ -84,6 +84,20 @@ public final class HistoryStore {
         return out;
     }
 
+    /**
+     * The rows recorded under some event keys (the follower asks, after a data-set restore, whether an entry it
+     * reads again was recorded under the data set before).
+     *
+     * @return event key to its row; keys with no row are absent
+     */
+    public Map<String, HistoryEntry> byEventKeys(List<String> keys) {
+        Map<String, HistoryEntry> out = new HashMap<>();
+        if (!keys.isEmpty()) {
+            m.byEventKeys(keys).forEach(h -> out.put(h.eventKey, entry(h)));
+        }
+        return out;
+    }
+
     /** @return the key {@link #appliedAt} uses for an order's version */
     public static String versionKey(String orderId, long version) {
         return orderId + "#" + version;

@@ -191,9 +191,11 @@ public final class Follower implements AutoCloseable {
         for (int b = 0; b < RedisKeys.buckets(); b++) {
             bucketLocks[b].lock();
             try {
+                int bucket = b;
+                String before = db.read(t -> t.cursors().read(bucket)).epoch();
                 int n;
                 do {
-                    n = drainBatch(b, epoch);
+                    n = drainBatch(b, epoch, before);
                     total += n;
                 } while (n == batch);
             } finally {
@@ -217,7 +219,7 @@ public final class Follower implements AutoCloseable {
             int total = 0;
             int n;
             do {
-                n = drainBatch(bucket, currentEpoch());
+                n = drainBatch(bucket, currentEpoch(), null);
                 total += n;
             } while (n == batch);
             return total;
@@ -274,10 +276,11 @@ public final class Follower implements AutoCloseable {
         return epoch;
     }
 
-    private int drainBatch(int bucket, String epoch) {
+    /** @param before the data set the bucket's cursor belonged to before a restore (null outside one) */
+    private int drainBatch(int bucket, String epoch, String before) {
         for (int attempt = 1; ; attempt++) {
             try {
-                return drainBatchOnce(bucket, epoch);
+                return drainBatchOnce(bucket, epoch, before);
             } catch (RuntimeException e) {
                 // InnoDB rolled the whole transaction back (rows, cursor): nothing of it happened, so
                 // trying again is safe. Anything else goes to the caller.
@@ -294,7 +297,7 @@ public final class Follower implements AutoCloseable {
         this.retention = r;
     }
 
-    private int drainBatchOnce(int bucket, String epoch) {
+    private int drainBatchOnce(int bucket, String epoch, String before) {
         String[] last = new String[1];
         List<HistoryEntry> committed = new ArrayList<>();
         // Plain transaction, few statements: the cursor lock, one multi-row history INSERT, the conflict
@@ -321,8 +324,15 @@ public final class Follower implements AutoCloseable {
                 log.warn("{}", why);
                 throw new IllegalStateException(why);
             }
+            // A restore reads the stream from its start under the new marker: what was recorded under the data set
+            // before (the last applied entry a trim keeps, an older copy's backlog) is the same event, not a new one.
+            java.util.Set<String> recordedBefore = before == null || before.equals(epoch) ? java.util.Set.of()
+                    : recordedBefore(t, bucket, before, batch);
             List<HistoryEntry> rows = new ArrayList<>(batch.size());
             for (OutboxEntry e : batch) {
+                if (recordedBefore.contains(e.streamId())) {
+                    continue;
+                }
                 if (e.readable()) {
                     rows.add(e.entry());
                 } else {
@@ -337,7 +347,7 @@ public final class Follower implements AutoCloseable {
             Map<String, HistoryEntry> newest = new java.util.LinkedHashMap<>();
             for (OutboxEntry oe : batch) {
                 HistoryEntry e = oe.entry();
-                if (e == null || e.code() != ResultCode.APPLIED) {
+                if (e == null || e.code() != ResultCode.APPLIED || recordedBefore.contains(oe.streamId())) {
                     continue;
                 }
                 HistoryEntry there = recorded.get(HistoryStore.versionKey(e.orderId(), e.version()));
@@ -372,6 +382,33 @@ public final class Follower implements AutoCloseable {
             r.afterCommit(committed); // after the commit only: until then the hash is the newest state's one copy
         }
         return n;
+    }
+
+    /**
+     * @return stream ids of the readable entries recorded under data set {@code before} with the same content (order,
+     *     statuses, version, outcome, time, actor, source, reason): an entry with only its stream id in common is new
+     */
+    private static java.util.Set<String> recordedBefore(Tables t, int bucket, String before, List<OutboxEntry> batch) {
+        Map<String, OutboxEntry> byOldKey = new java.util.HashMap<>();
+        for (OutboxEntry e : batch) {
+            if (e.readable()) {
+                byOldKey.put(OutboxStore.eventKey(bucket, before, e.streamId()), e);
+            }
+        }
+        java.util.Set<String> out = new java.util.HashSet<>();
+        t.history().byEventKeys(new ArrayList<>(byOldKey.keySet())).forEach((key, h) -> {
+            HistoryEntry e = byOldKey.get(key).entry();
+            if (e.orderId().equals(h.orderId()) && e.from() == h.from() && e.to() == h.to() && e.version() == h.version()
+                    && e.code() == h.code() && e.atMs() == h.atMs() && e.actor().equals(h.actor()) && e.source().equals(h.source())
+                    && e.reason().equals(h.reason())) {
+                out.add(byOldKey.get(key).streamId());
+            }
+        });
+        if (!out.isEmpty()) {
+            log.info("bucket {}: {} outbox entries read again after a data-set restore were recorded before; not recorded twice",
+                    bucket, out.size());
+        }
+        return out;
     }
 
     private static void setAside(Tables t, String kind, OutboxEntry e, String orderId, String reason) {
@@ -548,6 +585,14 @@ public final class Follower implements AutoCloseable {
             sleepQuietly(100);
         }
         return false;
+    }
+
+    /**
+     * @return true when Redis has no data-set marker (it lost its data or went back in time): the follower and the
+     *     sweeper wait until an ops or admin process (console or serve) restores the data set from MySQL
+     */
+    public boolean waitingForRestore() {
+        return rules.epoch() == null;
     }
 
     /**

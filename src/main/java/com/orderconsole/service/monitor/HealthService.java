@@ -87,6 +87,12 @@ public final class HealthService {
                     long silentS = (now - Long.parseLong(last)) / 1000;
                     warn.accept("cancel sweeper has not ticked for " + silentS + " s", new Health.Notice("sweeperSilent", List.of(silentS)));
                 }
+                if (sync.waitingForRestore()) {
+                    // Only ops and admin processes restore; a support-only serve would wait here for ever, in silence.
+                    warn.accept("Redis has no data-set marker (it lost its data or went back in time): the cancel sweeper and "
+                            + "the MySQL follower wait until an ops or admin session (console or serve) restores it from MySQL",
+                            new Health.Notice("noMarker", List.of()));
+                }
                 if ("1".equals(sw.get("paused"))) {
                     warn.accept("cancel sweeper is paused", new Health.Notice("sweeperPaused", List.of()));
                 }

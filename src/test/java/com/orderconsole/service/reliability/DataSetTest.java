@@ -141,6 +141,38 @@ class DataSetTest {
         }
     }
 
+    /**
+     * A restore reads each bucket's outbox from its start under the new marker. What the stream still held had been
+     * recorded under the old one (the last applied entry, which the trim keeps; a copy's whole backlog), and was
+     * recorded a second time under new event keys: every rejected attempt among them twice in the history (applied
+     * ones only escaped through the order-and-version key). A new-user trial found 23 extra rows after two restores.
+     */
+    @Test
+    void aDataSetRestoreRecordsEachOutboxEntryOnce() {
+        try (Engine e = TestServers.freshEngine()) {
+            Services s = e.services();
+            s.orders().create(support, "once-1", null, Duration.ofMinutes(30));
+            s.transitions().transition(support, TransitionRequest.of("once-1", OrderStatus.PAID, "t", "paid"));
+            // A repeated payment callback: refused, recorded, and the bucket's last entry.
+            s.transitions().transition(support, TransitionRequest.of("once-1", OrderStatus.PAID, "t", "callback again"));
+            s.follower().drainOnce();
+            long rows = RawSql.count("SELECT COUNT(*) FROM order_history WHERE order_id = 'once-1'");
+            try (RawRedis raw = new RawRedis()) {
+                raw.cmd().del(RedisKeys.EPOCH); // as the follower does when the bucket's numbers repeat
+            }
+            // Until an ops or admin process restores it, health says why nothing is swept or followed.
+            assertThat(s.health().check().warnings()).anySatisfy(w -> assertThat(w).contains("no data-set marker").contains("ops or admin"));
+            s.maintenance().runOnce();
+            assertThat(s.health().check().warnings()).noneSatisfy(w -> assertThat(w).contains("data-set marker"));
+            s.transitions().transition(support, TransitionRequest.of("once-1", OrderStatus.WAIT_SHIP, "t", "after the restore"));
+            s.follower().drainOnce();
+            assertThat(RawSql.count("SELECT COUNT(*) FROM order_history WHERE order_id = 'once-1'")).isEqualTo(rows + 1);
+            assertThat(RawSql.count("SELECT COUNT(*) FROM (SELECT order_id, version, result_code, at_ms, reason FROM order_history "
+                    + "GROUP BY order_id, version, result_code, at_ms, reason HAVING COUNT(*) > 1) d")).as("events recorded twice").isZero();
+            assertThat(RawSql.count("SELECT status FROM orders WHERE order_id = 'once-1'")).isEqualTo(OrderStatus.WAIT_SHIP.code());
+        }
+    }
+
     @Test
     void aRebuildFirstAppliesWhatTheOutboxStillHoldsForTheOrder() {
         try (Engine e = TestServers.freshEngine()) {
