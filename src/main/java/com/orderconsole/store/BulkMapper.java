@@ -11,17 +11,25 @@ import java.util.List;
 /** MyBatis mapper for {@code bulk_batch} (counts updated in place) and the append-only {@code bulk_item}. */
 public interface BulkMapper {
     String BATCH_COLUMNS = "id, actor, source, started_at_ms, finished_at_ms, scope, target, override_rules, reason, matched, "
-            + "applied, rejected, conflicts, failed, state";
+            + "applied, rejected, conflicts, failed, state, heartbeat_ms, UNIX_TIMESTAMP() * 1000 AS read_at_ms";
+    /** The MySQL server's clock, epoch ms in whole seconds: heartbeats are written and judged by it alone. */
+    String DB_NOW_MS = "UNIX_TIMESTAMP() * 1000";
     String ITEM_COLUMNS = "batch_id, order_id, seen_status, seen_version, outcome, result_code, version, at_ms, error";
 
-    @Insert("INSERT INTO bulk_batch (actor, source, started_at_ms, scope, target, override_rules, reason, matched, state) "
-            + "VALUES (#{actor}, #{source}, #{startedAtMs}, #{scope}, #{target}, #{overrideRules}, #{reason}, #{matched}, #{state})")
+    @Insert("INSERT INTO bulk_batch (actor, source, started_at_ms, scope, target, override_rules, reason, matched, state, heartbeat_ms) "
+            + "VALUES (#{actor}, #{source}, #{startedAtMs}, #{scope}, #{target}, #{overrideRules}, #{reason}, #{matched}, #{state}, "
+            + DB_NOW_MS + ")")
     @Options(useGeneratedKeys = true, keyProperty = "id", keyColumn = "id")
     int insertBatch(BulkBatchRow row);
 
+    /** Counts, state, finish time and a heartbeat, only while the stored row is still RUNNING; returns rows changed. */
     @Update("UPDATE bulk_batch SET applied = #{applied}, rejected = #{rejected}, conflicts = #{conflicts}, failed = #{failed}, "
-            + "state = #{state}, finished_at_ms = #{finishedAtMs} WHERE id = #{id}")
+            + "state = #{state}, finished_at_ms = #{finishedAtMs}, heartbeat_ms = " + DB_NOW_MS + " WHERE id = #{id} AND state = 'RUNNING'")
     int updateBatch(BulkBatchRow row);
+
+    /** Renews a RUNNING batch's heartbeat; returns rows changed (0 once it is no longer RUNNING). */
+    @Update("UPDATE bulk_batch SET heartbeat_ms = " + DB_NOW_MS + " WHERE id = #{id} AND state = 'RUNNING'")
+    int beat(@Param("id") long id);
 
     @Insert("<script>INSERT INTO bulk_item (" + ITEM_COLUMNS + ") VALUES "
             + "<foreach item='i' collection='rows' separator=','>(#{i.batchId}, #{i.orderId}, #{i.seenStatus}, #{i.seenVersion}, "

@@ -18,9 +18,23 @@ public final class BulkStore {
         m.insertBatch(row);
     }
 
-    /** Writes a batch's counts, state and finish time (epoch ms, null while running). */
-    public void updateBatch(BulkBatchRow row) {
-        m.updateBatch(row);
+    /**
+     * Writes a batch's counts, state and finish time (epoch ms, null while running) and renews its heartbeat,
+     * unless the stored batch is no longer RUNNING (an ops user closed it as abandoned).
+     *
+     * @return false when the stored batch was no longer RUNNING and nothing was written
+     */
+    public boolean updateBatch(BulkBatchRow row) {
+        return m.updateBatch(row) == 1;
+    }
+
+    /**
+     * Renews a RUNNING batch's heartbeat to the MySQL server's clock.
+     *
+     * @return false when the batch is no longer RUNNING (closed as abandoned meanwhile)
+     */
+    public boolean beat(long id) {
+        return m.beat(id) == 1;
     }
 
     /** Appends item rows (one per order handled). */

@@ -15,6 +15,7 @@ import com.orderconsole.redis.OrderStateStore;
 import com.orderconsole.redis.RedisConnection;
 import com.orderconsole.redis.RedisUnavailableException;
 import com.orderconsole.service.Access;
+import com.orderconsole.service.DaemonScheduler;
 import com.orderconsole.service.order.OrderPage;
 import com.orderconsole.service.order.OrderService;
 import com.orderconsole.service.order.OrderSummary;
@@ -32,6 +33,7 @@ import org.slf4j.LoggerFactory;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.Writer;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -40,7 +42,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.BooleanSupplier;
 
 /**
@@ -73,6 +77,13 @@ public final class BulkService {
     public static final int MAX_REASON = 470;
     /** How long one chunk may wait for Redis' answers, seconds. */
     private static final long CHUNK_WAIT_S = 60;
+    /** How often the process running a batch renews its heartbeat, seconds; a thread of its own, so a chunk waiting on Redis still beats. */
+    static final long HEARTBEAT_S = 5;
+    /**
+     * A RUNNING batch whose heartbeat is older than this is ABANDONED: six missed beats, so a MySQL failover or a long
+     * pause of the process does not make a live batch look dead, yet a dead one shows within half a minute.
+     */
+    public static final Duration DEFAULT_LEASE = Duration.ofSeconds(30);
 
     private final RedisConnection clock;
     private final OrderStateStore states;
@@ -82,6 +93,7 @@ public final class BulkService {
     private final RulesService rules;
     private final Access access;
     private final int maxOrders;
+    private final long leaseMs;
 
     /** Built by {@link com.orderconsole.service.Services}; {@code clock} gives Redis {@code TIME}. */
     public BulkService(RedisConnection clock, OrderStateStore states, Database db, OrderService orders, TransitionService transitions,
@@ -92,6 +104,11 @@ public final class BulkService {
     /** As above with another size cap (tests, benchmarks). */
     public BulkService(RedisConnection clock, OrderStateStore states, Database db, OrderService orders, TransitionService transitions,
                        RulesService rules, Access access, int maxOrders) {
+        this(clock, states, db, orders, transitions, rules, access, maxOrders, DEFAULT_LEASE.toMillis());
+    }
+
+    private BulkService(RedisConnection clock, OrderStateStore states, Database db, OrderService orders, TransitionService transitions,
+                        RulesService rules, Access access, int maxOrders, long leaseMs) {
         this.clock = clock;
         this.states = states;
         this.db = db;
@@ -100,6 +117,7 @@ public final class BulkService {
         this.rules = rules;
         this.access = access;
         this.maxOrders = maxOrders;
+        this.leaseMs = leaseMs;
     }
 
     /** @return the same service with another size cap (tests, benchmarks, an operator's stricter setting) */
@@ -107,7 +125,15 @@ public final class BulkService {
         if (cap < 1) {
             throw new IllegalArgumentException("a batch must be allowed at least 1 order, got " + cap);
         }
-        return new BulkService(clock, states, db, orders, transitions, rules, access, cap);
+        return new BulkService(clock, states, db, orders, transitions, rules, access, cap, leaseMs);
+    }
+
+    /** @return the same service judging heartbeats by another lease (tests; at least one second, the heartbeat's resolution) */
+    public BulkService withLease(Duration lease) {
+        if (lease.toMillis() < 1000) {
+            throw new IllegalArgumentException("a lease must be at least 1 s (heartbeats are whole seconds), got " + lease.toMillis() + " ms");
+        }
+        return new BulkService(clock, states, db, orders, transitions, rules, access, maxOrders, lease.toMillis());
     }
 
     /** @return the most orders one batch may hold */
@@ -328,10 +354,36 @@ public final class BulkService {
         String historyReason = "bulk #" + batch.id + ": " + why;
         log.info("bulk #{} started by {}: {} orders to {}{} ({})", batch.id, operator.name(), preview.matched(), preview.target(),
                 preview.override() ? " (override)" : "", batch.scope);
+        AtomicBoolean closedMeanwhile = new AtomicBoolean();
+        ScheduledExecutorService heart = DaemonScheduler.create("bulk-heartbeat-" + batch.id);
+        heart.scheduleWithFixedDelay(() -> beat(batch.id, closedMeanwhile), HEARTBEAT_S, HEARTBEAT_S, TimeUnit.SECONDS);
+        try {
+            return run(operator, preview, batch, historyReason, progress, cancelled, closedMeanwhile);
+        } finally {
+            heart.shutdownNow();
+        }
+    }
+
+    private void beat(long batchId, AtomicBoolean closedMeanwhile) {
+        try {
+            if (!db.inTransaction(t -> t.bulk().beat(batchId))) {
+                closedMeanwhile.set(true);
+            }
+        } catch (RuntimeException e) {
+            // MySQL not answering: the next beat tries again; six misses in a row and the batch reads abandoned.
+            log.warn("bulk #{}: heartbeat not written: {}", batchId, e.getMessage());
+        }
+    }
+
+    private BulkBatch run(Operator operator, BulkPreview preview, BulkBatchRow batch, String historyReason, BulkProgress progress,
+                          BooleanSupplier cancelled, AtomicBoolean closedMeanwhile) {
         BulkPreview.Seen seen = preview.seen();
         int[] counts = new int[4];
         BulkBatch.State end = BulkBatch.State.DONE;
         for (int from = 0; from < seen.size(); from += CHUNK) {
+            if (closedMeanwhile.get()) {
+                throw closedUnderneath(batch.id);
+            }
             if (cancelled.getAsBoolean()) {
                 end = BulkBatch.State.CANCELLED;
                 break;
@@ -348,26 +400,40 @@ public final class BulkService {
                 batch.state = BulkBatch.State.FAILED.name();
                 batch.finishedAtMs = nowOrLocal();
             }
-            db.inTransaction(t -> {
+            // The batch row first: it is locked until commit, and a batch closed as abandoned meanwhile takes no more items.
+            boolean stillRunning = db.inTransaction(t -> {
+                if (!t.bulk().updateBatch(batch)) {
+                    return false;
+                }
                 t.bulk().insertItems(items);
-                t.bulk().updateBatch(batch);
-                return null;
+                return true;
             });
+            if (!stillRunning) {
+                throw closedUnderneath(batch.id);
+            }
             progress.report(to, seen.size(), countsOf(counts));
             if (redisDown) {
                 end = BulkBatch.State.FAILED;
                 break;
             }
         }
-        batch.state = end.name();
-        batch.finishedAtMs = nowOrLocal();
-        db.inTransaction(t -> {
-            t.bulk().updateBatch(batch);
-            return null;
-        });
+        // A chunk that found Redis down wrote FAILED with its results already.
+        if (end != BulkBatch.State.FAILED) {
+            batch.state = end.name();
+            batch.finishedAtMs = nowOrLocal();
+            if (!db.inTransaction(t -> t.bulk().updateBatch(batch))) {
+                throw closedUnderneath(batch.id);
+            }
+        }
         log.info("bulk #{} {}: {} applied, {} rejected, {} conflicts, {} failed, {} not run", batch.id, end, counts[0], counts[1],
                 counts[2], counts[3], preview.matched() - counts[0] - counts[1] - counts[2] - counts[3]);
-        return toBatch(batch);
+        return batch(batch.id);
+    }
+
+    private static IllegalStateException closedUnderneath(long batchId) {
+        return new IllegalStateException("bulk #" + batchId + " was closed as abandoned while this process still ran it "
+                + "(its heartbeat had stopped for longer than the lease): stopped; the chunk in flight may have moved orders "
+                + "its record does not show, see their history (reason 'bulk #" + batchId + ": ...')");
     }
 
     private long nowOrLocal() {
@@ -446,7 +512,7 @@ public final class BulkService {
      */
     public List<BulkBatch> batches(Long beforeId, int limit) {
         requireLimit(limit);
-        return db.read(t -> t.bulk().batches(beforeId, limit)).stream().map(BulkService::toBatch).toList();
+        return db.read(t -> t.bulk().batches(beforeId, limit)).stream().map(this::toBatch).toList();
     }
 
     /**
@@ -545,10 +611,14 @@ public final class BulkService {
         return n;
     }
 
-    private static BulkBatch toBatch(BulkBatchRow r) {
+    /** The row as a batch; a RUNNING row whose heartbeat is older than the lease (by MySQL's clock, as read) is ABANDONED. */
+    private BulkBatch toBatch(BulkBatchRow r) {
+        BulkBatch.State state = BulkBatch.State.valueOf(r.state);
+        if (state == BulkBatch.State.RUNNING && r.readAtMs - r.heartbeatMs > leaseMs) {
+            state = BulkBatch.State.ABANDONED;
+        }
         return new BulkBatch(r.id, r.actor, r.source, r.startedAtMs, r.finishedAtMs, r.scope, OrderStatus.ofCode(r.target),
-                r.overrideRules, r.reason, r.matched, new BulkCounts(r.applied, r.rejected, r.conflicts, r.failed),
-                BulkBatch.State.valueOf(r.state));
+                r.overrideRules, r.reason, r.matched, new BulkCounts(r.applied, r.rejected, r.conflicts, r.failed), state, r.heartbeatMs);
     }
 
     private static BulkItem toItem(BulkItemRow r) {

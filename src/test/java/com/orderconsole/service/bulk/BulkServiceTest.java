@@ -194,4 +194,46 @@ class BulkServiceTest {
         assertThat(RawSql.count("SELECT COUNT(*) FROM orders WHERE status = 2")).isEqualTo(3);
         assertThat(RawSql.count("SELECT COUNT(*) FROM order_history WHERE source = 'bulk'")).isZero();
     }
+
+    @Test
+    void aRunningBatchBeatsAndOneWhoseHeartbeatIsOlderThanTheLeaseReadsAbandoned() {
+        int n = BulkService.CHUNK * 2 + 100;
+        orders("h-", n);
+        BulkPreview p = s.bulk().preview(BulkScope.of(status(OrderStatus.WAIT_PAY)), OrderStatus.PAID, false, BulkProgress.NONE, () -> false);
+        List<BulkBatch> seenWhileRunning = new java.util.ArrayList<>();
+        List<Long> beats = new java.util.ArrayList<>();
+        BulkBatch done = s.bulk().apply(support, p, "paid offline", "console", (d, t, c) -> {
+            long id = RawSql.count("SELECT MAX(id) FROM bulk_batch");
+            seenWhileRunning.add(s.bulk().batch(id));
+            beats.add(RawSql.count("SELECT heartbeat_ms FROM bulk_batch WHERE id = " + id));
+            // As if the process had stalled: the next chunk's commit must renew the heartbeat.
+            RawSql.update("UPDATE bulk_batch SET heartbeat_ms = 1 WHERE id = " + id);
+        }, () -> false);
+        assertThat(seenWhileRunning).extracting(BulkBatch::state).containsOnly(BulkBatch.State.RUNNING);
+        assertThat(beats).hasSize(3);
+        assertThat(beats).allMatch(ms -> ms > 1, "renewed after every chunk");
+
+        // The process died mid-batch: the row still says RUNNING, its heartbeat 10 s old.
+        RawSql.update("UPDATE bulk_batch SET state = 'RUNNING', finished_at_ms = NULL, heartbeat_ms = UNIX_TIMESTAMP() * 1000 - 10000 "
+                + "WHERE id = " + done.id());
+        assertThat(s.bulk().batch(done.id()).state()).as("within the default 30 s lease").isEqualTo(BulkBatch.State.RUNNING);
+        BulkService shortLease = s.bulk().withLease(Duration.ofSeconds(5));
+        assertThat(shortLease.batch(done.id()).state()).isEqualTo(BulkBatch.State.ABANDONED);
+        assertThat(shortLease.batch(done.id()).closable()).isTrue();
+        RawSql.update("UPDATE bulk_batch SET heartbeat_ms = UNIX_TIMESTAMP() * 1000 - 60000 WHERE id = " + done.id());
+        assertThat(s.bulk().batches(null, 10)).extracting(BulkBatch::state).containsExactly(BulkBatch.State.ABANDONED);
+    }
+
+    @Test
+    void aBatchClosedAsAbandonedWhileItsProcessStillRunsStopsAndTakesNoMoreItems() {
+        int n = BulkService.CHUNK * 2;
+        orders("z-", n);
+        BulkPreview p = s.bulk().preview(BulkScope.of(status(OrderStatus.WAIT_PAY)), OrderStatus.PAID, false, BulkProgress.NONE, () -> false);
+        // Someone closed it after the first chunk, as if its heartbeat had stopped.
+        assertThatThrownBy(() -> s.bulk().apply(support, p, "paid offline", "console",
+                (d, t, c) -> RawSql.update("UPDATE bulk_batch SET state = 'ABANDONED', finished_at_ms = 1"), () -> false))
+                .isInstanceOf(IllegalStateException.class).hasMessageContaining("was closed as abandoned while this process still ran it");
+        assertThat(rows("bulk_item")).isEqualTo(BulkService.CHUNK);
+        assertThat(RawSql.column("SELECT state FROM bulk_batch")).containsExactly("ABANDONED");
+    }
 }
