@@ -15,7 +15,10 @@ import com.orderconsole.redis.OrderStateStore;
 import com.orderconsole.redis.RedisConnection;
 import com.orderconsole.redis.RedisUnavailableException;
 import com.orderconsole.service.Access;
+import com.orderconsole.service.AuditTrail;
 import com.orderconsole.service.DaemonScheduler;
+import com.orderconsole.service.follower.CatchUp;
+import com.orderconsole.service.follower.Follower;
 import com.orderconsole.service.order.OrderPage;
 import com.orderconsole.service.order.OrderService;
 import com.orderconsole.service.order.OrderSummary;
@@ -23,6 +26,8 @@ import com.orderconsole.service.rules.RulesService;
 import com.orderconsole.service.transition.TransitionService;
 import com.orderconsole.store.BulkBatchRow;
 import com.orderconsole.store.BulkItemRow;
+import com.orderconsole.store.BulkPlanRow;
+import com.orderconsole.store.HistoryRow;
 import com.orderconsole.store.Database;
 import com.orderconsole.store.OrderRow;
 import org.apache.commons.csv.CSVFormat;
@@ -92,23 +97,23 @@ public final class BulkService {
     private final TransitionService transitions;
     private final RulesService rules;
     private final Access access;
+    private final Follower follower;
+    private final AuditTrail audit;
     private final int maxOrders;
     private final long leaseMs;
 
-    /** Built by {@link com.orderconsole.service.Services}; {@code clock} gives Redis {@code TIME}. */
+    /**
+     * Built by {@link com.orderconsole.service.Services}; {@code clock} gives Redis {@code TIME}; {@code follower} is caught
+     * up before an abandoned batch is closed; {@code audit} records who closed it.
+     */
     public BulkService(RedisConnection clock, OrderStateStore states, Database db, OrderService orders, TransitionService transitions,
-                       RulesService rules, Access access) {
-        this(clock, states, db, orders, transitions, rules, access, Integer.getInteger("orderconsole.bulk.maxOrders", DEFAULT_MAX_ORDERS));
-    }
-
-    /** As above with another size cap (tests, benchmarks). */
-    public BulkService(RedisConnection clock, OrderStateStore states, Database db, OrderService orders, TransitionService transitions,
-                       RulesService rules, Access access, int maxOrders) {
-        this(clock, states, db, orders, transitions, rules, access, maxOrders, DEFAULT_LEASE.toMillis());
+                       RulesService rules, Access access, Follower follower, AuditTrail audit) {
+        this(clock, states, db, orders, transitions, rules, access, follower, audit,
+                Integer.getInteger("orderconsole.bulk.maxOrders", DEFAULT_MAX_ORDERS), DEFAULT_LEASE.toMillis());
     }
 
     private BulkService(RedisConnection clock, OrderStateStore states, Database db, OrderService orders, TransitionService transitions,
-                        RulesService rules, Access access, int maxOrders, long leaseMs) {
+                        RulesService rules, Access access, Follower follower, AuditTrail audit, int maxOrders, long leaseMs) {
         this.clock = clock;
         this.states = states;
         this.db = db;
@@ -116,6 +121,8 @@ public final class BulkService {
         this.transitions = transitions;
         this.rules = rules;
         this.access = access;
+        this.follower = follower;
+        this.audit = audit;
         this.maxOrders = maxOrders;
         this.leaseMs = leaseMs;
     }
@@ -125,7 +132,7 @@ public final class BulkService {
         if (cap < 1) {
             throw new IllegalArgumentException("a batch must be allowed at least 1 order, got " + cap);
         }
-        return new BulkService(clock, states, db, orders, transitions, rules, access, cap, leaseMs);
+        return new BulkService(clock, states, db, orders, transitions, rules, access, follower, audit, cap, leaseMs);
     }
 
     /** @return the same service judging heartbeats by another lease (tests; at least one second, the heartbeat's resolution) */
@@ -133,7 +140,7 @@ public final class BulkService {
         if (lease.toMillis() < 1000) {
             throw new IllegalArgumentException("a lease must be at least 1 s (heartbeats are whole seconds), got " + lease.toMillis() + " ms");
         }
-        return new BulkService(clock, states, db, orders, transitions, rules, access, maxOrders, lease.toMillis());
+        return new BulkService(clock, states, db, orders, transitions, rules, access, follower, audit, maxOrders, lease.toMillis());
     }
 
     /** @return the most orders one batch may hold */
@@ -347,8 +354,21 @@ public final class BulkService {
         batch.reason = why;
         batch.matched = preview.matched();
         batch.state = BulkBatch.State.RUNNING.name();
+        BulkPreview.Seen seen = preview.seen();
+        // The plan goes with the batch: should this process die, closing the batch still knows every order it set out to move.
         db.inTransaction(t -> {
             t.bulk().insertBatch(batch);
+            List<BulkPlanRow> plan = new ArrayList<>(seen.size());
+            for (int i = 0; i < seen.size(); i++) {
+                BulkPlanRow p = new BulkPlanRow();
+                p.batchId = batch.id;
+                p.seq = i;
+                p.orderId = seen.id(i);
+                p.seenStatus = seen.status(i).code();
+                p.seenVersion = seen.version(i);
+                plan.add(p);
+            }
+            t.bulk().insertPlan(plan);
             return null;
         });
         String historyReason = "bulk #" + batch.id + ": " + why;
@@ -428,6 +448,103 @@ public final class BulkService {
         log.info("bulk #{} {}: {} applied, {} rejected, {} conflicts, {} failed, {} not run", batch.id, end, counts[0], counts[1],
                 counts[2], counts[3], preview.matched() - counts[0] - counts[1] - counts[2] - counts[3]);
         return batch(batch.id);
+    }
+
+    /** Audit action of closing an abandoned batch. */
+    public static final String CLOSE_ACTION = "BULK_CLOSE";
+    /** Error text of every item a close writes, and the audit reason. */
+    public static final String ABANDONED = "batch abandoned";
+    /** How long a close waits for the follower to bring MySQL's history up to date, seconds. */
+    private static final long CLOSE_CATCH_UP_S = 30;
+
+    /**
+     * Closes an abandoned batch (see {@link BulkBatch#closable()}) so that its record accounts for every order it set out
+     * to move: items already recorded stay as they are; the one chunk that may have been in flight when its process died
+     * (the next {@link #CHUNK} orders of the plan) is told apart by the history rows the batch wrote (source bulk, reason
+     * "bulk #id: ..."), read after the follower caught up: such a row gives the order's outcome (applied, rejected,
+     * conflict), no row means the batch did not move it (NOT_RUN); every later order was never attempted (NOT_RUN). Every
+     * item it writes says "batch abandoned" and how its outcome was found. The batch ends ABANDONED with a finish time.
+     *
+     * @param operator who closes it (ops and up)
+     * @param source where from: console or cli (kept in the audit log)
+     * @return the batch as recorded at the end
+     * @throws com.orderconsole.domain.PermissionDeniedException below ops
+     * @throws IllegalArgumentException when no such batch exists or it is not an abandoned one
+     * @throws IllegalStateException when MySQL has not caught up with the Redis outbox within 30 s, or the batch beat
+     *     again or was closed meanwhile (nothing is written then)
+     */
+    public BulkBatch close(Operator operator, long batchId, String source) {
+        access.require(operator, Role.OPS, "close an abandoned bulk batch");
+        BulkBatch b = batch(batchId);
+        if (!b.closable()) {
+            throw new IllegalArgumentException("bulk #" + batchId + " is " + b.state().name().toLowerCase(java.util.Locale.ROOT)
+                    + (b.finishedAtMs() != null ? " and finished" : "") + ": only a RUNNING batch whose heartbeat stopped for longer than "
+                    + leaseMs / 1000 + " s (its process died) can be closed");
+        }
+        CatchUp caught = follower.catchUp(Duration.ofSeconds(CLOSE_CATCH_UP_S));
+        if (!caught.caughtUp()) {
+            throw new IllegalStateException("bulk #" + batchId + " not closed: MySQL has not caught up with the Redis outbox (" + caught.detail()
+                    + "), so whether the orders of the chunk in flight moved cannot be told yet; try again once it has");
+        }
+        String prefix = "bulk #" + batchId + ": ";
+        long now = clock.nowMs();
+        List<BulkPlanRow> open = db.read(t -> t.bulk().unrecorded(batchId));
+        List<BulkPlanRow> inFlight = open.subList(0, Math.min(CHUNK, open.size()));
+        Map<String, HistoryRow> written = new java.util.HashMap<>();
+        db.read(t -> t.bulk().historyOf(inFlight.stream().map(p -> p.orderId).toList(), prefix)).forEach(h -> written.putIfAbsent(h.orderId, h));
+        BulkBatchRow row = db.read(t -> t.bulk().findBatch(batchId));
+        List<BulkItemRow> items = new ArrayList<>(open.size());
+        for (int i = 0; i < open.size(); i++) {
+            BulkPlanRow p = open.get(i);
+            BulkItemRow item = new BulkItemRow();
+            item.batchId = batchId;
+            item.orderId = p.orderId;
+            item.seenStatus = p.seenStatus;
+            item.seenVersion = p.seenVersion;
+            item.version = p.seenVersion;
+            item.atMs = now;
+            HistoryRow h = i < inFlight.size() ? written.get(p.orderId) : null;
+            if (h != null) {
+                ResultCode code = ResultCode.ofCode(h.resultCode);
+                item.outcome = code.applied() ? BulkItem.Outcome.APPLIED.name()
+                        : code == ResultCode.VERSION_CONFLICT ? BulkItem.Outcome.CONFLICT.name() : BulkItem.Outcome.REJECTED.name();
+                item.resultCode = code.code();
+                item.version = h.version;
+                item.atMs = h.atMs;
+                item.error = ABANDONED + " while this order's chunk was in flight: outcome read from its history row";
+                if (code.applied()) {
+                    row.applied++;
+                } else if (code == ResultCode.VERSION_CONFLICT) {
+                    row.conflicts++;
+                } else {
+                    row.rejected++;
+                }
+            } else {
+                item.outcome = BulkItem.Outcome.NOT_RUN.name();
+                item.error = i < inFlight.size()
+                        ? ABANDONED + " while this order's chunk was in flight: no history row of bulk #" + batchId
+                          + " once MySQL caught up, so not moved by it (it may never have been sent)"
+                        : ABANDONED + ": never attempted";
+            }
+            items.add(item);
+        }
+        row.finishedAtMs = now;
+        boolean closed = db.inTransaction(t -> {
+            if (!t.bulk().closeAbandoned(row, leaseMs)) {
+                return false;
+            }
+            t.bulk().insertItems(items);
+            return true;
+        });
+        if (!closed) {
+            throw new IllegalStateException("bulk #" + batchId + " not closed: it beat again or someone closed it meanwhile; look at it again");
+        }
+        long moved = items.stream().filter(i -> i.outcome.equals(BulkItem.Outcome.APPLIED.name())).count();
+        String detail = "bulk #" + batchId + " closed: " + moved + " of the chunk in flight had moved, " + (inFlight.size() - written.size())
+                + " of it had not, " + (open.size() - inFlight.size()) + " never attempted";
+        audit.record(operator, source, CLOSE_ACTION, null, ABANDONED, detail);
+        log.info("{} by {}", detail, operator.name());
+        return batch(batchId);
     }
 
     private static IllegalStateException closedUnderneath(long batchId) {

@@ -236,4 +236,54 @@ class BulkServiceTest {
         assertThat(rows("bulk_item")).isEqualTo(BulkService.CHUNK);
         assertThat(RawSql.column("SELECT state FROM bulk_batch")).containsExactly("ABANDONED");
     }
+
+    @Test
+    void closingAnAbandonedBatchAccountsForEveryOrderTellingTheChunkInFlightApartByItsHistory() {
+        Operator ops = new Operator("olga", Role.OPS);
+        int n = BulkService.CHUNK * 2 + 100;
+        orders("a-", n);
+        BulkPreview p = s.bulk().preview(BulkScope.of(status(OrderStatus.WAIT_PAY)), OrderStatus.PAID, false, BulkProgress.NONE, () -> false);
+        AtomicBoolean stop = new AtomicBoolean();
+        long id = s.bulk().apply(support, p, "paid offline", "console", (d, t, c) -> stop.set(true), stop::get).id();
+        // The process died during the second chunk: six of its calls reached Redis, one of them after the order had moved by hand.
+        RawSql.update("UPDATE bulk_batch SET state = 'RUNNING', finished_at_ms = NULL, heartbeat_ms = 1 WHERE id = " + id);
+        List<String> chunk2 = RawSql.column("SELECT order_id FROM bulk_plan WHERE batch_id = " + id + " AND seq >= " + BulkService.CHUNK
+                + " ORDER BY seq LIMIT 6");
+        for (String o : chunk2.subList(0, 5)) {
+            s.transitions().transition(support, new TransitionRequest(o, OrderStatus.PAID, 1L, "bulk", "bulk #" + id + ": paid offline", false));
+        }
+        String movedByHand = chunk2.get(5);
+        s.transitions().transition(setup, TransitionRequest.of(movedByHand, OrderStatus.CANCELLED, "console", "customer asked"));
+        s.transitions().transition(support, new TransitionRequest(movedByHand, OrderStatus.PAID, 1L, "bulk", "bulk #" + id + ": paid offline", false));
+        assertThat(s.bulk().batch(id).closable()).isTrue();
+
+        assertThatThrownBy(() -> s.bulk().close(support, id, "cli")).isInstanceOf(PermissionDeniedException.class);
+        BulkBatch closed = s.bulk().close(ops, id, "cli");
+
+        assertThat(closed.state()).isEqualTo(BulkBatch.State.ABANDONED);
+        assertThat(closed.finishedAtMs()).isNotNull();
+        assertThat(closed.closable()).isFalse();
+        assertThat(closed.counts()).isEqualTo(new BulkCounts(BulkService.CHUNK + 5, 0, 1, 0));
+        assertThat(rows("bulk_item")).as("every planned order has an item").isEqualTo(n);
+        assertThat(s.bulk().items(id, BulkItem.Outcome.APPLIED, null, 1000)).hasSize(BulkService.CHUNK + 5)
+                .extracting(BulkItem::orderId).containsAll(chunk2.subList(0, 5));
+        BulkItem first = s.bulk().items(id, BulkItem.Outcome.APPLIED, null, 1000).stream().filter(i -> i.orderId().equals(chunk2.get(0)))
+                .findFirst().orElseThrow();
+        assertThat(first.version()).isEqualTo(2);
+        assertThat(first.error()).isEqualTo("batch abandoned while this order's chunk was in flight: outcome read from its history row");
+        BulkItem conflict = s.bulk().items(id, BulkItem.Outcome.CONFLICT, null, 10).get(0);
+        assertThat(conflict.orderId()).isEqualTo(movedByHand);
+        assertThat(conflict.code()).isEqualTo(ResultCode.VERSION_CONFLICT);
+        List<BulkItem> notRun = s.bulk().items(id, BulkItem.Outcome.NOT_RUN, null, 1000);
+        assertThat(notRun).hasSize(n - BulkService.CHUNK - 6);
+        assertThat(notRun).extracting(BulkItem::error).filteredOn(e -> e.contains("in flight")).hasSize(BulkService.CHUNK - 6)
+                .allMatch(e -> e.contains("no history row of bulk #" + id));
+        assertThat(notRun).extracting(BulkItem::error).filteredOn(e -> e.endsWith("never attempted")).hasSize(100);
+        assertThat(closed.notRun()).isEqualTo(n - BulkService.CHUNK - 6);
+        assertThat(RawSql.count("SELECT COUNT(*) FROM audit_log WHERE action = 'BULK_CLOSE' AND actor = 'olga'")).isEqualTo(1);
+
+        assertThatThrownBy(() -> s.bulk().close(ops, id, "cli")).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("is abandoned and finished");
+        assertThat(rows("bulk_item")).isEqualTo(n);
+    }
 }
