@@ -55,6 +55,7 @@ public final class BulkView {
     @FXML private ComboBox<BulkItem.Outcome> outcomeBox;
     @FXML private Button exportCsvButton;
     @FXML private Button exportJsonButton;
+    @FXML private Button closeButton;
     @FXML private TableView<BulkItem> resultTable;
     @FXML private TableColumn<BulkItem, String> rId;
     @FXML private TableColumn<BulkItem, String> rOutcome;
@@ -124,6 +125,7 @@ public final class BulkView {
         outcomeBox.valueProperty().bindBidirectional(vm.outcomeFilterProperty());
         exportCsvButton.disableProperty().bind(vm.exportCommand().executableProperty().not());
         exportJsonButton.disableProperty().bind(vm.exportCommand().executableProperty().not());
+        closeButton.disableProperty().bind(vm.closeCommand().executableProperty().not());
         shownBatchText.textProperty().bind(Bindings.createStringBinding(() -> vm.shownBatchProperty().get() == null
                 ? Messages.get("bulk.results.none") : BulkViewModel.batchSummary(vm.shownBatchProperty().get()), vm.shownBatchProperty()));
 
@@ -202,5 +204,10 @@ public final class BulkView {
     @FXML
     private void onExportJson() {
         vm.exportJson();
+    }
+
+    @FXML
+    private void onClose() {
+        vm.closeAbandoned();
     }
 }
