@@ -56,7 +56,7 @@ final class BulkAuditScenarios {
     /** Preview and apply of {@code n} PAID orders to WAIT_SHIP, single PAY moves on other orders meanwhile. */
     void bulk(int n) throws Exception {
         Services s = env.fresh();
-        env.sql("TRUNCATE TABLE bulk_item", "DELETE FROM bulk_batch");
+        env.sql("TRUNCATE TABLE bulk_item", "TRUNCATE TABLE bulk_plan", "DELETE FROM bulk_batch");
         int singles = 200_000;
         long now = System.currentTimeMillis();
         System.out.println("== bulk: seeding " + n + " PAID orders and " + singles + " WAIT_PAY orders");

@@ -31,7 +31,8 @@ import java.util.Set;
 /**
  * {@code bulk}: one target status for many orders, chosen by filter or by id; a preview first (--dry-run stops
  * there), then each order through the transition script with compare-and-set on the version the preview saw.
- * {@code --list} shows recent batches, {@code --batch ID} one batch's results (exportable).
+ * {@code --list} shows recent batches, {@code --batch ID} one batch's results (exportable), {@code --close ID} closes a
+ * batch whose process died (ops).
  */
 @Command(name = "bulk", resourceBundle = Messages.BUNDLE)
 final class BulkCommand extends CliCommand {
@@ -71,8 +72,18 @@ final class BulkCommand extends CliCommand {
     @Option(names = "--export", paramLabel = "FILE", descriptionKey = "bulk.cli.opt.export")
     Path export;
 
+    @Option(names = "--close", paramLabel = "ID", converter = Cli.PositiveLongConverter.class, descriptionKey = "bulk.cli.opt.close")
+    Long close;
+
     @Override
     public Integer call() throws Exception {
+        if (close != null) {
+            try (Engine engine = engine()) {
+                BulkBatch b = engine.services().bulk().close(operator(), close, TransitionCommand.SOURCE);
+                emit(Map.of("batch", b), Messages.format("bulk.cli.closed", b.id()) + System.lineSeparator() + batchText(b));
+                return OrderCli.OK;
+            }
+        }
         if (list || batch != null) {
             return show();
         }
@@ -147,8 +158,10 @@ final class BulkCommand extends CliCommand {
             List<BulkItem> items = bulk.items(batch, null, null, 1000);
             StringBuilder text = new StringBuilder(batchText(b));
             for (BulkItem i : items) {
-                text.append(String.format("  %-40s %-9s %s%n", i.orderId(), i.outcome(), i.code() == null ? i.error()
-                        : i.code().code() + " " + i.code().description()));
+                // An item a close wrote has both a code and how its outcome was found; show both.
+                String result = i.code() == null ? i.error() : i.code().code() + " " + i.code().description()
+                        + (i.error().isEmpty() ? "" : "; " + i.error());
+                text.append(String.format("  %-40s %-9s %s%n", i.orderId(), i.outcome(), result));
             }
             if (items.size() == 1000) {
                 text.append(Messages.get("bulk.cli.firstThousand")).append(System.lineSeparator());

@@ -94,7 +94,7 @@ public final class Services implements AutoCloseable {
         // Bulk moves keep 500 calls in flight: on a Redis connection of their own, like the sweeper's, they never queue in
         // front of single moves (run 2 of BENCHMARKS.md's issue 13: single-move p99 16 -> 83 ms on the shared connection).
         TransitionService bulkMoves = new TransitionService(clock, redis.orders().onOwnConnection(), db, orders, rules, follower, access);
-        this.bulk = new BulkService(clock, redis.orders(), db, orders, bulkMoves, rules, access);
+        this.bulk = new BulkService(clock, redis.orders(), db, orders, bulkMoves, rules, access, follower, audit);
         this.auditView = new AuditService(db, rules);
         this.metrics = new MetricsService(follower, queue, monitor, reconciliation, Alerts.Thresholds.DEFAULT);
         transitions.observe(metrics);

@@ -16,6 +16,10 @@ public class BulkBatchRow {
     public int rejected;
     public int conflicts;
     public int failed;
-    /** RUNNING, DONE, CANCELLED or FAILED. */
+    /** RUNNING, DONE, CANCELLED, FAILED or ABANDONED (closed by ops after its process died). */
     public String state;
+    /** Last heartbeat of the process running it, epoch ms by the MySQL server's clock (whole seconds); 0 if none. */
+    public long heartbeatMs;
+    /** The MySQL server's clock when the row was read, epoch ms (whole seconds); not a column. */
+    public long readAtMs;
 }

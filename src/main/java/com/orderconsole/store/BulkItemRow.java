@@ -8,7 +8,7 @@ public class BulkItemRow {
     public int seenStatus;
     /** Version the preview saw; the transition was compare-and-set against it. */
     public long seenVersion;
-    /** APPLIED, REJECTED, CONFLICT or FAILED. */
+    /** APPLIED, REJECTED, CONFLICT, FAILED or NOT_RUN (written when an abandoned batch is closed). */
     public String outcome;
     /** The transition script's result code; null when the call failed before an answer. */
     public Integer resultCode;

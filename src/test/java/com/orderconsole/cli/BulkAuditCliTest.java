@@ -135,6 +135,28 @@ class BulkAuditCliTest {
     }
 
     @Test
+    void aBatchWhoseProcessDiedIsListedAbandonedAndOpsCanCloseIt() {
+        Operator support = new Operator("setup", Role.SUPPORT);
+        BulkPreview p = s.bulk().preview(BulkScope.of(List.of("k-0", "k-1", "k-3")), OrderStatus.WAIT_SHIP, false, BulkProgress.NONE, () -> false);
+        long id = s.bulk().apply(support, p, "carrier back", "cli", BulkProgress.NONE, () -> false).id();
+        // As if its process had died after its first move was recorded: the row says RUNNING, the heartbeat stopped long ago.
+        RawSql.update("DELETE FROM bulk_item WHERE batch_id = " + id + " AND order_id <> 'k-0'");
+        RawSql.update("UPDATE bulk_batch SET state = 'RUNNING', finished_at_ms = NULL, applied = 1, rejected = 0, heartbeat_ms = 1");
+
+        assertThat(cli("bulk", "--list").out()).contains("Batch #" + id + " ABANDONED");
+        Run refused = cli("bulk", "--close", Long.toString(id), "--role", "support");
+        assertThat(refused.code()).isEqualTo(OrderCli.FAILED);
+        assertThat(refused.err()).contains("close an abandoned bulk batch");
+
+        Run closed = cli("bulk", "--close", Long.toString(id), "--role", "ops");
+        assertThat(closed.code()).as(closed.err()).isZero();
+        assertThat(closed.out()).contains("Closed abandoned batch #" + id).contains("3 matched: 2 applied, 1 rejected");
+        Run show = cli("bulk", "--batch", Long.toString(id));
+        assertThat(show.out()).contains("Batch #" + id + " ABANDONED")
+                .contains("batch abandoned while this order's chunk was in flight: outcome read from its history row");
+    }
+
+    @Test
     void helpComesFromTheBundles() {
         Run help = cli("bulk", "--help");
         assertThat(help.out()).contains("Move many orders to one status").contains("--created-before=DATE")

@@ -10,8 +10,8 @@ import com.orderconsole.domain.ResultCode;
  * @param orderId the order
  * @param seenStatus status the preview saw
  * @param seenVersion version the preview saw (the compare-and-set value)
- * @param outcome applied, rejected, conflict or failed
- * @param code the script's result code; null when the call got no answer
+ * @param outcome applied, rejected, conflict, failed, or not run (written when an abandoned batch is closed)
+ * @param code the script's result code; null when the call got no answer or was not run
  * @param version the order's version after the call
  * @param atMs when, epoch ms (Redis clock; the batch's clock when the call failed)
  * @param error why a call failed, "" otherwise
@@ -19,8 +19,8 @@ import com.orderconsole.domain.ResultCode;
 public record BulkItem(long batchId, String orderId, OrderStatus seenStatus, long seenVersion, Outcome outcome,
                       ResultCode code, long version, long atMs, String error) {
 
-    /** How one order fared. */
+    /** How one order fared. NOT_RUN: the batch was abandoned before it moved this order (the error says how that is known). */
     public enum Outcome {
-        APPLIED, REJECTED, CONFLICT, FAILED
+        APPLIED, REJECTED, CONFLICT, FAILED, NOT_RUN
     }
 }

@@ -15,6 +15,10 @@ import com.orderconsole.redis.OrderStateStore;
 import com.orderconsole.redis.RedisConnection;
 import com.orderconsole.redis.RedisUnavailableException;
 import com.orderconsole.service.Access;
+import com.orderconsole.service.AuditTrail;
+import com.orderconsole.service.DaemonScheduler;
+import com.orderconsole.service.follower.CatchUp;
+import com.orderconsole.service.follower.Follower;
 import com.orderconsole.service.order.OrderPage;
 import com.orderconsole.service.order.OrderService;
 import com.orderconsole.service.order.OrderSummary;
@@ -22,6 +26,8 @@ import com.orderconsole.service.rules.RulesService;
 import com.orderconsole.service.transition.TransitionService;
 import com.orderconsole.store.BulkBatchRow;
 import com.orderconsole.store.BulkItemRow;
+import com.orderconsole.store.BulkPlanRow;
+import com.orderconsole.store.HistoryRow;
 import com.orderconsole.store.Database;
 import com.orderconsole.store.OrderRow;
 import org.apache.commons.csv.CSVFormat;
@@ -32,6 +38,7 @@ import org.slf4j.LoggerFactory;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.Writer;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -40,7 +47,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.BooleanSupplier;
 
 /**
@@ -73,6 +82,13 @@ public final class BulkService {
     public static final int MAX_REASON = 470;
     /** How long one chunk may wait for Redis' answers, seconds. */
     private static final long CHUNK_WAIT_S = 60;
+    /** How often the process running a batch renews its heartbeat, seconds; a thread of its own, so a chunk waiting on Redis still beats. */
+    static final long HEARTBEAT_S = 5;
+    /**
+     * A RUNNING batch whose heartbeat is older than this is ABANDONED: six missed beats, so a MySQL failover or a long
+     * pause of the process does not make a live batch look dead, yet a dead one shows within half a minute.
+     */
+    public static final Duration DEFAULT_LEASE = Duration.ofSeconds(30);
 
     private final RedisConnection clock;
     private final OrderStateStore states;
@@ -81,17 +97,23 @@ public final class BulkService {
     private final TransitionService transitions;
     private final RulesService rules;
     private final Access access;
+    private final Follower follower;
+    private final AuditTrail audit;
     private final int maxOrders;
+    private final long leaseMs;
 
-    /** Built by {@link com.orderconsole.service.Services}; {@code clock} gives Redis {@code TIME}. */
+    /**
+     * Built by {@link com.orderconsole.service.Services}; {@code clock} gives Redis {@code TIME}; {@code follower} is caught
+     * up before an abandoned batch is closed; {@code audit} records who closed it.
+     */
     public BulkService(RedisConnection clock, OrderStateStore states, Database db, OrderService orders, TransitionService transitions,
-                       RulesService rules, Access access) {
-        this(clock, states, db, orders, transitions, rules, access, Integer.getInteger("orderconsole.bulk.maxOrders", DEFAULT_MAX_ORDERS));
+                       RulesService rules, Access access, Follower follower, AuditTrail audit) {
+        this(clock, states, db, orders, transitions, rules, access, follower, audit,
+                Integer.getInteger("orderconsole.bulk.maxOrders", DEFAULT_MAX_ORDERS), DEFAULT_LEASE.toMillis());
     }
 
-    /** As above with another size cap (tests, benchmarks). */
-    public BulkService(RedisConnection clock, OrderStateStore states, Database db, OrderService orders, TransitionService transitions,
-                       RulesService rules, Access access, int maxOrders) {
+    private BulkService(RedisConnection clock, OrderStateStore states, Database db, OrderService orders, TransitionService transitions,
+                        RulesService rules, Access access, Follower follower, AuditTrail audit, int maxOrders, long leaseMs) {
         this.clock = clock;
         this.states = states;
         this.db = db;
@@ -99,7 +121,10 @@ public final class BulkService {
         this.transitions = transitions;
         this.rules = rules;
         this.access = access;
+        this.follower = follower;
+        this.audit = audit;
         this.maxOrders = maxOrders;
+        this.leaseMs = leaseMs;
     }
 
     /** @return the same service with another size cap (tests, benchmarks, an operator's stricter setting) */
@@ -107,7 +132,15 @@ public final class BulkService {
         if (cap < 1) {
             throw new IllegalArgumentException("a batch must be allowed at least 1 order, got " + cap);
         }
-        return new BulkService(clock, states, db, orders, transitions, rules, access, cap);
+        return new BulkService(clock, states, db, orders, transitions, rules, access, follower, audit, cap, leaseMs);
+    }
+
+    /** @return the same service judging heartbeats by another lease (tests; at least one second, the heartbeat's resolution) */
+    public BulkService withLease(Duration lease) {
+        if (lease.toMillis() < 1000) {
+            throw new IllegalArgumentException("a lease must be at least 1 s (heartbeats are whole seconds), got " + lease.toMillis() + " ms");
+        }
+        return new BulkService(clock, states, db, orders, transitions, rules, access, follower, audit, maxOrders, lease.toMillis());
     }
 
     /** @return the most orders one batch may hold */
@@ -321,17 +354,56 @@ public final class BulkService {
         batch.reason = why;
         batch.matched = preview.matched();
         batch.state = BulkBatch.State.RUNNING.name();
+        BulkPreview.Seen seen = preview.seen();
+        // The plan goes with the batch: should this process die, closing the batch still knows every order it set out to move.
         db.inTransaction(t -> {
             t.bulk().insertBatch(batch);
+            List<BulkPlanRow> plan = new ArrayList<>(seen.size());
+            for (int i = 0; i < seen.size(); i++) {
+                BulkPlanRow p = new BulkPlanRow();
+                p.batchId = batch.id;
+                p.seq = i;
+                p.orderId = seen.id(i);
+                p.seenStatus = seen.status(i).code();
+                p.seenVersion = seen.version(i);
+                plan.add(p);
+            }
+            t.bulk().insertPlan(plan);
             return null;
         });
         String historyReason = "bulk #" + batch.id + ": " + why;
         log.info("bulk #{} started by {}: {} orders to {}{} ({})", batch.id, operator.name(), preview.matched(), preview.target(),
                 preview.override() ? " (override)" : "", batch.scope);
+        AtomicBoolean closedMeanwhile = new AtomicBoolean();
+        ScheduledExecutorService heart = DaemonScheduler.create("bulk-heartbeat-" + batch.id);
+        heart.scheduleWithFixedDelay(() -> beat(batch.id, closedMeanwhile), HEARTBEAT_S, HEARTBEAT_S, TimeUnit.SECONDS);
+        try {
+            return run(operator, preview, batch, historyReason, progress, cancelled, closedMeanwhile);
+        } finally {
+            heart.shutdownNow();
+        }
+    }
+
+    private void beat(long batchId, AtomicBoolean closedMeanwhile) {
+        try {
+            if (!db.inTransaction(t -> t.bulk().beat(batchId))) {
+                closedMeanwhile.set(true);
+            }
+        } catch (RuntimeException e) {
+            // MySQL not answering: the next beat tries again; six misses in a row and the batch reads abandoned.
+            log.warn("bulk #{}: heartbeat not written: {}", batchId, e.getMessage());
+        }
+    }
+
+    private BulkBatch run(Operator operator, BulkPreview preview, BulkBatchRow batch, String historyReason, BulkProgress progress,
+                          BooleanSupplier cancelled, AtomicBoolean closedMeanwhile) {
         BulkPreview.Seen seen = preview.seen();
         int[] counts = new int[4];
         BulkBatch.State end = BulkBatch.State.DONE;
         for (int from = 0; from < seen.size(); from += CHUNK) {
+            if (closedMeanwhile.get()) {
+                throw closedUnderneath(batch.id);
+            }
             if (cancelled.getAsBoolean()) {
                 end = BulkBatch.State.CANCELLED;
                 break;
@@ -348,26 +420,137 @@ public final class BulkService {
                 batch.state = BulkBatch.State.FAILED.name();
                 batch.finishedAtMs = nowOrLocal();
             }
-            db.inTransaction(t -> {
+            // The batch row first: it is locked until commit, and a batch closed as abandoned meanwhile takes no more items.
+            boolean stillRunning = db.inTransaction(t -> {
+                if (!t.bulk().updateBatch(batch)) {
+                    return false;
+                }
                 t.bulk().insertItems(items);
-                t.bulk().updateBatch(batch);
-                return null;
+                return true;
             });
+            if (!stillRunning) {
+                throw closedUnderneath(batch.id);
+            }
             progress.report(to, seen.size(), countsOf(counts));
             if (redisDown) {
                 end = BulkBatch.State.FAILED;
                 break;
             }
         }
-        batch.state = end.name();
-        batch.finishedAtMs = nowOrLocal();
-        db.inTransaction(t -> {
-            t.bulk().updateBatch(batch);
-            return null;
-        });
+        // A chunk that found Redis down wrote FAILED with its results already.
+        if (end != BulkBatch.State.FAILED) {
+            batch.state = end.name();
+            batch.finishedAtMs = nowOrLocal();
+            if (!db.inTransaction(t -> t.bulk().updateBatch(batch))) {
+                throw closedUnderneath(batch.id);
+            }
+        }
         log.info("bulk #{} {}: {} applied, {} rejected, {} conflicts, {} failed, {} not run", batch.id, end, counts[0], counts[1],
                 counts[2], counts[3], preview.matched() - counts[0] - counts[1] - counts[2] - counts[3]);
-        return toBatch(batch);
+        return batch(batch.id);
+    }
+
+    /** Audit action of closing an abandoned batch. */
+    public static final String CLOSE_ACTION = "BULK_CLOSE";
+    /** Error text of every item a close writes, and the audit reason. */
+    public static final String ABANDONED = "batch abandoned";
+    /** How long a close waits for the follower to bring MySQL's history up to date, seconds. */
+    private static final long CLOSE_CATCH_UP_S = 30;
+
+    /**
+     * Closes an abandoned batch (see {@link BulkBatch#closable()}) so that its record accounts for every order it set out
+     * to move: items already recorded stay as they are; the one chunk that may have been in flight when its process died
+     * (the next {@link #CHUNK} orders of the plan) is told apart by the history rows the batch wrote (source bulk, reason
+     * "bulk #id: ..."), read after the follower caught up: such a row gives the order's outcome (applied, rejected,
+     * conflict), no row means the batch did not move it (NOT_RUN); every later order was never attempted (NOT_RUN). Every
+     * item it writes says "batch abandoned" and how its outcome was found. The batch ends ABANDONED with a finish time.
+     *
+     * @param operator who closes it (ops and up)
+     * @param source where from: console or cli (kept in the audit log)
+     * @return the batch as recorded at the end
+     * @throws com.orderconsole.domain.PermissionDeniedException below ops
+     * @throws IllegalArgumentException when no such batch exists or it is not an abandoned one
+     * @throws IllegalStateException when MySQL has not caught up with the Redis outbox within 30 s, or the batch beat
+     *     again or was closed meanwhile (nothing is written then)
+     */
+    public BulkBatch close(Operator operator, long batchId, String source) {
+        access.require(operator, Role.OPS, "close an abandoned bulk batch");
+        BulkBatch b = batch(batchId);
+        if (!b.closable()) {
+            throw new IllegalArgumentException("bulk #" + batchId + " is " + b.state().name().toLowerCase(java.util.Locale.ROOT)
+                    + (b.finishedAtMs() != null ? " and finished" : "") + ": only a RUNNING batch whose heartbeat stopped for longer than "
+                    + leaseMs / 1000 + " s (its process died) can be closed");
+        }
+        CatchUp caught = follower.catchUp(Duration.ofSeconds(CLOSE_CATCH_UP_S));
+        if (!caught.caughtUp()) {
+            throw new IllegalStateException("bulk #" + batchId + " not closed: MySQL has not caught up with the Redis outbox (" + caught.detail()
+                    + "), so whether the orders of the chunk in flight moved cannot be told yet; try again once it has");
+        }
+        String prefix = "bulk #" + batchId + ": ";
+        long now = clock.nowMs();
+        List<BulkPlanRow> open = db.read(t -> t.bulk().unrecorded(batchId));
+        List<BulkPlanRow> inFlight = open.subList(0, Math.min(CHUNK, open.size()));
+        Map<String, HistoryRow> written = new java.util.HashMap<>();
+        db.read(t -> t.bulk().historyOf(inFlight.stream().map(p -> p.orderId).toList(), prefix)).forEach(h -> written.putIfAbsent(h.orderId, h));
+        BulkBatchRow row = db.read(t -> t.bulk().findBatch(batchId));
+        List<BulkItemRow> items = new ArrayList<>(open.size());
+        for (int i = 0; i < open.size(); i++) {
+            BulkPlanRow p = open.get(i);
+            BulkItemRow item = new BulkItemRow();
+            item.batchId = batchId;
+            item.orderId = p.orderId;
+            item.seenStatus = p.seenStatus;
+            item.seenVersion = p.seenVersion;
+            item.version = p.seenVersion;
+            item.atMs = now;
+            HistoryRow h = i < inFlight.size() ? written.get(p.orderId) : null;
+            if (h != null) {
+                ResultCode code = ResultCode.ofCode(h.resultCode);
+                item.outcome = code.applied() ? BulkItem.Outcome.APPLIED.name()
+                        : code == ResultCode.VERSION_CONFLICT ? BulkItem.Outcome.CONFLICT.name() : BulkItem.Outcome.REJECTED.name();
+                item.resultCode = code.code();
+                item.version = h.version;
+                item.atMs = h.atMs;
+                item.error = ABANDONED + " while this order's chunk was in flight: outcome read from its history row";
+                if (code.applied()) {
+                    row.applied++;
+                } else if (code == ResultCode.VERSION_CONFLICT) {
+                    row.conflicts++;
+                } else {
+                    row.rejected++;
+                }
+            } else {
+                item.outcome = BulkItem.Outcome.NOT_RUN.name();
+                item.error = i < inFlight.size()
+                        ? ABANDONED + " while this order's chunk was in flight: no history row of bulk #" + batchId
+                          + " once MySQL caught up, so not moved by it (it may never have been sent)"
+                        : ABANDONED + ": never attempted";
+            }
+            items.add(item);
+        }
+        row.finishedAtMs = now;
+        boolean closed = db.inTransaction(t -> {
+            if (!t.bulk().closeAbandoned(row, leaseMs)) {
+                return false;
+            }
+            t.bulk().insertItems(items);
+            return true;
+        });
+        if (!closed) {
+            throw new IllegalStateException("bulk #" + batchId + " not closed: it beat again or someone closed it meanwhile; look at it again");
+        }
+        long moved = items.stream().filter(i -> i.outcome.equals(BulkItem.Outcome.APPLIED.name())).count();
+        String detail = "bulk #" + batchId + " closed: " + moved + " of the chunk in flight had moved, " + (inFlight.size() - written.size())
+                + " of it had not, " + (open.size() - inFlight.size()) + " never attempted";
+        audit.record(operator, source, CLOSE_ACTION, null, ABANDONED, detail);
+        log.info("{} by {}", detail, operator.name());
+        return batch(batchId);
+    }
+
+    private static IllegalStateException closedUnderneath(long batchId) {
+        return new IllegalStateException("bulk #" + batchId + " was closed as abandoned while this process still ran it "
+                + "(its heartbeat had stopped for longer than the lease): stopped; the chunk in flight may have moved orders "
+                + "its record does not show, see their history (reason 'bulk #" + batchId + ": ...')");
     }
 
     private long nowOrLocal() {
@@ -446,7 +629,7 @@ public final class BulkService {
      */
     public List<BulkBatch> batches(Long beforeId, int limit) {
         requireLimit(limit);
-        return db.read(t -> t.bulk().batches(beforeId, limit)).stream().map(BulkService::toBatch).toList();
+        return db.read(t -> t.bulk().batches(beforeId, limit)).stream().map(this::toBatch).toList();
     }
 
     /**
@@ -545,10 +728,14 @@ public final class BulkService {
         return n;
     }
 
-    private static BulkBatch toBatch(BulkBatchRow r) {
+    /** The row as a batch; a RUNNING row whose heartbeat is older than the lease (by MySQL's clock, as read) is ABANDONED. */
+    private BulkBatch toBatch(BulkBatchRow r) {
+        BulkBatch.State state = BulkBatch.State.valueOf(r.state);
+        if (state == BulkBatch.State.RUNNING && r.readAtMs - r.heartbeatMs > leaseMs) {
+            state = BulkBatch.State.ABANDONED;
+        }
         return new BulkBatch(r.id, r.actor, r.source, r.startedAtMs, r.finishedAtMs, r.scope, OrderStatus.ofCode(r.target),
-                r.overrideRules, r.reason, r.matched, new BulkCounts(r.applied, r.rejected, r.conflicts, r.failed),
-                BulkBatch.State.valueOf(r.state));
+                r.overrideRules, r.reason, r.matched, new BulkCounts(r.applied, r.rejected, r.conflicts, r.failed), state, r.heartbeatMs);
     }
 
     private static BulkItem toItem(BulkItemRow r) {

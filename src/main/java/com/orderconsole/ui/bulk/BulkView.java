@@ -54,6 +54,7 @@ public final class BulkView {
     @FXML private ComboBox<BulkItem.Outcome> outcomeBox;
     @FXML private Button exportCsvButton;
     @FXML private Button exportJsonButton;
+    @FXML private Button closeButton;
     @FXML private TableView<BulkItem> resultTable;
     @FXML private TableColumn<BulkItem, String> rId;
     @FXML private TableColumn<BulkItem, String> rOutcome;
@@ -124,6 +125,7 @@ public final class BulkView {
         outcomeBox.valueProperty().bindBidirectional(vm.outcomeFilterProperty());
         Actions.bind(exportCsvButton, vm.exportCommand(), vm::exportCsv);
         Actions.bind(exportJsonButton, vm.exportCommand(), vm::exportJson);
+        Actions.bind(closeButton, vm.closeCommand(), vm::closeAbandoned);
         shownBatchText.textProperty().bind(Bindings.createStringBinding(() -> vm.shownBatchProperty().get() == null
                 ? Messages.get("bulk.results.none") : BulkViewModel.batchSummary(vm.shownBatchProperty().get()), vm.shownBatchProperty()));
 

@@ -85,6 +85,7 @@ public final class BulkViewModel implements Refreshable {
     private final Command previewCommand;
     private final Command applyCommand;
     private final Command exportCommand;
+    private final Command closeCommand;
     private final Command batchesCommand;
     private final Command resultsCommand;
     /** True while a preview runs: changing the choice abandons it (its answer would be for the old choice). */
@@ -108,6 +109,8 @@ public final class BulkViewModel implements Refreshable {
         this.previewCommand = runCommand.when(scope.isNotNull().and(target.isNotNull()));
         this.applyCommand = runCommand.when(preview.isNotNull());
         this.exportCommand = runCommand.when(shownBatch.isNotNull());
+        this.closeCommand = runCommand.when(javafx.beans.binding.Bindings.createBooleanBinding(
+                () -> operator.role().includes(Role.OPS) && shownBatch.get() != null && shownBatch.get().closable(), shownBatch));
         this.batchesCommand = new Command(background, feedback::error);
         this.resultsCommand = new Command(background, feedback::error);
         // A preview belongs to its scope, target and override: change one and it must be made again.
@@ -291,6 +294,25 @@ public final class BulkViewModel implements Refreshable {
     /** Asks the running preview or move to stop: a move stops before its next chunk, and its record says so. */
     public void cancel() {
         runCommand.cancel();
+    }
+
+    /**
+     * Asks for a confirmation, then closes the shown abandoned batch (ops): every order it did not handle gets a result
+     * ({@link BulkService#close}); afterwards shows its results again.
+     */
+    public void closeAbandoned() {
+        BulkBatch b = shownBatch.get();
+        if (b == null || !b.closable() || runCommand.isRunning()
+                || !dialogs.confirm(Messages.get("bulk.close.title"), Messages.format("bulk.close.statement", b.id()),
+                        Messages.get("bulk.close.details"), Messages.get("bulk.close.button"))) {
+            return;
+        }
+        runCommand.run(Messages.get("bulk.do.close"), j -> bulk.close(operator, b.id(), "console"), closed -> {
+            feedback.ok(Messages.format("bulk.closed", closed.id()));
+            shownBatch.set(closed);
+            loadResults();
+            refresh();
+        });
     }
 
     /** Reloads the list of batches (newest first); the selected one stays selected. */
@@ -497,6 +519,11 @@ public final class BulkViewModel implements Refreshable {
     /** @return executable while a batch is shown and nothing runs */
     public Command exportCommand() {
         return exportCommand;
+    }
+
+    /** @return executable for an ops user while an abandoned batch no one closed is shown and nothing runs */
+    public Command closeCommand() {
+        return closeCommand;
     }
 
     /** @return the last outcome or error in words */

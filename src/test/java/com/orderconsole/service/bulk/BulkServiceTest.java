@@ -194,4 +194,96 @@ class BulkServiceTest {
         assertThat(RawSql.count("SELECT COUNT(*) FROM orders WHERE status = 2")).isEqualTo(3);
         assertThat(RawSql.count("SELECT COUNT(*) FROM order_history WHERE source = 'bulk'")).isZero();
     }
+
+    @Test
+    void aRunningBatchBeatsAndOneWhoseHeartbeatIsOlderThanTheLeaseReadsAbandoned() {
+        int n = BulkService.CHUNK * 2 + 100;
+        orders("h-", n);
+        BulkPreview p = s.bulk().preview(BulkScope.of(status(OrderStatus.WAIT_PAY)), OrderStatus.PAID, false, BulkProgress.NONE, () -> false);
+        List<BulkBatch> seenWhileRunning = new java.util.ArrayList<>();
+        List<Long> beats = new java.util.ArrayList<>();
+        BulkBatch done = s.bulk().apply(support, p, "paid offline", "console", (d, t, c) -> {
+            long id = RawSql.count("SELECT MAX(id) FROM bulk_batch");
+            seenWhileRunning.add(s.bulk().batch(id));
+            beats.add(RawSql.count("SELECT heartbeat_ms FROM bulk_batch WHERE id = " + id));
+            // As if the process had stalled: the next chunk's commit must renew the heartbeat.
+            RawSql.update("UPDATE bulk_batch SET heartbeat_ms = 1 WHERE id = " + id);
+        }, () -> false);
+        assertThat(seenWhileRunning).extracting(BulkBatch::state).containsOnly(BulkBatch.State.RUNNING);
+        assertThat(beats).hasSize(3);
+        assertThat(beats).allMatch(ms -> ms > 1, "renewed after every chunk");
+
+        // The process died mid-batch: the row still says RUNNING, its heartbeat 10 s old.
+        RawSql.update("UPDATE bulk_batch SET state = 'RUNNING', finished_at_ms = NULL, heartbeat_ms = UNIX_TIMESTAMP() * 1000 - 10000 "
+                + "WHERE id = " + done.id());
+        assertThat(s.bulk().batch(done.id()).state()).as("within the default 30 s lease").isEqualTo(BulkBatch.State.RUNNING);
+        BulkService shortLease = s.bulk().withLease(Duration.ofSeconds(5));
+        assertThat(shortLease.batch(done.id()).state()).isEqualTo(BulkBatch.State.ABANDONED);
+        assertThat(shortLease.batch(done.id()).closable()).isTrue();
+        RawSql.update("UPDATE bulk_batch SET heartbeat_ms = UNIX_TIMESTAMP() * 1000 - 60000 WHERE id = " + done.id());
+        assertThat(s.bulk().batches(null, 10)).extracting(BulkBatch::state).containsExactly(BulkBatch.State.ABANDONED);
+    }
+
+    @Test
+    void aBatchClosedAsAbandonedWhileItsProcessStillRunsStopsAndTakesNoMoreItems() {
+        int n = BulkService.CHUNK * 2;
+        orders("z-", n);
+        BulkPreview p = s.bulk().preview(BulkScope.of(status(OrderStatus.WAIT_PAY)), OrderStatus.PAID, false, BulkProgress.NONE, () -> false);
+        // Someone closed it after the first chunk, as if its heartbeat had stopped.
+        assertThatThrownBy(() -> s.bulk().apply(support, p, "paid offline", "console",
+                (d, t, c) -> RawSql.update("UPDATE bulk_batch SET state = 'ABANDONED', finished_at_ms = 1"), () -> false))
+                .isInstanceOf(IllegalStateException.class).hasMessageContaining("was closed as abandoned while this process still ran it");
+        assertThat(rows("bulk_item")).isEqualTo(BulkService.CHUNK);
+        assertThat(RawSql.column("SELECT state FROM bulk_batch")).containsExactly("ABANDONED");
+    }
+
+    @Test
+    void closingAnAbandonedBatchAccountsForEveryOrderTellingTheChunkInFlightApartByItsHistory() {
+        Operator ops = new Operator("olga", Role.OPS);
+        int n = BulkService.CHUNK * 2 + 100;
+        orders("a-", n);
+        BulkPreview p = s.bulk().preview(BulkScope.of(status(OrderStatus.WAIT_PAY)), OrderStatus.PAID, false, BulkProgress.NONE, () -> false);
+        AtomicBoolean stop = new AtomicBoolean();
+        long id = s.bulk().apply(support, p, "paid offline", "console", (d, t, c) -> stop.set(true), stop::get).id();
+        // The process died during the second chunk: six of its calls reached Redis, one of them after the order had moved by hand.
+        RawSql.update("UPDATE bulk_batch SET state = 'RUNNING', finished_at_ms = NULL, heartbeat_ms = 1 WHERE id = " + id);
+        List<String> chunk2 = RawSql.column("SELECT order_id FROM bulk_plan WHERE batch_id = " + id + " AND seq >= " + BulkService.CHUNK
+                + " ORDER BY seq LIMIT 6");
+        for (String o : chunk2.subList(0, 5)) {
+            s.transitions().transition(support, new TransitionRequest(o, OrderStatus.PAID, 1L, "bulk", "bulk #" + id + ": paid offline", false));
+        }
+        String movedByHand = chunk2.get(5);
+        s.transitions().transition(setup, TransitionRequest.of(movedByHand, OrderStatus.CANCELLED, "console", "customer asked"));
+        s.transitions().transition(support, new TransitionRequest(movedByHand, OrderStatus.PAID, 1L, "bulk", "bulk #" + id + ": paid offline", false));
+        assertThat(s.bulk().batch(id).closable()).isTrue();
+
+        assertThatThrownBy(() -> s.bulk().close(support, id, "cli")).isInstanceOf(PermissionDeniedException.class);
+        BulkBatch closed = s.bulk().close(ops, id, "cli");
+
+        assertThat(closed.state()).isEqualTo(BulkBatch.State.ABANDONED);
+        assertThat(closed.finishedAtMs()).isNotNull();
+        assertThat(closed.closable()).isFalse();
+        assertThat(closed.counts()).isEqualTo(new BulkCounts(BulkService.CHUNK + 5, 0, 1, 0));
+        assertThat(rows("bulk_item")).as("every planned order has an item").isEqualTo(n);
+        assertThat(s.bulk().items(id, BulkItem.Outcome.APPLIED, null, 1000)).hasSize(BulkService.CHUNK + 5)
+                .extracting(BulkItem::orderId).containsAll(chunk2.subList(0, 5));
+        BulkItem first = s.bulk().items(id, BulkItem.Outcome.APPLIED, null, 1000).stream().filter(i -> i.orderId().equals(chunk2.get(0)))
+                .findFirst().orElseThrow();
+        assertThat(first.version()).isEqualTo(2);
+        assertThat(first.error()).isEqualTo("batch abandoned while this order's chunk was in flight: outcome read from its history row");
+        BulkItem conflict = s.bulk().items(id, BulkItem.Outcome.CONFLICT, null, 10).get(0);
+        assertThat(conflict.orderId()).isEqualTo(movedByHand);
+        assertThat(conflict.code()).isEqualTo(ResultCode.VERSION_CONFLICT);
+        List<BulkItem> notRun = s.bulk().items(id, BulkItem.Outcome.NOT_RUN, null, 1000);
+        assertThat(notRun).hasSize(n - BulkService.CHUNK - 6);
+        assertThat(notRun).extracting(BulkItem::error).filteredOn(e -> e.contains("in flight")).hasSize(BulkService.CHUNK - 6)
+                .allMatch(e -> e.contains("no history row of bulk #" + id));
+        assertThat(notRun).extracting(BulkItem::error).filteredOn(e -> e.endsWith("never attempted")).hasSize(100);
+        assertThat(closed.notRun()).isEqualTo(n - BulkService.CHUNK - 6);
+        assertThat(RawSql.count("SELECT COUNT(*) FROM audit_log WHERE action = 'BULK_CLOSE' AND actor = 'olga'")).isEqualTo(1);
+
+        assertThatThrownBy(() -> s.bulk().close(ops, id, "cli")).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("is abandoned and finished");
+        assertThat(rows("bulk_item")).isEqualTo(n);
+    }
 }

@@ -143,4 +143,38 @@ class BulkViewModelTest extends ViewModelTestBase {
         assertThat(vm.feedback().messageProperty().get()).contains("run a bulk transition");
         assertThat(dialogs.asked()).isEmpty();
     }
+
+    @Test
+    void anOpsUserClosesAnAbandonedBatchFromTheResultsAfterConfirming() {
+        createOrder("a-1");
+        createOrder("a-2");
+        BulkViewModel support = vm(Role.SUPPORT);
+        support.useSelection(List.of("a-1", "a-2"));
+        support.targetProperty().set(OrderStatus.PAID);
+        support.preview();
+        support.reasonProperty().set("paid offline");
+        dialogs.yes();
+        support.apply();
+        long id = support.shownBatchProperty().get().id();
+        // Its process died before the second order was recorded.
+        com.orderconsole.RawSql.update("DELETE FROM bulk_item WHERE order_id = 'a-2'");
+        com.orderconsole.RawSql.update("UPDATE bulk_batch SET state = 'RUNNING', finished_at_ms = NULL, applied = 1, heartbeat_ms = 1");
+
+        support.selectedBatchProperty().set(services.bulk().batch(id));
+        assertThat(BulkViewModel.stateText(support.shownBatchProperty().get().state())).isEqualTo("abandoned (its process stopped)");
+        assertThat(support.closeCommand().executableProperty().get()).as("closing needs ops").isFalse();
+
+        BulkViewModel ops = vm(Role.OPS);
+        ops.selectedBatchProperty().set(services.bulk().batch(id));
+        assertThat(ops.closeCommand().executableProperty().get()).isTrue();
+        dialogs.yes();
+        ops.closeAbandoned();
+        assertThat(dialogs.asked().get(dialogs.asked().size() - 1).statement()).isEqualTo("Close abandoned batch #" + id + "?");
+        BulkBatch closed = ops.shownBatchProperty().get();
+        assertThat(closed.state()).isEqualTo(BulkBatch.State.ABANDONED);
+        assertThat(closed.finishedAtMs()).isNotNull();
+        assertThat(closed.counts().applied()).as("a-2's move is in its history").isEqualTo(2);
+        assertThat(ops.closeCommand().executableProperty().get()).isFalse();
+        assertThat(ops.feedback().messageProperty().get()).isEqualTo("Batch #" + id + " closed; every order it set out to move now has a result.");
+    }
 }
