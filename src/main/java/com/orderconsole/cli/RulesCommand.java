@@ -44,8 +44,16 @@ final class RulesCommand implements Runnable {
     static String read(Path file) {
         try {
             return Files.readString(file, StandardCharsets.UTF_8);
+        } catch (java.nio.file.NoSuchFileException e) {
+            throw new UncheckedIOException(Messages.format("cli.rules.unreadable", file, Messages.get("cli.rules.noFile")), e);
+        } catch (java.nio.charset.CharacterCodingException e) {
+            // The JDK says only "Input length = 1": name what is wrong with the file instead.
+            throw new UncheckedIOException(Messages.format("cli.rules.unreadable", file, Messages.get("cli.rules.notUtf8")), e);
+        } catch (java.nio.file.AccessDeniedException e) {
+            throw new UncheckedIOException(Messages.format("cli.rules.unreadable", file, Messages.get("cli.rules.denied")), e);
         } catch (IOException e) {
-            throw new UncheckedIOException(Messages.format("cli.rules.unreadable", file, e.getMessage()), e);
+            throw new UncheckedIOException(Messages.format("cli.rules.unreadable", file, Files.isDirectory(file)
+                    ? Messages.get("cli.rules.isDirectory") : e.getMessage()), e);
         }
     }
 

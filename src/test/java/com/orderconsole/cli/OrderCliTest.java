@@ -327,6 +327,13 @@ class OrderCliTest {
         assertThat(ij.get("valid").asBoolean()).isFalse();
         assertThat(ij.get("faults").size()).isGreaterThanOrEqualTo(2);
 
+        // A file that cannot be read says why in words (the JDK said "Input length = 1", or repeated the path).
+        Path latin1 = dir.resolve("latin1.json");
+        Files.write(latin1, new byte[]{'{', '"', (byte) 0xE9, '"', '}'});
+        assertThat(raw("rules", "validate", latin1.toString()).err()).contains("not UTF-8 text").doesNotContain("Input length");
+        assertThat(raw("rules", "validate", dir.resolve("nowhere.json").toString()).err()).contains("no such file");
+        assertThat(raw("rules", "validate", dir.toString()).err()).contains("a folder, not a file");
+
         Path good = dir.resolve("good.json");
         Files.writeString(good, "{\"terminal\":[\"FINISHED\",\"CANCELLED\"],\"transitions\":{\"WAIT_PAY\":[\"PAID\",\"CANCELLED\"],"
                 + "\"PAID\":[\"WAIT_SHIP\",\"CANCELLED\"],\"WAIT_SHIP\":[\"SHIPPED\"],\"SHIPPED\":[\"FINISHED\"]}}");
