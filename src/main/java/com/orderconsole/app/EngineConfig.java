@@ -69,6 +69,20 @@ public record EngineConfig(String redisUri, String jdbcUrl, String dbUser, Strin
                 sweepInterval, syncIdle, paymentTimeout, buckets, terminalRetention);
     }
 
+    /**
+     * Checks the form of a Redis URI and a JDBC URL without asking any server (either may be null: not given).
+     *
+     * @throws IllegalArgumentException in words naming what is wrong, secrets masked
+     */
+    public static void requireServerAddresses(String redisUri, String jdbcUrl) {
+        if (redisUri != null) {
+            com.orderconsole.redis.RedisConnection.requireUri(redisUri);
+        }
+        if (jdbcUrl != null) {
+            com.orderconsole.store.Database.requireJdbcUrl(jdbcUrl);
+        }
+    }
+
     /** Other servers and account; whether the identity is local stays as it was. */
     public EngineConfig withServers(String redis, String jdbc, String user, String password) {
         return new EngineConfig(redis, jdbc, user, password, role, localIdentity, dataDir, commandTimeout,

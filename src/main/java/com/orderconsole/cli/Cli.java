@@ -119,6 +119,32 @@ final class Cli {
         }
     }
 
+    /** --redis: a Redis URI's form, checked before any server is asked (a malformed one is a usage error). */
+    static final class RedisUriConverter implements ITypeConverter<String> {
+        @Override
+        public String convert(String value) {
+            try {
+                EngineConfig.requireServerAddresses(value, null);
+                return value;
+            } catch (IllegalArgumentException e) {
+                throw new TypeConversionException(e.getMessage());
+            }
+        }
+    }
+
+    /** --jdbc: a MySQL JDBC URL's form, checked before any server is asked. */
+    static final class JdbcUrlConverter implements ITypeConverter<String> {
+        @Override
+        public String convert(String value) {
+            try {
+                EngineConfig.requireServerAddresses(null, value);
+                return value;
+            } catch (IllegalArgumentException e) {
+                throw new TypeConversionException(e.getMessage());
+            }
+        }
+    }
+
     /** --buckets: a bucket count the engine can work with, 1 to {@link EngineConfig#MAX_BUCKETS}. */
     static final class BucketsConverter implements ITypeConverter<Integer> {
         @Override

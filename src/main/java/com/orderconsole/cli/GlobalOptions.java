@@ -25,10 +25,12 @@ class GlobalOptions {
     private final OrderCli.PasswordPrompt prompt;
     private final boolean serversOwnedLocally;
 
-    @Option(scope = ScopeType.INHERIT, names = "--redis", paramLabel = "URI", descriptionKey = "cli.opt.redis")
+    @Option(scope = ScopeType.INHERIT, names = "--redis", paramLabel = "URI", converter = Cli.RedisUriConverter.class,
+            descriptionKey = "cli.opt.redis")
     String redisUri;
 
-    @Option(scope = ScopeType.INHERIT, names = "--jdbc", paramLabel = "URL", descriptionKey = "cli.opt.jdbc")
+    @Option(scope = ScopeType.INHERIT, names = "--jdbc", paramLabel = "URL", converter = Cli.JdbcUrlConverter.class,
+            descriptionKey = "cli.opt.jdbc")
     String jdbcUrl;
 
     @Option(scope = ScopeType.INHERIT, names = "--db-user", paramLabel = "NAME", descriptionKey = "cli.opt.db-user")

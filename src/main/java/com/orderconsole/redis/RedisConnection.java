@@ -94,6 +94,26 @@ public final class RedisConnection implements AutoCloseable {
     }
 
     /**
+     * Checks a Redis URI's form without asking any server (the CLI refuses a malformed one as a usage error).
+     *
+     * @param uri e.g. {@code redis://host:6379/0}
+     * @throws IllegalArgumentException in words, with any password in it masked
+     */
+    public static void requireUri(String uri) {
+        parse(uri);
+    }
+
+    private static RedisURI parse(String uri) {
+        try {
+            return RedisURI.create(uri);
+        } catch (RuntimeException e) {
+            throw new IllegalArgumentException("'" + String.valueOf(uri).replaceFirst("//([^:@/]*):[^@/]*@", "//$1:***@")
+                    + "' is not a Redis URI: expected redis://host:port/db, rediss://host:port/db for TLS, with user and "
+                    + "password as redis://user:password@host:port");
+        }
+    }
+
+    /**
      * Connects, finds out whether the server is a Redis Cluster node, and loads every script into the
      * script cache (of every master on a cluster).
      *
@@ -106,13 +126,7 @@ public final class RedisConnection implements AutoCloseable {
      * @throws IllegalArgumentException when the URI is not a Redis URI, or names a database other than 0 on a cluster
      */
     static RedisConnection connect(String uri, Duration commandTimeout) {
-        RedisURI redisUri;
-        try {
-            redisUri = RedisURI.create(uri);
-        } catch (RuntimeException e) {
-            throw new IllegalArgumentException("'" + uri + "' is not a Redis URI: expected redis://host:port/db, "
-                    + "rediss://host:port/db for TLS, with user and password as redis://user:password@host:port");
-        }
+        RedisURI redisUri = parse(uri);
         redisUri.setTimeout(commandTimeout);
         RedisClient client = RedisClient.create(redisUri);
         client.setOptions(ClientOptions.builder()

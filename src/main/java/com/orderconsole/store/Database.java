@@ -61,6 +61,22 @@ public final class Database implements AutoCloseable {
     }
 
     /**
+     * Checks a JDBC URL's form without asking any server: the driver shipped is MySQL Connector/J, so only its
+     * URLs can work (another database's URL failed later with the driver's "No suitable driver found").
+     *
+     * @param jdbcUrl e.g. {@code jdbc:mysql://host:3306/orders}
+     * @throws IllegalArgumentException in words, naming the URL without its parameters
+     */
+    public static void requireJdbcUrl(String jdbcUrl) {
+        if (jdbcUrl == null || !jdbcUrl.matches("jdbc:mysql(\\+srv)?(:[a-z]+)?://[^/?]+(/[^?]*)?(\\?.*)?")) {
+            // Shown without its parameters and any user:password@, which may hold secrets.
+            String shown = String.valueOf(jdbcUrl).replaceFirst("\\?.*$", "").replaceFirst("//[^/@]*@", "//");
+            throw new IllegalArgumentException("'" + shown + "' is not a MySQL JDBC URL: expected "
+                    + "jdbc:mysql://host:port/schema (MariaDB servers take the same URL)");
+        }
+    }
+
+    /**
      * Opens a pool and migrates the schema (local servers, where the account is the administrator).
      *
      * @param jdbcUrl e.g. {@code jdbc:mysql://127.0.0.1:3306/orders?sslMode=REQUIRED}

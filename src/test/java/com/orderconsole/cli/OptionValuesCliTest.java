@@ -53,4 +53,18 @@ class OptionValuesCliTest {
         assertThat(r.err()).contains(named).doesNotContain("Exception").doesNotContain("\tat ");
         assertThat(RawSql.count("SELECT version FROM orders WHERE order_id = 'n-1'")).as("nothing changed").isEqualTo(1);
     }
+
+    /** A server address of the wrong form is refused before any server is asked, with secrets masked (trial: exit 1, "No suitable driver"). */
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', value = {
+            "--redis redis//127.0.0.1:6379 --jdbc jdbc:mysql://127.0.0.1:1/orders stats          | is not a Redis URI",
+            "--redis redis://u:s3cret@127.0.0.1:6379/abc --jdbc jdbc:mysql://127.0.0.1:1/o stats | is not a Redis URI",
+            "--redis redis://127.0.0.1:6379/0 --jdbc jdbc:postgresql://127.0.0.1:5432/o stats    | is not a MySQL JDBC URL",
+            "--redis redis://127.0.0.1:6379/0 --jdbc mysql://127.0.0.1:3306/o stats              | is not a MySQL JDBC URL",
+    })
+    void aServerAddressOfTheWrongFormIsAUsageErrorInWords(String args, String named) {
+        Run r = CliRunner.raw(args.trim().split(" +"));
+        assertThat(r.code()).as(r.err()).isEqualTo(OrderCli.USAGE);
+        assertThat(r.err()).contains(named).doesNotContain("s3cret").doesNotContain("No suitable driver").doesNotContain("Exception");
+    }
 }
