@@ -70,17 +70,21 @@ public record EngineConfig(String redisUri, String jdbcUrl, String dbUser, Strin
     }
 
     /**
-     * Checks the form of a Redis URI and a JDBC URL without asking any server (either may be null: not given).
+     * Checks a Redis URI's form without asking any server.
      *
-     * @throws IllegalArgumentException in words naming what is wrong, secrets masked
+     * @throws IllegalArgumentException in words naming what is wrong, any password masked
      */
-    public static void requireServerAddresses(String redisUri, String jdbcUrl) {
-        if (redisUri != null) {
-            com.orderconsole.redis.RedisConnection.requireUri(redisUri);
-        }
-        if (jdbcUrl != null) {
-            com.orderconsole.store.Database.requireJdbcUrl(jdbcUrl);
-        }
+    public static void requireRedisUri(String redisUri) {
+        com.orderconsole.redis.RedisConnection.requireUri(redisUri);
+    }
+
+    /**
+     * Checks a JDBC URL's form without asking any server.
+     *
+     * @throws IllegalArgumentException in words naming what is wrong, without its parameters or credentials
+     */
+    public static void requireJdbcUrl(String jdbcUrl) {
+        com.orderconsole.store.Database.requireJdbcUrl(jdbcUrl);
     }
 
     /** Other servers and account; whether the identity is local stays as it was. */

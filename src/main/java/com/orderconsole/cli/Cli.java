@@ -123,12 +123,7 @@ final class Cli {
     static final class RedisUriConverter implements ITypeConverter<String> {
         @Override
         public String convert(String value) {
-            try {
-                EngineConfig.requireServerAddresses(value, null);
-                return value;
-            } catch (IllegalArgumentException e) {
-                throw new TypeConversionException(e.getMessage());
-            }
+            return checked(value, EngineConfig::requireRedisUri);
         }
     }
 
@@ -136,12 +131,17 @@ final class Cli {
     static final class JdbcUrlConverter implements ITypeConverter<String> {
         @Override
         public String convert(String value) {
-            try {
-                EngineConfig.requireServerAddresses(null, value);
-                return value;
-            } catch (IllegalArgumentException e) {
-                throw new TypeConversionException(e.getMessage());
-            }
+            return checked(value, EngineConfig::requireJdbcUrl);
+        }
+    }
+
+    /** @return the value once {@code check} accepts it; its words as picocli's usage error otherwise */
+    private static String checked(String value, java.util.function.Consumer<String> check) {
+        try {
+            check.accept(value);
+            return value;
+        } catch (IllegalArgumentException e) {
+            throw new TypeConversionException(e.getMessage());
         }
     }
 

@@ -16,6 +16,9 @@ package com.orderconsole.domain;
  */
 public record TransitionRequest(String orderId, OrderStatus target, Long expectedVersion, String source, String reason,
                                 boolean override, OrderStatus onlyFrom) {
+    /** Longest reason, in characters: what order_history's reason column holds (VARCHAR(500), V1). */
+    public static final int MAX_REASON = 500;
+
     /** A request with no status guard ({@code onlyFrom} null). */
     public TransitionRequest(String orderId, OrderStatus target, Long expectedVersion, String source, String reason,
                              boolean override) {
@@ -29,8 +32,8 @@ public record TransitionRequest(String orderId, OrderStatus target, Long expecte
         }
         source = source == null ? "api" : source;
         reason = reason == null ? "" : reason;
-        if (reason.length() > 500) {
-            throw new IllegalArgumentException("reason is " + reason.length() + " characters long (at most 500)");
+        if (reason.length() > MAX_REASON) {
+            throw new IllegalArgumentException("reason is " + reason.length() + " characters long (at most " + MAX_REASON + ")");
         }
         // A newline or escape code in a reason could forge history lines or recolour a terminal.
         if (reason.chars().anyMatch(c -> c < 0x20 || c == 0x7f)) {

@@ -110,7 +110,7 @@ public final class OutboxStore {
      */
     static final int ACTOR_MAX = 128;
     static final int SOURCE_MAX = 32;
-    static final int REASON_MAX = 500;
+    static final int REASON_MAX = com.orderconsole.domain.TransitionRequest.MAX_REASON;
 
     private static String fits(String v, String what, int max) {
         int n = v.codePointCount(0, v.length());
