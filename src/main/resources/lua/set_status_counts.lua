@@ -1,9 +1,16 @@
 -- Sets one bucket's live per-status counts to counted values (reconciliation's repair) in one step with
--- the moves transition.lua keeps counting meanwhile: a live count is n:<s> plus the moves into s minus the
+-- the moves count_outbox.lua keeps counting meanwhile: a live count is n:<s> plus the moves into s minus the
 -- moves out of s (m:<from>><to>), so n:<s> becomes the counted value minus that net.
 --
--- KEYS[1] stats hash   ARGV[1..6] counted live orders in status 1..6
--- Returns 6.
+-- KEYS[1] stats hash   KEYS[2] outbox stream   ARGV[1..6] counted live orders in status 1..6
+-- Returns 6, or 0 with nothing written while the outbox holds entries count_outbox.lua has not counted: their
+-- moves are in the orders counted but not yet in m:, so they would be counted twice (the caller counts, then
+-- calls again).
+
+local x = redis.call('HGET', KEYS[1], 'x')
+if #redis.call('XRANGE', KEYS[2], x and ('(' .. x) or '-', '+', 'COUNT', 1) > 0 then
+  return 0
+end
 
 local net = {0, 0, 0, 0, 0, 0}
 local h = redis.call('HGETALL', KEYS[1])

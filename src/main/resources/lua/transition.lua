@@ -6,107 +6,119 @@
 --                        "<from>" = "to,to,...", "_t" = terminal list, "_v" = rules version (publish_rules.lua)
 -- KEYS[3] outbox stream  one entry per outcome (applied or rejected), drained into MySQL
 -- KEYS[4] cancel queue   ZSET member = order id; removed once the order leaves WAIT_PAY
--- KEYS[5] stats hash     counters per applied edge m:<from>><to> and rejected edge r:<from>><to>:<code>,
---                        c:<code> for the codes without an edge (-1, -6), outbox sequence; the live count per
---                        status is n:<status> plus the moves in minus the moves out (StatsStore)
+-- KEYS[5] stats hash     c:<code> for the codes that write no entry (-1, -6). The counters per applied edge
+--                        m:<from>><to> and rejected edge r:<from>><to>:<code> are counted from the entries by
+--                        count_outbox.lua (issue 15.3); the live count per status is n:<status> plus the moves in
+--                        minus the moves out (StatsStore)
 -- All five keys share one hash tag, so the script also runs on Redis Cluster.
 --
--- ARGV[1] order id   ARGV[2] target status code   ARGV[3] expected version ('' = any)
--- ARGV[4] '1' = override (skip the rules, admin only)   ARGV[5] actor   ARGV[6] source   ARGV[7] reason
--- ARGV[8] required from status ('' or absent = any): compare-and-set on the status, answered -3 like a version
---         that moved on. The timeout cancel sends '1': rules may allow cancelling a paid order (a refund), and a
---         payment landing between the sweeper's read of the queue and its cancel must win.
+-- ARGV[1] order id
+-- ARGV[2] target status code, alone (the common case) or followed by guards: "<target>,<expected version or ''>,
+--         <override 0|1>,<required from status or ''>". Expected version: compare-and-set on the version. Override:
+--         skip the rules (admin only). Required from status: compare-and-set on the status, answered -3 like a
+--         version that moved on; the timeout cancel sends WAIT_PAY, since rules may allow cancelling a paid order (a
+--         refund) and a payment landing between the sweeper's read of the queue and its cancel must win.
+-- ARGV[3] "<actor>\n<source>\n<reason>": the entry's texts (OrderStateStore joins them; actor and source hold no
+--         control character).
+-- Few arguments, packed: Redis copies every argument into a table before the script runs, about a thousand
+-- instructions each (issue 15.3, callgrind).
 --
 -- Returns ONE bulk string "<code>,<from status (0 if missing)>,<version after the call>,<now, epoch ms>",
 -- e.g. "1,1,2,1764577000123" (OrderStateStore.transitionAsync reads it). Not a table: Redis 6.2 writes a
 -- script's array reply with a deferred length, as extra reply-list nodes and so extra write()s for a
 -- pipelined client; measured (issue 15, redis-benchmark -c 50 -P 16) a table reply cost 3-5 µs of server
 -- CPU per call outside the EVALSHA's own time, a third of this script's whole cost.
--- Codes: 1 applied, 0 not allowed, -1 state missing, -2 terminal, -3 version conflict (or not in ARGV[8]'s status),
+-- Codes: 1 applied, 0 not allowed, -1 state missing, -2 terminal, -3 version conflict (or not in the required status),
 --        -4 already in target status, -5 rules missing, -6 order record malformed (nothing written
 --        but the counter: an outbox entry no one can read must never be made).
 --
--- Outbox entry (compact, issue 15): k = "<order id>,<from>,<to>,<version after>,<code>,<sequence>",
--- a = actor, s = source, r = reason; its time is the stream id's milliseconds. OutboxStore also reads the
--- earlier form (o, f, t, v, c, a, s, r, ts, n), so a backlog written before an upgrade is applied as is.
+-- Outbox entry, one field (issue 15.3): e = "<order id>,<from>,<to>,<version after>,<code>\n<actor>\n<source>\n<reason>"
+-- (the reason is last, so it may hold anything); its time is the stream id's milliseconds. OutboxStore also reads the
+-- two forms before it (k, a, s, r and o, f, t, v, c, a, s, r, ts, n), so a backlog written before an upgrade is
+-- applied as is; those were counted by the script that wrote them, which is how count_outbox.lua tells them apart.
+-- No sequence number: the follower finds a Redis that went back in time by the entry it applied last, which the
+-- outbox always keeps (Follower, "fence"), instead of a counter written on every call.
 --
 -- Time: the Redis server clock. An outcome takes its time from the outbox entry's id (XADD '*': the
 -- server's milliseconds, never behind the bucket's previous entry), so updateTime, the returned time
 -- and the entry agree and TIME is called only on the paths that write no entry.
--- Cost (issue 15): on the applied path one field lookup for the rule, no TIME, a four-field entry, no
--- live per-status counter writes, and no number-to-text conversion but the new version's: every Lua number
--- put into a string goes through sprintf("%.14g"), so the texts at hand (the stored status, ARGV[2], the
--- stream id's milliseconds) are reused. BENCHMARKS.md has the price next to the article's three-command script.
+-- Cost (issue 15): on the applied path one field lookup for the rule, no TIME, a one-field entry, no counter
+-- write, no table or number parsing for the statuses, and one number-to-text conversion (the new version; every
+-- Lua number put into a string goes through sprintf), so the texts at hand (the stored status, ARGV[2], the stream
+-- id's milliseconds) are reused. BENCHMARKS.md has the price next to the article's three-command script.
 
--- The status codes as stored and sent: the common case needs no tonumber/tostring.
-local CODE = {['1'] = 1, ['2'] = 2, ['3'] = 3, ['4'] = 4, ['5'] = 5, ['6'] = 6}
-
--- Is status n in a rules list ("a,b" as publish_rules.lua writes it; any other form is scanned)?
-local function has(list, n)
-  if not list or list == '' then
-    return false
-  end
-  if string.find(',' .. list .. ',', ',' .. n .. ',', 1, true) then
-    return true
-  end
-  if string.find(list, '[^%d,]') then
-    for s in string.gmatch(list, '%d+') do
-      if tonumber(s) == n then
-        return true
-      end
-    end
-  end
-  return false
-end
-
-local function clock()
-  local t = redis.call('TIME')
-  return tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-end
+-- No table or function is made here on the applied path: each is an allocation the Lua collector then pays for
+-- (issue 15.3, callgrind: a table of the six status codes built per call cost more than the lookups it saved). So
+-- the status parsing and the clock are written out where they are used.
 
 local id = ARGV[1]
 
 local cur = redis.call('HMGET', KEYS[1], 'status', 'version')
 if not cur[1] then
   redis.call('HINCRBY', KEYS[5], 'c:-1', '1')
-  return '-1,0,0,' .. clock()
+  local t = redis.call('TIME')
+  return '-1,0,0,' .. (t[1] * 1000 + math.floor(t[2] / 1000))
 end
--- fs / ts: the statuses as text, in the form the entry, the counters and the hash have always had.
+-- fs / ts: the statuses as text, in the form the entry, the counters and the hash have always had; from / target:
+-- as numbers 1..6. The stored form is one byte; any other text (e.g. "2.0" stored by hand) is read as a number.
 local fs = cur[1]
-local from = CODE[fs]
-if not from then
-  -- Not in the stored form (e.g. "2.0"): read as a number, as before; a whole 1..6 is accepted.
+local from
+if #fs == 1 then
+  from = string.byte(fs) - 48
+else
   from = tonumber(fs)
-  if from and from % 1 == 0 and from >= 1 and from <= 6 then
-    fs = tostring(from)
-  else
-    from = nil
+  if from and from % 1 == 0 then
+    fs = string.format('%d', from)
   end
 end
 local version = tonumber(cur[2])
-if not from or not version or version % 1 ~= 0 or version < 0 then
+if not from or from % 1 ~= 0 or from < 1 or from > 6 or not version or version % 1 ~= 0 or version < 0 then
   redis.call('HINCRBY', KEYS[5], 'c:-6', '1')
-  return '-6,0,0,' .. clock()
+  local t = redis.call('TIME')
+  return '-6,0,0,' .. (t[1] * 1000 + math.floor(t[2] / 1000))
 end
 local ts = ARGV[2]
-local target = CODE[ts]
-if not target then
-  target = tonumber(ts)
-  if not target then
-    return redis.error_reply('ERR target status ' .. ts .. ' is not a number')
+local guards = nil
+if #ts ~= 1 then
+  local rest
+  ts, rest = string.match(ts, '^([^,]*),?(.*)$')
+  if rest ~= '' then
+    guards = rest
   end
-  ts = tostring(target)
+end
+local target
+if #ts == 1 then
+  target = string.byte(ts) - 48
+  if target < 0 or target > 9 then
+    target = nil
+  end
+else
+  target = tonumber(ts)
+  if target then
+    ts = tostring(target)
+  end
+end
+if not target then
+  return redis.error_reply('ERR target status ' .. ts .. ' is not a number')
 end
 
-local code
-local only = ARGV[8]
-if ARGV[3] ~= '' and tonumber(ARGV[3]) ~= version then
-  code = -3
-elseif only and only ~= '' and only ~= fs then
-  code = -3
+local code = nil
+local override = false
+if guards then
+  local expected, ov, only = string.match(guards, '^(%d*),([01]),(%d?)$')
+  if not ov then
+    return redis.error_reply('ERR guards ' .. guards .. ' are not "<version>,<0|1>,<status>"')
+  end
+  if (expected ~= '' and tonumber(expected) ~= version) or (only ~= '' and only ~= fs) then
+    code = -3
+  end
+  override = ov == '1'
+end
+if code then
+  -- a compare-and-set that failed: nothing else is looked at
 elseif from == target then
   code = -4
-elseif ARGV[4] == '1' then
+elseif override then
   code = 1
 elseif redis.call('HGET', KEYS[2], fs .. '>' .. ts) then
   -- publish_rules.lua writes an edge field only out of non-terminal statuses.
@@ -115,7 +127,17 @@ else
   -- Not an edge (or a copy published before edge fields existed): the full lookup tells the codes apart.
   local r = redis.call('HMGET', KEYS[2], '_v', '_t', fs)
   if not r[1] then
-    return '-5,' .. fs .. ',' .. tostring(version) .. ',' .. clock()
+    local t = redis.call('TIME')
+    return '-5,' .. fs .. ',' .. string.format('%d', version) .. ',' .. (t[1] * 1000 + math.floor(t[2] / 1000))
+  end
+  -- Is status n in a rules list ("a,b" as publish_rules.lua writes it)?
+  local function has(list, n)
+    for v in string.gmatch(list or '', '%d+') do
+      if tonumber(v) == n then
+        return true
+      end
+    end
+    return false
   end
   if has(r[2], from) then
     code = -2
@@ -126,26 +148,18 @@ else
   end
 end
 
--- A per-bucket sequence: a Redis restored from an older copy hands out numbers the follower has seen.
-local seq = redis.call('HINCRBY', KEYS[5], 'seq', '1')
 local cs, vs
 if code == 1 then
   cs = '1'
-  vs = tostring(version + 1)
+  vs = string.format('%d', version + 1)
 else
-  cs = tostring(code)
-  vs = tostring(version)
+  cs = string.format('%d', code)
+  vs = string.format('%d', version)
 end
-local xid = redis.call('XADD', KEYS[3], '*', 'k', id .. ',' .. fs .. ',' .. ts .. ',' .. vs .. ',' .. cs .. ',' .. seq,
-  'a', ARGV[5], 's', ARGV[6], 'r', ARGV[7])
-local now = string.sub(xid, 1, string.find(xid, '-', 1, true) - 1)
+local xid = redis.call('XADD', KEYS[3], '*', 'e', id .. ',' .. fs .. ',' .. ts .. ',' .. vs .. ',' .. cs .. '\n' .. ARGV[3])
+local now = string.match(xid, '^%d+')
 if code == 1 then
   redis.call('HSET', KEYS[1], 'status', ts, 'version', vs, 'updateTime', now)
-  -- One counter write, not three: StatsStore derives the live counts from n: and these moves. (Scripts before
-  -- issue 15 kept e: with n: moved per call; both are read, so counters written before an upgrade still add up.)
-  redis.call('HINCRBY', KEYS[5], 'm:' .. fs .. '>' .. ts, '1')
-else
-  redis.call('HINCRBY', KEYS[5], 'r:' .. fs .. '>' .. ts .. ':' .. cs, '1')
 end
 -- Keeps the queue honest: only WAIT_PAY orders may have an entry, whatever path got them out.
 if (code == 1 and target or from) ~= 1 then

@@ -18,6 +18,8 @@ public record TransitionRequest(String orderId, OrderStatus target, Long expecte
                                 boolean override, OrderStatus onlyFrom) {
     /** Longest reason, in characters: what order_history's reason column holds (VARCHAR(500), V1). */
     public static final int MAX_REASON = 500;
+    /** Longest source, in characters: what order_history's source column holds (VARCHAR(32), V5). */
+    public static final int MAX_SOURCE = 32;
 
     /** A request with no status guard ({@code onlyFrom} null). */
     public TransitionRequest(String orderId, OrderStatus target, Long expectedVersion, String source, String reason,
@@ -31,6 +33,12 @@ public record TransitionRequest(String orderId, OrderStatus target, Long expecte
             throw new IllegalArgumentException("target status is missing");
         }
         source = source == null ? "api" : source;
+        // The outbox entry keeps source and actor on lines of their own (transition.lua), and order_history.source is
+        // VARCHAR(32) (V5): a longer one would stop the follower's batch.
+        if (source.isEmpty() || source.length() > MAX_SOURCE || source.chars().anyMatch(c -> c < 0x20 || c == 0x7f)) {
+            throw new IllegalArgumentException("source '" + source.replaceAll("\\p{Cntrl}", "?") + "' must be 1 to "
+                    + MAX_SOURCE + " characters with no control character");
+        }
         reason = reason == null ? "" : reason;
         if (reason.length() > MAX_REASON) {
             throw new IllegalArgumentException("reason is " + reason.length() + " characters long (at most " + MAX_REASON + ")");

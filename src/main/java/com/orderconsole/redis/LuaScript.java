@@ -12,6 +12,7 @@ public enum LuaScript {
     REQUEUE("requeue.lua"),
     PUBLISH_RULES("publish_rules.lua"),
     SET_STATUS_COUNTS("set_status_counts.lua"),
+    COUNT_OUTBOX("count_outbox.lua"),
     RETIRE("retire.lua");
 
     private final String file;

@@ -53,15 +53,22 @@ public final class OrderStateStore {
      * @return the outcome; completes exceptionally when Redis fails
      */
     public CompletableFuture<TransitionResult> transitionAsync(TransitionRequest request, String actor) {
+        if (actor == null || actor.isEmpty() || actor.chars().anyMatch(c -> c < 0x20 || c == 0x7f)) {
+            // The outbox entry keeps the actor on a line of its own (transition.lua's one-field entry).
+            throw new IllegalArgumentException("actor must be 1 or more characters with no control character");
+        }
         String id = request.orderId();
         int b = RedisKeys.bucket(id);
         String[] keys = {RedisKeys.order(id), RedisKeys.rules(b), RedisKeys.outbox(b), RedisKeys.cancelQueue(b),
                 RedisKeys.stats(b)};
+        // transition.lua's packed arguments: the target with its guards, if any, and the entry's three texts.
+        String target = Integer.toString(request.target().code());
+        if (request.expectedVersion() != null || request.override() || request.onlyFrom() != null) {
+            target += "," + (request.expectedVersion() == null ? "" : Long.toString(request.expectedVersion())) + ","
+                    + (request.override() ? "1" : "0") + "," + (request.onlyFrom() == null ? "" : Integer.toString(request.onlyFrom().code()));
+        }
         CompletableFuture<String> f = redis.evalAsync(LuaScript.TRANSITION, ScriptOutputType.VALUE, keys,
-                id, Integer.toString(request.target().code()),
-                request.expectedVersion() == null ? "" : Long.toString(request.expectedVersion()),
-                request.override() ? "1" : "0", actor, request.source(), request.reason(),
-                request.onlyFrom() == null ? "" : Integer.toString(request.onlyFrom().code()));
+                id, target, actor + "\n" + request.source() + "\n" + request.reason());
         return transitionResult(request, f);
     }
 

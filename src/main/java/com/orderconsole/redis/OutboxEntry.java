@@ -11,9 +11,8 @@ import com.orderconsole.domain.HistoryEntry;
  * @param problem why the entry cannot be read, in words (null when it can)
  * @param body the entry's fields as stored, e.g. "k=A-1,1,2,3,1,17 a=alice s=console r=" (or the earlier
  *     "o=A-1 f=7 t=2 …"), kept for a person when it cannot be read
- * @param seq the bucket's outbox sequence number, or null for entries written before it was kept
  */
-public record OutboxEntry(int bucket, String streamId, HistoryEntry entry, String problem, String body, Long seq) {
+public record OutboxEntry(int bucket, String streamId, HistoryEntry entry, String problem, String body) {
     /** @return true when the entry could be read */
     public boolean readable() {
         return entry != null;

@@ -7,7 +7,6 @@ import com.orderconsole.domain.ResultCode;
 import io.lettuce.core.Limit;
 import io.lettuce.core.Range;
 import io.lettuce.core.StreamMessage;
-import io.lettuce.core.XTrimArgs;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 
 import java.util.ArrayList;
@@ -48,20 +47,41 @@ public final class OutboxStore {
         return out;
     }
 
+    /**
+     * {@link #read}, in the same round trip checking the fence: that the outbox still holds the entry {@code afterId}
+     * itself, which the follower's trim always keeps (it deletes only entries before the last one applied).
+     *
+     * @return the entries after {@code afterId}, in stream order; null when the outbox no longer holds that entry (the
+     *     Redis went back to a copy older than it)
+     */
+    public List<OutboxEntry> readFenced(int bucket, String afterId, int count, String epoch) {
+        List<StreamMessage<String, String>> msgs = redis.await(async.xrange(RedisKeys.outbox(bucket), Range.create(afterId, "+"),
+                Limit.create(0, count + 1)), "XRANGE");
+        if (msgs.isEmpty() || !msgs.get(0).getId().equals(afterId)) {
+            return null;
+        }
+        List<OutboxEntry> out = new ArrayList<>(msgs.size() - 1);
+        for (StreamMessage<String, String> m : msgs.subList(1, msgs.size())) {
+            out.add(parse(bucket, m.getId(), m.getBody(), eventKey(bucket, epoch, m.getId())));
+        }
+        return out;
+    }
+
     /** @return the event key of an outbox entry: bucket, data set and stream id, unique across data sets */
     public static String eventKey(int bucket, String epoch, String streamId) {
         return "b" + bucket + "/" + epoch.substring(0, Math.min(12, epoch.length())) + "/" + streamId;
     }
 
     /**
-     * Reads one stream entry in either form transition.lua has written: the compact one (issue 15:
-     * {@code k} = "order,from,to,version,code,sequence", {@code a}, {@code s}, {@code r}; the time is the
-     * stream id's milliseconds) or the earlier one field per value ({@code o f t v c a s r ts n}), so a
-     * backlog left by an older version is applied as is after an upgrade.
+     * Reads one stream entry in any form transition.lua has written: the one-field form (issue 15.3: {@code e} =
+     * "order,from,to,version,code\nactor\nsource\nreason"), the compact one before it ({@code k} =
+     * "order,from,to,version,code,sequence", {@code a}, {@code s}, {@code r}; in both the time is the stream id's
+     * milliseconds) or the first one, one field per value ({@code o f t v c a s r ts n}), so a backlog left by an
+     * older version is applied as is after an upgrade. The sequence numbers of the older forms are not used: the
+     * follower's fence took their place.
      */
     static OutboxEntry parse(int bucket, String streamId, Map<String, String> f, String eventKey) {
         String body = body(f);
-        Long seq = null;
         try {
             String orderId;
             int from;
@@ -69,37 +89,64 @@ public final class OutboxStore {
             long version;
             int code;
             long atMs;
+            String actor;
+            String source;
+            String reason;
+            String e1 = f.get("e");
             String k = f.get("k");
-            if (k != null) {
-                String[] p = k.split(",", -1);
-                if (p.length != 6) {
-                    throw new IllegalArgumentException("entry '" + k + "' has " + p.length
-                            + " parts, not 6 (order, from, to, version, code, sequence)");
+            if (e1 != null) {
+                String[] texts = e1.split("\n", 4);
+                if (texts.length != 4) {
+                    throw new IllegalArgumentException("entry has " + texts.length + " lines, not 4 (outcome, actor, source, reason)");
                 }
-                seq = number(p[5], "sequence number");
+                String[] p = texts[0].split(",", -1);
+                if (p.length != 5) {
+                    throw new IllegalArgumentException("entry '" + texts[0] + "' has " + p.length
+                            + " parts, not 5 (order, from, to, version, code)");
+                }
                 orderId = required(p[0], "order id");
                 from = code(p[1], "from status");
                 to = code(p[2], "target status");
                 version = number(p[3], "version");
                 code = code(p[4], "result code");
                 atMs = idMillis(streamId);
+                actor = required(texts[1], "actor");
+                source = required(texts[2], "source");
+                reason = texts[3];
+            } else if (k != null) {
+                String[] p = k.split(",", -1);
+                if (p.length != 6) {
+                    throw new IllegalArgumentException("entry '" + k + "' has " + p.length
+                            + " parts, not 6 (order, from, to, version, code, sequence)");
+                }
+                orderId = required(p[0], "order id");
+                from = code(p[1], "from status");
+                to = code(p[2], "target status");
+                version = number(p[3], "version");
+                code = code(p[4], "result code");
+                atMs = idMillis(streamId);
+                actor = text(f, "a", "actor");
+                source = text(f, "s", "source");
+                reason = f.getOrDefault("r", "");
             } else {
-                seq = f.containsKey("n") ? number(f, "n", "sequence number") : null;
                 orderId = text(f, "o", "order id");
                 from = code(f, "f", "from status");
                 to = code(f, "t", "target status");
                 version = number(f, "v", "version");
                 code = code(f, "c", "result code");
                 atMs = number(f, "ts", "time");
+                actor = text(f, "a", "actor");
+                source = text(f, "s", "source");
+                reason = f.getOrDefault("r", "");
             }
             OrderId.require(orderId); // one MySQL cannot hold would fail the follower's whole batch, every time
             HistoryEntry e = new HistoryEntry(orderId, from == 0 ? null : OrderStatus.ofCode(from),
                     OrderStatus.ofCode(to), version, ResultCode.ofCode(code),
-                    fits(text(f, "a", "actor"), "actor", ACTOR_MAX), fits(text(f, "s", "source"), "source", SOURCE_MAX),
-                    fits(f.getOrDefault("r", ""), "reason", REASON_MAX), atMs, eventKey);
-            return new OutboxEntry(bucket, streamId, e, null, body, seq);
+                    fits(actor, "actor", ACTOR_MAX), fits(source, "source", SOURCE_MAX), fits(reason, "reason", REASON_MAX),
+                    atMs, eventKey);
+            return new OutboxEntry(bucket, streamId, e, null, body);
         } catch (IllegalArgumentException e) {
-            return new OutboxEntry(bucket, streamId, null, e.getMessage(), body, seq);
+            return new OutboxEntry(bucket, streamId, null, e.getMessage(), body);
         }
     }
 
@@ -109,7 +156,7 @@ public final class OutboxStore {
      * batch, every time: it is set aside instead.
      */
     static final int ACTOR_MAX = 128;
-    static final int SOURCE_MAX = 32;
+    static final int SOURCE_MAX = com.orderconsole.domain.TransitionRequest.MAX_SOURCE;
     static final int REASON_MAX = com.orderconsole.domain.TransitionRequest.MAX_REASON;
 
     private static String fits(String v, String what, int max) {
@@ -180,9 +227,17 @@ public final class OutboxStore {
                 : new long[]{Long.parseLong(id.substring(0, dash)), Long.parseLong(id.substring(dash + 1))};
     }
 
-    /** Deletes outbox entries older than {@code minId} (exclusive): only call with an id MySQL has. */
+    /**
+     * Deletes outbox entries older than {@code minId} (exclusive), after counting the ones not counted yet into the
+     * bucket's move and rejection counters ({@link OutboxCount}): only call with an id MySQL has.
+     */
     public void trim(int bucket, String minId) {
-        redis.await(async.xtrim(RedisKeys.outbox(bucket), XTrimArgs.Builder.minId(minId)), "XTRIM");
+        OutboxCount.run(redis, bucket, minId, false);
+    }
+
+    /** Counts the outbox entries not counted yet into the bucket's move and rejection counters ({@link OutboxCount}). */
+    public void count(int bucket) {
+        OutboxCount.run(redis, bucket, null, false);
     }
 
     /**

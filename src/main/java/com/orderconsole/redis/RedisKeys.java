@@ -19,7 +19,8 @@ import java.util.zip.CRC32;
  * osm:{b07}:rules        hash   the rules as the transition script reads them
  * osm:{b07}:outbox       stream outcomes waiting to be written to MySQL
  * osm:{b07}:cancelq      zset   member = order id, score = expiry (epoch ms)
- * osm:{b07}:stats        hash   c:&lt;code&gt;, e:&lt;from&gt;&gt;&lt;to&gt;, r:&lt;from&gt;&gt;&lt;to&gt;:&lt;code&gt;, n:&lt;status&gt;
+ * osm:{b07}:stats        hash   c:&lt;code&gt;, m:&lt;from&gt;&gt;&lt;to&gt;, r:&lt;from&gt;&gt;&lt;to&gt;:&lt;code&gt;, n:&lt;status&gt;,
+ *                               x = the last outbox entry counted (count_outbox.lua)
  * osm:rules              string the rules as JSON (the source of truth for rules)
  * osm:sweeper            hash   last tick and pause flag of the cancel sweepers
  * osm:epoch              string marker of this Redis data set (absent after a data loss)

@@ -1,31 +1,27 @@
 package com.orderconsole.redis;
 
-import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
-
-import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CompletableFuture;
 
 /**
- * The counters the scripts keep per bucket ({@code osm:{bNN}:stats}): per result code {@code c:<code>},
- * per applied edge {@code m:<from>><to>} (and {@code e:<from>><to>} from scripts before issue 15), per
- * rejected edge {@code r:<from>><to>:<code>}, and per status {@code n:<status>}.
+ * The counters per bucket ({@code osm:{bNN}:stats}): per result code {@code c:<code>} for the codes that write no
+ * outbox entry (-1, -6), per applied edge {@code m:<from>><to>} (and {@code e:<from>><to>} from scripts before
+ * issue 15), per rejected edge {@code r:<from>><to>:<code>}, and per status {@code n:<status>}.
  *
- * <p>Live orders per status: transition.lua no longer moves {@code n:} on every call (two counter writes
- * fewer per transition); a live count is {@code n:<s>} (orders created, rebuilt, forgotten and repaired in
+ * <p>The edge counters are counted from the outbox (count_outbox.lua, {@link OutboxCount}), not by transition.lua:
+ * every read here first counts the entries still pending, in the same step as it reads, so a reader sees every
+ * outcome Redis has accepted, as when the script counted them itself.
+ *
+ * <p>Live orders per status: a live count is {@code n:<s>} (orders created, rebuilt, forgotten and repaired in
  * s) plus the {@code m:} moves into s minus those out of s. The earlier scripts moved {@code n:} together
  * with {@code e:}, so a bucket counted before an upgrade stays right: its {@code e:} are not in the net.
  * Readers see the derived {@code n:} and one {@code e:} per edge ({@code e:} + {@code m:}).
  */
 public final class StatsStore {
     private final RedisConnection redis;
-    private final RedisClusterAsyncCommands<String, String> async;
 
     StatsStore(RedisConnection redis) {
         this.redis = redis;
-        this.async = redis.commands();
     }
 
     /**
@@ -33,10 +29,8 @@ public final class StatsStore {
      *     the {@code m:} moves; codes with neither absent)
      */
     public Map<Integer, Long> statusCounts(int bucket) {
-        Map<String, Long> raw = new HashMap<>();
-        redis.await(async.hgetall(RedisKeys.stats(bucket)), "HGETALL stats").forEach((k, v) -> raw.put(k, Long.parseLong(v)));
         Map<Integer, Long> out = new HashMap<>();
-        live(raw).forEach((k, v) -> out.put(Integer.parseInt(k.substring(2)), v));
+        live(counters(bucket)).forEach((k, v) -> out.put(Integer.parseInt(k.substring(2)), v));
         return out;
     }
 
@@ -57,18 +51,28 @@ public final class StatsStore {
 
     /**
      * Overwrites one bucket's live per-status counters with counted values (reconciliation's repair);
-     * the other counters, and the outbox sequence number, are left as they are.
+     * the other counters are left as they are.
      *
      * @param counts status code to live orders; codes 1..6 absent are set to 0
+     * @throws IllegalStateException when the bucket's outbox never stops growing long enough to be counted
      */
     public void setStatusCounts(int bucket, Map<Integer, Long> counts) {
         String[] args = new String[6];
         for (int code = 1; code <= 6; code++) {
             args[code - 1] = Long.toString(counts.getOrDefault(code, 0L));
         }
-        // In one step with the moves (set_status_counts.lua), so that a transition meanwhile is not lost.
-        redis.await(redis.evalAsync(LuaScript.SET_STATUS_COUNTS, io.lettuce.core.ScriptOutputType.INTEGER,
-                new String[]{RedisKeys.stats(bucket)}, args), "set status counts");
+        // In one step with the moves (set_status_counts.lua), so that a transition meanwhile is not lost; the
+        // script refuses while outbox entries are uncounted (their moves are in the orders counted, not yet in m:).
+        for (int attempt = 0; attempt < 50; attempt++) {
+            OutboxCount.run(redis, bucket, null, false);
+            Long set = redis.await(redis.evalAsync(LuaScript.SET_STATUS_COUNTS, io.lettuce.core.ScriptOutputType.INTEGER,
+                    new String[]{RedisKeys.stats(bucket), RedisKeys.outbox(bucket)}, args), "set status counts");
+            if (set == 6) {
+                return;
+            }
+        }
+        throw new IllegalStateException("Redis bucket " + bucket + " took new transitions on each of 50 tries to set its "
+                + "live counts; try again when traffic is lower");
     }
 
     /**
@@ -109,13 +113,25 @@ public final class StatsStore {
     /** Result codes transition.lua counts through an edge counter (applied e:, rejected r:), not under c:. */
     private static final java.util.Set<String> EDGE_CODES = java.util.Set.of("c:1", "c:0", "c:-2", "c:-3", "c:-4");
 
-    private Map<String, Long> raw() {
-        List<CompletableFuture<Map<String, String>>> fs = new ArrayList<>();
-        for (int b = 0; b < RedisKeys.buckets(); b++) {
-            fs.add(async.hgetall(RedisKeys.stats(b)).toCompletableFuture());
+    /** @return one bucket's raw counters with every outbox entry counted; written down unless this Redis user may not */
+    private Map<String, Long> counters(int bucket) {
+        if (!readOnly) {
+            try {
+                return OutboxCount.run(redis, bucket, null, true).counters();
+            } catch (RedisRefusedException e) {
+                readOnly = true; // the README's read-only user: no scripts
+            }
         }
+        return OutboxCount.readOnly(redis, bucket);
+    }
+
+    private volatile boolean readOnly;
+
+    private Map<String, Long> raw() {
         Map<String, Long> sum = new HashMap<>();
-        fs.forEach(f -> redis.await(f, "HGETALL stats").forEach((k, v) -> sum.merge(k, Long.parseLong(v), Long::sum)));
+        for (int b = 0; b < RedisKeys.buckets(); b++) {
+            counters(b).forEach((k, v) -> sum.merge(k, v, Long::sum));
+        }
         return sum;
     }
 }

@@ -4,5 +4,4 @@ package com.orderconsole.store;
 public class CursorRow {
     public String lastId;
     public String epoch;
-    public Long seq;
 }

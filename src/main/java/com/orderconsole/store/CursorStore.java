@@ -21,9 +21,8 @@ public final class CursorStore {
      *
      * @param lastId the last stream id applied ("0-0" for none)
      * @param epoch the Redis data-set marker the id belongs to (null: from before markers were kept)
-     * @param seq the bucket's outbox sequence number of the last entry applied (null: not known)
      */
-    public record Cursor(String lastId, String epoch, Long seq) {
+    public record Cursor(String lastId, String epoch) {
         /** @return the position to read after in data set {@code current}: the stream's start when the data set changed */
         public String after(String current) {
             return current.equals(epoch) ? lastId : "0-0";
@@ -41,17 +40,16 @@ public final class CursorStore {
     }
 
     private static Cursor cursor(CursorRow r) {
-        return r == null ? new Cursor("0-0", null, null) : new Cursor(r.lastId, r.epoch, r.seq);
+        return r == null ? new Cursor("0-0", null) : new Cursor(r.lastId, r.epoch);
     }
 
     /**
      * Moves a bucket's cursor.
      *
      * @param epoch the Redis data set the id belongs to
-     * @param seq the outbox sequence number of that entry, or null when not known
      * @param nowMs when, epoch ms
      */
-    public void save(int bucket, String lastId, String epoch, Long seq, long nowMs) {
-        m.save(bucket, lastId, epoch, seq, nowMs);
+    public void save(int bucket, String lastId, String epoch, long nowMs) {
+        m.save(bucket, lastId, epoch, nowMs);
     }
 }

@@ -51,6 +51,15 @@ class RedisAclTest {
                 AccessControlledDb.server().jdbcUrl(), "ada", "pw-ada"))) {
             admin.services().orders().create(admin.operator(), "a-1", null, Duration.ofMinutes(30));
             admin.services().follower().catchUp(Duration.ofSeconds(10));
+            // A payment whose entry no one has counted yet (this server's stats are written by no other process).
+            admin.services().orders().create(admin.operator(), "a-2", null, Duration.ofMinutes(30));
+            admin.services().follower().catchUp(Duration.ofSeconds(10));
+            try (io.lettuce.core.RedisClient c = io.lettuce.core.RedisClient.create("redis://console_rw:rw-pw@127.0.0.1:" + port);
+                 var conn = c.connect()) {
+                admin.services().transitions().transition(admin.operator(), TransitionRequest.of("a-2", OrderStatus.PAID, "test", ""));
+                String stats = com.orderconsole.redis.RedisKeys.stats(com.orderconsole.redis.RedisKeys.bucket("a-2"));
+                conn.sync().hdel(stats, "m:1>2", "x"); // as if the payment were not counted yet
+            }
         }
     }
 
@@ -84,6 +93,8 @@ class RedisAclTest {
         try (Engine e = Engine.start(readOnly)) {
             assertThat(e.services().orders().lookup("a-1").summary().redisStatus()).isEqualTo(OrderStatus.WAIT_PAY);
             assertThat(e.services().health().check().redisUp()).isTrue();
+            assertThat(e.services().monitor().stateCounts().live()).as("the live counts, added up without a script")
+                    .containsEntry(OrderStatus.WAIT_PAY, 1L).containsEntry(OrderStatus.PAID, 1L);
             assertThatThrownBy(() -> e.services().transitions().transition(e.operator(),
                     TransitionRequest.of("a-1", OrderStatus.PAID, "test", ""))).isInstanceOf(PermissionDeniedException.class);
         }

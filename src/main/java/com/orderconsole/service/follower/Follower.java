@@ -213,6 +213,9 @@ public final class Follower implements AutoCloseable {
      * @return entries applied
      */
     public int drainBucket(int bucket) {
+        // Counted first, and with or without MySQL: transition.lua leaves the counting of moves and rejections to
+        // count_outbox.lua (issue 15.3), and a reader that may not run scripts adds up only what is left.
+        outbox.count(bucket);
         ensureCursors();
         bucketLocks[bucket].lock();
         try {
@@ -306,23 +309,24 @@ public final class Follower implements AutoCloseable {
             committed.clear();
             CursorStore.Cursor cursor = t.cursors().lock(bucket);
             String after = cursor.epoch() == null ? cursor.lastId() : cursor.after(epoch);
-            List<OutboxEntry> batch = outbox.read(bucket, after, this.batch, epoch);
-            if (batch.isEmpty()) {
-                last[0] = after;
-                return 0;
-            }
-            Long firstSeq = batch.get(0).seq();
-            if (after.equals(cursor.lastId()) && cursor.seq() != null && firstSeq != null && firstSeq <= cursor.seq()) {
-                // The bucket hands out sequence numbers MySQL has seen: this Redis was restored from an older
-                // copy, its order states are stale and its stream ids may repeat applied ones. It becomes a
-                // new data set, restored from MySQL by maintenance.
+            boolean fenced = cursor.epoch() != null && after.equals(cursor.lastId()) && !"0-0".equals(after);
+            List<OutboxEntry> batch = fenced ? outbox.readFenced(bucket, after, this.batch, epoch) : outbox.read(bucket, after, this.batch, epoch);
+            if (batch == null) {
+                // The fence: the outbox always keeps the entry MySQL applied last (the trim deletes only entries
+                // before it). Without it, this Redis was restored from a copy older than what MySQL has: its order
+                // states are stale and the entries after the copy are gone. It becomes a new data set, restored
+                // from MySQL by maintenance.
                 rules.forgetEpoch(epoch);
-                String why = "Redis outbox of bucket " + bucket + " repeats sequence number " + firstSeq
-                        + " (MySQL has up to " + cursor.seq() + "): Redis went back in time; maintenance restores it from MySQL";
+                String why = "Redis outbox of bucket " + bucket + " no longer holds entry " + after
+                        + ", the last one MySQL applied: Redis went back in time; maintenance restores it from MySQL";
                 // Logged here, once per data set (the marker is gone now): the follower's loop logs one failure
                 // per 30 s, and the cluster soak saw a CLUSTERDOWN logged 2 s before hide why a restore ran.
                 log.warn("{}", why);
                 throw new IllegalStateException(why);
+            }
+            if (batch.isEmpty()) {
+                last[0] = after;
+                return 0;
             }
             // A restore reads the stream from its start under the new marker: what was recorded under the data set
             // before (the last applied entry a trim keeps, an older copy's backlog) is the same event, not a new one.
@@ -368,7 +372,7 @@ public final class Follower implements AutoCloseable {
             t.orders().applyAllIfNewer(applies);
             OutboxEntry lastEntry = batch.get(batch.size() - 1);
             last[0] = lastEntry.streamId();
-            t.cursors().save(bucket, last[0], epoch, lastEntry.seq() != null ? lastEntry.seq() : cursor.seq(), System.currentTimeMillis());
+            t.cursors().save(bucket, last[0], epoch, System.currentTimeMillis());
             return batch.size();
         });
         if (!"0-0".equals(last[0]) && !last[0].equals(trimmedUpTo[bucket])) {
@@ -420,11 +424,11 @@ public final class Follower implements AutoCloseable {
     }
 
     private static String orderIdOf(String body) {
-        // Either outbox form: "o=<id> …" (before issue 15) or "k=<id>,<from>,… …" (compact).
-        for (String part : body.split(" ")) {
-            if (part.startsWith("o=") || part.startsWith("k=")) {
+        // Any outbox form: "o=<id> …" (before issue 15), "k=<id>,<from>,… …" (compact), "e=<id>,<from>,…" (one field).
+        for (String part : body.split("[ \n]")) {
+            if (part.startsWith("o=") || part.startsWith("k=") || part.startsWith("e=")) {
                 String id = part.substring(2);
-                int comma = part.startsWith("k=") ? id.indexOf(',') : -1;
+                int comma = part.startsWith("o=") ? -1 : id.indexOf(',');
                 id = comma >= 0 ? id.substring(0, comma) : id;
                 return !id.isEmpty() && id.length() <= 64 ? id : null;
             }
