@@ -39,7 +39,7 @@ for script in "$dir/article.lua" "$lua/transition.lua" "$@"; do
     if [ "$script" = "$dir/article.lua" ]; then
         args=(EVALSHA "$sha" 1 sc:o:__rand_int__ 2)
     else
-        args=(EVALSHA "$sha" 5 sc:o:__rand_int__ sc:r sc:x sc:q sc:s o1 2 "" 0 bench bench "" "")
+        args=(EVALSHA "$sha" 5 sc:o:__rand_int__ sc:r sc:x sc:q sc:s o1 2 $'bench\nbench\n')
     fi
     cli EVAL "$seed" 0 >/dev/null
     redis-benchmark -p "$port" -c 10 -P 16 -n 2000 -r 100000 -q "${args[@]}" >/dev/null   # warm-up

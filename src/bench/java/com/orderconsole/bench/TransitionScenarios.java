@@ -329,16 +329,63 @@ final class TransitionScenarios {
 
         statementCosts(orders);
 
-        // The service path and the follower share the two cores, so their CPU per change adds up: the pace is 80 %
-        // of 1 / (1 / service rate + 1 / apply rate), not of the apply rate alone (which ran the load generator
+        // The service path and the follower share the two cores, so their CPU per change adds up: the pace starts at
+        // 80 % of 1 / (1 / service rate + 1 / apply rate), not of the apply rate alone (which ran the load generator
         // seconds behind its schedule once the follower got faster). Without a service-path figure: the apply rate.
+        // The target is a lag under 1 s in every 1 s sample for 60 s, so a pace that misses it steps down (65 %, then
+        // 50 %) and the highest pace that holds is the figure; the misses are reported beside it.
         double together = serviceBest > 0 ? 1 / (1 / serviceBest + 1 / applyRate) : applyRate;
-        int rate = (int) Math.max(100, together * 0.8);
+        StringBuilder missed = new StringBuilder();
+        double[] fractions = {0.8, 0.65, 0.5};
+        s.follower().start(Duration.ofMillis(200)); // the product's default follower period
+        for (int step = 0; step < fractions.length; step++) {
+            Paced p = paced(s, "p" + step + "-", (int) Math.max(100, together * fractions[step]), orders, expire);
+            boolean last = step == fractions.length - 1;
+            if (!p.sustained() && !last) {
+                missed.append(missed.length() == 0 ? "" : "; ").append(Table.num(fractions[step] * 100, 0)).append(" % (")
+                        .append(Table.num(p.result().opsPerSecond(), 0)).append("/s) missed, largest lag sample ")
+                        .append(Table.num(p.maxLagMs(), 0)).append(" ms");
+                continue;
+            }
+            LoadResult paced = p.result();
+            table.add(Row.judged("Sustained durable throughput: service path paced at " + Table.num(fractions[step] * 100, 0)
+                            + " % of what the service path and the follower manage together on these cores (1 / (1/"
+                            + Table.num(serviceBest, 0) + " + 1/" + Table.num(applyRate, 0) + "))"
+                            + (missed.length() == 0 ? "" : " after " + missed) + ", with the follower running, "
+                            + Table.num(p.seconds(), 0) + " s, " + Table.num(paced.done(), 0) + " transitions (p50 / p99 " + Table.num(paced.ms(50), 2)
+                            + " / " + Table.num(paced.ms(99), 2) + " ms; sync lag largest 1 s sample / at the end " + Table.num(p.maxLagMs(), 0) + " / "
+                            + Table.num(p.lagEndMs(), 0) + " ms; vs MySQL-only conditional UPDATE "
+                            + (mysqlPlain > 0 ? Table.num(paced.opsPerSecond() / mysqlPlain, 1) + "×" : "not run") + ")",
+                    Table.num(paced.opsPerSecond(), 0), "transitions/s", "sync lag < 1 s for 60 s; vs MySQL-only equal work",
+                    mysqlEqual > 0 ? Table.num(paced.opsPerSecond() / mysqlEqual, 1) + "×" : "", p.sustained()));
+            break;
+        }
+        s.follower().close();
+    }
+
+    /**
+     * One paced run of the service path with the follower running, the sync lag sampled every second.
+     *
+     * @param maxLagMs the largest 1 s sample of the oldest pending entry's age, ms
+     * @param lagEndMs that age at the end, ms
+     */
+    private record Paced(LoadResult result, double seconds, long maxLagMs, long lagEndMs) {
+        boolean sustained() {
+            return maxLagMs < 1000 && seconds >= 55;
+        }
+    }
+
+    /**
+     * Paces {@code rate} transitions/s for about 60 s over fresh orders named {@code prefix…} while the follower runs,
+     * then checks MySQL converged.
+     *
+     * @param rate transitions per second
+     */
+    private Paced paced(Services s, String prefix, int rate, int orders, long expire) {
         int pacedOrders = (int) Math.min(400_000, Math.max(orders, rate * 60L / 4));
         long pacedCount = 4L * pacedOrders;
         long t1 = env.redis.nowMs();
-        env.seed(pacedOrders, i -> BenchEnv.Seed.both(new OrderState(id("p", i), OrderStatus.WAIT_PAY, 1, t1, t1), expire));
-        s.follower().start(Duration.ofMillis(200)); // the product's default follower period
+        env.seed(pacedOrders, i -> BenchEnv.Seed.both(new OrderState(id(prefix, i), OrderStatus.WAIT_PAY, 1, t1, t1), expire));
         long[] maxLag = {0};
         Thread sampler = new Thread(() -> {
             while (!Thread.currentThread().isInterrupted()) {
@@ -353,7 +400,7 @@ final class TransitionScenarios {
         }, "lag-sampler");
         sampler.start();
         LoadResult paced = check(AsyncLoad.paced(pacedCount, rate, WINDOW, 62_000, i -> s.transitions().transitionAsync(OPERATOR,
-                TransitionRequest.of(id("p", i % pacedOrders), target(i, pacedOrders), "bench", "")).thenApply(TransitionResult::applied)),
+                TransitionRequest.of(id(prefix, i % pacedOrders), target(i, pacedOrders), "bench", "")).thenApply(TransitionResult::applied)),
                 "end-to-end paced", -1);
         sampler.interrupt();
         try {
@@ -362,23 +409,14 @@ final class TransitionScenarios {
             Thread.currentThread().interrupt();
         }
         Long lagEnd = s.follower().status().oldestPendingAgeMs();
-        double seconds = paced.elapsedNanos() / 1e9;
-        boolean sustained = maxLag[0] < 1000 && seconds >= 55;
-        table.add(Row.judged("Sustained durable throughput: service path paced at 80 % of what the service path and the follower manage "
-                        + "together on these cores (1 / (1/" + Table.num(serviceBest, 0) + " + 1/" + Table.num(applyRate, 0) + ")) with the follower running, "
-                        + Table.num(seconds, 0) + " s, " + Table.num(paced.done(), 0) + " transitions (p50 / p99 " + Table.num(paced.ms(50), 2)
-                        + " / " + Table.num(paced.ms(99), 2) + " ms; sync lag largest 1 s sample / at the end " + Table.num(maxLag[0], 0) + " / "
-                        + Table.num(lagEnd == null ? 0 : lagEnd, 0) + " ms; vs MySQL-only conditional UPDATE "
-                        + (mysqlPlain > 0 ? Table.num(paced.opsPerSecond() / mysqlPlain, 1) + "×" : "not run") + ")",
-                Table.num(paced.opsPerSecond(), 0), "transitions/s", "sync lag < 1 s for 60 s; vs MySQL-only equal work",
-                mysqlEqual > 0 ? Table.num(paced.opsPerSecond() / mysqlEqual, 1) + "×" : "", sustained));
-        s.follower().close();
         boolean caughtUp = s.follower().awaitCaughtUp(Duration.ofSeconds(120));
-        long finished = ((Number) env.sqlValue("SELECT COUNT(*) FROM orders WHERE order_id LIKE 'p%' AND status = 5 AND version = 5")).longValue();
+        long finished = ((Number) env.sqlValue("SELECT COUNT(*) FROM orders WHERE order_id LIKE '" + prefix + "%' AND status = 5 AND version = 5"))
+                .longValue();
         long expected = Math.min(pacedOrders, paced.done() / 4); // whole passes only when the run was cut short
         if (!caughtUp || (paced.done() == pacedCount && finished != pacedOrders)) {
             throw new IllegalStateException("paced run did not converge: caught up " + caughtUp + ", " + finished + " of " + expected + " FINISHED");
         }
+        return new Paced(paced, paced.elapsedNanos() / 1e9, maxLag[0], lagEnd == null ? 0 : lagEnd);
     }
 
     /**
