@@ -415,7 +415,8 @@ public final class Follower implements AutoCloseable {
         DeadLetterRow d = DeadLetterRow.open(kind, orderId, e.bucket(), e.streamId(), reason, e.body(),
                 System.currentTimeMillis(), "outbox:b" + e.bucket() + "/" + e.streamId());
         if (t.deadLetters().add(d)) {
-            log.warn("set aside outbox entry {} of bucket {} (order {}): {}", e.streamId(), e.bucket(), orderId, reason);
+            log.warn("set aside outbox entry {} of bucket {} ({}): {}", e.streamId(), e.bucket(),
+                    orderId == null ? "no order id could be read" : "order " + orderId, reason);
         }
     }
 
