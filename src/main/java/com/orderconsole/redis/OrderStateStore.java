@@ -374,6 +374,27 @@ public final class OrderStateStore {
         return changed;
     }
 
+    /**
+     * Which orders have a state hash, in one pipelined round (the MySQL follower asks about the few orders MySQL
+     * lacks: an order Redis has is real, one in neither store is not).
+     *
+     * @param orderIds order ids
+     * @return those of {@code orderIds} whose hash exists, whatever its fields hold
+     */
+    public java.util.Set<String> present(java.util.Collection<String> orderIds) {
+        Map<String, CompletableFuture<Long>> fs = new LinkedHashMap<>();
+        for (String id : orderIds) {
+            fs.put(id, async.exists(RedisKeys.order(id)).toCompletableFuture());
+        }
+        java.util.Set<String> out = new java.util.LinkedHashSet<>();
+        fs.forEach((id, f) -> {
+            if (redis.await(f, "EXISTS order " + id) > 0) {
+                out.add(id);
+            }
+        });
+        return out;
+    }
+
     /** @return the Redis server clock, epoch ms */
     public long nowMs() {
         return redis.nowMs();

@@ -70,7 +70,7 @@ public final class Services implements AutoCloseable {
         this.stuck = new StuckThresholds(rules::current);
         this.retention = new TerminalRetention(terminalRetention, rules::current, redis.orders(), db);
         OrderCreator creator = new OrderCreator(redis.orders(), db, retention);
-        this.follower = new Follower(clock, redis.outbox(), redis.rules(), db, access);
+        this.follower = new Follower(clock, redis.outbox(), redis.rules(), redis.orders(), db, access);
         follower.retainTerminal(retention);
         this.orders = new OrderService(clock, redis.orders(), redis.queue(), db, creator, follower, access, rules, stuck);
         orders.retainTerminal(retention);

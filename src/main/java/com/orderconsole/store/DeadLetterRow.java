@@ -6,6 +6,11 @@ public class DeadLetterRow {
     public static final String OUTBOX_ENTRY = "OUTBOX_ENTRY";
     /** Kind: an outbox entry whose applied version contradicts MySQL's history (another status at that version). */
     public static final String HISTORY_CONFLICT = "HISTORY_CONFLICT";
+    /**
+     * Kind: a well-formed outbox entry for an order neither MySQL nor Redis has. Orders are written to MySQL
+     * before Redis, so no recorded order explains it; it is kept out of the history.
+     */
+    public static final String UNKNOWN_ORDER = "UNKNOWN_ORDER";
     /** Kind: an order hash in Redis whose fields are not well-formed. */
     public static final String ORDER_RECORD = "ORDER_RECORD";
 

@@ -30,6 +30,13 @@ public final class OrderStore {
             + "SET o.status = x.st, o.version = x.v, o.status_since_ms = x.t WHERE o.version < x.v";
     /** Orders per {@link #APPLY_ALL} statement: a follower batch of 2,000 entries is one to four statements. */
     private static final int APPLY_CHUNK = 500;
+    /**
+     * {@link #missing}: the ids of one JSON array that no row holds, matched as {@link #APPLY_ALL} matches them. An
+     * anti-join rather than {@code NOT EXISTS}: on 2,000 ids, in two runs on the busy 2-core test host, 6.4-7.7 ms
+     * against 8.2-18 ms for the subquery form (and 6.7-14 ms for {@code order_id IN (…)}, which returns the other half).
+     */
+    private static final String MISSING = "SELECT x.id FROM JSON_TABLE(?, '$[*]' COLUMNS (id VARCHAR(64) PATH '$')) x "
+            + "LEFT JOIN orders o ON o.order_id = CAST(x.id AS CHAR(64) CHARACTER SET ascii) COLLATE ascii_bin WHERE o.order_id IS NULL";
 
     private final OrderMapper m;
     private final SqlSession session;
@@ -108,6 +115,42 @@ public final class OrderStore {
         return changed;
     }
 
+    /**
+     * Which of some ids MySQL holds no order for, in one statement per 500 ids (the MySQL follower asks when a
+     * batch suggests an order it lacks). Reads without locking: an order row is never deleted, and one created
+     * meanwhile was created before its Redis state, so it cannot be what an outbox entry is waiting for.
+     *
+     * @param ids order ids, each once
+     * @return those of {@code ids} without a row, in no particular order
+     */
+    public List<String> missing(List<String> ids) {
+        List<String> out = new java.util.ArrayList<>();
+        if (ids.isEmpty()) {
+            return out;
+        }
+        try (PreparedStatement ps = session.getConnection().prepareStatement(MISSING)) {
+            ps.setQueryTimeout(Database.STATEMENT_TIMEOUT_SECONDS);
+            for (int i = 0; i < ids.size(); i += APPLY_CHUNK) {
+                StringBuilder b = new StringBuilder(ids.size() * 24).append('[');
+                for (String id : ids.subList(i, Math.min(ids.size(), i + APPLY_CHUNK))) {
+                    if (b.length() > 1) {
+                        b.append(',');
+                    }
+                    quote(b, id);
+                }
+                ps.setString(1, b.append(']').toString());
+                try (java.sql.ResultSet rs = ps.executeQuery()) {
+                    while (rs.next()) {
+                        out.add(rs.getString(1));
+                    }
+                }
+            }
+        } catch (SQLException e) {
+            throw new IllegalStateException("cannot look up which orders MySQL holds: " + e.getMessage(), e);
+        }
+        return out;
+    }
+
     /** @return {@code [["id",status,version,sinceMs],…]}; ids escaped as JSON strings whatever they hold */
     static String json(List<Apply> rows) {
         StringBuilder b = new StringBuilder(rows.size() * 56).append('[');
@@ -115,21 +158,27 @@ public final class OrderStore {
             if (b.length() > 1) {
                 b.append(',');
             }
-            b.append("[\"");
-            String id = r.orderId();
-            for (int i = 0; i < id.length(); i++) {
-                char c = id.charAt(i);
-                if (c == '"' || c == '\\') {
-                    b.append('\\').append(c);
-                } else if (c < 0x20) {
-                    b.append(String.format(java.util.Locale.ROOT, "\\u%04x", (int) c));
-                } else {
-                    b.append(c);
-                }
-            }
-            b.append("\",").append(r.status()).append(',').append(r.version()).append(',').append(r.sinceMs()).append(']');
+            b.append('[');
+            quote(b, r.orderId());
+            b.append(',').append(r.status()).append(',').append(r.version()).append(',').append(r.sinceMs()).append(']');
         }
         return b.append(']').toString();
+    }
+
+    /** Appends {@code id} as a JSON string, escaped whatever it holds. */
+    private static void quote(StringBuilder b, String id) {
+        b.append('"');
+        for (int i = 0; i < id.length(); i++) {
+            char c = id.charAt(i);
+            if (c == '"' || c == '\\') {
+                b.append('\\').append(c);
+            } else if (c < 0x20) {
+                b.append(String.format(java.util.Locale.ROOT, "\\u%04x", (int) c));
+            } else {
+                b.append(c);
+            }
+        }
+        b.append('"');
     }
 
     /** Records a payment deadline (epoch ms), so a rebuild after a Redis loss keeps it. */

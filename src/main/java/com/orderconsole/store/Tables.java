@@ -13,6 +13,43 @@ public final class Tables {
         this.session = session;
     }
 
+    /**
+     * A point in this unit of work to go back to: what was written after it can be undone while what came
+     * before stays (the follower takes back the history rows of a batch it finds holds an invented order, on
+     * an append-only table that allows no DELETE).
+     *
+     * @return the point, as of now
+     */
+    public Mark mark() {
+        try {
+            return new Mark(session, session.getConnection().setSavepoint());
+        } catch (java.sql.SQLException e) {
+            throw new IllegalStateException("cannot mark a point in the MySQL transaction: " + e.getMessage(), e);
+        }
+    }
+
+    /** A point in a unit of work ({@link #mark}). */
+    public static final class Mark {
+        private final SqlSession session;
+        private final java.sql.Savepoint savepoint;
+
+        private Mark(SqlSession session, java.sql.Savepoint savepoint) {
+            this.session = session;
+            this.savepoint = savepoint;
+        }
+
+        /** Undoes every write of the unit of work since this point; the point stays, to go back to again. */
+        public void undo() {
+            try {
+                session.getConnection().rollback(savepoint);
+            } catch (java.sql.SQLException e) {
+                throw new IllegalStateException("cannot undo part of the MySQL transaction: " + e.getMessage(), e);
+            }
+            // A read made since the point may have seen the undone rows.
+            session.clearCache();
+        }
+    }
+
     /** @return the {@code orders} table */
     public OrderStore orders() {
         return new OrderStore(session.getMapper(OrderMapper.class), session);

@@ -5,7 +5,8 @@ package com.orderconsole.service.deadletter;
  *
  * @param id the letter's number
  * @param kind OUTBOX_ENTRY (the follower cannot read it), HISTORY_CONFLICT (its version is another status
- *     in MySQL's history) or ORDER_RECORD (an order hash in Redis that is not well-formed)
+ *     in MySQL's history), UNKNOWN_ORDER (an outbox entry for an order neither MySQL nor Redis has) or
+ *     ORDER_RECORD (an order hash in Redis that is not well-formed)
  * @param orderId the order, or null when not even that could be read
  * @param bucket the order's bucket, or null
  * @param entryId the outbox stream id for outbox letters, else null
