@@ -43,10 +43,44 @@ final class OutboxCount {
      * @throws IllegalStateException when the bucket's entries arrive faster than they can be counted
      */
     static Result run(RedisConnection redis, int bucket, String trimTo, boolean read) {
+        return run(redis, bucket, trimTo, read, null, null, List.of());
+    }
+
+    /**
+     * Hands the script the counts of a batch the follower read, which it takes when the counting stands where the
+     * batch starts; otherwise it counts the stream itself, as {@link #run(RedisConnection, int, String, boolean)}.
+     *
+     * @param afterId the id the batch was read after ("0-0" for the stream's start)
+     * @param batch the entries read after it, in stream order, not empty
+     */
+    static void batch(RedisConnection redis, int bucket, String afterId, List<OutboxEntry> batch) {
+        Map<String, Long> add = new HashMap<>();
+        for (OutboxEntry e : batch) {
+            String k = counter(e.body().startsWith("e=") ? e.body().substring(2) : null);
+            if (k != null) {
+                add.merge(k, 1L, Long::sum);
+            }
+        }
+        List<String> pairs = new java.util.ArrayList<>(2 * add.size());
+        add.forEach((k, n) -> {
+            pairs.add(k);
+            pairs.add(Long.toString(n));
+        });
+        run(redis, bucket, null, false, afterId, batch.get(batch.size() - 1).streamId(), pairs);
+    }
+
+    private static Result run(RedisConnection redis, int bucket, String trimTo, boolean read, String afterId, String lastId,
+                              List<String> pairs) {
         String[] keys = {RedisKeys.stats(bucket), RedisKeys.outbox(bucket)};
         for (int call = 0; call < MAX_CALLS; call++) {
+            List<String> args = new java.util.ArrayList<>(List.of(Integer.toString(PER_CALL), trimTo == null ? "" : trimTo, read ? "1" : "0"));
+            if (call == 0 && afterId != null) {
+                args.add(afterId);
+                args.add(lastId);
+                args.addAll(pairs);
+            }
             List<Object> reply = redis.await(redis.evalAsync(LuaScript.COUNT_OUTBOX, ScriptOutputType.MULTI, keys,
-                    Integer.toString(PER_CALL), trimTo == null ? "" : trimTo, read ? "1" : "0"), "count outbox");
+                    args.toArray(new String[0])), "count outbox");
             if (!"0".equals(text(reply.get(2)))) {
                 continue; // more to count: the trim and the counters are read on the call that finishes
             }
@@ -62,6 +96,15 @@ final class OutboxCount {
             return new Result(counted.isEmpty() ? null : counted, trimmed.isEmpty() ? null : trimmed, counters);
         }
         throw new IllegalStateException("Redis bucket " + bucket + " takes transitions faster than its outbox can be counted");
+    }
+
+    /** @return the counter a one-field entry adds to (count_outbox.lua's reading of it), or null when it adds to none */
+    private static String counter(String e) {
+        java.util.regex.Matcher f = e == null ? null : ENTRY.matcher(e);
+        if (f == null || !f.lookingAt()) {
+            return null;
+        }
+        return "1".equals(f.group(3)) ? "m:" + f.group(1) + ">" + f.group(2) : "r:" + f.group(1) + ">" + f.group(2) + ":" + f.group(3);
     }
 
     /**
@@ -83,10 +126,8 @@ final class OutboxCount {
         io.lettuce.core.Range<String> range = x == null ? io.lettuce.core.Range.create("-", "+")
                 : io.lettuce.core.Range.from(io.lettuce.core.Range.Boundary.excluding(x), io.lettuce.core.Range.Boundary.unbounded());
         for (io.lettuce.core.StreamMessage<String, String> m : redis.await(async.xrange(RedisKeys.outbox(bucket), range), "XRANGE")) {
-            String e = m.getBody().get("e");
-            java.util.regex.Matcher f = e == null ? null : ENTRY.matcher(e);
-            if (f != null && f.lookingAt()) {
-                String k = "1".equals(f.group(3)) ? "m:" + f.group(1) + ">" + f.group(2) : "r:" + f.group(1) + ">" + f.group(2) + ":" + f.group(3);
+            String k = m.getBody().isEmpty() || !"e".equals(m.getBody().keySet().iterator().next()) ? null : counter(m.getBody().get("e"));
+            if (k != null) {
                 counters.merge(k, 1L, Long::sum);
             }
         }

@@ -241,6 +241,19 @@ public final class OutboxStore {
     }
 
     /**
+     * Counts a batch the follower read into the bucket's counters, from the entries as read (no second parse in Redis),
+     * unless some of them were counted already; then the outbox is counted where the counting stands.
+     *
+     * @param afterId the id the batch was read after ("0-0" for the stream's start)
+     * @param batch the entries read after it, in stream order
+     */
+    public void count(int bucket, String afterId, List<OutboxEntry> batch) {
+        if (!batch.isEmpty()) {
+            OutboxCount.batch(redis, bucket, afterId, batch);
+        }
+    }
+
+    /**
      * Counts outbox entries at or before an id (normally just that one: the follower trims the rest).
      *
      * @param upToId a stream id
