@@ -96,8 +96,8 @@ final class ScriptCostScenario {
                 if (which == 1) {
                     // Applied calls: the move counter of the edge, once count_outbox.lua has counted the entries (after the
                     // round, so that the counting is not in the figures).
-                    while (!"0".equals(String.valueOf(env.redis.<List<Object>>await(env.raw.eval(LuaScript.COUNT_OUTBOX.source(),
-                            io.lettuce.core.ScriptOutputType.MULTI, new String[]{"sc:s", "sc:x"}, "1000", "", "0"), "count outbox").get(2)))) {
+                    while (env.redis.<Long>await(env.raw.eval(LuaScript.COUNT_OUTBOX.source(), io.lettuce.core.ScriptOutputType.INTEGER,
+                            new String[]{"sc:s", "sc:x"}, "1000", ""), "count outbox") != 0) {
                         // more to count
                     }
                     Object c1 = env.redis.await(env.raw.hget("sc:s", "m:1>2"), "HGET");

@@ -7,19 +7,19 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Runs count_outbox.lua: adds a bucket's outbox entries not counted yet to its move and rejection counters,
- * optionally trims the outbox behind them, and optionally reads the counters, all in one atomic step.
+ * Runs count_outbox.lua: adds a bucket's outbox entries not counted yet to its move and rejection counters and
+ * optionally trims the outbox behind them, in one atomic step; and adds up, for a reader, what is not counted yet.
  *
  * <p>Why the counting is here and not in transition.lua: the per-edge counter write was a ninth of the
  * script's server cost (issue 15.3, callgrind). The count is as exact as before for every reader, because
- * readers count what is pending before they read, and the follower never trims an entry uncounted.
+ * readers add up what is pending when they read, and the follower never trims an entry uncounted.
  */
 final class OutboxCount {
     /**
-     * Entries counted per script call: about a millisecond of server time, so a reader or the follower never
-     * holds Redis long enough to show in a payment's p99 (issue 15.5's 20 ms target); callers loop.
+     * Entries counted per script call: at about 5 µs an entry (issue 15's follower benchmark) a millisecond of server
+     * time, so counting never holds Redis long enough to show in a payment's p99 (issue 15.5's 20 ms); callers loop.
      */
-    static final int PER_CALL = 1000;
+    static final int PER_CALL = 200;
 
     /** Calls before a caller gives up on a bucket that takes entries faster than they are counted. */
     private static final int MAX_CALLS = 10_000;
@@ -28,27 +28,19 @@ final class OutboxCount {
     }
 
     /**
-     * @param countedId the stream id of the last entry counted, or null when none ever was
-     * @param trimmedTo the id the outbox was trimmed to (entries before it deleted), or null when not trimmed
-     * @param counters the bucket's raw counters, {@code x} left out (empty unless asked for)
-     */
-    record Result(String countedId, String trimmedTo, Map<String, Long> counters) {
-    }
-
-    /**
-     * Counts everything pending in one bucket (in calls of {@link #PER_CALL} entries), then trims and reads.
+     * Counts what is pending in one bucket (in calls of {@link #PER_CALL} entries): all of it, or with {@code trimTo}
+     * up to that id, then deletes the entries before it.
      *
      * @param trimTo delete entries before this stream id once they are counted, or null for no trim
-     * @param read whether to return the counters
      * @throws IllegalStateException when the bucket's entries arrive faster than they can be counted
      */
-    static Result run(RedisConnection redis, int bucket, String trimTo, boolean read) {
-        return run(redis, bucket, trimTo, read, null, null, List.of());
+    static void run(RedisConnection redis, int bucket, String trimTo) {
+        run(redis, bucket, trimTo, null, null, List.of());
     }
 
     /**
      * Hands the script the counts of a batch the follower read, which it takes when the counting stands where the
-     * batch starts; otherwise it counts the stream itself, as {@link #run(RedisConnection, int, String, boolean)}.
+     * batch starts; otherwise it counts what of the batch is uncounted from the stream.
      *
      * @param afterId the id the batch was read after ("0-0" for the stream's start)
      * @param batch the entries read after it, in stream order, not empty
@@ -66,34 +58,23 @@ final class OutboxCount {
             pairs.add(k);
             pairs.add(Long.toString(n));
         });
-        run(redis, bucket, null, false, afterId, batch.get(batch.size() - 1).streamId(), pairs);
+        run(redis, bucket, null, afterId, batch.get(batch.size() - 1).streamId(), pairs);
     }
 
-    private static Result run(RedisConnection redis, int bucket, String trimTo, boolean read, String afterId, String lastId,
-                              List<String> pairs) {
+    private static void run(RedisConnection redis, int bucket, String trimTo, String afterId, String lastId, List<String> pairs) {
         String[] keys = {RedisKeys.stats(bucket), RedisKeys.outbox(bucket)};
+        List<String> args = new java.util.ArrayList<>(List.of(Integer.toString(PER_CALL), trimTo == null ? "" : trimTo));
+        if (afterId != null) { // on every call: it bounds the counting to the batch (its counts are taken once at most)
+            args.add(afterId);
+            args.add(lastId);
+            args.addAll(pairs);
+        }
+        String[] argv = args.toArray(new String[0]);
         for (int call = 0; call < MAX_CALLS; call++) {
-            List<String> args = new java.util.ArrayList<>(List.of(Integer.toString(PER_CALL), trimTo == null ? "" : trimTo, read ? "1" : "0"));
-            if (call == 0 && afterId != null) {
-                args.add(afterId);
-                args.add(lastId);
-                args.addAll(pairs);
+            Long left = redis.await(redis.evalAsync(LuaScript.COUNT_OUTBOX, ScriptOutputType.INTEGER, keys, argv), "count outbox");
+            if (left == 0) {
+                return;
             }
-            List<Object> reply = redis.await(redis.evalAsync(LuaScript.COUNT_OUTBOX, ScriptOutputType.MULTI, keys,
-                    args.toArray(new String[0])), "count outbox");
-            if (!"0".equals(text(reply.get(2)))) {
-                continue; // more to count: the trim and the counters are read on the call that finishes
-            }
-            Map<String, Long> counters = new HashMap<>();
-            for (int i = 3; i + 1 < reply.size(); i += 2) {
-                String k = text(reply.get(i));
-                if (!"x".equals(k)) {
-                    counters.put(k, Long.parseLong(text(reply.get(i + 1))));
-                }
-            }
-            String counted = text(reply.get(0));
-            String trimmed = text(reply.get(1));
-            return new Result(counted.isEmpty() ? null : counted, trimmed.isEmpty() ? null : trimmed, counters);
         }
         throw new IllegalStateException("Redis bucket " + bucket + " takes transitions faster than its outbox can be counted");
     }
@@ -108,11 +89,12 @@ final class OutboxCount {
     }
 
     /**
-     * The counters of one bucket as {@link #run} would leave them, for a session whose Redis user may not run scripts
-     * (the README's read-only user): the entries not counted yet are added up here and nothing is written. Few are
-     * pending, since the follower counts every bucket on each of its rounds, with or without MySQL.
+     * The counters of one bucket as {@link #run} would leave them, written down by no one: the entries not counted
+     * yet are added up here. A reader writes nothing, so it needs no script (the README's read-only Redis user reads
+     * too) and never moves the counting ahead of the follower, whose batches are then counted from what it parsed
+     * anyway. Few are pending: the follower counts every batch it reads and, while MySQL is down, every bucket.
      */
-    static Map<String, Long> readOnly(RedisConnection redis, int bucket) {
+    static Map<String, Long> read(RedisConnection redis, int bucket) {
         var async = redis.commands();
         Map<String, Long> counters = new HashMap<>();
         String x = null;
@@ -137,7 +119,4 @@ final class OutboxCount {
     /** count_outbox.lua's reading of an entry: from, to and code of "order,from,to,version,code\n…". */
     private static final java.util.regex.Pattern ENTRY = java.util.regex.Pattern.compile("[^,\\n]*,(\\d+),(\\d+),\\d+,(-?\\d+)\\n");
 
-    private static String text(Object o) {
-        return o instanceof byte[] b ? new String(b, java.nio.charset.StandardCharsets.UTF_8) : String.valueOf(o);
-    }
 }

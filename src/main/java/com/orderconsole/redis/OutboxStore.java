@@ -232,12 +232,12 @@ public final class OutboxStore {
      * bucket's move and rejection counters ({@link OutboxCount}): only call with an id MySQL has.
      */
     public void trim(int bucket, String minId) {
-        OutboxCount.run(redis, bucket, minId, false);
+        OutboxCount.run(redis, bucket, minId);
     }
 
     /** Counts the outbox entries not counted yet into the bucket's move and rejection counters ({@link OutboxCount}). */
     public void count(int bucket) {
-        OutboxCount.run(redis, bucket, null, false);
+        OutboxCount.run(redis, bucket, null);
     }
 
     /**

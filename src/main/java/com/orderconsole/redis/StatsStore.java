@@ -9,8 +9,8 @@ import java.util.Map;
  * issue 15), per rejected edge {@code r:<from>><to>:<code>}, and per status {@code n:<status>}.
  *
  * <p>The edge counters are counted from the outbox (count_outbox.lua, {@link OutboxCount}), not by transition.lua:
- * every read here first counts the entries still pending, in the same step as it reads, so a reader sees every
- * outcome Redis has accepted, as when the script counted them itself.
+ * every read here adds the entries not counted yet to what is counted, so a reader sees every outcome Redis has
+ * accepted, as when the script counted them itself, and writes nothing.
  *
  * <p>Live orders per status: a live count is {@code n:<s>} (orders created, rebuilt, forgotten and repaired in
  * s) plus the {@code m:} moves into s minus those out of s. The earlier scripts moved {@code n:} together
@@ -64,7 +64,7 @@ public final class StatsStore {
         // In one step with the moves (set_status_counts.lua), so that a transition meanwhile is not lost; the
         // script refuses while outbox entries are uncounted (their moves are in the orders counted, not yet in m:).
         for (int attempt = 0; attempt < 50; attempt++) {
-            OutboxCount.run(redis, bucket, null, false);
+            OutboxCount.run(redis, bucket, null);
             Long set = redis.await(redis.evalAsync(LuaScript.SET_STATUS_COUNTS, io.lettuce.core.ScriptOutputType.INTEGER,
                     new String[]{RedisKeys.stats(bucket), RedisKeys.outbox(bucket)}, args), "set status counts");
             if (set == 6) {
@@ -113,19 +113,10 @@ public final class StatsStore {
     /** Result codes transition.lua counts through an edge counter (applied e:, rejected r:), not under c:. */
     private static final java.util.Set<String> EDGE_CODES = java.util.Set.of("c:1", "c:0", "c:-2", "c:-3", "c:-4");
 
-    /** @return one bucket's raw counters with every outbox entry counted; written down unless this Redis user may not */
+    /** @return one bucket's raw counters with every outbox entry counted (written down or not) */
     private Map<String, Long> counters(int bucket) {
-        if (!readOnly) {
-            try {
-                return OutboxCount.run(redis, bucket, null, true).counters();
-            } catch (RedisRefusedException e) {
-                readOnly = true; // the README's read-only user: no scripts
-            }
-        }
-        return OutboxCount.readOnly(redis, bucket);
+        return OutboxCount.read(redis, bucket);
     }
-
-    private volatile boolean readOnly;
 
     private Map<String, Long> raw() {
         Map<String, Long> sum = new HashMap<>();

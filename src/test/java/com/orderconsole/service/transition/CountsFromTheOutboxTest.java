@@ -81,7 +81,7 @@ class CountsFromTheOutboxTest {
     }
 
     @Test
-    void aBatchCountedTwiceOrAfterAReaderCountedAheadAddsEachEntryOnce() {
+    void aBatchCountedTwiceOrAfterTheCountingWentAheadAddsEachEntryOnce() {
         s.orders().create(support, "b-1", null, Duration.ofMinutes(30));
         s.orders().create(support, "b-2", null, Duration.ofMinutes(30));
         int b = RedisKeys.bucket("b-1");
@@ -93,14 +93,15 @@ class CountsFromTheOutboxTest {
             var first = outbox.read(b, "0-0", 100, epoch);
             outbox.count(b, "0-0", first);
             outbox.count(b, "0-0", first); // as a MySQL transaction that failed after counting, read again
-            // A reader counts what came next before the follower reads it.
+            // What came next is counted before the follower reads it (as the follower loop does while MySQL is down).
             if (RedisKeys.bucket("b-2") == b) {
                 move("b-2", OrderStatus.PAID);
             } else {
                 move("b-1", OrderStatus.WAIT_SHIP);
             }
-            long moves = s.monitor().appliedByEdge().values().stream().mapToLong(Long::longValue).sum();
-            assertThat(moves).isEqualTo(2);
+            assertThat(s.monitor().appliedByEdge().values().stream().mapToLong(Long::longValue).sum()).as("read, not yet counted")
+                    .isEqualTo(2);
+            outbox.count(b);
             String after = first.get(first.size() - 1).streamId();
             outbox.count(b, after, outbox.read(b, after, 100, epoch));
         }
