@@ -11,6 +11,7 @@ import com.orderconsole.redis.RedisConnection;
 import com.orderconsole.redis.RedisKeys;
 import com.orderconsole.redis.RulesStore;
 import com.orderconsole.service.Access;
+import com.orderconsole.service.LogLimiter;
 import com.orderconsole.store.CursorStore;
 import com.orderconsole.store.Database;
 import com.orderconsole.store.DeadLetterRow;
@@ -523,7 +524,9 @@ public final class Follower implements AutoCloseable {
     }
 
     private void loop(Duration idle) {
-        long lastLoggedFailure = 0;
+        // One line per 30 s while failing, one when syncing again: a MySQL outage is read by on-call in the log.
+        LogLimiter failures = new LogLimiter(30_000);
+        long failingSince = 0;
         while (running) {
             try {
                 wake.tryAcquire(idle.toMillis(), TimeUnit.MILLISECONDS);
@@ -532,14 +535,23 @@ public final class Follower implements AutoCloseable {
                     break;
                 }
                 drainOnce();
+                if (failingSince != 0) {
+                    log.info("MySQL follower syncing again after {} s of failures: the transitions that waited in the Redis "
+                            + "outbox are being applied to MySQL", (System.currentTimeMillis() - failingSince) / 1000);
+                    failingSince = 0;
+                }
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 break;
             } catch (RuntimeException e) {
                 lastError = e.getMessage();
-                if (System.currentTimeMillis() - lastLoggedFailure > 30_000) {
-                    lastLoggedFailure = System.currentTimeMillis();
-                    log.warn("MySQL follower cannot sync now, will retry (transitions stay in the Redis outbox): {}", e.getMessage());
+                if (failingSince == 0) {
+                    failingSince = System.currentTimeMillis();
+                }
+                long held = failures.occurrence("sync");
+                if (held >= 0) {
+                    log.warn("MySQL follower cannot sync now, transitions stay in the Redis outbox, retrying every second: {}{}",
+                            e.getMessage(), failures.more(held));
                 }
                 sleepQuietly(1000);
             }
