@@ -12,9 +12,11 @@ import java.util.concurrent.CopyOnWriteArrayList;
 /**
  * A loopback TCP proxy that can stop forwarding without closing anything, like a network path that
  * silently stalls: bytes wait (in socket buffers) and flow again when resumed, as TCP would deliver them.
+ * It can also play the server going down ({@link #down}): every connection closed, new ones refused.
  */
 public final class StallingProxy implements AutoCloseable {
-    private final ServerSocket server;
+    private volatile ServerSocket server;
+    private final int port;
     private final int targetPort;
     private final List<Socket> sockets = new CopyOnWriteArrayList<>();
     private volatile boolean stalled;
@@ -23,13 +25,38 @@ public final class StallingProxy implements AutoCloseable {
     public StallingProxy(int targetPort) throws IOException {
         this.targetPort = targetPort;
         this.server = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
-        Thread t = new Thread(this::accept, "stalling-proxy");
+        this.port = server.getLocalPort();
+        listen(server);
+    }
+
+    private void listen(ServerSocket on) {
+        Thread t = new Thread(() -> accept(on), "stalling-proxy");
         t.setDaemon(true);
         t.start();
     }
 
     public int port() {
-        return server.getLocalPort();
+        return port;
+    }
+
+    /**
+     * Plays the server going down (true: every open connection closed, new ones refused, as by a stopped
+     * server) or coming back (false: the same port accepts again).
+     */
+    public synchronized void down(boolean on) throws IOException {
+        if (on) {
+            server.close();
+            for (Socket s : sockets) {
+                s.close();
+            }
+            sockets.clear();
+        } else if (server.isClosed()) {
+            ServerSocket again = new ServerSocket();
+            again.setReuseAddress(true);
+            again.bind(new java.net.InetSocketAddress(InetAddress.getLoopbackAddress(), port), 50);
+            server = again;
+            listen(again);
+        }
     }
 
     /** Stops (true) or resumes (false) forwarding in both directions. */
@@ -37,17 +64,17 @@ public final class StallingProxy implements AutoCloseable {
         stalled = on;
     }
 
-    private void accept() {
-        while (!closed) {
+    private void accept(ServerSocket on) {
+        while (!closed && !on.isClosed()) {
             try {
-                Socket client = server.accept();
+                Socket client = on.accept();
                 Socket upstream = new Socket(InetAddress.getLoopbackAddress(), targetPort);
                 sockets.add(client);
                 sockets.add(upstream);
                 pump(client, upstream);
                 pump(upstream, client);
             } catch (IOException e) {
-                if (closed) {
+                if (closed || on.isClosed()) {
                     return;
                 }
             }

@@ -80,6 +80,10 @@ public final class TestServers {
      */
     public static void reset() {
         start();
+        synchronized (TestServers.class) {
+            // A test that stopped MariaDB and could not start it again must not fail every test after it.
+            mariaDb.start();
+        }
         try (var c = io.lettuce.core.RedisClient.create(redis.uri()); var conn = c.connect()) {
             conn.sync().flushall();
         }

@@ -76,6 +76,7 @@ public final class Engine implements AutoCloseable {
     }
 
     private static Engine start(EngineConfig config, boolean withRedis) {
+        LibraryLogs.quiet();
         log.info("starting engine{}: {}", withRedis ? "" : " on MySQL only", config);
         // Before any server is touched: a half-external configuration or a refused sign-in changes nothing.
         config.requireBothOrNeither();

@@ -11,12 +11,17 @@ import com.orderconsole.service.monitor.MonitorService;
 import com.orderconsole.service.monitor.StateCounts;
 import picocli.CommandLine.Command;
 
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
 /** {@code stats}: orders per status, transition outcomes per result code, sync lag and health. */
 @Command(name = "stats")
 final class StatsCommand extends CliCommand {
+    /** The narrowest the status column and a figure's column are, whatever the language's headers. */
+    private static final int STATUS_COLUMNS = 10;
+    private static final int FIGURE_COLUMNS = 10;
+
     @Override
     public Integer call() {
         try (Engine engine = engine()) {
@@ -30,8 +35,16 @@ final class StatsCommand extends CliCommand {
             long deadLetters = s.deadLetters().countOpen();
 
             Map<String, Object> statuses = new LinkedHashMap<>();
-            StringBuilder text = new StringBuilder(String.format("%-10s %10s %10s %10s%n", Messages.get("cli.stats.status"),
-                    Messages.get("cli.stats.redis"), Messages.get("cli.stats.mysql"), Messages.get("cli.stats.stuck")));
+            String[] header = {Messages.get("cli.stats.status"), Messages.get("cli.stats.redis"), Messages.get("cli.stats.mysql"),
+                    Messages.get("cli.stats.stuck")};
+            int first = Math.max(STATUS_COLUMNS, TextColumns.width(header[0]));
+            int figure = Math.max(FIGURE_COLUMNS, Arrays.stream(header).skip(1).mapToInt(TextColumns::width).max().orElse(0));
+            String nl = System.lineSeparator();
+            StringBuilder text = new StringBuilder(TextColumns.left(header[0], first));
+            for (int i = 1; i < header.length; i++) {
+                text.append(' ').append(TextColumns.right(header[i], figure));
+            }
+            text.append(nl);
             boolean anyDiffer = false;
             for (OrderStatus st : OrderStatus.values()) {
                 Long stuck = live.stuck().get(st);
@@ -45,23 +58,28 @@ final class StatsCommand extends CliCommand {
                 row.put("differ", differ);
                 row.put("stuck", stuck);
                 statuses.put(st.name(), row);
-                text.append(String.format("%-10s %10d %10d %10s%s%n", st, live.live().get(st), mysql.get(st),
-                        stuck == null ? "-" : stuck, differ ? Messages.get("cli.stats.differ") : ""));
+                text.append(TextColumns.left(st.name(), first)).append(' ')
+                        .append(TextColumns.right(String.valueOf(live.live().get(st)), figure)).append(' ')
+                        .append(TextColumns.right(String.valueOf(mysql.get(st)), figure)).append(' ')
+                        .append(TextColumns.right(stuck == null ? "-" : String.valueOf(stuck), figure))
+                        .append(differ ? Messages.get("cli.stats.differ") : "").append(nl);
             }
             if (anyDiffer) {
                 text.append(String.format("%s%n%s%n", Messages.get("cli.stats.differ.note"), Messages.get("cli.stats.differ.fix")));
             }
             Map<String, Object> codes = new LinkedHashMap<>();
-            text.append(System.lineSeparator()).append(Messages.get("cli.stats.results")).append(System.lineSeparator());
+            text.append(nl).append(Messages.get("cli.stats.results")).append(nl);
+            int labels = Arrays.stream(ResultCode.values()).mapToInt(c -> TextColumns.width(Messages.get("result." + c.name())))
+                    .max().orElse(0);
             for (ResultCode c : ResultCode.values()) {
                 Map<String, Object> row = new LinkedHashMap<>();
                 row.put("code", c.code());
                 row.put("count", results.get(c));
                 row.put("description", c.description());
                 codes.put(c.name(), row);
-                text.append(String.format("  %3d %-52s %10d%n", c.code(), Messages.get("result." + c.name()), results.get(c)));
+                text.append(String.format("  %3d ", c.code())).append(TextColumns.left(Messages.get("result." + c.name()), labels))
+                        .append(' ').append(TextColumns.right(String.valueOf(results.get(c)), FIGURE_COLUMNS)).append(nl);
             }
-            String nl = System.lineSeparator();
             text.append(nl).append(sync.oldestPendingAgeMs() == null ? Messages.format("cli.stats.sync", sync.pending())
                     : Messages.format("cli.stats.sync.oldest", sync.pending(), sync.oldestPendingAgeMs() / 1000)).append(nl);
             text.append(Messages.format("cli.stats.health", Messages.get(health.redisUp() ? "cli.stats.up" : "cli.stats.down"),
@@ -77,7 +95,7 @@ final class StatsCommand extends CliCommand {
             health.notices().forEach(n -> text.append(Messages.format("cli.stats.warning",
                     Messages.format("health." + n.key(), n.args().toArray()))).append(nl));
             if (deadLetters > 0) {
-                text.append(Messages.format("cli.stats.deadLetters", deadLetters)).append(System.lineSeparator());
+                text.append(Messages.format("cli.stats.deadLetters", deadLetters)).append(nl);
             }
 
             Map<String, Object> doc = new LinkedHashMap<>();

@@ -136,6 +136,7 @@ public final class RedisConnection implements AutoCloseable {
                 .timeoutOptions(TimeoutOptions.enabled(commandTimeout))
                 .socketOptions(SocketOptions.builder().connectTimeout(commandTimeout).keepAlive(true).build())
                 .build());
+        ReconnectLog.watch(client);
         String where = redisUri.getHost() + ":" + redisUri.getPort();
         RedisConnection redis;
         try {
@@ -235,6 +236,7 @@ public final class RedisConnection implements AutoCloseable {
                 .maxRedirects(5)
                 .validateClusterNodeMembership(false)
                 .build());
+        ReconnectLog.watch(client);
         try {
             return new RedisConnection(client, client.connect(), commandTimeout, where + " (cluster)", true);
         } catch (RedisException e) {

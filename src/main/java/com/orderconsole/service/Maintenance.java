@@ -5,6 +5,7 @@ import com.orderconsole.redis.RulesStore;
 import com.orderconsole.service.follower.Follower;
 import com.orderconsole.service.order.OrderService;
 import com.orderconsole.service.rules.RulesService;
+import com.orderconsole.store.DatabaseUnavailableException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -113,6 +114,9 @@ public final class Maintenance implements AutoCloseable {
                 // While a data-set restore is under way (marker absent) that restore rebuilds the unpaid orders itself.
                 orders.restoreOverdueUnpaid();
             }
+        } catch (DatabaseUnavailableException e) {
+            // The follower, which runs wherever this job does, says so once in words: a second line would
+            // make one MySQL outage read as two incidents.
         } catch (RuntimeException e) {
             long held = failures.occurrence("round");
             if (held >= 0) {

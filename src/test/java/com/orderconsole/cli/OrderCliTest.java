@@ -307,6 +307,44 @@ class OrderCliTest {
                 .containsPattern("0 not a legal move from the current status\\s+1");
     }
 
+    /** The new-user trial found the -6 row (its label the longest) pushed out of the count column. */
+    @ParameterizedTest
+    @ValueSource(strings = {"en", "zh-CN"})
+    void statsRowsLineUpInTheirColumns(String lang) {
+        List<String> lines;
+        try {
+            lines = cli("--lang", lang, "stats").out().lines().toList();
+        } finally {
+            com.orderconsole.app.Messages.use(java.util.Locale.ENGLISH);
+        }
+        String all = String.join("\n", lines);
+        // Header and one row per status: a name, then right-aligned columns ending where the header's do.
+        List<String> statusTable = lines.subList(0, 1 + OrderStatus.values().length);
+        assertThat(statusTable.stream().map(OrderCliTest::numberColumnEnds).distinct()).as(all).hasSize(1);
+        // One row per result code: code, label, count; every count ends in the same column.
+        List<String> results = lines.stream().filter(l -> l.matches("^ +-?\\d+ .* \\d+$")).toList();
+        assertThat(results).as(all).hasSize(com.orderconsole.domain.ResultCode.values().length);
+        assertThat(results.stream().map(OrderCliTest::width).distinct()).as(all).hasSize(1);
+        assertThat(results.stream().map(l -> l.replaceFirst("^( +-?\\d+ ).*", "$1").length()).distinct()).as("labels start in one column: " + all)
+                .hasSize(1);
+    }
+
+    /** @return where each column after the first ends, in terminal columns */
+    private static List<Integer> numberColumnEnds(String line) {
+        List<Integer> ends = new ArrayList<>();
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("\\S+").matcher(line);
+        m.find(); // the status name, left-aligned
+        while (m.find()) {
+            ends.add(width(line.substring(0, m.end())));
+        }
+        return ends;
+    }
+
+    /** @return the width of a text in terminal columns: a CJK or full-width character takes two */
+    private static int width(String text) {
+        return text.codePoints().map(cp -> cp >= 0x2E80 && cp <= 0xFFEF && !(cp >= 0xFF61 && cp <= 0xFFDC) ? 2 : 1).sum();
+    }
+
     // ---------------------------------------------------------------- rules
 
     @Test

@@ -623,7 +623,9 @@ public final class Follower implements AutoCloseable {
     }
 
     private void loop(Duration idle) {
-        long lastLoggedFailure = 0;
+        // One line per 30 s while failing, one when syncing again: a MySQL outage is read by on-call in the log.
+        LogLimiter failures = new LogLimiter(30_000);
+        long failingSince = 0;
         while (running) {
             try {
                 wake.tryAcquire(idle.toMillis(), TimeUnit.MILLISECONDS);
@@ -632,15 +634,24 @@ public final class Follower implements AutoCloseable {
                     break;
                 }
                 drainOnce();
+                if (failingSince != 0) {
+                    log.info("MySQL follower syncing again after {} s of failures: the transitions that waited in the Redis "
+                            + "outbox are being applied to MySQL", (System.currentTimeMillis() - failingSince) / 1000);
+                    failingSince = 0;
+                }
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 break;
             } catch (RuntimeException e) {
                 lastError = e.getMessage();
                 countQuietly();
-                if (System.currentTimeMillis() - lastLoggedFailure > 30_000) {
-                    lastLoggedFailure = System.currentTimeMillis();
-                    log.warn("MySQL follower cannot sync now, will retry (transitions stay in the Redis outbox): {}", e.getMessage());
+                if (failingSince == 0) {
+                    failingSince = System.currentTimeMillis();
+                }
+                long held = failures.occurrence("sync");
+                if (held >= 0) {
+                    log.warn("MySQL follower cannot sync now, transitions stay in the Redis outbox, retrying every second: {}{}",
+                            e.getMessage(), failures.more(held));
                 }
                 sleepQuietly(1000);
             }
@@ -648,8 +659,8 @@ public final class Follower implements AutoCloseable {
     }
 
     /**
-     * Counts every bucket's outbox while the follower cannot apply it (MySQL down): the counts go on, and a reader whose
-     * Redis user may not run scripts then adds up only the little left (transition.lua counts no move, issue 15.3).
+     * Counts every bucket's outbox while the follower cannot apply it (MySQL down): the counts go on, and readers, who
+     * add up what is not counted yet, have little to add (transition.lua counts no move, issue 15.3).
      */
     private void countQuietly() {
         try {

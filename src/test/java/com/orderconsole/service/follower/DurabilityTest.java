@@ -107,7 +107,8 @@ class DurabilityTest {
             } finally {
                 TestServers.mariaDb().start();
             }
-            assertThat(s.follower().awaitCaughtUp(Duration.ofSeconds(30))).isTrue();
+            assertThat(s.follower().awaitCaughtUp(Duration.ofSeconds(30))).as("MySQL caught up within 30 s of MariaDB being ready "
+                    + "again: %s", s.follower().status().lastError()).isTrue();
             assertThat(s.follower().status().pending()).isZero();
         }
         assertThat(RawSql.count("SELECT COUNT(*) FROM orders WHERE status = 2 AND version = 2")).isEqualTo(20);

