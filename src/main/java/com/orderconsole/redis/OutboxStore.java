@@ -94,30 +94,20 @@ public final class OutboxStore {
             String reason;
             String e1 = f.get("e");
             String k = f.get("k");
-            if (e1 != null) {
-                String[] texts = e1.split("\n", 4);
-                if (texts.length != 4) {
-                    throw new IllegalArgumentException("entry has " + texts.length + " lines, not 4 (outcome, actor, source, reason)");
+            if (e1 != null || k != null) {
+                // The outcome: the first line of e ("order,from,to,version,code"), or k with its sequence number last.
+                String[] texts = null;
+                if (e1 != null) {
+                    texts = e1.split("\n", 4);
+                    if (texts.length != 4) {
+                        throw new IllegalArgumentException("entry has " + texts.length + " lines, not 4 (outcome, actor, source, reason)");
+                    }
                 }
-                String[] p = texts[0].split(",", -1);
-                if (p.length != 5) {
-                    throw new IllegalArgumentException("entry '" + texts[0] + "' has " + p.length
-                            + " parts, not 5 (order, from, to, version, code)");
-                }
-                orderId = required(p[0], "order id");
-                from = code(p[1], "from status");
-                to = code(p[2], "target status");
-                version = number(p[3], "version");
-                code = code(p[4], "result code");
-                atMs = idMillis(streamId);
-                actor = required(texts[1], "actor");
-                source = required(texts[2], "source");
-                reason = texts[3];
-            } else if (k != null) {
-                String[] p = k.split(",", -1);
-                if (p.length != 6) {
-                    throw new IllegalArgumentException("entry '" + k + "' has " + p.length
-                            + " parts, not 6 (order, from, to, version, code, sequence)");
+                String outcome = texts != null ? texts[0] : k;
+                String[] p = outcome.split(",", -1);
+                if (p.length != (texts != null ? 5 : 6)) {
+                    throw new IllegalArgumentException("entry '" + outcome + "' has " + p.length + " parts, not "
+                            + (texts != null ? "5 (order, from, to, version, code)" : "6 (order, from, to, version, code, sequence)"));
                 }
                 orderId = required(p[0], "order id");
                 from = code(p[1], "from status");
@@ -125,9 +115,9 @@ public final class OutboxStore {
                 version = number(p[3], "version");
                 code = code(p[4], "result code");
                 atMs = idMillis(streamId);
-                actor = text(f, "a", "actor");
-                source = text(f, "s", "source");
-                reason = f.getOrDefault("r", "");
+                actor = texts != null ? required(texts[1], "actor") : text(f, "a", "actor");
+                source = texts != null ? required(texts[2], "source") : text(f, "s", "source");
+                reason = texts != null ? texts[3] : f.getOrDefault("r", "");
             } else {
                 orderId = text(f, "o", "order id");
                 from = code(f, "f", "from status");

@@ -173,6 +173,28 @@ class PoisonRecordTest {
         });
     }
 
+    /** Issue 15.3: the one-field entry form too; a planted one the counters cannot read is not counted either. */
+    @ParameterizedTest
+    @ValueSource(strings = {"e-1,1,2,2,1\nx\nt", "e-1,1,2,2\nx\nt\n", "e-1,1,2,two,1\nx\nt\n", "e-1,1,2,2,1\n\nt\n"})
+    void aOneFieldOutboxEntryTheFollowerCannotReadIsSetAsideAndTheBucketGoesOn(String e) {
+        Services s = engine.services();
+        s.orders().create(support, "e-1", null, Duration.ofMinutes(30));
+        int bucket = RedisKeys.bucket("e-1");
+        try (RawRedis raw = new RawRedis()) {
+            raw.cmd().xadd(RedisKeys.outbox(bucket), Map.of("e", e));
+        }
+        s.transitions().transition(support, TransitionRequest.of("e-1", OrderStatus.PAID, "t", "after the bad one"));
+        assertThat(s.follower().drainOnce()).isEqualTo(2);
+        assertThat(RawSql.count("SELECT status FROM orders WHERE order_id = 'e-1'")).isEqualTo(2);
+        assertThat(s.deadLetters().open(10)).singleElement().satisfies(d -> {
+            assertThat(d.kind()).isEqualTo("OUTBOX_ENTRY");
+            assertThat(d.orderId()).isEqualTo("e-1");
+            assertThat(d.reason()).doesNotContain("Exception");
+        });
+        long applied = s.monitor().appliedByEdge().values().stream().mapToLong(Long::longValue).sum();
+        assertThat(applied).as("the planted entry counted only if its outcome line reads as one").isEqualTo(e.startsWith("e-1,1,2,2,1\n") ? 2 : 1);
+    }
+
     /**
      * Values an entry can carry but MySQL's columns cannot hold (an id no order can have, texts past their
      * column's length): the entry parsed, the history INSERT failed, the batch rolled back, and the follower
