@@ -4,11 +4,15 @@ import javafx.scene.Node;
 import javafx.scene.Parent;
 import javafx.scene.control.Labeled;
 import javafx.scene.control.ScrollPane;
+import javafx.scene.control.TextField;
 import javafx.scene.text.Text;
 
 import java.util.List;
 
-/** Finds text a user cannot read whole: labels, buttons, headers and cells cut short with "…", and content wider than its pane. */
+/**
+ * Finds text a user cannot read whole: labels, buttons, headers and cells cut short with "…", a text field's
+ * placeholder wider than the field (JavaFX clips it without an ellipsis), and content wider than its pane.
+ */
 public final class CutTexts {
     private CutTexts() {
     }
@@ -29,6 +33,16 @@ public final class CutTexts {
                 && !t.getText().equals(l.getText()) && t.getText().endsWith(l.getEllipsisString())
                 && !l.getText().endsWith(l.getEllipsisString())) {
             cut.add(where + ": " + (l.getId() != null ? "#" + l.getId() : l.getClass().getSimpleName()) + " \"" + l.getText() + "\"");
+        }
+        if (node instanceof TextField f && (f.getText() == null || f.getText().isEmpty()) && f.getPromptText() != null
+                && !f.getPromptText().isEmpty() && f.getWidth() > 0) {
+            Text measured = new Text(f.getPromptText());
+            measured.setFont(f.getFont());
+            double room = f.getWidth() - f.snappedLeftInset() - f.snappedRightInset();
+            if (measured.getLayoutBounds().getWidth() > room + 1) {
+                cut.add(where + ": " + (f.getId() != null ? "#" + f.getId() : f.getClass().getSimpleName()) + " placeholder \""
+                        + f.getPromptText() + "\" (" + Math.round(measured.getLayoutBounds().getWidth()) + " > " + Math.round(room) + ")");
+            }
         }
         if (node instanceof ScrollPane sp && sp.isFitToWidth() && sp.getContent() != null
                 && sp.getContent().getLayoutBounds().getWidth() > sp.getViewportBounds().getWidth() + 1) {

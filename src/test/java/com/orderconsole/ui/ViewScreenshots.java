@@ -36,8 +36,9 @@ import javax.imageio.ImageIO;
 
 /**
  * Renders every page of the console (the state graph with its live-traffic panel, orders, cancel queue,
- * reconciliation, metrics, rules) to PNG (docs/screenshots), with sample data, on the headless
- * Monocle platform. Not part of the normal test run: enabled by -Dscreenshots.dir=DIR (see
+ * reconciliation, metrics, rules, bulk moves with its batches tab, audit) to PNG (docs/screenshots), with
+ * sample data, on the headless Monocle platform, each page in every variant (English, Chinese, dark) under
+ * its own name. Not part of the normal test run: enabled by -Dscreenshots.dir=DIR (see
  * scripts/screenshots.sh).
  */
 @EnabledIfSystemProperty(named = "screenshots.dir", matches = ".+")
@@ -129,13 +130,13 @@ class ViewScreenshots extends ConsoleFxTest {
         waitUntil(() -> vm.bulk().previewProperty().get() != null && !rows("#batchTable").isEmpty());
         interact(() -> vm.bulk().selectedBatchProperty().set(vm.bulk().batches().get(0)));
         waitUntil(() -> !rows("#resultTable").isEmpty());
-        shootAtEverySize(dir, "bulk", cut);
+        shootAtEverySize(dir, "bulk" + variant, cut);
         interact(() -> lookup("#tabs").<javafx.scene.control.TabPane>query().getSelectionModel().select(1));
-        shootAtEverySize(dir, "bulk-batches", cut);
+        shootAtEverySize(dir, "bulk-batches" + variant, cut);
 
         interact(() -> vm.pageProperty().set(Page.AUDIT));
         waitUntil(() -> !rows("#auditTable").isEmpty());
-        shootAtEverySize(dir, "audit", cut);
+        shootAtEverySize(dir, "audit" + variant, cut);
 
         assertThat(cut).as("text cut short with … on some page").isEmpty();
     }

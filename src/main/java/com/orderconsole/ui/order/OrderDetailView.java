@@ -105,7 +105,10 @@ public final class OrderDetailView {
                 setGraphic(null);
                 return;
             }
-            Label what = new Label(Messages.format("order.history.what", Formats.dateTime(h.atMs()),
+            // The time on a line of its own: beside the move it broke wherever the narrow pane ended.
+            Label when = new Label(Formats.dateTime(h.atMs()));
+            when.getStyleClass().add(Styles.TIMELINE_WHAT);
+            Label what = new Label(Messages.format("order.history.move",
                     h.from() == null ? Messages.get("order.history.created") : OrderText.status(h.from()), OrderText.status(h.to()), h.version()));
             what.getStyleClass().add(Styles.TIMELINE_WHAT);
             what.setWrapText(true);
@@ -118,11 +121,11 @@ public final class OrderDetailView {
                     : Messages.format("order.history.whoWhy", h.actor(), h.source(), h.reason()));
             who.getStyleClass().add(Styles.TEXT_MUTED);
             who.setWrapText(true);
-            VBox box = new VBox(1, what, outcome, who);
+            VBox box = new VBox(1, when, what, outcome, who);
             // Wrapping needs a width: as wide as the list, less its scroll bar and padding.
             box.prefWidthProperty().bind(getListView().widthProperty().subtract(36));
             box.setMaxWidth(Region.USE_PREF_SIZE);
-            for (Label l : new Label[] {what, outcome, who}) {
+            for (Label l : new Label[] {when, what, outcome, who}) {
                 l.setMinHeight(Region.USE_PREF_SIZE);
             }
             setGraphic(box);
