@@ -184,7 +184,11 @@ public final class RedisConnection implements AutoCloseable {
         String root = String.valueOf(rootMessage(e));
         boolean notResp = false;
         for (Throwable t = e; t != null && !notResp; t = t.getCause() == t ? null : t.getCause()) {
-            notResp = t instanceof io.lettuce.core.protocol.RedisProtocolException || String.valueOf(t.getMessage()).contains("Invalid first byte");
+            // "RedisHandshakeHandler not registered": the other server spoke first (MySQL's greeting) and the channel
+            // failed before Lettuce's handshake began, a race with "Invalid first byte" (seen once in CI, 2026-12-01).
+            String m = String.valueOf(t.getMessage());
+            notResp = t instanceof io.lettuce.core.protocol.RedisProtocolException || m.contains("Invalid first byte")
+                    || m.contains("RedisHandshakeHandler not registered");
         }
         if (notResp) {
             return new RedisUnavailableException("the server at " + where + " does not speak the Redis protocol (another "
