@@ -332,11 +332,12 @@ final class TransitionScenarios {
         // The service path and the follower share the two cores, so their CPU per change adds up: the pace starts at
         // 80 % of 1 / (1 / service rate + 1 / apply rate), not of the apply rate alone (which ran the load generator
         // seconds behind its schedule once the follower got faster). Without a service-path figure: the apply rate.
-        // The target is a lag under 1 s in every 1 s sample for 60 s, so a pace that misses it steps down (65 %, then
-        // 50 %) and the highest pace that holds is the figure; the misses are reported beside it.
+        // The target is a lag under 1 s in every 1 s sample for 60 s, so a pace that misses it steps down (bench.sustainedSteps,
+        // default 80, 65, 50 and 40 %) and the highest pace that holds is the figure; the misses are reported beside it.
         double together = serviceBest > 0 ? 1 / (1 / serviceBest + 1 / applyRate) : applyRate;
         StringBuilder missed = new StringBuilder();
-        double[] fractions = {0.8, 0.65, 0.5};
+        double[] fractions = java.util.Arrays.stream(System.getProperty("bench.sustainedSteps", "0.8,0.65,0.5,0.4").split(","))
+                .mapToDouble(f -> Double.parseDouble(f.trim())).toArray();
         s.follower().start(Duration.ofMillis(200)); // the product's default follower period
         for (int step = 0; step < fractions.length; step++) {
             Paced p = paced(s, "p" + step + "-", (int) Math.max(100, together * fractions[step]), orders, expire);
@@ -387,15 +388,62 @@ final class TransitionScenarios {
         long t1 = env.redis.nowMs();
         env.seed(pacedOrders, i -> BenchEnv.Seed.both(new OrderState(id(prefix, i), OrderStatus.WAIT_PAY, 1, t1, t1), expire));
         long[] maxLag = {0};
+        // Each 1 s sample beside what could stall the follower, so that a lag spike can be told apart: a JVM pause (GC
+        // time in that second), InnoDB flushing to make room in its redo log (checkpoint age near its maximum, dirty
+        // pages), or the follower itself (changes it applied in that second).
+        java.nio.file.Path csv = java.nio.file.Path.of(System.getProperty("bench.out", "target/bench-results.md")).resolveSibling(
+                "bench-sustained-" + prefix + rate + ".csv");
         Thread sampler = new Thread(() -> {
-            while (!Thread.currentThread().isInterrupted()) {
-                try {
-                    Thread.sleep(1000);
-                } catch (InterruptedException e) {
-                    return;
+            long t0 = System.nanoTime();
+            long gc0 = gcMillis();
+            long applied0 = s.follower().status().appliedTotal();
+            CpuMeter meter = new CpuMeter(env);
+            CpuMeter.Snapshot cpu0 = meter.now();
+            double children0 = redisChildrenCpu();
+            StringBuilder rows = new StringBuilder("second,lag_ms,pending,applied_in_second,gc_ms_in_second,"
+                    + "innodb_checkpoint_age_mib,innodb_checkpoint_max_age_mib,innodb_dirty_pages,"
+                    + "cpu_ms_jvm,cpu_ms_mariadb,cpu_ms_redis,cpu_ms_redis_children,aof_rewrite_in_progress\n");
+            try {
+                while (!Thread.currentThread().isInterrupted()) {
+                    try {
+                        Thread.sleep(1000);
+                    } catch (InterruptedException e) {
+                        return;
+                    }
+                    FollowerStatus st;
+                    try {
+                        st = s.follower().status();
+                    } catch (RuntimeException e) {
+                        if (Thread.currentThread().isInterrupted() || e.getCause() instanceof InterruptedException) {
+                            return; // the run ended while this sample was being read
+                        }
+                        throw e;
+                    }
+                    long lag = st.oldestPendingAgeMs() == null ? 0 : st.oldestPendingAgeMs();
+                    maxLag[0] = Math.max(maxLag[0], lag);
+                    long gc = gcMillis();
+                    rows.append((System.nanoTime() - t0) / 1_000_000_000).append(',').append(lag).append(',').append(st.pending())
+                            .append(',').append(st.appliedTotal() - applied0).append(',').append(gc - gc0).append(',')
+                            .append(innodb("Innodb_checkpoint_age") >> 20).append(',').append(innodb("Innodb_checkpoint_max_age") >> 20)
+                            .append(',').append(innodb("Innodb_buffer_pool_pages_dirty"));
+                    CpuMeter.Snapshot cpu = meter.now();
+                    double children = redisChildrenCpu();
+                    rows.append(',').append(Math.round((cpu.jvm() - cpu0.jvm()) * 1000)).append(',')
+                            .append(Math.round((cpu.mariaDb() - cpu0.mariaDb()) * 1000)).append(',')
+                            .append(Math.round((cpu.redis() - cpu0.redis()) * 1000)).append(',')
+                            .append(Math.round((children - children0) * 1000)).append(',')
+                            .append(env.info("persistence").getOrDefault("aof_rewrite_in_progress", "?")).append('\n');
+                    cpu0 = cpu;
+                    children0 = children;
+                    gc0 = gc;
+                    applied0 = st.appliedTotal();
                 }
-                Long lag = s.follower().status().oldestPendingAgeMs();
-                maxLag[0] = Math.max(maxLag[0], lag == null ? 0 : lag);
+            } finally {
+                try {
+                    java.nio.file.Files.writeString(csv, rows);
+                } catch (java.io.IOException e) {
+                    System.out.println("  cannot write " + csv + ": " + e.getMessage());
+                }
             }
         }, "lag-sampler");
         sampler.start();
@@ -417,6 +465,27 @@ final class TransitionScenarios {
             throw new IllegalStateException("paced run did not converge: caught up " + caughtUp + ", " + finished + " of " + expected + " FINISHED");
         }
         return new Paced(paced, paced.elapsedNanos() / 1e9, maxLag[0], lagEnd == null ? 0 : lagEnd);
+    }
+
+    /** @return milliseconds all of this JVM's collectors have spent so far */
+    private static long gcMillis() {
+        long ms = 0;
+        for (java.lang.management.GarbageCollectorMXBean b : java.lang.management.ManagementFactory.getGarbageCollectorMXBeans()) {
+            ms += Math.max(0, b.getCollectionTime());
+        }
+        return ms;
+    }
+
+    /** @return CPU seconds Redis' children (AOF rewrites) have used so far */
+    private double redisChildrenCpu() {
+        java.util.Map<String, String> cpu = env.info("cpu");
+        return Double.parseDouble(cpu.getOrDefault("used_cpu_user_children", "0")) + Double.parseDouble(cpu.getOrDefault("used_cpu_sys_children", "0"));
+    }
+
+    /** @return one of MariaDB's global status counters, or -1 when it has none of that name */
+    private long innodb(String name) {
+        Object v = env.sqlValue("SELECT VARIABLE_VALUE FROM information_schema.GLOBAL_STATUS WHERE VARIABLE_NAME = '" + name.toUpperCase() + "'");
+        return v == null ? -1 : Long.parseLong(v.toString());
     }
 
     /**
