@@ -40,11 +40,7 @@ public final class OutboxStore {
         Range<String> range = Range.from(Range.Boundary.excluding(afterId), Range.Boundary.unbounded());
         List<StreamMessage<String, String>> msgs = redis.await(async.xrange(RedisKeys.outbox(bucket), range,
                 Limit.create(0, count)), "XRANGE");
-        List<OutboxEntry> out = new ArrayList<>(msgs.size());
-        for (StreamMessage<String, String> m : msgs) {
-            out.add(parse(bucket, m.getId(), m.getBody(), eventKey(bucket, epoch, m.getId())));
-        }
-        return out;
+        return parseAll(bucket, msgs, epoch);
     }
 
     /**
@@ -60,8 +56,12 @@ public final class OutboxStore {
         if (msgs.isEmpty() || !msgs.get(0).getId().equals(afterId)) {
             return null;
         }
-        List<OutboxEntry> out = new ArrayList<>(msgs.size() - 1);
-        for (StreamMessage<String, String> m : msgs.subList(1, msgs.size())) {
+        return parseAll(bucket, msgs.subList(1, msgs.size()), epoch);
+    }
+
+    private static List<OutboxEntry> parseAll(int bucket, List<StreamMessage<String, String>> msgs, String epoch) {
+        List<OutboxEntry> out = new ArrayList<>(msgs.size());
+        for (StreamMessage<String, String> m : msgs) {
             out.add(parse(bucket, m.getId(), m.getBody(), eventKey(bucket, epoch, m.getId())));
         }
         return out;

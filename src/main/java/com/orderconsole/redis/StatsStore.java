@@ -30,7 +30,7 @@ public final class StatsStore {
      */
     public Map<Integer, Long> statusCounts(int bucket) {
         Map<Integer, Long> out = new HashMap<>();
-        live(counters(bucket)).forEach((k, v) -> out.put(Integer.parseInt(k.substring(2)), v));
+        live(OutboxCount.read(redis, bucket)).forEach((k, v) -> out.put(Integer.parseInt(k.substring(2)), v));
         return out;
     }
 
@@ -113,15 +113,10 @@ public final class StatsStore {
     /** Result codes transition.lua counts through an edge counter (applied e:, rejected r:), not under c:. */
     private static final java.util.Set<String> EDGE_CODES = java.util.Set.of("c:1", "c:0", "c:-2", "c:-3", "c:-4");
 
-    /** @return one bucket's raw counters with every outbox entry counted (written down or not) */
-    private Map<String, Long> counters(int bucket) {
-        return OutboxCount.read(redis, bucket);
-    }
-
     private Map<String, Long> raw() {
         Map<String, Long> sum = new HashMap<>();
         for (int b = 0; b < RedisKeys.buckets(); b++) {
-            counters(b).forEach((k, v) -> sum.merge(k, v, Long::sum));
+            OutboxCount.read(redis, b).forEach((k, v) -> sum.merge(k, v, Long::sum));
         }
         return sum;
     }
