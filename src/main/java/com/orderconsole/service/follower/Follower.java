@@ -63,6 +63,13 @@ public final class Follower implements AutoCloseable {
         return BATCH;
     }
 
+    /**
+     * Least time between the starts of two drains of the background loop, ms (system property
+     * {@code orderconsole.follower.lingerMs}). Nudged after every transition, the loop would otherwise start a drain
+     * the moment the last one ended, with a few entries per bucket, each batch paying its own transaction.
+     */
+    static final long LINGER_MS = Long.getLong("orderconsole.follower.lingerMs", 100);
+
     /** A batch that lost a deadlock (InnoDB rolled it back whole) is tried again this many times. */
     private static final int DEADLOCK_RETRIES = 5;
 
@@ -626,13 +633,19 @@ public final class Follower implements AutoCloseable {
         // One line per 30 s while failing, one when syncing again: a MySQL outage is read by on-call in the log.
         LogLimiter failures = new LogLimiter(30_000);
         long failingSince = 0;
+        long lastStart = 0;
         while (running) {
             try {
                 wake.tryAcquire(idle.toMillis(), TimeUnit.MILLISECONDS);
+                long since = (System.nanoTime() - lastStart) / 1_000_000;
+                if (since < LINGER_MS) {
+                    Thread.sleep(LINGER_MS - since);
+                }
                 wake.drainPermits();
                 if (!running) {
                     break;
                 }
+                lastStart = System.nanoTime();
                 drainOnce();
                 if (failingSince != 0) {
                     log.info("MySQL follower syncing again after {} s of failures: the transitions that waited in the Redis "
