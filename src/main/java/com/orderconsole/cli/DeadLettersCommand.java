@@ -1,7 +1,8 @@
 package com.orderconsole.cli;
 
-import com.orderconsole.app.Messages;
+import com.orderconsole.app.DeadLetterWords;
 import com.orderconsole.app.Engine;
+import com.orderconsole.app.Messages;
 import com.orderconsole.service.Services;
 import com.orderconsole.service.deadletter.DeadLetter;
 import picocli.CommandLine.Command;
@@ -59,7 +60,7 @@ final class DeadLettersCommand extends CliCommand {
             for (DeadLetter d : open) {
                 String nl = System.lineSeparator();
                 text.append(Messages.format(d.entryId() == null ? "cli.deadletters.letter" : "cli.deadletters.letter.entry", d.id(),
-                        Cli.time(d.createdAtMs()), d.kind(), d.orderId() == null ? "?" : d.orderId(),
+                        Cli.time(d.createdAtMs()), DeadLetterWords.kind(d.kind()), d.orderId() == null ? "?" : d.orderId(),
                         d.bucket() == null ? "?" : d.bucket(), d.entryId())).append(nl)
                         .append("      ").append(d.reason()).append(nl)
                         .append(Messages.format("cli.deadletters.found", d.body())).append(nl);

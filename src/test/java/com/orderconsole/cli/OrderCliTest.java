@@ -496,6 +496,13 @@ class OrderCliTest {
         JsonNode letter = listed.json().get("letters").get(0);
         assertThat(letter.get("orderId").asText()).isEqualTo("dl-1");
         assertThat(letter.get("kind").asText()).isEqualTo("ORDER_RECORD");
+        assertThat(cli("dead-letters").out()).as("the kind in words, not as stored").contains("malformed order record")
+                .doesNotContain("ORDER_RECORD");
+        try {
+            assertThat(cli("--lang", "zh-CN", "dead-letters").out()).contains("格式错误的订单记录");
+        } finally {
+            com.orderconsole.app.Messages.use(java.util.Locale.ENGLISH);
+        }
         Run noReason = cli("dead-letters", "--discard", letter.get("id").asText());
         assertThat(noReason.code()).isEqualTo(OrderCli.USAGE);
         Run retried = cli("--role", "ops", "dead-letters", "--retry", letter.get("id").asText());

@@ -1,5 +1,6 @@
 package com.orderconsole.ui.recon;
 
+import com.orderconsole.app.DeadLetterWords;
 import com.orderconsole.app.Messages;
 import com.orderconsole.service.deadletter.DeadLetter;
 import com.orderconsole.ui.common.Actions;
@@ -51,6 +52,7 @@ public final class ReconciliationView {
     @FXML private Tab deadLettersTab;
     @FXML private TableView<DeadLetter> letterTable;
     @FXML private TableColumn<DeadLetter, String> dId;
+    @FXML private TableColumn<DeadLetter, String> dKind;
     @FXML private TableColumn<DeadLetter, String> dOrder;
     @FXML private TableColumn<DeadLetter, String> dBucket;
     @FXML private TableColumn<DeadLetter, String> dEntry;
@@ -119,6 +121,7 @@ public final class ReconciliationView {
         dOrder.setCellValueFactory(c -> new ReadOnlyStringWrapper(c.getValue().orderId() == null ? Messages.get("recon.letters.unreadable") : c.getValue().orderId()));
         dBucket.setCellValueFactory(c -> new ReadOnlyStringWrapper(c.getValue().bucket() == null ? "—" : c.getValue().bucket().toString()));
         dEntry.setCellValueFactory(c -> new ReadOnlyStringWrapper(c.getValue().entryId() == null ? "—" : c.getValue().entryId()));
+        dKind.setCellValueFactory(c -> new ReadOnlyStringWrapper(DeadLetterWords.kind(c.getValue().kind())));
         dReason.setCellValueFactory(c -> new ReadOnlyStringWrapper(c.getValue().reason()));
         dBody.setCellValueFactory(c -> new ReadOnlyStringWrapper(c.getValue().body()));
         boolean canAct = letters.canAct();

@@ -55,6 +55,27 @@ class ReconciliationViewTest extends ConsoleFxTest {
         assertThat(RawSql.count("SELECT COUNT(*) FROM orders WHERE order_id = 'r-2' AND status = 2 AND version = 2")).isEqualTo(1);
     }
 
+    /** A dead letter's kind is said in words in the table, in the console's language. */
+    @Test
+    void theDeadLettersTableSaysEachKindInWords() throws Exception {
+        createOrder("dk-1");
+        try (com.orderconsole.RawRedis raw = new com.orderconsole.RawRedis()) {
+            raw.cmd().hset(com.orderconsole.redis.RedisKeys.order("dk-1"), "status", "7");
+        }
+        services.transitions().transition(new Operator("setup", Role.SUPPORT), TransitionRequest.of("dk-1", OrderStatus.PAID, "test", ""));
+        assertThat(services.deadLetters().countOpen()).isEqualTo(1);
+
+        openConsole("olga", Role.OPS);
+        clickOn("#nav-RECON");
+        interact(() -> lookup("#tabs").<javafx.scene.control.TabPane>query().getSelectionModel().select(1));
+        waitUntil(() -> rows("#letterTable").size() == 1);
+        String kind = onFx(() -> {
+            TableView<?> t = lookup("#letterTable").<TableView<?>>query();
+            return String.valueOf(t.getColumns().get(1).getCellData(0));
+        });
+        assertThat(kind).isEqualTo("malformed order record");
+    }
+
     private Long count(ReconCategory c) {
         List<CategoryRow> rows = rows("#categoryTable");
         return rows.stream().filter(r -> r.category() == c).map(CategoryRow::count).findFirst().orElse(null);
