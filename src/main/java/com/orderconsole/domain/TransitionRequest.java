@@ -35,7 +35,7 @@ public record TransitionRequest(String orderId, OrderStatus target, Long expecte
         source = source == null ? "api" : source;
         // The outbox entry keeps source and actor on lines of their own (transition.lua), and order_history.source is
         // VARCHAR(32) (V5): a longer one would stop the follower's batch.
-        if (source.isEmpty() || source.length() > MAX_SOURCE || source.chars().anyMatch(c -> c < 0x20 || c == 0x7f)) {
+        if (source.isEmpty() || source.length() > MAX_SOURCE || ControlChars.in(source)) {
             throw new IllegalArgumentException("source '" + source.replaceAll("\\p{Cntrl}", "?") + "' must be 1 to "
                     + MAX_SOURCE + " characters with no control character");
         }
@@ -44,7 +44,7 @@ public record TransitionRequest(String orderId, OrderStatus target, Long expecte
             throw new IllegalArgumentException("reason is " + reason.length() + " characters long (at most " + MAX_REASON + ")");
         }
         // A newline or escape code in a reason could forge history lines or recolour a terminal.
-        if (reason.chars().anyMatch(c -> c < 0x20 || c == 0x7f)) {
+        if (ControlChars.in(reason)) {
             throw new IllegalArgumentException("reason contains a control character (newline, tab or escape); use plain text");
         }
         if (expectedVersion != null && expectedVersion < 1) {

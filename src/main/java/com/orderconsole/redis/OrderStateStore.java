@@ -1,5 +1,6 @@
 package com.orderconsole.redis;
 
+import com.orderconsole.domain.ControlChars;
 import com.orderconsole.domain.OrderState;
 import com.orderconsole.domain.OrderStatus;
 import com.orderconsole.domain.ResultCode;
@@ -53,7 +54,7 @@ public final class OrderStateStore {
      * @return the outcome; completes exceptionally when Redis fails
      */
     public CompletableFuture<TransitionResult> transitionAsync(TransitionRequest request, String actor) {
-        if (actor == null || actor.isEmpty() || actor.chars().anyMatch(c -> c < 0x20 || c == 0x7f)) {
+        if (actor == null || actor.isEmpty() || ControlChars.in(actor)) {
             // The outbox entry keeps the actor on a line of its own (transition.lua's one-field entry).
             throw new IllegalArgumentException("actor must be 1 or more characters with no control character");
         }
