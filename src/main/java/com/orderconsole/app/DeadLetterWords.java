@@ -9,7 +9,7 @@ public final class DeadLetterWords {
 
     /**
      * @param kind a dead letter's kind as stored, e.g. {@code UNKNOWN_ORDER} (see {@code store.DeadLetterRow})
-     * @return its meaning in a few words, e.g. "order in neither store"; a kind this release does not know (written by
+     * @return its meaning in a few words, e.g. "unknown order"; a kind this release does not know (written by
      *     a newer one) as it is stored
      */
     public static String kind(String kind) {

@@ -496,10 +496,10 @@ class OrderCliTest {
         JsonNode letter = listed.json().get("letters").get(0);
         assertThat(letter.get("orderId").asText()).isEqualTo("dl-1");
         assertThat(letter.get("kind").asText()).isEqualTo("ORDER_RECORD");
-        assertThat(cli("dead-letters").out()).as("the kind in words, not as stored").contains("malformed order record")
+        assertThat(cli("dead-letters").out()).as("the kind in words, not as stored").contains("malformed record")
                 .doesNotContain("ORDER_RECORD");
         try {
-            assertThat(cli("--lang", "zh-CN", "dead-letters").out()).contains("格式错误的订单记录");
+            assertThat(cli("--lang", "zh-CN", "dead-letters").out()).contains("格式错误的记录");
         } finally {
             com.orderconsole.app.Messages.use(java.util.Locale.ENGLISH);
         }

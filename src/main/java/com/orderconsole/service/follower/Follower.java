@@ -532,8 +532,11 @@ public final class Follower implements AutoCloseable {
             if (part.startsWith("o=") || part.startsWith("k=") || part.startsWith("e=")) {
                 String id = part.substring(2);
                 int comma = part.startsWith("o=") ? -1 : id.indexOf(',');
+                if (!part.startsWith("o=") && comma < 0) {
+                    return null; // not an outcome line ("e=not an outcome at all" named an order "not")
+                }
                 id = comma >= 0 ? id.substring(0, comma) : id;
-                return !id.isEmpty() && id.length() <= 64 ? id : null;
+                return com.orderconsole.domain.OrderId.isValid(id) ? id : null;
             }
         }
         return null;

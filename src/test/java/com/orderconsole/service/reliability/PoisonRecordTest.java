@@ -195,6 +195,21 @@ class PoisonRecordTest {
         assertThat(applied).as("the planted entry counted only if its outcome line reads as one").isEqualTo(e.startsWith("e-1,1,2,2,1\n") ? 2 : 1);
     }
 
+    /** A dead letter names an order only when the entry does: garbage is not read as an order id. */
+    @ParameterizedTest
+    @ValueSource(strings = {"not an outcome at all", "bad id!,1,2,2,1\nx\nt\n", "o=1,2"})
+    void anEntryThatNamesNoOrderIsSetAsideWithoutOne(String e) {
+        Services s = engine.services();
+        try (RawRedis raw = new RawRedis()) {
+            raw.cmd().xadd(RedisKeys.outbox(0), Map.of("e", e));
+        }
+        s.follower().drainOnce();
+        assertThat(s.deadLetters().open(10)).singleElement().satisfies(d -> {
+            assertThat(d.kind()).isEqualTo("OUTBOX_ENTRY");
+            assertThat(d.orderId()).as("order of '%s'", e).isNull();
+        });
+    }
+
     /**
      * Values an entry can carry but MySQL's columns cannot hold (an id no order can have, texts past their
      * column's length): the entry parsed, the history INSERT failed, the batch rolled back, and the follower

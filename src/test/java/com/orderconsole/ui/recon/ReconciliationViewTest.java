@@ -73,7 +73,7 @@ class ReconciliationViewTest extends ConsoleFxTest {
             TableView<?> t = lookup("#letterTable").<TableView<?>>query();
             return String.valueOf(t.getColumns().get(1).getCellData(0));
         });
-        assertThat(kind).isEqualTo("malformed order record");
+        assertThat(kind).isEqualTo("malformed record");
     }
 
     private Long count(ReconCategory c) {
