@@ -3,6 +3,7 @@ package com.orderconsole.service.bulk;
 import com.fasterxml.jackson.core.JsonEncoding;
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.orderconsole.domain.ControlChars;
 import com.orderconsole.domain.Operator;
 import com.orderconsole.domain.OrderState;
 import com.orderconsole.domain.OrderStatus;
@@ -318,7 +319,7 @@ public final class BulkService {
         if (r.length() > MAX_REASON) {
             throw new IllegalArgumentException("reason is " + r.length() + " characters long (at most " + MAX_REASON + " in bulk)");
         }
-        if (r.chars().anyMatch(ch -> ch < 0x20 || ch == 0x7f)) {
+        if (ControlChars.in(r)) {
             throw new IllegalArgumentException("reason contains a control character (newline, tab or escape); use plain text");
         }
         return r;
