@@ -410,7 +410,7 @@ final class TransitionScenarios {
             CpuMeter meter = new CpuMeter(env);
             CpuMeter.Snapshot cpu0 = meter.now();
             double children0 = redisChildrenCpu();
-            long[] commits0 = {innodb("Com_commit")};
+            long commits0 = mariaDbStatus("Com_commit");
             StringBuilder rows = new StringBuilder("second,lag_ms,pending,applied_in_second,gc_ms_in_second,"
                     + "innodb_checkpoint_age_mib,innodb_checkpoint_max_age_mib,innodb_dirty_pages,"
                     + "cpu_ms_jvm,cpu_ms_mariadb,cpu_ms_redis,cpu_ms_redis_children,aof_rewrite_in_progress,mariadb_commits\n");
@@ -435,17 +435,18 @@ final class TransitionScenarios {
                     long gc = gcMillis();
                     rows.append((System.nanoTime() - t0) / 1_000_000_000).append(',').append(lag).append(',').append(st.pending())
                             .append(',').append(st.appliedTotal() - applied0).append(',').append(gc - gc0).append(',')
-                            .append(innodb("Innodb_checkpoint_age") >> 20).append(',').append(innodb("Innodb_checkpoint_max_age") >> 20)
-                            .append(',').append(innodb("Innodb_buffer_pool_pages_dirty"));
+                            .append(mariaDbStatus("Innodb_checkpoint_age") >> 20).append(',').append(mariaDbStatus("Innodb_checkpoint_max_age") >> 20)
+                            .append(',').append(mariaDbStatus("Innodb_buffer_pool_pages_dirty"));
                     CpuMeter.Snapshot cpu = meter.now();
                     double children = redisChildrenCpu();
+                    long commits = mariaDbStatus("Com_commit"); // read once: a second read would lose the commits between
                     rows.append(',').append(Math.round((cpu.jvm() - cpu0.jvm()) * 1000)).append(',')
                             .append(Math.round((cpu.mariaDb() - cpu0.mariaDb()) * 1000)).append(',')
                             .append(Math.round((cpu.redis() - cpu0.redis()) * 1000)).append(',')
                             .append(Math.round((children - children0) * 1000)).append(',')
                             .append(env.info("persistence").getOrDefault("aof_rewrite_in_progress", "?")).append(',')
-                            .append(innodb("Com_commit") - commits0[0]).append('\n');
-                    commits0[0] = innodb("Com_commit");
+                            .append(commits - commits0).append('\n');
+                    commits0 = commits;
                     cpu0 = cpu;
                     children0 = children;
                     gc0 = gc;
@@ -496,7 +497,7 @@ final class TransitionScenarios {
     }
 
     /** @return one of MariaDB's global status counters, or -1 when it has none of that name */
-    private long innodb(String name) {
+    private long mariaDbStatus(String name) {
         Object v = env.sqlValue("SELECT VARIABLE_VALUE FROM information_schema.GLOBAL_STATUS WHERE VARIABLE_NAME = '" + name.toUpperCase() + "'");
         return v == null ? -1 : Long.parseLong(v.toString());
     }
