@@ -56,13 +56,13 @@ public final class BenchMain {
             System.out.println(machine);
             TransitionScenarios tx = new TransitionScenarios(env, table, perRun);
             if (only.contains("throughput")) {
-                failed |= scenario(table, "Transition throughput vs ceiling", tx::throughput);
+                failed |= scenario(table, env, "Transition throughput vs ceiling", tx::throughput);
             }
             if (only.contains("mysql")) { // its ratio needs the throughput scenario's figure
-                failed |= scenario(table, "Redis path vs MySQL-only path", () -> tx.mysqlOnly(Math.max(1000, perRun / 2)));
+                failed |= scenario(table, env, "Redis path vs MySQL-only path", () -> tx.mysqlOnly(Math.max(1000, perRun / 2)));
             }
             if (only.contains("script")) {
-                failed |= scenario(table, "Script cost vs the article's script (redis-benchmark)",
+                failed |= scenario(table, env, "Script cost vs the article's script (redis-benchmark)",
                         () -> {
                             try {
                                 new ScriptCostScenario(env, table, Integer.getInteger("bench.scriptCalls", 400_000)).run();
@@ -72,21 +72,21 @@ public final class BenchMain {
                         });
             }
             if (only.contains("e2e")) {
-                failed |= scenario(table, "End-to-end with MySQL follower", tx::endToEnd);
+                failed |= scenario(table, env, "End-to-end with MySQL follower", tx::endToEnd);
             }
             if (only.contains("outage")) {
-                failed |= scenario(table, "MySQL outage under load", () -> new OutageScenario(env, table).run());
+                failed |= scenario(table, env, "MySQL outage under load", () -> new OutageScenario(env, table).run());
             }
             if (only.contains("hot")) {
-                failed |= scenario(table, "Hot rows: racing PAY / CANCEL", () -> new HotRowsScenario(env, table).run());
+                failed |= scenario(table, env, "Hot rows: racing PAY / CANCEL", () -> new HotRowsScenario(env, table).run());
             }
             if (only.contains("storm")) {
-                failed |= scenario(table, "Sweep storm", () -> new SweepStormScenario(env, table).run(storm, null));
-                failed |= scenario(table, "Sweep storm what-if: the earlier, larger sweeper batches",
+                failed |= scenario(table, env, "Sweep storm", () -> new SweepStormScenario(env, table).run(storm, null));
+                failed |= scenario(table, env, "Sweep storm what-if: the earlier, larger sweeper batches",
                         () -> new SweepStormScenario(env, table).run(storm, SweepStormScenario.WHAT_IF_BATCH));
             }
             if (only.contains("bulk")) {
-                failed |= scenario(table, "Bulk move (issue 13)", () -> {
+                failed |= scenario(table, env, "Bulk move (issue 13)", () -> {
                     try {
                         new BulkAuditScenarios(env, table).bulk(Integer.getInteger("bench.bulkOrders", 100_000));
                     } catch (Exception e) {
@@ -95,7 +95,7 @@ public final class BenchMain {
                 });
             }
             if (only.contains("audit")) {
-                failed |= scenario(table, "Audit view (issue 13)", () -> {
+                failed |= scenario(table, env, "Audit view (issue 13)", () -> {
                     try {
                         new BulkAuditScenarios(env, table).audit(Integer.getInteger("bench.auditRows", 1_000_000));
                     } catch (Exception e) {
@@ -104,14 +104,14 @@ public final class BenchMain {
                 });
             }
             if (only.contains("scale")) {
-                failed |= scenario(table, "Scale: memory, console, reconciliation", () -> new ScaleScenarios(env, table, orders).run());
+                failed |= scenario(table, env, "Scale: memory, console, reconciliation", () -> new ScaleScenarios(env, table, orders).run());
             }
             if (only.contains("cluster")) {
-                failed |= scenario(table, "Scale-out: 1 vs 3 Redis masters", () -> new ClusterScenario(env, table,
+                failed |= scenario(table, env, "Scale-out: 1 vs 3 Redis masters", () -> new ClusterScenario(env, table,
                         Integer.getInteger("bench.clusterOrders", 20_000)).run());
             }
             if (only.contains("retention")) {
-                failed |= scenario(table, "Redis holds what is live: 95 % terminal", () -> new RetentionScenario(env, table,
+                failed |= scenario(table, env, "Redis holds what is live: 95 % terminal", () -> new RetentionScenario(env, table,
                         Integer.getInteger("bench.retentionOrders", 10_000_000)).run());
             }
         }
@@ -131,6 +131,12 @@ public final class BenchMain {
     }
 
     /** Runs one scenario; a scenario that throws gets a MISS row naming the error and the others still run. */
+    /** Runs a scenario against the servers once they are idle ({@link BenchEnv#settle()}). */
+    private static boolean scenario(Table table, BenchEnv env, String name, Runnable body) {
+        System.out.printf(Locale.ROOT, "   (waited %.1f s for idle servers)%n", env.settle());
+        return scenario(table, name, body);
+    }
+
     private static boolean scenario(Table table, String name, Runnable body) {
         System.out.println("== " + name);
         long t0 = System.nanoTime();
