@@ -85,4 +85,50 @@ class MySqlOutageLogTest {
         assertThat(down.get(0).getFormattedMessage()).as(shown).contains("MySQL at 127.0.0.1:").contains("unreachable").contains("Redis outbox").contains("retrying")
                 .doesNotContain("Exception").doesNotContain("orders-db - ");
     }
+
+    /**
+     * A MySQL that hangs (a hand trial stopped MariaDB with SIGSTOP for 20 s) rather than refuses: HikariCP then warned
+     * "Failed to validate connection … Possibly consider using a shorter maxLifetime value." for each pooled connection,
+     * advice that has nothing to do with a hung server, beside the follower's own line in words.
+     */
+    @Test
+    void aMySqlHangGivesNoConnectionPoolAdvice() throws Exception {
+        TestServers.reset();
+        EmbeddedMariaDb mariaDb = TestServers.mariaDb();
+        Logger root = (Logger) LoggerFactory.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME);
+        ListAppender<ILoggingEvent> logged = new ListAppender<>();
+        try (StallingProxy proxy = new StallingProxy(mariaDb.port())) {
+            String jdbc = mariaDb.jdbcUrl().replace(":" + mariaDb.port() + "/", ":" + proxy.port() + "/");
+            try (Engine e = Engine.start(TestServers.config().withServers(TestServers.redis().uri(), jdbc, "root", "")
+                    .withBackgroundJobs(Duration.ofSeconds(1), Duration.ofMillis(200)))) {
+                Services s = e.services();
+                for (int i = 0; i < 10; i++) {
+                    s.orders().create(support, "hang-" + i, null, Duration.ofMinutes(30));
+                }
+                assertThat(s.follower().awaitCaughtUp(Duration.ofSeconds(20))).isTrue();
+                Thread.sleep(1000); // every pooled connection idle past the pool's 500 ms: each is validated when next taken
+                logged.start();
+                root.addAppender(logged);
+                try {
+                    proxy.stall(true);
+                    long end = System.currentTimeMillis() + 8000;
+                    int i = 0;
+                    while (System.currentTimeMillis() < end) {
+                        s.transitions().transition(support, TransitionRequest.of("hang-" + (i++ % 10), OrderStatus.PAID, "gw", ""));
+                        s.health().check(); // takes a pooled connection, which the pool validates first
+                        Thread.sleep(100);
+                    }
+                    proxy.stall(false);
+                    assertThat(s.follower().awaitCaughtUp(Duration.ofSeconds(60))).as("caught up once MySQL answers").isTrue();
+                } finally {
+                    root.detachAppender(logged);
+                    proxy.stall(false);
+                }
+            }
+        }
+        String shown = logged.list.stream().filter(ev -> ev.getLevel().isGreaterOrEqual(Level.WARN))
+                .map(ev -> ev.getLoggerName() + " " + ev.getFormattedMessage()).collect(Collectors.joining("\n"));
+        assertThat(logged.list).as(shown).noneMatch(ev -> ev.getLevel().isGreaterOrEqual(Level.WARN)
+                && ev.getLoggerName().startsWith("com.zaxxer.hikari"));
+    }
 }
