@@ -23,6 +23,7 @@ import javafx.scene.control.Label;
 import javafx.scene.control.ProgressBar;
 import javafx.scene.control.TableColumn;
 import javafx.scene.control.TableView;
+import javafx.scene.control.TextArea;
 import javafx.scene.layout.BorderPane;
 
 /** The reconciliation page: run with progress, grouped findings, dry-run then repair, CSV export. */
@@ -58,6 +59,8 @@ public final class ReconciliationView {
     @FXML private TableColumn<DeadLetter, String> dEntry;
     @FXML private TableColumn<DeadLetter, String> dReason;
     @FXML private TableColumn<DeadLetter, String> dBody;
+    /** The selected letter's whole reason and record: the table's columns cut both at 1280 px. */
+    @FXML private TextArea letterDetail;
     @FXML private Button retryButton;
     @FXML private Button discardButton;
     @FXML private Button lettersRefreshButton;
@@ -124,6 +127,10 @@ public final class ReconciliationView {
         dKind.setCellValueFactory(c -> new ReadOnlyStringWrapper(DeadLetterWords.kind(c.getValue().kind())));
         dReason.setCellValueFactory(c -> new ReadOnlyStringWrapper(c.getValue().reason()));
         dBody.setCellValueFactory(c -> new ReadOnlyStringWrapper(c.getValue().body()));
+        letterDetail.textProperty().bind(javafx.beans.binding.Bindings.createStringBinding(() -> {
+            DeadLetter d = letters.selectedProperty().get();
+            return d == null ? "" : Messages.format("recon.letterDetail", d.reason(), d.body() == null ? "—" : d.body());
+        }, letters.selectedProperty()));
         boolean canAct = letters.canAct();
         Styles.shown(canAct, retryButton, discardButton);
         Actions.bind(retryButton, letters.letterCommand(), letters::retrySelected);

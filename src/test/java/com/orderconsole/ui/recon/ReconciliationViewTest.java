@@ -74,6 +74,17 @@ class ReconciliationViewTest extends ConsoleFxTest {
             return String.valueOf(t.getColumns().get(1).getCellData(0));
         });
         assertThat(kind).isEqualTo("malformed record");
+
+        // The Reason and Found record columns cut their text at 1280 px: the selected letter's whole text is below.
+        com.orderconsole.service.deadletter.DeadLetter letter = services.deadLetters().open(10).get(0);
+        assertThat(detail()).isEmpty();
+        interact(() -> lookup("#letterTable").<TableView<?>>query().getSelectionModel().select(0));
+        waitUntil(() -> !detail().isEmpty());
+        assertThat(detail()).isEqualTo("Reason: " + letter.reason() + "\nFound record: " + letter.body()).contains("7");
+    }
+
+    private String detail() {
+        return onFx(() -> lookup("#letterDetail").<javafx.scene.control.TextArea>query().getText());
     }
 
     private Long count(ReconCategory c) {
