@@ -4,6 +4,7 @@ import com.orderconsole.redis.RedisConnection;
 import com.orderconsole.redis.RulesStore;
 import com.orderconsole.service.follower.Follower;
 import com.orderconsole.service.order.OrderService;
+import com.orderconsole.service.rules.RulesJson;
 import com.orderconsole.service.rules.RulesService;
 import com.orderconsole.store.DatabaseUnavailableException;
 import org.slf4j.Logger;
@@ -149,7 +150,8 @@ public final class Maintenance implements AutoCloseable {
                 try {
                     r.retireUntracked(() -> Thread.currentThread().isInterrupted());
                 } catch (RuntimeException e) {
-                    log.warn("pass over terminal orders without an expiry failed, next in {}: {}", UNTRACKED_PASS_EVERY,
+                    log.warn("pass over terminal orders without an expiry failed, next in {}: {}",
+                            RulesJson.duration(UNTRACKED_PASS_EVERY),
                             e.getMessage());
                 }
             }, 30_000, UNTRACKED_PASS_EVERY.toMillis(), TimeUnit.MILLISECONDS);
