@@ -44,6 +44,11 @@ public final class Maintenance implements AutoCloseable {
     private volatile TerminalRetention retention;
     /** How often terminal orders without an expiry are looked for (the first pass 30 s after start). */
     static final Duration UNTRACKED_PASS_EVERY = Duration.ofHours(6);
+    /**
+     * When the next pass runs after one that failed. A pass that met MySQL hung for 20 s (a hand trial, SIGSTOP) waited
+     * the full 6 hours for its next try.
+     */
+    static final Duration UNTRACKED_PASS_RETRY = Duration.ofMinutes(1);
 
     Maintenance(RedisConnection redis, RulesStore marker, DataSetIdentity dataset, RulesService rules, OrderService orders,
                 Follower follower) {
@@ -133,7 +138,7 @@ public final class Maintenance implements AutoCloseable {
 
     /**
      * Runs {@link #runOnce} every {@code period} on a daemon thread, and every
-     * {@link #UNTRACKED_PASS_EVERY} (first 30 s after start) {@link TerminalRetention#retireUntracked}: a
+     * {@link #UNTRACKED_PASS_EVERY} (first 30 s after start; 1 minute after one that failed) {@link TerminalRetention#retireUntracked}: a
      * data set from before the retention keeps every terminal order until that pass.
      */
     public synchronized void start(Duration period) {
@@ -146,16 +151,33 @@ public final class Maintenance implements AutoCloseable {
         if (r != null) {
             // A thread of its own: a pass over millions of orders must not hold back the 5 s data-loss checks.
             passes = DaemonScheduler.create("terminal-retention");
-            passes.scheduleWithFixedDelay(() -> {
+            schedulePasses(passes, () -> r.retireUntracked(() -> Thread.currentThread().isInterrupted()),
+                    Duration.ofSeconds(30), UNTRACKED_PASS_EVERY, UNTRACKED_PASS_RETRY);
+        }
+    }
+
+    /**
+     * Runs {@code pass} on {@code on} after {@code first}, then {@code every} after each pass that ended normally, or
+     * {@code retry} after one that threw (logged in one line with the time of the next try). Stops when {@code on}
+     * is shut down.
+     */
+    static void schedulePasses(ScheduledExecutorService on, Runnable pass, Duration first, Duration every, Duration retry) {
+        on.schedule(new Runnable() {
+            @Override
+            public void run() {
+                Duration next = every;
                 try {
-                    r.retireUntracked(() -> Thread.currentThread().isInterrupted());
+                    pass.run();
                 } catch (RuntimeException e) {
-                    log.warn("pass over terminal orders without an expiry failed, next in {}: {}",
-                            RulesJson.duration(UNTRACKED_PASS_EVERY),
+                    next = retry;
+                    log.warn("pass over terminal orders without an expiry failed, next try in {}: {}", RulesJson.duration(next),
                             e.getMessage());
                 }
-            }, 30_000, UNTRACKED_PASS_EVERY.toMillis(), TimeUnit.MILLISECONDS);
-        }
+                if (!on.isShutdown()) {
+                    on.schedule(this, next.toMillis(), TimeUnit.MILLISECONDS);
+                }
+            }
+        }, first.toMillis(), TimeUnit.MILLISECONDS);
     }
 
     @Override
