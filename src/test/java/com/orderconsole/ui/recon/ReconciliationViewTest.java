@@ -74,6 +74,10 @@ class ReconciliationViewTest extends ConsoleFxTest {
             return String.valueOf(t.getColumns().get(1).getCellData(0));
         });
         assertThat(kind).isEqualTo("malformed record");
+        // The tab's introduction wraps to a second line at 1280 px rather than ending in "…" (seen in a real window).
+        java.util.List<String> cut = new java.util.ArrayList<>();
+        interact(() -> com.orderconsole.ui.CutTexts.collect(lookup("#lettersIntro").query(), "dead letters at 1280x800", cut));
+        assertThat(cut).isEmpty();
 
         // The Reason and Found record columns cut their text at 1280 px: the selected letter's whole text is below.
         com.orderconsole.service.deadletter.DeadLetter letter = services.deadLetters().open(10).get(0);
