@@ -130,6 +130,13 @@ public final class OutboxStore {
                 reason = f.getOrDefault("r", "");
             }
             OrderId.require(orderId); // one MySQL cannot hold would fail the follower's whole batch, every time
+            int home = RedisKeys.bucket(orderId);
+            if (home != bucket) {
+                // A hand trial planted such an entry (3 -> 4 at version 9 on a FINISHED order at version 5): MySQL took
+                // it, moving a finished order back to SHIPPED with a history row no script wrote.
+                throw new IllegalArgumentException("entry for order " + orderId + " of bucket " + home + " found in bucket "
+                        + bucket + "'s outbox: transition.lua writes every entry to its own order's bucket");
+            }
             HistoryEntry e = new HistoryEntry(orderId, from == 0 ? null : OrderStatus.ofCode(from),
                     OrderStatus.ofCode(to), version, ResultCode.ofCode(code),
                     fits(actor, "actor", ACTOR_MAX), fits(source, "source", SOURCE_MAX), fits(reason, "reason", REASON_MAX),

@@ -194,6 +194,32 @@ class PoisonRecordTest {
         return open.get(0);
     }
 
+    /**
+     * A well-formed entry in another bucket's outbox than its order's was not written by transition.lua (every key it
+     * touches shares the order's bucket). A hand trial planted one moving a FINISHED order at version 5 to SHIPPED at
+     * version 9, and MySQL took it, with a history row nobody made. It is set aside; MySQL keeps the order as it was.
+     */
+    @Test
+    void anEntryInAnotherBucketsOutboxIsSetAsideAndMySqlKeepsTheOrder() {
+        Services s = engine.services();
+        s.orders().create(support, "w-1", null, Duration.ofMinutes(30));
+        s.follower().drainOnce();
+        int home = RedisKeys.bucket("w-1");
+        int other = (home + 1) % RedisKeys.buckets();
+        try (RawRedis raw = new RawRedis()) {
+            raw.cmd().xadd(RedisKeys.outbox(other), Map.of("e", "w-1,3,4,9,1\nsupport-bot\ntrial\nplanted"));
+        }
+        s.follower().drainOnce();
+        assertThat(RawSql.count("SELECT COUNT(*) FROM orders WHERE order_id = 'w-1' AND status = 1 AND version = 1")).isEqualTo(1);
+        assertThat(RawSql.count("SELECT COUNT(*) FROM order_history WHERE order_id = 'w-1'")).isEqualTo(1);
+        assertThat(s.follower().status().pending()).isZero();
+        assertThat(s.deadLetters().open(10)).singleElement().satisfies(d -> {
+            assertThat(d.kind()).isEqualTo("OUTBOX_ENTRY");
+            assertThat(d.orderId()).isEqualTo("w-1");
+            assertThat(d.reason()).contains("order w-1 of bucket " + home + " found in bucket " + other + "'s outbox");
+        });
+    }
+
     /** A dead letter names an order only when the entry does: garbage is not read as an order id. */
     @ParameterizedTest
     @ValueSource(strings = {"not an outcome at all", "bad id!,1,2,2,1\nx\nt\n", "o=1,2"})
