@@ -123,8 +123,8 @@ final class BenchEnv implements AutoCloseable {
                 break;
             }
             CpuMeter.Snapshot after = meter.now();
-            boolean child = "1".equals(info("persistence").get("aof_rewrite_in_progress"))
-                    || "1".equals(info("persistence").get("rdb_bgsave_in_progress"));
+            Map<String, String> persistence = info("persistence");
+            boolean child = "1".equals(persistence.get("aof_rewrite_in_progress")) || "1".equals(persistence.get("rdb_bgsave_in_progress"));
             boolean quiet = after.mariaDb() - before.mariaDb() < 0.05 && after.redis() - before.redis() < 0.05 && !child;
             before = after;
             if (quiet) {
