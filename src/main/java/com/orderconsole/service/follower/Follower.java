@@ -297,8 +297,11 @@ public final class Follower implements AutoCloseable {
     private int drainBatch(int bucket, String epoch, String before) {
         for (int attempt = 1; ; attempt++) {
             try {
-                return drainBatchOnce(bucket, epoch, before);
+                int n = drainBatchOnce(bucket, epoch, before);
+                answeredMs = System.currentTimeMillis();
+                return n;
             } catch (RuntimeException e) {
+                answeredMs = System.currentTimeMillis(); // an error is an answer: the loop's failure line tells of it
                 // InnoDB rolled the whole transaction back (rows, cursor): nothing of it happened, so
                 // trying again is safe. Anything else goes to the caller.
                 if (attempt > DEADLOCK_RETRIES || !Database.lostDeadlock(e)) {
@@ -630,12 +633,14 @@ public final class Follower implements AutoCloseable {
         thread = new Thread(() -> loop(idle), "follower");
         thread.setDaemon(true);
         thread.start();
+        Thread watch = new Thread(this::watchForStall, "follower-watch");
+        watch.setDaemon(true);
+        watch.start();
     }
 
     private void loop(Duration idle) {
         // One line per 30 s while failing, one when syncing again: a MySQL outage is read by on-call in the log.
         LogLimiter failures = new LogLimiter(30_000);
-        long failingSince = 0;
         long lastStart = 0;
         while (running) {
             try {
@@ -649,11 +654,19 @@ public final class Follower implements AutoCloseable {
                     break;
                 }
                 lastStart = System.nanoTime();
-                drainOnce();
-                if (failingSince != 0) {
-                    log.info("MySQL follower syncing again after {} s of failures: the transitions that waited in the Redis "
-                            + "outbox are being applied to MySQL", (System.currentTimeMillis() - failingSince) / 1000);
-                    failingSince = 0;
+                answeredMs = System.currentTimeMillis();
+                drainingSinceMs = answeredMs;
+                long stalledSince;
+                try {
+                    drainOnce();
+                } finally {
+                    stalledSince = drainEnded();
+                }
+                long from = failingSinceMs != 0 ? failingSinceMs : stalledSince;
+                if (from != 0) {
+                    log.info("MySQL follower syncing again after {} s: the transitions that waited in the Redis "
+                            + "outbox are being applied to MySQL", (System.currentTimeMillis() - from) / 1000);
+                    failingSinceMs = 0;
                 }
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
@@ -661,8 +674,8 @@ public final class Follower implements AutoCloseable {
             } catch (RuntimeException e) {
                 lastError = e.getMessage();
                 countQuietly();
-                if (failingSince == 0) {
-                    failingSince = System.currentTimeMillis();
+                if (failingSinceMs == 0) {
+                    failingSinceMs = System.currentTimeMillis();
                 }
                 long held = failures.occurrence("sync");
                 if (held >= 0) {
@@ -782,6 +795,54 @@ public final class Follower implements AutoCloseable {
         return String.format(java.util.Locale.ROOT, "MySQL sync backlog: %,d%s changes wait in the Redis outbox, the oldest %,d s old "
                         + "(warns past %,d changes or %,d s; they are applied when MySQL keeps up, nothing is lost)",
                 pending, approximate ? "+" : "", oldestMs == null ? 0 : oldestMs / 1000, WARN_PENDING, WARN_AGE_MS / 1000);
+    }
+
+    /**
+     * How long the background follower may wait on MySQL with no batch done before it says so in the log (ms; system
+     * property {@code orderconsole.follower.stallWarnMs}, default 5,000). A MySQL that hangs (stopped, or a lock held by
+     * another session) raises no error until the 30 s socket timeout, and a shorter hang raised none at all: the log
+     * was silent while the outbox grew.
+     */
+    static final long STALL_WARN_MS = Long.getLong("orderconsole.follower.stallWarnMs", 5_000);
+    private final Object stallLock = new Object();
+    /**
+     * Wall-clock ms: when the background loop's current drain began (0 between drains), when a batch of it last
+     * finished or failed, and when the loop's current run of failures began (0 while syncing).
+     */
+    private volatile long drainingSinceMs;
+    private volatile long answeredMs;
+    private volatile long failingSinceMs;
+    /** When the current drain stopped making progress, once the watch has said so (0 otherwise); guarded by stallLock. */
+    private long stalledSinceMs;
+
+    private void watchForStall() {
+        while (running) {
+            sleepQuietly(1000);
+            synchronized (stallLock) {
+                long since = drainingSinceMs;
+                if (since == 0 || stalledSinceMs != 0 || failingSinceMs != 0) {
+                    continue; // an outage already in the log is not told again as a wait
+                }
+                long quietFrom = Math.max(since, answeredMs);
+                long quiet = System.currentTimeMillis() - quietFrom;
+                if (quiet > STALL_WARN_MS) {
+                    stalledSinceMs = quietFrom;
+                    lastError = "MySQL at " + db.where() + " has not answered for " + quiet / 1000 + " s";
+                    log.warn("MySQL follower has waited {} s for MySQL at {} to answer (a hung server, or a lock held by another "
+                            + "session): transitions stay in the Redis outbox and are applied once it answers", quiet / 1000, db.where());
+                }
+            }
+        }
+    }
+
+    /** Ends the loop's drain; @return when it stopped making progress if the watch said so, else 0. */
+    private long drainEnded() {
+        synchronized (stallLock) {
+            drainingSinceMs = 0;
+            long s = stalledSinceMs;
+            stalledSinceMs = 0;
+            return s;
+        }
     }
 
     private static void sleepQuietly(long ms) {

@@ -17,6 +17,9 @@ import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 import org.slf4j.LoggerFactory;
 
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.Statement;
 import java.time.Duration;
 import java.util.List;
 import java.util.stream.Collectors;
@@ -63,6 +66,51 @@ class MySqlOutageLogTest {
                 .map(ev -> ev.getLoggerName() + " " + ev.getFormattedMessage()).collect(Collectors.joining("\n"));
         assertThat(logged).as(shown).noneMatch(ev -> ev.getLevel().isGreaterOrEqual(Level.WARN)
                 && ev.getLoggerName().startsWith("com.zaxxer.hikari"));
+        assertThat(logged).as(shown).anyMatch(ev -> ev.getLevel().isGreaterOrEqual(Level.WARN)
+                && ev.getLoggerName().equals(Follower.class.getName()) && ev.getFormattedMessage().contains("MySQL at 127.0.0.1:"));
+    }
+
+    /**
+     * A lock another session holds on the follower's cursor rows (a long migration, a transaction left open in a client)
+     * keeps MySQL from answering, without an error, for up to InnoDB's 50 s lock wait: the log said nothing, and a CI
+     * run of the hang test above caught the follower blocked inside a statement that way (no line to wait for).
+     */
+    @Test
+    void aFollowerWaitingOnMySqlSaysSoInTheLogAndWhenItSyncsAgain() throws Exception {
+        TestServers.reset();
+        Logger root = (Logger) LoggerFactory.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME);
+        ListAppender<ILoggingEvent> logged = new ListAppender<>();
+        try (Engine e = Engine.start(TestServers.config().withBackgroundJobs(Duration.ofSeconds(1), Duration.ofMillis(200)))) {
+            Services s = e.services();
+            s.orders().create(support, "held-1", null, Duration.ofMinutes(30));
+            assertThat(s.follower().awaitCaughtUp(Duration.ofSeconds(20))).isTrue();
+            logged.start();
+            root.addAppender(logged);
+            try (Connection c = DriverManager.getConnection(TestServers.mariaDb().jdbcUrl(), "root", "");
+                 Statement st = c.createStatement()) {
+                c.setAutoCommit(false);
+                st.executeQuery("SELECT * FROM sync_cursor FOR UPDATE").close();
+                s.transitions().transition(support, TransitionRequest.of("held-1", OrderStatus.PAID, "gw", ""));
+                Awaitility.await().atMost(Duration.ofSeconds(15)).until(() -> warningsOf(logged, Follower.class).stream()
+                        .anyMatch(m -> m.startsWith("MySQL follower has waited")));
+                assertThat(warningsOf(logged, Follower.class)).as("said once").hasSize(1).first().asString()
+                        .contains("MySQL at 127.0.0.1:").contains("Redis outbox").doesNotContain("Exception");
+                assertThat(s.follower().status().lastError()).contains("has not answered for");
+                c.rollback();
+            }
+            Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> logged.list.stream()
+                    .anyMatch(ev -> ev.getFormattedMessage().startsWith("MySQL follower syncing again after")));
+            FollowerStatus st = s.follower().status();
+            assertThat(st.pending()).isZero();
+            assertThat(st.lastError()).isNull();
+        } finally {
+            root.detachAppender(logged);
+        }
+    }
+
+    private static List<String> warningsOf(ListAppender<ILoggingEvent> logged, Class<?> from) {
+        return logged.list.stream().filter(ev -> ev.getLevel().isGreaterOrEqual(Level.WARN) && ev.getLoggerName().equals(from.getName()))
+                .map(ILoggingEvent::getFormattedMessage).toList();
     }
 
     /**
