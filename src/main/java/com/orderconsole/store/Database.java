@@ -154,12 +154,15 @@ public final class Database implements AutoCloseable {
                 .locations("classpath:db/migration", "classpath:com/orderconsole/store/migration").load();
     }
 
+    /** Connections the pool holds at most (the follower applies up to 4 buckets at once, each on its own). */
+    static final int POOL_SIZE = 8;
+
     private static HikariDataSource pool(String jdbcUrl, String user, String password, Duration timeout) {
         HikariConfig hc = new HikariConfig();
         hc.setJdbcUrl(jdbcUrl);
         hc.setUsername(user);
         hc.setPassword(password);
-        hc.setMaximumPoolSize(8);
+        hc.setMaximumPoolSize(POOL_SIZE);
         hc.setMinimumIdle(1);
         hc.setPoolName("orders-db");
         hc.setConnectionTimeout(Math.max(250, timeout.toMillis()));
@@ -289,8 +292,18 @@ public final class Database implements AutoCloseable {
         while (r.getCause() != null && r.getCause() != r) {
             r = r.getCause();
         }
-        return r.getMessage() == null ? r.getClass().getSimpleName() : r.getMessage().lines().findFirst().orElse("");
+        String m = r.getMessage() == null ? r.getClass().getSimpleName() : r.getMessage().lines().findFirst().orElse("");
+        Matcher pool = POOL_TIMEOUT.matcher(m);
+        if (pool.find()) {
+            String wait = String.format(Locale.ROOT, "no connection within %.1f s", Long.parseLong(pool.group(1)) / 1000.0);
+            return "0".equals(pool.group(2)) ? wait + " (the server did not answer)"
+                    : wait + " (the server did not answer, or all " + pool.group(2) + " in use)";
+        }
+        return m;
     }
+
+    /** HikariCP's text when no connection came within the timeout: "pool - Connection is not available, request timed out after 2011ms (total=4, …)". */
+    private static final Pattern POOL_TIMEOUT = Pattern.compile("Connection is not available, request timed out after (\\d+)ms \\(total=(\\d+)");
 
     @Override
     public void close() {
