@@ -76,8 +76,15 @@ final class BenchEnv implements AutoCloseable {
         EmbeddedRedis r = new EmbeddedRedis(dir.resolve("redis"), 0).start();
         // A buffer pool that holds 1M orders with their indexes; commit flushed to the OS every
         // commit and fsynced once a second, the same durability as Redis' appendfsync everysec.
-        EmbeddedMariaDb m = new EmbeddedMariaDb(dir.resolve("mariadb"), 0, "--innodb-buffer-pool-size=2G",
-                "--innodb-log-file-size=512M", "--innodb-flush-log-at-trx-commit=2", "--max-connections=100").start();
+        List<String> args = new ArrayList<>(List.of("--innodb-buffer-pool-size=2G", "--innodb-log-file-size=512M",
+                "--innodb-flush-log-at-trx-commit=2", "--max-connections=100"));
+        // Server settings to try without an edit, e.g. -Dbench.jvmArg=-Dbench.mariadbArgs=--innodb-adaptive-hash-index=ON
+        for (String a : System.getProperty("bench.mariadbArgs", "").split(",")) {
+            if (!a.isBlank()) {
+                args.add(a.trim());
+            }
+        }
+        EmbeddedMariaDb m = new EmbeddedMariaDb(dir.resolve("mariadb"), 0, args.toArray(String[]::new)).start();
         RedisStores store = RedisStores.connect(r.uri(), Duration.ofSeconds(5));
         Database db = Database.connect(m.jdbcUrl(), "root", "", Duration.ofSeconds(5));
         return new BenchEnv(r, m, store, db);
