@@ -75,22 +75,32 @@ public interface OrderMapper {
     @Select("SELECT COUNT(*) FROM orders")
     long countAll();
 
-    /** One page of the console's order table; see {@link OrderPageQuery}. */
-    @Select("<script>SELECT " + COLUMNS + " FROM orders"
-            + "<where>"
-            + "<if test='exactId != null'> AND order_id = #{exactId}</if>"
+    /** Filters a page of the order table has whatever its order: exact id, id prefix, creation time range. */
+    String PAGE_FILTERS = "<if test='exactId != null'> AND order_id = #{exactId}</if>"
             + "<if test='idPrefix != null'> AND order_id LIKE CONCAT(#{idPrefix}, '%')</if>"
+            + "<if test='createdFromMs != null'> AND created_at_ms &gt;= #{createdFromMs}</if>"
+            + "<if test='createdToMs != null'> AND created_at_ms &lt; #{createdToMs}</if>";
+
+    /**
+     * One page of the console's order table; see {@link OrderPageQuery}. By age, it is one keyset read per status
+     * over idx_orders_status_since (each stops after a page), merged: an index on the age alone would be one more
+     * entry that every transition moves, and the follower applies every transition (BENCHMARKS.md, issue 15, eighth pass).
+     */
+    @Select("<script>"
+            + "<if test='!byAge'>SELECT " + COLUMNS + " FROM orders"
+            + "<where>" + PAGE_FILTERS
             + "<if test='statuses != null and !statuses.isEmpty()'> AND status IN "
             + "<foreach item='s' collection='statuses' open='(' separator=',' close=')'>#{s}</foreach></if>"
             + "<if test='stuckBounds != null and !stuckBounds.isEmpty()'> AND ("
             + "<foreach item='b' collection='stuckBounds' separator=' OR '>(status = #{b.status} AND status_since_ms &lt; #{b.beforeMs})</foreach>)</if>"
-            + "<if test='createdFromMs != null'> AND created_at_ms &gt;= #{createdFromMs}</if>"
-            + "<if test='createdToMs != null'> AND created_at_ms &lt; #{createdToMs}</if>"
-            + "<if test='afterId != null and byAge'> AND (status_since_ms &gt; #{afterSince} OR (status_since_ms = #{afterSince} AND order_id &gt; #{afterId}))</if>"
-            + "<if test='afterId != null and !byAge'> AND order_id &gt; #{afterId}</if>"
-            + "</where>"
-            + "<if test='byAge'>ORDER BY status_since_ms, order_id</if>"
-            + "<if test='!byAge'>ORDER BY order_id</if>"
-            + " LIMIT #{limit}</script>")
+            + "<if test='afterId != null'> AND order_id &gt; #{afterId}</if>"
+            + "</where> ORDER BY order_id LIMIT #{limit}</if>"
+            + "<if test='byAge'>SELECT " + COLUMNS + " FROM ("
+            + "<foreach item='p' collection='ageParts' separator=' UNION ALL '>(SELECT " + COLUMNS + " FROM orders WHERE status = #{p.status}"
+            + "<if test='p.beforeMs != null'> AND status_since_ms &lt; #{p.beforeMs}</if>" + PAGE_FILTERS
+            + "<if test='afterId != null'> AND (status_since_ms &gt; #{afterSince} OR (status_since_ms = #{afterSince} AND order_id &gt; #{afterId}))</if>"
+            + " ORDER BY status_since_ms, order_id LIMIT #{limit})</foreach>"
+            + ") AS by_status ORDER BY status_since_ms, order_id LIMIT #{limit}</if>"
+            + "</script>")
     List<OrderRow> page(OrderPageQuery q);
 }

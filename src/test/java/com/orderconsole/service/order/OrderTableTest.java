@@ -75,6 +75,42 @@ class OrderTableTest {
         assertThat(all(OrderQuery.inStatus(OrderStatus.WAIT_PAY, true), 10)).isEmpty();
     }
 
+    /**
+     * By age across statuses, every page is read per status and merged (no index on the age alone since V37): the
+     * pages together hold every order once, oldest first over all statuses, ties by id; a status subset and an id
+     * prefix keep their meaning.
+     */
+    @Test
+    void ageSortingAcrossStatusesPagesInOneOrderWithoutGapsOrRepeats() {
+        String[] to = {"PAID", "WAIT_SHIP", "SHIPPED", "FINISHED", "CANCELLED"};
+        for (int i = 0; i < 25; i++) {
+            int steps = i % 6; // WAIT_PAY .. FINISHED along the default moves, CANCELLED from WAIT_PAY
+            String id = String.format("a_%02d", i);
+            if (steps == 5) {
+                s.transitions().transition(support, TransitionRequest.of(id, OrderStatus.CANCELLED, "t", ""));
+            } else {
+                for (int k = 0; k < steps; k++) {
+                    s.transitions().transition(support, TransitionRequest.of(id, OrderStatus.valueOf(to[k]), "t", ""));
+                }
+            }
+        }
+        s.follower().drainOnce();
+        // Ages that interleave the statuses, with ties that only the id breaks.
+        RawSql.update("UPDATE orders SET status_since_ms = 1000000 + (CAST(SUBSTRING(order_id, 3) AS UNSIGNED) * 7919 % 13) * 1000"
+                + " WHERE order_id LIKE 'a\\_%'");
+        RawSql.update("UPDATE orders SET status_since_ms = 1000 WHERE order_id = 'axb'");
+        List<String> expected = RawSql.column("SELECT order_id FROM orders ORDER BY status_since_ms, order_id");
+        assertThat(expected).hasSize(26);
+        assertThat(RawSql.count("SELECT COUNT(DISTINCT status) FROM orders")).isEqualTo(6);
+        OrderQuery byAge = new OrderQuery(null, null, Set.of(), false, null, null, false, true);
+        for (int pageSize : new int[]{1, 4, 7, 26, 100}) {
+            assertThat(all(byAge, pageSize)).as("page size " + pageSize).extracting(OrderSummary::orderId).containsExactlyElementsOf(expected);
+        }
+        OrderQuery twoStatuses = new OrderQuery(null, "a_", Set.of(OrderStatus.PAID, OrderStatus.FINISHED), false, null, null, false, true);
+        assertThat(all(twoStatuses, 3)).extracting(OrderSummary::orderId).containsExactlyElementsOf(RawSql.column(
+                "SELECT order_id FROM orders WHERE status IN (2, 5) AND order_id LIKE 'a\\_%' ORDER BY status_since_ms, order_id"));
+    }
+
     @Test
     void disagreeingOnlyShowsOrdersWhoseStoresDiffer() {
         s.transitions().transition(support, TransitionRequest.of("a_11", OrderStatus.PAID, "t", ""));
