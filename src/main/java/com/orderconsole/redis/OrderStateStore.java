@@ -273,25 +273,23 @@ public final class OrderStateStore {
         if (status == null) {
             throw new MalformedOrderException(orderId, "status is missing");
         }
-        int code = (int) number(orderId, m, "status", status);
+        long code = number(orderId, "status", status);
         if (code < 1 || code > OrderStatus.values().length) {
             throw new MalformedOrderException(orderId, "status " + code + " is not a status code (1..6)");
         }
         String updated = m.getOrDefault("updateTime", "0");
-        return new OrderState(orderId, OrderStatus.ofCode(code), number(orderId, m, "version", m.getOrDefault("version", "")),
-                number(orderId, m, "updateTime", updated), number(orderId, m, "createTime", m.getOrDefault("createTime", updated)));
+        return new OrderState(orderId, OrderStatus.ofCode((int) code), number(orderId, "version", m.getOrDefault("version", "")),
+                number(orderId, "updateTime", updated), number(orderId, "createTime", m.getOrDefault("createTime", updated)));
     }
 
-    private static long number(String orderId, Map<String, String> m, String field, String value) {
-        try {
-            long v = Long.parseLong(value);
-            if (v < 0) {
-                throw new MalformedOrderException(orderId, field + " " + v + " is negative");
-            }
-            return v;
-        } catch (NumberFormatException e) {
-            throw new MalformedOrderException(orderId, field + " '" + value + "' is not a whole number");
+    /** A field by {@link RecordNumber}'s grammar, the one transition.lua checks too. */
+    private static long number(String orderId, String field, String value) {
+        long v = RecordNumber.parse(value);
+        if (v < 0) {
+            throw new MalformedOrderException(orderId, field + " '" + value + "' is not a canonical whole number (digits only, "
+                    + "no sign, space, exponent or leading zero, at most " + RecordNumber.MAX_DIGITS + " digits)");
         }
+        return v;
     }
 
     /**

@@ -179,21 +179,24 @@ public final class OutboxStore {
         return v;
     }
 
+    /** A number of the entry by the grammar of record numbers ({@link RecordNumber}): what transition.lua writes. */
     private static long number(String v, String what) {
         required(v, what);
-        try {
-            return Long.parseLong(v);
-        } catch (NumberFormatException e) {
-            throw new IllegalArgumentException(what + " '" + v + "' is not a whole number");
+        long n = RecordNumber.parse(v);
+        if (n < 0) {
+            throw new IllegalArgumentException(what + " '" + v + "' is not a canonical whole number");
         }
+        return n;
     }
 
+    /** A status or result code: a record number, the result codes also with a minus sign ("-3"). */
     private static int code(String v, String what) {
-        long n = number(v, what);
-        if (n != (int) n) {
-            throw new IllegalArgumentException(what + " " + n + " is out of range");
+        boolean negative = v != null && v.startsWith("-");
+        long n = number(negative ? v.substring(1) : v, what);
+        if (n > 100 || negative && n == 0) {
+            throw new IllegalArgumentException(what + " '" + v + "' is out of range");
         }
-        return (int) n;
+        return (int) (negative ? -n : n);
     }
 
     private static String text(Map<String, String> f, String field, String what) {

@@ -6,6 +6,7 @@ import com.orderconsole.domain.Role;
 import com.orderconsole.embedded.EmbeddedMariaDb;
 import com.orderconsole.store.ConsoleRoles;
 import com.orderconsole.store.Database;
+import com.orderconsole.store.SqlDialect;
 
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -72,7 +73,7 @@ final class AccessControlledDb {
         if (role != null) {
             st.execute("GRANT " + ConsoleRoles.name(role) + " TO " + account);
             if (asDefault) {
-                st.execute("SET DEFAULT ROLE " + ConsoleRoles.name(role) + " FOR " + account);
+                st.execute(SqlDialect.of(st.getConnection()).setDefaultRole(ConsoleRoles.name(role), account));
             }
         }
     }
