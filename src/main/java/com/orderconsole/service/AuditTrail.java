@@ -17,6 +17,11 @@ public final class AuditTrail {
     public static final String RULES_SET = "RULES_SET";
     public static final String DEAD_LETTER_RETRY = "DEAD_LETTER_RETRY";
     public static final String DEAD_LETTER_DISCARD = "DEAD_LETTER_DISCARD";
+    /**
+     * An admin's override (a move the rules do not allow), recorded before the script runs it: the follower applies a
+     * move out of a terminal status only when this record exists for the order and version (issue 25).
+     */
+    public static final String OVERRIDE = "OVERRIDE";
 
     private final Database db;
 

@@ -64,6 +64,11 @@ public final class OrderStore {
         return m.findById(id);
     }
 
+    /** @return the rows of those ids that exist, with order id, status and version only filled in */
+    public List<OrderRow> heads(List<String> ids) {
+        return ids.isEmpty() ? List.of() : m.headsByIds(ids);
+    }
+
     /** @return the rows of those ids that exist */
     public List<OrderRow> findAll(List<String> ids) {
         return ids.isEmpty() ? List.of() : m.findByIds(ids);

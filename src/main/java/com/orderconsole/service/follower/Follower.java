@@ -5,6 +5,7 @@ import com.orderconsole.domain.Operator;
 import com.orderconsole.domain.OrderStatus;
 import com.orderconsole.domain.ResultCode;
 import com.orderconsole.domain.Role;
+import com.orderconsole.domain.TransitionRules;
 import com.orderconsole.redis.OrderStateStore;
 import com.orderconsole.redis.OutboxEntry;
 import com.orderconsole.redis.OutboxStore;
@@ -97,6 +98,9 @@ public final class Follower implements AutoCloseable {
     private final LogLimiter redisOnlyLog = new LogLimiter(3_600_000);
     /** Lets terminal orders leave Redis after MySQL has them (issue 16); null: they stay. */
     private volatile com.orderconsole.service.TerminalRetention retention;
+    /** The terminal statuses of the rules in force (a move out of one needs an override record). */
+    private volatile java.util.function.Supplier<java.util.Set<OrderStatus>> terminal = () -> TransitionRules.defaults().terminal();
+    private volatile boolean sequenceCheck = true;
 
     /**
      * Built by {@link com.orderconsole.service.Services}; {@code clock} gives Redis {@code TIME}, {@code states} tells
@@ -312,6 +316,16 @@ public final class Follower implements AutoCloseable {
         }
     }
 
+    /** Called by {@link com.orderconsole.service.Services}: the terminal statuses of the rules in force, for the sequence check. */
+    public void knowTerminal(java.util.function.Supplier<java.util.Set<OrderStatus>> terminal) {
+        this.terminal = terminal;
+    }
+
+    /** The benchmark's what-if only (BenchFollowers): the sequence check off, to measure what it costs. */
+    void sequenceCheck(boolean on) {
+        this.sequenceCheck = on;
+    }
+
     /** Called by {@link com.orderconsole.service.Services}: after each commit, terminal orders get their Redis expiry. */
     public void retainTerminal(com.orderconsole.service.TerminalRetention r) {
         this.retention = r;
@@ -364,6 +378,21 @@ public final class Follower implements AutoCloseable {
                     setAside(t, DeadLetterRow.OUTBOX_ENTRY, e, orderIdOf(e.body()), "outbox entry cannot be read: " + e.problem());
                 }
             }
+            if (sequenceCheck) {
+                java.util.Set<String> forged = outOfSequence(t, batch, recordedBefore);
+                if (!forged.isEmpty()) {
+                    java.util.Set<String> skip = new java.util.HashSet<>(recordedBefore);
+                    skip.addAll(forged);
+                    recordedBefore = skip; // from here on: entries not to be applied, like those recorded before
+                    List<HistoryEntry> kept = new ArrayList<>(rows.size());
+                    for (OutboxEntry e : batch) {
+                        if (e.readable() && !recordedBefore.contains(e.streamId())) {
+                            kept.add(e.entry());
+                        }
+                    }
+                    rows = kept;
+                }
+            }
             // The history rows of an invented order (one neither MySQL nor Redis has) must not be written, and the
             // table allows no DELETE: when the check below finds one, the batch's writes from here are undone and
             // made again without its entries. Costs one SAVEPOINT statement per batch when nothing is found.
@@ -408,6 +437,92 @@ public final class Follower implements AutoCloseable {
             r.afterCommit(committed); // after the commit only: until then the hash is the newest state's one copy
         }
         return n;
+    }
+
+    /**
+     * The sequence check (issue 25): every entry must follow MySQL's history. transition.lua writes, per order, entries
+     * whose from-status is the status the order had and whose version is the version after the call (applied: one
+     * more than before; refused: the same), in stream order. A well-formed entry XADDed by hand into the right bucket
+     * (the fence and the bucket check let it pass) moved a FINISHED order back to PAID and jumped v6 to v9. Here the
+     * batch's orders are read from MySQL in one SELECT and each order's entries are walked from MySQL's status and
+     * version on; an entry is set aside as a dead letter (OUT_OF_SEQUENCE, with words) when:
+     * <ul>
+     * <li>applied with a version other than the order's version + 1 (a jump);</li>
+     * <li>its from-status is not the order's status at that version;</li>
+     * <li>applied out of a terminal status of the rules in force without an override record in the audit log
+     *     (TransitionService writes it before it runs an admin's override);</li>
+     * <li>refused with a version above the order's (the script writes the version it read).</li>
+     * </ul>
+     * Entries at or below MySQL's version are replays or history conflicts, decided as before; orders MySQL lacks are
+     * the invented-order check's. Gaps the product itself makes are none: a rebuilt or restored Redis state takes
+     * MySQL's status and version, and entries of an older copy read during a restore are at or below them.
+     *
+     * @return stream ids of the entries set aside
+     */
+    private java.util.Set<String> outOfSequence(Tables t, List<OutboxEntry> batch, java.util.Set<String> recordedBefore) {
+        java.util.LinkedHashSet<String> ids = new java.util.LinkedHashSet<>();
+        for (OutboxEntry e : batch) {
+            if (e.readable() && !recordedBefore.contains(e.streamId())) {
+                ids.add(e.entry().orderId());
+            }
+        }
+        if (ids.isEmpty()) {
+            return java.util.Set.of();
+        }
+        Map<String, long[]> at = new java.util.HashMap<>(ids.size() * 2);
+        for (com.orderconsole.store.OrderRow r : t.orders().heads(new ArrayList<>(ids))) {
+            at.put(r.orderId, new long[]{r.status, r.version});
+        }
+        java.util.Set<OrderStatus> terminals = terminal.get();
+        java.util.Set<String> overrides = null;
+        java.util.Set<String> out = new java.util.HashSet<>();
+        for (OutboxEntry oe : batch) {
+            if (!oe.readable() || recordedBefore.contains(oe.streamId())) {
+                continue;
+            }
+            HistoryEntry e = oe.entry();
+            long[] s = at.get(e.orderId());
+            if (s == null || e.version() < s[1] || e.version() == s[1] && e.code() == ResultCode.APPLIED) {
+                continue; // MySQL lacks the order, or a replay / history conflict: decided further on
+            }
+            int from = e.from() == null ? 0 : e.from().code();
+            String why = null;
+            if (e.code() == ResultCode.APPLIED) {
+                if (e.version() != s[1] + 1) {
+                    why = "version " + e.version() + " does not follow MySQL's version " + s[1] + " of order " + e.orderId()
+                            + " (a move adds exactly 1)";
+                } else if (from != s[0]) {
+                    why = "it moves order " + e.orderId() + " from " + name(from) + ", but MySQL has it " + name((int) s[0])
+                            + " at version " + s[1];
+                } else if (terminals.contains(e.from())) {
+                    if (overrides == null) {
+                        overrides = t.audit().overrides(new ArrayList<>(ids));
+                    }
+                    if (!overrides.contains(e.orderId() + "/" + e.version())) {
+                        why = "it moves order " + e.orderId() + " out of terminal status " + e.from() + " without an override "
+                                + "recorded in the audit log for version " + e.version();
+                    }
+                }
+            } else if (e.version() > s[1]) {
+                why = "a refused move at version " + e.version() + " of order " + e.orderId() + ", which MySQL has at version " + s[1];
+            } else if (from != s[0]) {
+                why = "a refused move from " + name(from) + " of order " + e.orderId() + ", which MySQL has " + name((int) s[0])
+                        + " at version " + s[1];
+            }
+            if (why != null) {
+                out.add(oe.streamId());
+                setAside(t, DeadLetterRow.OUT_OF_SEQUENCE, oe, e.orderId(), "outbox entry does not follow MySQL's history: " + why
+                        + "; transition.lua never writes such an entry, so it was not applied");
+            } else if (e.code() == ResultCode.APPLIED) {
+                s[0] = e.to().code();
+                s[1] = e.version();
+            }
+        }
+        return out;
+    }
+
+    private static String name(int status) {
+        return status >= 1 && status <= OrderStatus.values().length ? OrderStatus.ofCode(status).name() : "status " + status;
     }
 
     /** What {@link #apply} did: distinct orders it moved under the version guard, and rows the guard changed. */
