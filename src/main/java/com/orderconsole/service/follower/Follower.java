@@ -378,19 +378,19 @@ public final class Follower implements AutoCloseable {
                     setAside(t, DeadLetterRow.OUTBOX_ENTRY, e, orderIdOf(e.body()), "outbox entry cannot be read: " + e.problem());
                 }
             }
+            // The sequence check (issue 25), cheap on the common path: the batch's own entries are checked against each
+            // other here (no statement), each order's first move against MySQL by the guarded UPDATE itself
+            // (applyAllInSequence). Only when that fails, or for orders the UPDATE cannot vouch for (refused attempts
+            // only), MySQL is read and each entry judged (outOfSequence).
+            boolean sequenced = false;
             if (sequenceCheck) {
-                java.util.Set<String> forged = outOfSequence(t, batch, recordedBefore);
+                java.util.Set<String> unvouched = new java.util.HashSet<>();
+                sequenced = chainHolds(batch, recordedBefore, unvouched);
+                java.util.Set<String> forged = sequenced ? (unvouched.isEmpty() ? java.util.Set.of() : outOfSequence(t, batch, recordedBefore, unvouched))
+                        : outOfSequence(t, batch, recordedBefore, null);
                 if (!forged.isEmpty()) {
-                    java.util.Set<String> skip = new java.util.HashSet<>(recordedBefore);
-                    skip.addAll(forged);
-                    recordedBefore = skip; // from here on: entries not to be applied, like those recorded before
-                    List<HistoryEntry> kept = new ArrayList<>(rows.size());
-                    for (OutboxEntry e : batch) {
-                        if (e.readable() && !recordedBefore.contains(e.streamId())) {
-                            kept.add(e.entry());
-                        }
-                    }
-                    rows = kept;
+                    recordedBefore = without(recordedBefore, forged);
+                    rows = rowsOf(batch, recordedBefore);
                 }
             }
             // The history rows of an invented order (one neither MySQL nor Redis has) must not be written, and the
@@ -399,7 +399,20 @@ public final class Follower implements AutoCloseable {
             Tables.Mark beforeHistory = t.mark();
             java.util.Set<String> invented = java.util.Set.of();
             while (true) {
-                Applied a = apply(t, batch, rows, recordedBefore, invented, committed);
+                Applied a = apply(t, batch, rows, recordedBefore, invented, committed, sequenced);
+                if (sequenced && a.changed() < a.moved().size()) {
+                    // An order's first move did not start from MySQL's state (a forged entry, a replay, an order MySQL
+                    // lacks): undone, judged entry by entry against MySQL, and applied again under the version guard.
+                    beforeHistory.undo();
+                    sequenced = false;
+                    java.util.Set<String> forged = outOfSequence(t, batch, recordedBefore, null);
+                    if (!forged.isEmpty()) {
+                        recordedBefore = without(recordedBefore, forged);
+                        rows = rowsOf(batch, recordedBefore);
+                    }
+                    beforeHistory = t.mark(); // the dead letters just made stay if an invented order is undone next
+                    continue;
+                }
                 java.util.Set<String> found = invented.isEmpty() ? invented(t, rows, a) : java.util.Set.of();
                 if (found.isEmpty()) {
                     break;
@@ -459,10 +472,11 @@ public final class Follower implements AutoCloseable {
      *
      * @return stream ids of the entries set aside
      */
-    private java.util.Set<String> outOfSequence(Tables t, List<OutboxEntry> batch, java.util.Set<String> recordedBefore) {
+    private java.util.Set<String> outOfSequence(Tables t, List<OutboxEntry> batch, java.util.Set<String> recordedBefore,
+                                                java.util.Set<String> only) {
         java.util.LinkedHashSet<String> ids = new java.util.LinkedHashSet<>();
         for (OutboxEntry e : batch) {
-            if (e.readable() && !recordedBefore.contains(e.streamId())) {
+            if (e.readable() && !recordedBefore.contains(e.streamId()) && (only == null || only.contains(e.entry().orderId()))) {
                 ids.add(e.entry().orderId());
             }
         }
@@ -477,7 +491,7 @@ public final class Follower implements AutoCloseable {
         java.util.Set<String> overrides = null;
         java.util.Set<String> out = new java.util.HashSet<>();
         for (OutboxEntry oe : batch) {
-            if (!oe.readable() || recordedBefore.contains(oe.streamId())) {
+            if (!oe.readable() || recordedBefore.contains(oe.streamId()) || only != null && !only.contains(oe.entry().orderId())) {
                 continue;
             }
             HistoryEntry e = oe.entry();
@@ -521,6 +535,66 @@ public final class Follower implements AutoCloseable {
         return out;
     }
 
+    /**
+     * The batch's entries checked against each other, per order in stream order, as {@link #outOfSequence} checks them
+     * against MySQL: an applied entry moves from the status and version the order's previous entry left, a refused one
+     * stands at them. Checks no first entry against MySQL (the guarded UPDATE does) and no override record.
+     *
+     * @param unvouched filled with the orders that have refused entries only (no UPDATE vouches for their state)
+     * @return false when an entry breaks its order's chain or moves out of a terminal status (MySQL must be read)
+     */
+    private boolean chainHolds(List<OutboxEntry> batch, java.util.Set<String> recordedBefore, java.util.Set<String> unvouched) {
+        java.util.Set<OrderStatus> terminals = terminal.get();
+        Map<String, long[]> state = new java.util.HashMap<>();
+        java.util.Set<String> moved = new java.util.HashSet<>();
+        for (OutboxEntry oe : batch) {
+            if (!oe.readable() || recordedBefore.contains(oe.streamId())) {
+                continue;
+            }
+            HistoryEntry e = oe.entry();
+            int from = e.from() == null ? 0 : e.from().code();
+            boolean applied = e.code() == ResultCode.APPLIED;
+            if (applied && terminals.contains(e.from())) {
+                return false;
+            }
+            long[] s = state.get(e.orderId());
+            if (s != null && (from != s[0] || e.version() != (applied ? s[1] + 1 : s[1]))) {
+                return false;
+            }
+            if (s == null) {
+                s = new long[]{from, applied ? e.version() - 1 : e.version()};
+                state.put(e.orderId(), s);
+            }
+            if (applied) {
+                s[0] = e.to().code();
+                s[1] = e.version();
+                moved.add(e.orderId());
+            }
+        }
+        for (String id : state.keySet()) {
+            if (!moved.contains(id)) {
+                unvouched.add(id);
+            }
+        }
+        return true;
+    }
+
+    private static java.util.Set<String> without(java.util.Set<String> recordedBefore, java.util.Set<String> forged) {
+        java.util.Set<String> skip = new java.util.HashSet<>(recordedBefore);
+        skip.addAll(forged); // entries not to be applied, like those recorded before
+        return skip;
+    }
+
+    private static List<HistoryEntry> rowsOf(List<OutboxEntry> batch, java.util.Set<String> skip) {
+        List<HistoryEntry> kept = new ArrayList<>(batch.size());
+        for (OutboxEntry e : batch) {
+            if (e.readable() && !skip.contains(e.streamId())) {
+                kept.add(e.entry());
+            }
+        }
+        return kept;
+    }
+
     private static String name(int status) {
         return status >= 1 && status <= OrderStatus.values().length ? OrderStatus.ofCode(status).name() : "status " + status;
     }
@@ -534,7 +608,7 @@ public final class Follower implements AutoCloseable {
      * {@code invented} orders are left out (set aside by the caller); {@code committed} is filled anew.
      */
     private Applied apply(Tables t, List<OutboxEntry> batch, List<HistoryEntry> rows, java.util.Set<String> recordedBefore,
-                          java.util.Set<String> invented, List<HistoryEntry> committed) {
+                          java.util.Set<String> invented, List<HistoryEntry> committed, boolean sequenced) {
         committed.clear();
         int inserted = t.history().append(rows);
         // Every row went in: no other row holds any of these versions, so nothing to compare with.
@@ -562,7 +636,22 @@ public final class Follower implements AutoCloseable {
         for (HistoryEntry e : newest.values()) {
             applies.add(new OrderStore.Apply(e.orderId(), e.to().code(), e.version(), e.atMs()));
         }
-        return new Applied(newest.keySet(), t.orders().applyAllIfNewer(applies));
+        if (!sequenced) {
+            return new Applied(newest.keySet(), t.orders().applyAllIfNewer(applies));
+        }
+        // Each order's first applied entry of the batch: the state MySQL must hold for the order to move.
+        Map<String, HistoryEntry> first = new java.util.HashMap<>(newest.size() * 2);
+        for (HistoryEntry e : committed) {
+            first.merge(e.orderId(), e, (a, b) -> b.version() < a.version() ? b : a);
+        }
+        long[] fromVersion = new long[applies.size()];
+        int[] fromStatus = new int[applies.size()];
+        for (int i = 0; i < applies.size(); i++) {
+            HistoryEntry f = first.get(applies.get(i).orderId());
+            fromVersion[i] = f.version() - 1;
+            fromStatus[i] = f.from() == null ? 0 : f.from().code();
+        }
+        return new Applied(newest.keySet(), t.orders().applyAllInSequence(applies, fromVersion, fromStatus));
     }
 
     /**
