@@ -988,17 +988,44 @@ public final class Follower implements AutoCloseable {
 
     /**
      * @return how far MySQL lags; a few constant-time reads per bucket (XLEN, and XRANGE of one or two
-     *     entries), whatever the backlog
+     *     entries), whatever the backlog, after one MySQL read per bucket ({@link #appliedPositions})
      */
     public FollowerStatus status() {
+        return status(appliedPositions());
+    }
+
+    /**
+     * The MySQL half of {@link #status()}: how far MySQL has applied each bucket's outbox (its sync cursor). Blocks
+     * while MySQL does not answer (up to the socket timeout), so a caller that must answer at once (the metrics
+     * sampler) reads it on a thread of its own.
+     *
+     * @return every bucket's applied position, as MySQL holds it now
+     */
+    public AppliedPositions appliedPositions() {
+        List<CursorStore.Cursor> cursors = new ArrayList<>(RedisKeys.buckets());
+        for (int b = 0; b < RedisKeys.buckets(); b++) {
+            int bucket = b;
+            cursors.add(db.read(t -> t.cursors().read(bucket)));
+        }
+        return new AppliedPositions(cursors);
+    }
+
+    /**
+     * The Redis half of {@link #status()}: the outbox measured against positions read from MySQL before. Positions
+     * live in MySQL, so while MySQL is down or hung none can move, and positions read before the outage give the
+     * exact backlog and a lag that grows with the outage, from Redis alone.
+     *
+     * @param positions from {@link #appliedPositions()}
+     * @return how far MySQL lags those positions
+     */
+    public FollowerStatus status(AppliedPositions positions) {
         long pending = 0;
         boolean approximate = false;
         Long oldest = null;
         long now = clock.nowMs();
         String epoch = rules.epoch();
-        for (int b = 0; b < RedisKeys.buckets(); b++) {
-            int bucket = b;
-            CursorStore.Cursor c = db.read(t -> t.cursors().read(bucket));
+        for (int b = 0; b < RedisKeys.buckets() && b < positions.cursors().size(); b++) {
+            CursorStore.Cursor c = positions.cursors().get(b);
             String cursor = epoch == null || c.epoch() == null ? c.lastId() : c.after(epoch);
             Long first = outbox.oldestAfterMs(b, cursor);
             if (first == null) {
