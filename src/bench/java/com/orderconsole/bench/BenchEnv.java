@@ -152,6 +152,18 @@ final class BenchEnv implements AutoCloseable {
         }
     }
 
+    /** @return the first column of the first row of a query with one parameter, or null for no row */
+    Object sqlValue(String query, Object parameter) {
+        try (Connection c = db.dataSource().getConnection(); java.sql.PreparedStatement ps = c.prepareStatement(query)) {
+            ps.setObject(1, parameter);
+            try (ResultSet rs = ps.executeQuery()) {
+                return rs.next() ? rs.getObject(1) : null;
+            }
+        } catch (SQLException e) {
+            throw new IllegalStateException(e.getMessage(), e);
+        }
+    }
+
     /** @return the first column of the first row of a query, or null */
     Object sqlValue(String query) {
         try (Connection c = db.dataSource().getConnection(); Statement st = c.createStatement();

@@ -498,9 +498,9 @@ final class TransitionScenarios {
         return Double.parseDouble(cpu.getOrDefault("used_cpu_user_children", "0")) + Double.parseDouble(cpu.getOrDefault("used_cpu_sys_children", "0"));
     }
 
-    /** @return one of MariaDB's global status counters, or -1 when it has none of that name */
+    /** @return one of the server's global status counters, or -1 when it has none of that name */
     private long mariaDbStatus(String name) {
-        Object v = env.sqlValue("SELECT VARIABLE_VALUE FROM information_schema.GLOBAL_STATUS WHERE VARIABLE_NAME = '" + name.toUpperCase() + "'");
+        Object v = env.sqlValue(env.db.dialect().globalStatusQuery(), name.toUpperCase(java.util.Locale.ROOT));
         return v == null ? -1 : Long.parseLong(v.toString());
     }
 

@@ -32,6 +32,6 @@ final class MigrateCommand extends CliCommand {
         doc.put("applied", m.applied());
         doc.put("version", m.version());
         emit(doc, Messages.format("cli.migrate.done", m.applied(), m.version()) + System.lineSeparator());
-        return OrderCli.OK;
+        return ExitCode.OK.code();
     }
 }

@@ -1,5 +1,6 @@
 package com.orderconsole.redis;
 
+import com.orderconsole.domain.Failures;
 import com.orderconsole.domain.ControlChars;
 import com.orderconsole.domain.OrderState;
 import com.orderconsole.domain.OrderStatus;
@@ -89,7 +90,7 @@ public final class OrderStateStore {
             if (err == null) {
                 return transitionResult(request, r);
             }
-            Throwable cause = err instanceof CompletionException && err.getCause() != null ? err.getCause() : err;
+            Throwable cause = Failures.unwrap(err);
             if (cause instanceof UnsupportedOperationException) {
                 throw notTheReply(request, "a reply that is not one text (" + cause.getMessage() + ")");
             }
@@ -392,6 +393,29 @@ public final class OrderStateStore {
             }
         });
         return out;
+    }
+
+    /**
+     * Reads the data-set fence ({@link RedisKeys#FENCED}) on this store's connection, so that a transition sent after it
+     * runs after it.
+     *
+     * @return why the data set is fenced (Redis is being restored from MySQL), or null when it is not
+     */
+    public CompletableFuture<String> fencedAsync() {
+        return async.get(RedisKeys.FENCED).toCompletableFuture();
+    }
+
+    /**
+     * The answer to a transition refused without running the script because the data set is fenced: counted in the
+     * order's bucket ({@code c:-7}, like the script's own -1 and -6), time from the Redis clock.
+     *
+     * @return the outcome {@link ResultCode#RESTORING}, nothing else written
+     */
+    public CompletableFuture<TransitionResult> refuseFenced(TransitionRequest request) {
+        int b = RedisKeys.bucket(request.orderId());
+        CompletableFuture<Long> counted = async.hincrby(RedisKeys.stats(b), "c:" + ResultCode.RESTORING.code(), 1).toCompletableFuture();
+        return counted.thenCombine(async.time().toCompletableFuture(), (n, t) -> new TransitionResult(request.orderId(),
+                ResultCode.RESTORING, null, request.target(), 0, Long.parseLong(t.get(0)) * 1000 + Long.parseLong(t.get(1)) / 1000));
     }
 
     /** @return the Redis server clock, epoch ms */

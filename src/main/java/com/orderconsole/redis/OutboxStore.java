@@ -59,6 +59,11 @@ public final class OutboxStore {
         return parseAll(bucket, msgs.subList(1, msgs.size()), epoch);
     }
 
+    /** @return true when the bucket's outbox still holds entry {@code id} (one XRANGE of that id alone) */
+    public boolean holds(int bucket, String id) {
+        return !redis.await(async.xrange(RedisKeys.outbox(bucket), Range.create(id, id), Limit.create(0, 1)), "XRANGE").isEmpty();
+    }
+
     private static List<OutboxEntry> parseAll(int bucket, List<StreamMessage<String, String>> msgs, String epoch) {
         List<OutboxEntry> out = new ArrayList<>(msgs.size());
         for (StreamMessage<String, String> m : msgs) {

@@ -11,8 +11,15 @@ import java.util.List;
  */
 public interface AuditEventMapper {
     String KEYSET = "<if test='afterId != null'> AND (at_ms &lt; #{afterAtMs} OR (at_ms = #{afterAtMs} AND id &lt; #{afterId}))</if>";
-    String COMMON = "<if test='actor != null'> AND actor = #{actor}</if>"
-            + "<if test='source != null'> AND source = #{source}</if>"
+    /**
+     * Actor and source match exactly, byte for byte, on every server: the columns take the server's default utf8mb4
+     * collation, which ignores case and accents (MariaDB's utf8mb4_general_ci pads trailing spaces too, MySQL 8's
+     * utf8mb4_0900_ai_ci does not), so 'Bob' and 'bób ' answered for 'bob' on one server and not the same on the
+     * other. The plain equality keeps the (actor, at_ms) / (source, at_ms) range scan; the utf8mb4_bin one drops what
+     * the collation let through.
+     */
+    String COMMON = "<if test='actor != null'> AND actor = #{actor} AND actor COLLATE utf8mb4_bin = #{actor}</if>"
+            + "<if test='source != null'> AND source = #{source} AND source COLLATE utf8mb4_bin = #{source}</if>"
             + "<if test='fromMs != null'> AND at_ms &gt;= #{fromMs}</if>"
             + "<if test='toMs != null'> AND at_ms &lt; #{toMs}</if>"
             + "<if test='idPrefix != null'> AND order_id LIKE CONCAT(#{idPrefix}, '%')</if>" + KEYSET;
@@ -39,8 +46,11 @@ public interface AuditEventMapper {
             + " ORDER BY at_ms DESC, id DESC LIMIT #{limit}</script>")
     List<AuditEventRow> auditLog(AuditEventQuery q);
 
-    /** The plan MariaDB picks for {@link #history}, one row per table access: "key|rows|Extra". */
-    @Select("<script>EXPLAIN SELECT id FROM order_history" + PREFIX_HINT + " WHERE 1 = 1" + COMMON
+    /**
+     * The plan the server picks for {@link #history}, one row per table access with the columns key, rows and Extra
+     * ({@code ${explain}} is {@link SqlDialect#explainTabular()}, set per server in {@link Database}).
+     */
+    @Select("<script>${explain} SELECT id FROM order_history" + PREFIX_HINT + " WHERE 1 = 1" + COMMON
             + "<if test='resultCode != null'> AND result_code = #{resultCode}</if>"
             + " ORDER BY at_ms DESC, id DESC LIMIT #{limit}</script>")
     List<java.util.Map<String, Object>> explainHistory(AuditEventQuery q);

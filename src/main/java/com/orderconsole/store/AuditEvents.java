@@ -21,7 +21,7 @@ public final class AuditEvents {
         return m.auditLog(q);
     }
 
-    /** @return MariaDB's EXPLAIN of the history query (without the move-kind condition), one map per row */
+    /** @return the server's tabular EXPLAIN of the history query (without the move-kind condition), one map per row */
     public List<Map<String, Object>> explainHistory(AuditEventQuery q) {
         return m.explainHistory(q);
     }

@@ -1,5 +1,6 @@
 package com.orderconsole.store;
 
+import com.orderconsole.domain.Failures;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import org.apache.ibatis.mapping.Environment;
@@ -40,12 +41,30 @@ public final class Database implements AutoCloseable {
     private final SqlSessionFactory sessions;
     private final String where;
     private final String account;
+    private final SqlDialect dialect;
 
     private Database(HikariDataSource dataSource, String where, String account) {
         this.dataSource = dataSource;
         this.where = where;
         this.account = account;
-        Configuration cfg = new Configuration(new Environment("main", new JdbcTransactionFactory(), dataSource));
+        try (Connection c = dataSource.getConnection()) {
+            this.dialect = SqlDialect.of(c);
+        } catch (SQLException e) {
+            dataSource.close();
+            throw new DatabaseUnavailableException("cannot open the orders database at " + where + ": " + rootMessage(e), e);
+        }
+        Configuration cfg = mappers(dialect);
+        cfg.setEnvironment(new Environment("main", new JdbcTransactionFactory(), dataSource));
+        this.sessions = new SqlSessionFactoryBuilder().build(cfg);
+    }
+
+    /**
+     * The MyBatis mappers with their statements phrased for one server ({@code ${explain}}:
+     * {@link SqlDialect#explainTabular()}), without a data source; the grammar test reads every statement from it.
+     */
+    static Configuration mappers(SqlDialect dialect) {
+        Configuration cfg = new Configuration();
+        cfg.getVariables().setProperty("explain", dialect.explainTabular());
         cfg.setMapUnderscoreToCamelCase(true);
         cfg.setDefaultStatementTimeout(STATEMENT_TIMEOUT_SECONDS);
         cfg.addMapper(OrderMapper.class);
@@ -57,7 +76,7 @@ public final class Database implements AutoCloseable {
         cfg.addMapper(AuditMapper.class);
         cfg.addMapper(BulkMapper.class);
         cfg.addMapper(AuditEventMapper.class);
-        this.sessions = new SqlSessionFactoryBuilder().build(cfg);
+        return cfg;
     }
 
     /**
@@ -272,13 +291,18 @@ public final class Database implements AutoCloseable {
         return where;
     }
 
+    /** @return which server this is, for the statements phrased differently on each */
+    public SqlDialect dialect() {
+        return dialect;
+    }
+
     /** Raw pool, for benchmarks that compare against plain SQL. */
     public javax.sql.DataSource dataSource() {
         return dataSource;
     }
 
     static String describe(String jdbcUrl) {
-        String s = jdbcUrl.replaceFirst("^jdbc:[a-z]+://", "");
+        String s = jdbcUrl.replaceFirst("^jdbc:[a-z]+(\\+srv)?(:[a-z]+)?://", "");
         int q = s.indexOf('?');
         if (q >= 0) {
             s = s.substring(0, q);
@@ -288,11 +312,11 @@ public final class Database implements AutoCloseable {
     }
 
     static String rootMessage(Throwable t) {
-        Throwable r = t;
-        while (r.getCause() != null && r.getCause() != r) {
-            r = r.getCause();
-        }
+        Throwable r = Failures.root(t);
         String m = r.getMessage() == null ? r.getClass().getSimpleName() : r.getMessage().lines().findFirst().orElse("");
+        if (publicKeyRefused(t)) {
+            return "the server " + publicKeyWords();
+        }
         Matcher pool = POOL_TIMEOUT.matcher(m);
         if (pool.find()) {
             String wait = String.format(Locale.ROOT, "no connection within %.1f s", Long.parseLong(pool.group(1)) / 1000.0);
@@ -300,6 +324,36 @@ public final class Database implements AutoCloseable {
                     : wait + " (the server did not answer, or all " + pool.group(2) + " in use)";
         }
         return m;
+    }
+
+    /**
+     * Connector/J's text when MySQL 8's default authentication ({@code caching_sha2_password}) must send the
+     * password over a connection without TLS and the URL does not let the driver fetch the server's RSA key.
+     */
+    static final String PUBLIC_KEY_REFUSED = "Public Key Retrieval is not allowed";
+
+    /**
+     * The product does not turn {@code allowPublicKeyRetrieval} on by itself: without TLS a machine in the middle
+     * could hand over its own key and read the password (Connector/J reference, "Security":
+     * dev.mysql.com/doc/connector-j/en/connector-j-connp-props-security.html).
+     *
+     * @return true when a failure (or one of its causes) is that refusal
+     */
+    static boolean publicKeyRefused(Throwable t) {
+        for (Throwable c = t; c != null; c = c.getCause() == c ? null : c.getCause()) {
+            if (c.getMessage() != null && c.getMessage().startsWith(PUBLIC_KEY_REFUSED)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** @return what to change, in words, after "the server" or "the database at X" */
+    static String publicKeyWords() {
+        return "needs the password sent over TLS or encrypted with its RSA public key (MySQL 8's caching_sha2_password), "
+                + "and this connection has no TLS: use sslMode=REQUIRED in the JDBC URL (best), or give the server's key "
+                + "with serverRSAPublicKeyFile=PATH, or add allowPublicKeyRetrieval=true (only on a network you trust: "
+                + "a machine in the middle could read the password)";
     }
 
     /** HikariCP's text when no connection came within the timeout: "pool - Connection is not available, request timed out after 2011ms (total=4, …)". */

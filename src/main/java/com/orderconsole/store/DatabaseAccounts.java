@@ -10,18 +10,23 @@ import java.sql.Statement;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.Properties;
+import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
  * Who a database account is, as the server authenticated it, and which console roles it holds
- * ({@link ConsoleRoles}). Works on MariaDB 10.6+ and MySQL 8.0.19+ ({@code information_schema.APPLICABLE_ROLES}
- * and {@code ENABLED_ROLES}).
+ * ({@link ConsoleRoles}). Works on MariaDB 10.6+ and MySQL 8.0.22+ ({@code information_schema.APPLICABLE_ROLES}
+ * and {@code ENABLED_ROLES}, read as {@link SqlDialect#rolesInForce} says).
  */
 public final class DatabaseAccounts {
     /** MySQL/MariaDB error: access denied for user (wrong password or no such account). */
     private static final int ER_ACCESS_DENIED = 1045;
-    private static final Pattern URL = Pattern.compile("^(jdbc:[a-z]+://[^/?]*)(?:/[^?]*)?(\\?.*)?$");
+    /**
+     * A Connector/J URL: plain, DNS SRV ({@code jdbc:mysql+srv://}) or with several hosts
+     * ({@code jdbc:mysql:replication://}, {@code jdbc:mysql:loadbalance://}); the host part may list hosts with commas.
+     */
+    private static final Pattern URL = Pattern.compile("^(jdbc:mysql(?:\\+srv)?(?::[a-z]+)?://[^/?]*)(?:/[^?]*)?(\\?.*)?$");
 
     private DatabaseAccounts() {
     }
@@ -73,10 +78,12 @@ public final class DatabaseAccounts {
                 throw new AccountRefusedException("the database at " + where + " does not check accounts (it runs "
                         + "without grant tables), so it cannot tell who signs in; use a server with access control", null);
             }
-            return new Account(name, current.substring(at + 1),
-                    highest(st, "SELECT ROLE_NAME FROM information_schema.APPLICABLE_ROLES"),
-                    highest(st, "SELECT ROLE_NAME FROM information_schema.ENABLED_ROLES"));
+            SqlDialect.Roles roles = SqlDialect.rolesInForce(st);
+            return new Account(name, current.substring(at + 1), highest(roles.held()), highest(roles.inForce()));
         } catch (SQLException e) {
+            if (Database.publicKeyRefused(e)) {
+                throw new AccountRefusedException("the database at " + where + " " + Database.publicKeyWords(), e);
+            }
             if (e.getErrorCode() == ER_ACCESS_DENIED) {
                 throw new AccountRefusedException("the database at " + where + " refused account '" + user + "': "
                         + (password.isEmpty() ? "no password was given" : "wrong password, or no such account"), e);
@@ -90,14 +97,12 @@ public final class DatabaseAccounts {
         }
     }
 
-    private static Role highest(Statement st, String query) throws SQLException {
+    private static Role highest(Set<String> databaseRoles) {
         Optional<Role> best = Optional.empty();
-        try (ResultSet rs = st.executeQuery(query)) {
-            while (rs.next()) {
-                Optional<Role> r = ConsoleRoles.role(rs.getString(1));
-                if (r.isPresent() && best.map(b -> r.get().includes(b)).orElse(true)) {
-                    best = r;
-                }
+        for (String name : databaseRoles) {
+            Optional<Role> r = ConsoleRoles.role(name);
+            if (r.isPresent() && best.map(b -> r.get().includes(b)).orElse(true)) {
+                best = r;
             }
         }
         return best.orElse(null);
@@ -107,7 +112,7 @@ public final class DatabaseAccounts {
     static String serverUrl(String jdbcUrl) {
         Matcher m = URL.matcher(jdbcUrl);
         if (!m.matches()) {
-            throw new IllegalArgumentException("not a JDBC URL of the form jdbc:mysql://host:port/schema: "
+            throw new IllegalArgumentException("not a MySQL JDBC URL of the form jdbc:mysql://host:port/schema: "
                     + Database.describe(jdbcUrl));
         }
         return m.group(1) + "/" + (m.group(2) == null ? "" : m.group(2));

@@ -4,7 +4,13 @@ import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.HashMap;
 import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -80,6 +86,67 @@ public enum SqlDialect {
     /** @return the server's name for messages: "MariaDB" or "MySQL" */
     public String product() {
         return this == MARIADB ? "MariaDB" : "MySQL";
+    }
+
+    /**
+     * The database roles of the signed-in account.
+     *
+     * @param held every role the account holds, directly or through other roles
+     * @param inForce the roles in force in this session: those enabled at sign-in and every role granted to them
+     */
+    public record Roles(Set<String> held, Set<String> inForce) {
+    }
+
+    /**
+     * Reads the session's roles the same way on both servers. MariaDB's {@code information_schema.ENABLED_ROLES}
+     * lists the roles granted to the enabled ones too (mariadb.com/kb/en/information-schema-enabled_roles-table/);
+     * MySQL's lists only the roles activated directly (refman/8.4/en/information-schema-enabled-roles-table.html),
+     * so a console role granted to a team's default role was taken for none. The roles granted to roles are read
+     * from {@code APPLICABLE_ROLES} (one row per grant reachable from the account: GRANTEE is the user part of the
+     * account or role the role was granted to, refman/8.4/en/information-schema-applicable-roles-table.html) and
+     * followed from the enabled ones.
+     *
+     * @param st a statement of the signed-in session
+     * @return the roles held and in force
+     */
+    public static Roles rolesInForce(Statement st) throws SQLException {
+        Map<String, Set<String>> grantedTo = new HashMap<>();
+        Set<String> held = new TreeSet<>();
+        try (ResultSet rs = st.executeQuery("SELECT GRANTEE, ROLE_NAME FROM information_schema.APPLICABLE_ROLES")) {
+            while (rs.next()) {
+                if (rs.getString(1) != null && rs.getString(2) != null) {
+                    grantedTo.computeIfAbsent(rs.getString(1), g -> new TreeSet<>()).add(rs.getString(2));
+                    held.add(rs.getString(2));
+                }
+            }
+        }
+        Set<String> enabled = new TreeSet<>();
+        try (ResultSet rs = st.executeQuery("SELECT ROLE_NAME FROM information_schema.ENABLED_ROLES")) {
+            while (rs.next()) {
+                if (rs.getString(1) != null) { // MariaDB answers one NULL row when no role is enabled
+                    enabled.add(rs.getString(1));
+                }
+            }
+        }
+        return new Roles(held, closure(enabled, grantedTo));
+    }
+
+    /**
+     * @param start roles in force directly
+     * @param grantedTo for a role, the roles granted to it
+     * @return start and every role reachable from it
+     */
+    static Set<String> closure(Set<String> start, Map<String, Set<String>> grantedTo) {
+        Set<String> seen = new TreeSet<>(start);
+        Deque<String> todo = new ArrayDeque<>(start);
+        while (!todo.isEmpty()) {
+            for (String r : grantedTo.getOrDefault(todo.pop(), Set.of())) {
+                if (seen.add(r)) {
+                    todo.push(r);
+                }
+            }
+        }
+        return seen;
     }
 
     /**

@@ -14,8 +14,13 @@ public interface SyncCursorMapper {
     @Select("SELECT last_id, epoch FROM sync_cursor WHERE bucket = #{b}")
     CursorRow cursor(@Param("b") int bucket);
 
+    /**
+     * Inserts or replaces a bucket's cursor. The new values are given twice rather than read back with
+     * {@code VALUES(col)}, which MySQL 8.0.20+ deprecates (warning 1287), or with MySQL's row alias
+     * ({@code AS new ... new.col}), which MariaDB refuses: this phrasing runs unchanged on both.
+     */
     @Insert("INSERT INTO sync_cursor (bucket, last_id, epoch, updated_at_ms) VALUES (#{b}, #{id}, #{epoch}, #{now}) "
-            + "ON DUPLICATE KEY UPDATE last_id = VALUES(last_id), epoch = VALUES(epoch), updated_at_ms = VALUES(updated_at_ms)")
+            + "ON DUPLICATE KEY UPDATE last_id = #{id}, epoch = #{epoch}, updated_at_ms = #{now}")
     int save(@Param("b") int bucket, @Param("id") String lastId, @Param("epoch") String epoch, @Param("now") long nowMs);
 
     /** Creates the row if absent so that {@link #lockCursor} has something to lock. */

@@ -334,11 +334,11 @@ public final class Follower implements AutoCloseable {
                 // before it). Without it, this Redis was restored from a copy older than what MySQL has: its order
                 // states are stale and the entries after the copy are gone. It becomes a new data set, restored
                 // from MySQL by maintenance.
-                rules.forgetEpoch(epoch);
                 String why = "Redis outbox of bucket " + bucket + " no longer holds entry " + after
                         + ", the last one MySQL applied: Redis went back in time; maintenance restores it from MySQL";
                 // Logged here, once per data set (the marker is gone now): the follower's loop logs one failure
                 // per 30 s, and the cluster soak saw a CLUSTERDOWN logged 2 s before hide why a restore ran.
+                rules.forgetEpoch(epoch, why);
                 log.warn("{}", why);
                 throw new IllegalStateException(why);
             }
@@ -739,6 +739,38 @@ public final class Follower implements AutoCloseable {
             }
             sleepQuietly(100);
         }
+        return false;
+    }
+
+    /**
+     * The follower's fence, asked by the cancel sweeper before it acts on a bucket (issue 25): is the outbox entry
+     * MySQL applied last for this bucket still in Redis? When it is not, Redis went back in time (restored from an
+     * older copy) and its WAIT_PAY states may be orders MySQL has as paid; the data set is fenced at once, as the
+     * follower would on its next batch, and maintenance restores it from MySQL. A follower elsewhere that applies and
+     * trims between the cursor read and the look in Redis moves the cursor: the look is made again with the new one.
+     *
+     * @param bucket a bucket
+     * @param epoch the data-set marker the caller read
+     * @return true when the bucket may be acted on; false when Redis is behind MySQL (now fenced)
+     * @throws com.orderconsole.store.DatabaseUnavailableException when MySQL does not answer (then nothing can tell)
+     */
+    public boolean fenceHolds(int bucket, String epoch) {
+        String seen = null;
+        for (int attempt = 0; attempt < 3; attempt++) {
+            CursorStore.Cursor c = db.read(t -> t.cursors().read(bucket));
+            String after = c.epoch() == null ? c.lastId() : c.after(epoch);
+            if (c.epoch() == null || !after.equals(c.lastId()) || "0-0".equals(after) || outbox.holds(bucket, after)) {
+                return true;
+            }
+            if (after.equals(seen)) {
+                break; // the same cursor twice, its entry gone both times: not a trim that raced this look
+            }
+            seen = after;
+        }
+        String why = "Redis outbox of bucket " + bucket + " no longer holds entry " + seen
+                + ", the last one MySQL applied: Redis went back in time; maintenance restores it from MySQL (found by the cancel sweeper)";
+        rules.forgetEpoch(epoch, why);
+        log.warn("{}", why);
         return false;
     }
 

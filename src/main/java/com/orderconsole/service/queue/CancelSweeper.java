@@ -48,6 +48,7 @@ public final class CancelSweeper implements AutoCloseable {
     private final CancelQueueStore queue;
     private final RulesStore marker;
     private final TransitionService transitions;
+    private final Fence fence;
     private final Access access;
     private final AuditTrail audit;
     private final int batchSize;
@@ -61,16 +62,32 @@ public final class CancelSweeper implements AutoCloseable {
     private ScheduledFuture<?> task;
 
     /**
+     * The data-set fence the sweeper checks before it cancels in a bucket (issue 25): the follower's
+     * {@link com.orderconsole.service.follower.Follower#fenceHolds}.
+     */
+    @FunctionalInterface
+    public interface Fence {
+        /**
+         * @param bucket the bucket about to be swept
+         * @param epoch the data-set marker read this tick
+         * @return false when Redis is behind MySQL (then nothing in it may be cancelled)
+         */
+        boolean holds(int bucket, String epoch);
+    }
+
+    /**
+     * @param fence asked once per bucket and tick before the bucket's first cancel
      * @param batchSize entries read per ZRANGEBYSCORE and cancelled per pipelined round, e.g. 500
      * @param maxBatchesPerTick bound on rounds per bucket per tick, so a tick never runs unbounded
      * @param audit where pausing and resuming are recorded
      */
-    public CancelSweeper(RedisConnection redis, CancelQueueStore queue, RulesStore marker, TransitionService transitions, Access access,
-                         AuditTrail audit, int batchSize, int maxBatchesPerTick) {
+    public CancelSweeper(RedisConnection redis, CancelQueueStore queue, RulesStore marker, TransitionService transitions, Fence fence,
+                         Access access, AuditTrail audit, int batchSize, int maxBatchesPerTick) {
         this.redis = redis;
         this.queue = queue;
         this.marker = marker;
         this.transitions = transitions;
+        this.fence = fence;
         this.access = access;
         this.audit = audit;
         this.batchSize = batchSize;
@@ -100,7 +117,8 @@ public final class CancelSweeper implements AutoCloseable {
         if ("1".equals(state.get("paused"))) {
             return 0;
         }
-        if (marker.epoch() == null) {
+        String epoch = marker.epoch();
+        if (epoch == null) {
             // Redis lost its data or went back in time: until maintenance has restored the orders from
             // MySQL, a WAIT_PAY seen here may be an order MySQL knows as paid.
             long held = failures.occurrence("no marker");
@@ -115,6 +133,9 @@ public final class CancelSweeper implements AutoCloseable {
                 List<QueueEntry> due = queue.due(b, now, batchSize);
                 if (due.isEmpty()) {
                     break;
+                }
+                if (round == 0 && !fence.holds(b, epoch)) {
+                    return done; // Redis is behind MySQL: the data set is fenced now, nothing more is cancelled
                 }
                 done += cancelAll(due);
                 if (due.size() < batchSize) {

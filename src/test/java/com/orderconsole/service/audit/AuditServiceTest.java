@@ -135,4 +135,25 @@ class AuditServiceTest {
                 .singleElement().asString().startsWith("key=idx_history_code_at");
         assertThat(s.audit().explainFirstPage(AuditFilter.all(), 100)).singleElement().asString().startsWith("key=idx_history_at");
     }
+
+    @Test
+    void actorAndSourceMatchExactlyWhateverTheServersCollation() {
+        // The columns take the server's default utf8mb4 collation, which ignores case and accents on MariaDB
+        // and on MySQL 8 alike (and pads trailing spaces on one only): 'Bob' and 'bób' are other people.
+        s.transitions().transition(new Operator("Bob", Role.OPS), TransitionRequest.of("a-5", OrderStatus.PAID, "CLI", "paid"));
+        s.transitions().transition(new Operator("bób", Role.OPS), TransitionRequest.of("a-2", OrderStatus.PAID, "Cli", "paid"));
+        s.queue().extend(new Operator("BOB", Role.OPS), "a-3", Duration.ofMinutes(5), "cli", "asked twice");
+        assertThat(s.follower().catchUp(Duration.ofSeconds(20)).caughtUp()).isTrue();
+
+        assertThat(all(new AuditFilter("bob", null, null, null, null, null, null), 3)).extracting(AuditEvent::actor)
+                .isNotEmpty().containsOnly("bob");
+        assertThat(all(new AuditFilter("Bob", null, null, null, null, null, null), 3)).extracting(AuditEvent::actor)
+                .containsExactly("Bob");
+        assertThat(all(new AuditFilter(null, "cli", null, null, null, null, null), 3)).extracting(AuditEvent::source)
+                .isNotEmpty().containsOnly("cli");
+        assertThat(all(new AuditFilter(null, "CLI", null, null, null, null, null), 3)).extracting(AuditEvent::source)
+                .containsExactly("CLI");
+        assertThat(s.audit().explainFirstPage(new AuditFilter("bob", null, null, null, null, null, null), 100))
+                .singleElement().asString().startsWith("key=idx_history_actor_at");
+    }
 }
