@@ -1,7 +1,7 @@
 package com.orderconsole;
 
 import com.orderconsole.app.Engine;
-import com.orderconsole.service.Services;
+import com.orderconsole.app.Services;
 import org.junit.jupiter.api.extension.AfterEachCallback;
 import org.junit.jupiter.api.extension.BeforeEachCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;

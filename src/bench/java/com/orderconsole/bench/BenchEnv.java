@@ -5,7 +5,7 @@ import com.orderconsole.embedded.EmbeddedMariaDb;
 import com.orderconsole.embedded.EmbeddedRedis;
 import com.orderconsole.redis.RedisConnection;
 import com.orderconsole.redis.RedisStores;
-import com.orderconsole.service.Services;
+import com.orderconsole.app.Services;
 import com.orderconsole.store.Database;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.StatefulRedisConnection;

@@ -6,7 +6,7 @@ import com.orderconsole.domain.OrderStatus;
 import com.orderconsole.domain.ResultCode;
 import com.orderconsole.domain.Role;
 import com.orderconsole.domain.TransitionRequest;
-import com.orderconsole.service.Services;
+import com.orderconsole.app.Services;
 import com.orderconsole.service.audit.AuditFilter;
 import com.orderconsole.service.audit.MoveKind;
 import com.orderconsole.service.bulk.BulkBatch;

@@ -7,7 +7,7 @@ import com.orderconsole.domain.TransitionRequest;
 import com.orderconsole.domain.TransitionResult;
 import com.orderconsole.redis.RedisKeys;
 import com.orderconsole.redis.RedisStores;
-import com.orderconsole.service.Services;
+import com.orderconsole.app.Services;
 import redis.embedded.RedisShardedCluster;
 
 import java.io.IOException;

@@ -4,7 +4,7 @@ import com.orderconsole.domain.Operator;
 import com.orderconsole.domain.OrderState;
 import com.orderconsole.domain.OrderStatus;
 import com.orderconsole.domain.TransitionRequest;
-import com.orderconsole.service.Services;
+import com.orderconsole.app.Services;
 import org.HdrHistogram.ConcurrentHistogram;
 import org.HdrHistogram.Histogram;
 

@@ -6,7 +6,7 @@ import com.orderconsole.domain.OrderStatus;
 import com.orderconsole.domain.TransitionRequest;
 import com.orderconsole.domain.TransitionResult;
 import com.orderconsole.redis.RedisKeys;
-import com.orderconsole.service.Services;
+import com.orderconsole.app.Services;
 
 import java.time.Duration;
 

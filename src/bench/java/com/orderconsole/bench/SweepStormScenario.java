@@ -5,7 +5,7 @@ import com.orderconsole.domain.OrderState;
 import com.orderconsole.domain.OrderStatus;
 import com.orderconsole.domain.TransitionRequest;
 import com.orderconsole.redis.RedisKeys;
-import com.orderconsole.service.Services;
+import com.orderconsole.app.Services;
 import com.orderconsole.service.queue.BenchSweepers;
 import com.orderconsole.service.queue.CancelSweeper;
 import io.lettuce.core.Range;

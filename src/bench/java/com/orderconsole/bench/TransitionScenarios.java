@@ -7,7 +7,7 @@ import com.orderconsole.domain.TransitionRequest;
 import com.orderconsole.domain.TransitionResult;
 import com.orderconsole.redis.LuaScript;
 import com.orderconsole.redis.RedisKeys;
-import com.orderconsole.service.Services;
+import com.orderconsole.app.Services;
 import com.orderconsole.service.follower.Follower;
 import com.orderconsole.service.follower.FollowerStatus;
 import com.orderconsole.store.OrderStore;

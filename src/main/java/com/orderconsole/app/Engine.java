@@ -6,7 +6,7 @@ import com.orderconsole.domain.Role;
 import com.orderconsole.embedded.EmbeddedMariaDb;
 import com.orderconsole.embedded.EmbeddedRedis;
 import com.orderconsole.redis.RedisStores;
-import com.orderconsole.service.Services;
+import com.orderconsole.app.Services;
 import com.orderconsole.service.audit.AuditService;
 import com.orderconsole.store.Database;
 import org.slf4j.Logger;
@@ -123,7 +123,7 @@ public final class Engine implements AutoCloseable {
             }
             redis = RedisStores.connect(redisUri, config.commandTimeout());
             // Before any service exists: the services size their per-bucket state by the count.
-            new com.orderconsole.service.DataSetIdentity(redis.connection(), redis.rules(), db).settleBuckets(config.buckets());
+            new com.orderconsole.service.maintenance.DataSetIdentity(redis.connection(), redis.rules(), db).settleBuckets(config.buckets());
             Services services = Services.create(redis, db, config.paymentTimeout(), config.terminalRetention());
             Role role = operator.role();
             // Only those who may write record a new pairing; everyone is refused a Redis of another system.

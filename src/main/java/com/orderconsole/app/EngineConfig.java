@@ -2,7 +2,7 @@ package com.orderconsole.app;
 
 import com.orderconsole.app.Messages;
 import com.orderconsole.domain.Role;
-import com.orderconsole.service.Services;
+import com.orderconsole.app.Services;
 
 import java.nio.file.Path;
 import java.time.Duration;

@@ -6,7 +6,7 @@ import com.orderconsole.app.Messages;
 import com.orderconsole.app.ProductionGuard;
 import com.orderconsole.domain.OrderStatus;
 import com.orderconsole.domain.ResultCode;
-import com.orderconsole.service.Services;
+import com.orderconsole.app.Services;
 import com.orderconsole.service.bulk.BulkBatch;
 import com.orderconsole.service.bulk.BulkItem;
 import com.orderconsole.service.bulk.BulkPreview;

@@ -6,7 +6,7 @@ import com.orderconsole.app.EngineConfig;
 import com.orderconsole.app.NotConfirmedException;
 import com.orderconsole.app.ProductionGuard;
 import com.orderconsole.domain.Operator;
-import com.orderconsole.service.Services;
+import com.orderconsole.app.Services;
 import com.orderconsole.service.follower.CatchUp;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.ParameterException;

@@ -4,7 +4,7 @@ import com.orderconsole.app.DeadLetterWords;
 import com.orderconsole.app.Engine;
 import com.orderconsole.app.Messages;
 import com.orderconsole.app.ProductionGuard;
-import com.orderconsole.service.Services;
+import com.orderconsole.app.Services;
 import com.orderconsole.service.deadletter.DeadLetter;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;

@@ -2,7 +2,7 @@ package com.orderconsole.cli;
 
 import com.orderconsole.app.Messages;
 import com.orderconsole.app.Engine;
-import com.orderconsole.service.Services;
+import com.orderconsole.app.Services;
 import com.orderconsole.service.follower.FollowerStatus;
 import picocli.CommandLine.Command;
 

@@ -6,7 +6,7 @@ import com.orderconsole.app.Engine;
 import com.orderconsole.app.ProductionGuard;
 import com.orderconsole.domain.Operator;
 import com.orderconsole.domain.Role;
-import com.orderconsole.service.Services;
+import com.orderconsole.app.Services;
 import com.orderconsole.service.recon.ReconCategory;
 import com.orderconsole.service.recon.ReconProgress;
 import com.orderconsole.service.recon.ReconReport;

@@ -6,7 +6,7 @@ import com.orderconsole.app.Messages;
 import com.orderconsole.app.Termination;
 import com.orderconsole.domain.Role;
 import com.orderconsole.service.DaemonScheduler;
-import com.orderconsole.service.Services;
+import com.orderconsole.app.Services;
 import com.orderconsole.service.metrics.Alert;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;

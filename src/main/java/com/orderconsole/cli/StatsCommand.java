@@ -4,7 +4,7 @@ import com.orderconsole.app.Messages;
 import com.orderconsole.app.Engine;
 import com.orderconsole.domain.OrderStatus;
 import com.orderconsole.domain.ResultCode;
-import com.orderconsole.service.Services;
+import com.orderconsole.app.Services;
 import com.orderconsole.service.follower.FollowerStatus;
 import com.orderconsole.service.monitor.Health;
 import com.orderconsole.service.monitor.MonitorService;

@@ -4,7 +4,7 @@ import com.orderconsole.app.Engine;
 import com.orderconsole.app.Messages;
 import com.orderconsole.app.NotConfirmedException;
 import com.orderconsole.app.ProductionGuard;
-import com.orderconsole.service.Services;
+import com.orderconsole.app.Services;
 import com.orderconsole.service.traffic.SimulatorSettings;
 import com.orderconsole.service.traffic.SimulatorStatus;
 import com.orderconsole.service.traffic.TrafficSimulator;

@@ -7,7 +7,7 @@ import com.orderconsole.domain.OrderStatus;
 import com.orderconsole.domain.ResultCode;
 import com.orderconsole.domain.TransitionRequest;
 import com.orderconsole.domain.TransitionResult;
-import com.orderconsole.service.Services;
+import com.orderconsole.app.Services;
 import com.orderconsole.service.order.OrderNotFoundException;
 import com.orderconsole.service.transition.TransitionOutcome;
 import picocli.CommandLine.Command;

@@ -1,5 +1,6 @@
 package com.orderconsole.service;
 
+
 import com.orderconsole.domain.Operator;
 import com.orderconsole.store.AuditRow;
 import com.orderconsole.store.Database;
@@ -28,7 +29,7 @@ public final class AuditTrail {
 
     private final Database db;
 
-    /** Built by {@link Services}. */
+    /** Built by the wiring ({@code app.Services}). */
     public AuditTrail(Database db) {
         this.db = db;
     }

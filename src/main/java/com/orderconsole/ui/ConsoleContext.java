@@ -2,7 +2,7 @@ package com.orderconsole.ui;
 
 import com.orderconsole.domain.Environment;
 import com.orderconsole.domain.Operator;
-import com.orderconsole.service.Services;
+import com.orderconsole.app.Services;
 import com.orderconsole.ui.common.Background;
 import com.orderconsole.ui.common.DialogService;
 

@@ -123,7 +123,7 @@ class LayerRulesTest {
 
     @Test
     void onlyTheTerminalRetentionLetsOrderStateLeaveRedis() {
-        noClasses().that().doNotHaveFullyQualifiedName(com.orderconsole.service.TerminalRetention.class.getName())
+        noClasses().that().doNotHaveFullyQualifiedName(com.orderconsole.service.follower.TerminalRetention.class.getName())
                 .and().resideOutsideOfPackage("com.orderconsole.redis..")
                 .should().callMethod(OrderStateStore.class, "retire", java.util.List.class)
                 .because("an order's hash may only expire once MySQL holds it durably: the follower hands the terminal "
@@ -135,7 +135,7 @@ class LayerRulesTest {
     void onlyTheFollowerAppliesTheOutboxToMySql() {
         noClasses().that().resideOutsideOfPackage("com.orderconsole.service.follower..")
                 .and().resideOutsideOfPackage("com.orderconsole.redis..")
-                .and().doNotHaveFullyQualifiedName(com.orderconsole.service.Services.class.getName())
+                .and().doNotHaveFullyQualifiedName(com.orderconsole.app.Services.class.getName())
                 .should().dependOnClassesThat().haveFullyQualifiedName(OutboxStore.class.getName())
                 .because("the outbox is read and trimmed by the MySQL follower alone; trimming elsewhere could lose an entry")
                 .check(classes);
@@ -150,6 +150,15 @@ class LayerRulesTest {
         noClasses().that().resideInAnyPackage("com.orderconsole.ui..", "com.orderconsole.cli..")
                 .should().callMethod(Follower.class, "drainOnce")
                 .because("'apply and wait for MySQL' is TransitionService.transitionAndWait / Follower.catchUp, one use case for both front ends")
+                .check(classes);
+    }
+
+    @Test
+    void theServiceRootHoldsOnlyHelpersBelowEveryCapability() {
+        noClasses().that().resideInAPackage("com.orderconsole.service")
+                .should().dependOnClassesThat().resideInAPackage("com.orderconsole.service.*..")
+                .because("the root package's helpers (Access, AuditTrail, …) are used by every capability room; a root class that "
+                        + "used a room would make a cycle the slice rule below does not see (it slices the rooms only)")
                 .check(classes);
     }
 

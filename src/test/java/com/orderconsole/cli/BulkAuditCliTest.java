@@ -8,7 +8,7 @@ import com.orderconsole.domain.Operator;
 import com.orderconsole.domain.OrderStatus;
 import com.orderconsole.domain.Role;
 import com.orderconsole.domain.TransitionRequest;
-import com.orderconsole.service.Services;
+import com.orderconsole.app.Services;
 import com.orderconsole.service.bulk.BulkPreview;
 import com.orderconsole.service.bulk.BulkProgress;
 import com.orderconsole.service.bulk.BulkScope;

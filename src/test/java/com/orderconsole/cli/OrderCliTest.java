@@ -13,7 +13,7 @@ import com.orderconsole.domain.OrderStatus;
 import com.orderconsole.domain.Role;
 import com.orderconsole.domain.TransitionRequest;
 import com.orderconsole.redis.RedisKeys;
-import com.orderconsole.service.Services;
+import com.orderconsole.app.Services;
 import com.orderconsole.service.order.OrderDetails;
 import com.orderconsole.cli.CliRunner.Run;
 import org.junit.jupiter.api.BeforeEach;

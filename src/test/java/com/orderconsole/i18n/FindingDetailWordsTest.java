@@ -8,7 +8,7 @@ import com.orderconsole.app.Languages;
 import com.orderconsole.app.Messages;
 import com.orderconsole.domain.Operator;
 import com.orderconsole.domain.Role;
-import com.orderconsole.service.Services;
+import com.orderconsole.app.Services;
 import com.orderconsole.service.recon.FindingDetail;
 import com.orderconsole.service.recon.ReconFinding;
 import com.orderconsole.service.recon.ReconProgress;

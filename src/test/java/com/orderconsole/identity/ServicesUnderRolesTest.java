@@ -7,7 +7,7 @@ import com.orderconsole.domain.OrderStatus;
 import com.orderconsole.domain.PermissionDeniedException;
 import com.orderconsole.domain.Role;
 import com.orderconsole.domain.TransitionRequest;
-import com.orderconsole.service.Services;
+import com.orderconsole.app.Services;
 import com.orderconsole.service.importer.ImportProgress;
 import com.orderconsole.service.importer.ImportReport;
 import com.orderconsole.service.order.OrderDetails;

@@ -1,5 +1,7 @@
 package com.orderconsole.service;
 
+import com.orderconsole.app.Services;
+
 import com.orderconsole.RawSql;
 import com.orderconsole.StallingProxy;
 import com.orderconsole.TestServers;

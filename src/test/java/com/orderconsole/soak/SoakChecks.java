@@ -4,7 +4,7 @@ import com.orderconsole.domain.Operator;
 import com.orderconsole.domain.OrderStatus;
 import com.orderconsole.domain.Role;
 import com.orderconsole.redis.RedisKeys;
-import com.orderconsole.service.Services;
+import com.orderconsole.app.Services;
 import com.orderconsole.service.follower.FollowerStatus;
 import com.orderconsole.service.recon.ReconCategory;
 import com.orderconsole.service.recon.ReconFinding;

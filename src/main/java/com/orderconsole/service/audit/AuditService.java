@@ -44,7 +44,7 @@ public final class AuditService {
     private final Supplier<TransitionRules> rules;
 
     /**
-     * Built by {@link com.orderconsole.service.Services}. The rules come from Redis; while Redis does not answer,
+     * Built by the wiring ({@code app.Services}). The rules come from Redis; while Redis does not answer,
      * from the newest version archived in MySQL, so the audit view keeps reading the durable record.
      */
     public AuditService(Database db, RulesService rules) {

@@ -104,7 +104,7 @@ public final class BulkService {
     private final long leaseMs;
 
     /**
-     * Built by {@link com.orderconsole.service.Services}; {@code clock} gives Redis {@code TIME}; {@code follower} is caught
+     * Built by the wiring ({@code app.Services}); {@code clock} gives Redis {@code TIME}; {@code follower} is caught
      * up before an abandoned batch is closed; {@code audit} records who closed it.
      */
     public BulkService(RedisConnection clock, OrderStateStore states, Database db, OrderService orders, TransitionService transitions,

@@ -26,7 +26,7 @@ public final class DeadLetterService {
     private final Access access;
     private final AuditTrail audit;
 
-    /** Built by {@link com.orderconsole.service.Services}. */
+    /** Built by the wiring ({@code app.Services}). */
     public DeadLetterService(Database db, OrderService orders, Access access, AuditTrail audit) {
         this.audit = audit;
         this.db = db;

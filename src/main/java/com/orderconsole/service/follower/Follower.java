@@ -97,16 +97,23 @@ public final class Follower implements AutoCloseable {
     /** One line an hour that MySQL lacks orders Redis has: after a MySQL restore every batch would say it. */
     private final LogLimiter redisOnlyLog = new LogLimiter(3_600_000);
     /** Lets terminal orders leave Redis after MySQL has them (issue 16); null: they stay. */
-    private volatile com.orderconsole.service.TerminalRetention retention;
+    /** Null: terminal orders stay in Redis after the follower applies them. */
+    private final TerminalRetention retention;
     /** The terminal statuses of the rules in force (a move out of one needs an override record). */
-    private volatile java.util.function.Supplier<java.util.Set<OrderStatus>> terminal = () -> TransitionRules.defaults().terminal();
+    /** The terminal statuses of the rules in force, for the sequence check. */
+    private final java.util.function.Supplier<java.util.Set<OrderStatus>> terminal;
     private volatile boolean sequenceCheck = true;
 
     /**
-     * Built by {@link com.orderconsole.service.Services}; {@code clock} gives Redis {@code TIME}, {@code states} tells
-     * an order MySQL lacks but Redis has (MySQL restored from an older backup) from one neither has (invented).
+     * Built by the wiring ({@code app.Services}); {@code clock} gives Redis {@code TIME}, {@code states} tells
+     * an order MySQL lacks but Redis has (MySQL restored from an older backup) from one neither has (invented);
+     * {@code terminal} gives the terminal statuses of the rules in force (the sequence check); after each commit
+     * terminal orders get their Redis expiry from {@code retention} (null: they stay).
      */
-    public Follower(RedisConnection clock, OutboxStore outbox, RulesStore rules, OrderStateStore states, Database db, Access access) {
+    public Follower(RedisConnection clock, OutboxStore outbox, RulesStore rules, OrderStateStore states, Database db, Access access,
+                    java.util.function.Supplier<java.util.Set<OrderStatus>> terminal, TerminalRetention retention) {
+        this.terminal = terminal;
+        this.retention = retention;
         this.clock = clock;
         this.outbox = outbox;
         this.rules = rules;
@@ -316,19 +323,9 @@ public final class Follower implements AutoCloseable {
         }
     }
 
-    /** Called by {@link com.orderconsole.service.Services}: the terminal statuses of the rules in force, for the sequence check. */
-    public void knowTerminal(java.util.function.Supplier<java.util.Set<OrderStatus>> terminal) {
-        this.terminal = terminal;
-    }
-
     /** The benchmark's what-if only (BenchFollowers): the sequence check off, to measure what it costs. */
     void sequenceCheck(boolean on) {
         this.sequenceCheck = on;
-    }
-
-    /** Called by {@link com.orderconsole.service.Services}: after each commit, terminal orders get their Redis expiry. */
-    public void retainTerminal(com.orderconsole.service.TerminalRetention r) {
-        this.retention = r;
     }
 
     private int drainBatchOnce(int bucket, String epoch, String before) {
@@ -445,7 +442,7 @@ public final class Follower implements AutoCloseable {
             outbox.trim(bucket, last[0]);
             trimmedUpTo[bucket] = last[0];
         }
-        com.orderconsole.service.TerminalRetention r = retention;
+        TerminalRetention r = retention;
         if (r != null) {
             r.afterCommit(committed); // after the commit only: until then the hash is the newest state's one copy
         }

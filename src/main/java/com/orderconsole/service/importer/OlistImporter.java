@@ -127,7 +127,7 @@ public final class OlistImporter {
     private final Access access;
     private final Duration paymentTimeout;
 
-    /** Built by {@link com.orderconsole.service.Services}. */
+    /** Built by the wiring ({@code app.Services}). */
     public OlistImporter(OrderCreator creator, Database db, Access access, Duration paymentTimeout) {
         this.creator = creator;
         this.db = db;

@@ -101,7 +101,7 @@ public final class MetricsService implements TransitionObserver, AutoCloseable {
      */
     private record MySqlSample(AppliedPositions positions, long okAtNanos, String error) { }
 
-    /** Built by {@link com.orderconsole.service.Services}; registers every meter. */
+    /** Built by the wiring ({@code app.Services}); registers every meter. */
     public MetricsService(Follower follower, QueueService queue, MonitorService monitor, ReconciliationService reconciliation,
                           Alerts.Thresholds thresholds) {
         this.follower = follower;

@@ -30,7 +30,7 @@ public final class HealthService {
     private final RulesService rules;
     private final Follower sync;
 
-    /** Built by {@link com.orderconsole.service.Services}. */
+    /** Built by the wiring ({@code app.Services}). */
     public HealthService(RedisConnection redis, CancelQueueStore queue, Database db, RulesService rules, Follower sync) {
         this.redis = redis;
         this.queue = queue;

@@ -4,7 +4,7 @@ import com.orderconsole.domain.OrderStatus;
 import com.orderconsole.domain.ResultCode;
 import com.orderconsole.redis.RedisConnection;
 import com.orderconsole.redis.StatsStore;
-import com.orderconsole.service.StuckThresholds;
+import com.orderconsole.service.rules.StuckThresholds;
 import com.orderconsole.store.CountRow;
 import com.orderconsole.store.Database;
 
@@ -30,7 +30,7 @@ public final class MonitorService {
     private final StatsStore stats;
     private final Database db;
     private final StuckThresholds stuck;
-    private final com.orderconsole.service.TerminalRetention retention;
+    private final com.orderconsole.service.follower.TerminalRetention retention;
     /** How old, ms, the kept MySQL count of terminal orders may be before a background recount starts. */
     static final long TERMINAL_COUNT_REFRESH_MS = 10_000;
     /** A MySQL count slower than this, ms, is kept and refreshed in the background instead of made per call. */
@@ -40,18 +40,18 @@ public final class MonitorService {
     private volatile long terminalCountedAtMs;
     private final java.util.concurrent.atomic.AtomicBoolean recounting = new java.util.concurrent.atomic.AtomicBoolean();
 
-    /** Built by {@link com.orderconsole.service.Services}; {@code redis} gives Redis {@code TIME}. */
+    /** Built by the wiring ({@code app.Services}); {@code redis} gives Redis {@code TIME}. */
     public MonitorService(RedisConnection redis, StatsStore stats, Database db, StuckThresholds stuck) {
         this(redis, stats, db, stuck, null);
     }
 
     /**
-     * Built by {@link com.orderconsole.service.Services}; {@code redis} gives Redis {@code TIME}.
+     * Built by the wiring ({@code app.Services}); {@code redis} gives Redis {@code TIME}.
      *
      * @param retention which statuses are terminal (counted in MySQL); null to count every status in Redis
      */
     public MonitorService(RedisConnection redis, StatsStore stats, Database db, StuckThresholds stuck,
-                          com.orderconsole.service.TerminalRetention retention) {
+                          com.orderconsole.service.follower.TerminalRetention retention) {
         this.redis = redis;
         this.stats = stats;
         this.db = db;

@@ -36,7 +36,7 @@ public final class OrderCreator {
     private final OrderStateStore states;
     private final Database db;
     /** Null: terminal orders stay in Redis. */
-    private final com.orderconsole.service.TerminalRetention retention;
+    private final com.orderconsole.service.follower.TerminalRetention retention;
 
     /**
      * @param states Redis order state
@@ -51,7 +51,7 @@ public final class OrderCreator {
      * @param db MySQL
      * @param retention when terminal orders (an import's finished ones) leave Redis; null to keep them
      */
-    public OrderCreator(OrderStateStore states, Database db, com.orderconsole.service.TerminalRetention retention) {
+    public OrderCreator(OrderStateStore states, Database db, com.orderconsole.service.follower.TerminalRetention retention) {
         this.states = states;
         this.db = db;
         this.retention = retention;

@@ -12,7 +12,7 @@ import com.orderconsole.redis.OrderStateStore;
 import com.orderconsole.redis.RedisConnection;
 import com.orderconsole.redis.RedisKeys;
 import com.orderconsole.service.Access;
-import com.orderconsole.service.StuckThresholds;
+import com.orderconsole.service.rules.StuckThresholds;
 import com.orderconsole.service.follower.Follower;
 import com.orderconsole.service.rules.RulesService;
 import com.orderconsole.store.Database;
@@ -58,11 +58,16 @@ public final class OrderService {
     private final RulesService rules;
     private final StuckThresholds stuck;
     /** Null: terminal orders stay in Redis (and rebuilt ones too). */
-    private volatile com.orderconsole.service.TerminalRetention retention;
+    private final com.orderconsole.service.follower.TerminalRetention retention;
 
-    /** Built by {@link com.orderconsole.service.Services}; {@code clock} gives Redis {@code TIME}. */
+    /**
+     * Built by the wiring ({@code app.Services}); {@code clock} gives Redis {@code TIME}; a terminal order rebuilt
+     * from MySQL leaves Redis again after {@code retention} (at least {@link com.orderconsole.service.follower.TerminalRetention#REBUILD_GRACE}; null: it stays).
+     */
     public OrderService(RedisConnection clock, OrderStateStore states, CancelQueueStore queue, Database db,
-                        OrderCreator creator, Follower follower, Access access, RulesService rules, StuckThresholds stuck) {
+                        OrderCreator creator, Follower follower, Access access, RulesService rules, StuckThresholds stuck,
+                        com.orderconsole.service.follower.TerminalRetention retention) {
+        this.retention = retention;
         this.clock = clock;
         this.states = states;
         this.follower = follower;
@@ -280,17 +285,9 @@ public final class OrderService {
         }
     }
 
-    /**
-     * Called by {@link com.orderconsole.service.Services}: a terminal order rebuilt from MySQL leaves Redis
-     * again after its retention (at least {@link com.orderconsole.service.TerminalRetention#REBUILD_GRACE}).
-     */
-    public void retainTerminal(com.orderconsole.service.TerminalRetention r) {
-        this.retention = r;
-    }
-
     private void rebuildFrom(OrderRow row) {
         OrderState st = OrderCreator.stateOf(row);
-        com.orderconsole.service.TerminalRetention r = retention;
+        com.orderconsole.service.follower.TerminalRetention r = retention;
         Long retireAt = r == null ? null : r.rebuiltRetireAtMs(st, clock.nowMs());
         if (states.initOrder(st, OrderCreator.expiryOf(row), retireAt)) {
             log.info("rebuilt Redis state of order {} from MySQL: {} v{}", row.orderId, st.status(), st.version());
@@ -493,7 +490,7 @@ public final class OrderService {
      * @param now holder of the Redis time, epoch ms, -1 until read (read at most once per holder)
      */
     private OrderSummary summarizeRetired(OrderRow row, OrderState st, String orderId, long[] now) {
-        com.orderconsole.service.TerminalRetention r = retention;
+        com.orderconsole.service.follower.TerminalRetention r = retention;
         boolean retired = false;
         if (st == null && row != null && r != null && r.isTerminal(OrderStatus.ofCode(row.status))) {
             if (now[0] < 0) {

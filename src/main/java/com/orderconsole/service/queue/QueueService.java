@@ -40,7 +40,7 @@ public final class QueueService {
     private final Access access;
     private final AuditTrail audit;
 
-    /** Built by {@link com.orderconsole.service.Services}. */
+    /** Built by the wiring ({@code app.Services}). */
     public QueueService(RedisConnection redis, CancelQueueStore queue, OrderStateStore states, TransitionService transitions,
                         CancelSweeper sweeper, OrderService orders, Access access, AuditTrail audit) {
         this.audit = audit;

@@ -63,13 +63,16 @@ public final class ReconciliationService {
     private final Access access;
     private final AuditTrail audit;
     /** Null: terminal orders stay in Redis and their counters are compared too. */
-    private volatile com.orderconsole.service.TerminalRetention retention;
+    /** Null: terminal orders stay in Redis. Otherwise they leave it after their retention, so Redis' counters of
+     * terminal statuses count nothing meaningful (the state graph takes those counts from MySQL) and are not compared. */
+    private final com.orderconsole.service.follower.TerminalRetention retention;
     /** The last complete, unfiltered compare of this process (the metrics' findings gauges), or null. */
     private volatile ReconReport lastFull;
 
-    /** Built by {@link com.orderconsole.service.Services}. */
+    /** Built by the wiring ({@code app.Services}). */
     public ReconciliationService(RedisConnection redis, OrderStateStore states, CancelQueueStore queue, StatsStore stats, Database db, OrderService orders, Follower sync, Access access,
-                                 AuditTrail audit) {
+                                 AuditTrail audit, com.orderconsole.service.follower.TerminalRetention retention) {
+        this.retention = retention;
         this.audit = audit;
         this.redis = redis;
         this.states = states;
@@ -326,19 +329,10 @@ public final class ReconciliationService {
         }
     }
 
-    /**
-     * Called by {@link com.orderconsole.service.Services}: terminal orders leave Redis after their
-     * retention, so Redis' counters of terminal statuses count nothing meaningful (the state graph takes
-     * those counts from MySQL) and are not compared.
-     */
-    public void retainTerminal(com.orderconsole.service.TerminalRetention r) {
-        this.retention = r;
-    }
-
     /** @return how the live counters of non-terminal statuses differ from the counted orders, in words, or null when they agree */
     private String drift(Map<Integer, Long> counters, Map<Integer, Long> counted) {
         StringBuilder b = new StringBuilder();
-        com.orderconsole.service.TerminalRetention r = retention;
+        com.orderconsole.service.follower.TerminalRetention r = retention;
         for (OrderStatus s : OrderStatus.values()) {
             if (r != null && r.isTerminal(s)) {
                 continue;

@@ -34,7 +34,7 @@ public final class RulesService {
     private volatile TransitionRules cached;
     private volatile long cachedAt;
 
-    /** Built by {@link com.orderconsole.service.Services}. */
+    /** Built by the wiring ({@code app.Services}). */
     public RulesService(RulesStore redis, Database db, Access access, AuditTrail audit) {
         this.audit = audit;
         this.redis = redis;

@@ -4,7 +4,7 @@ import com.orderconsole.domain.OrderStatus;
 import com.orderconsole.domain.TransitionRules;
 import com.orderconsole.redis.RedisConnection;
 import com.orderconsole.redis.StatsStore;
-import com.orderconsole.service.StuckThresholds;
+import com.orderconsole.service.rules.StuckThresholds;
 import com.orderconsole.store.CountRow;
 import com.orderconsole.store.Database;
 import com.orderconsole.store.OrderPageQuery;
@@ -31,7 +31,7 @@ public final class RulesWhatIf {
     private final Database db;
     private final StuckThresholds stuck;
 
-    /** Built by {@link com.orderconsole.service.Services}; {@code clock} gives Redis {@code TIME}. */
+    /** Built by the wiring ({@code app.Services}); {@code clock} gives Redis {@code TIME}. */
     public RulesWhatIf(RulesService rules, RedisConnection clock, StatsStore stats, Database db, StuckThresholds stuck) {
         this.rules = rules;
         this.clock = clock;

@@ -49,7 +49,7 @@ public final class TransitionService {
     private volatile TransitionObserver observer = TransitionObserver.NONE;
 
     /**
-     * Built by {@link com.orderconsole.service.Services}.
+     * Built by the wiring ({@code app.Services}).
      *
      * @param follower woken after every recorded outcome, and waited for by {@link #transitionAndWait}
      * @param audit where an override is recorded before it runs (the follower requires the record)

@@ -17,7 +17,7 @@ import com.orderconsole.service.recon.ReconReport;
 import com.orderconsole.service.recon.ReconciliationService;
 import com.orderconsole.domain.OrderStatus;
 import com.orderconsole.domain.TransitionRules;
-import com.orderconsole.service.StuckThresholds;
+import com.orderconsole.service.rules.StuckThresholds;
 import com.orderconsole.service.monitor.Edge;
 import com.orderconsole.service.monitor.MonitorService;
 import com.orderconsole.service.monitor.StateCounts;

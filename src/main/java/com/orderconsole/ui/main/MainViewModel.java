@@ -6,7 +6,7 @@ import com.orderconsole.domain.Environment;
 import com.orderconsole.ui.metrics.MetricsEndpointViewModel;
 
 import com.orderconsole.domain.Operator;
-import com.orderconsole.service.Services;
+import com.orderconsole.app.Services;
 import com.orderconsole.service.order.OrderQuery;
 import com.orderconsole.ui.ConsoleContext;
 import com.orderconsole.ui.common.Background;

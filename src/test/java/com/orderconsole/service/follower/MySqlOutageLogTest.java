@@ -13,7 +13,7 @@ import com.orderconsole.domain.OrderStatus;
 import com.orderconsole.domain.Role;
 import com.orderconsole.domain.TransitionRequest;
 import com.orderconsole.embedded.EmbeddedMariaDb;
-import com.orderconsole.service.Services;
+import com.orderconsole.app.Services;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 import org.slf4j.LoggerFactory;

@@ -10,7 +10,7 @@ import com.orderconsole.domain.TransitionRequest;
 import com.orderconsole.domain.TransitionResult;
 import com.orderconsole.redis.RecordNumber;
 import com.orderconsole.redis.RedisKeys;
-import com.orderconsole.service.Services;
+import com.orderconsole.app.Services;
 import com.orderconsole.service.recon.ReconCategory;
 import com.orderconsole.service.recon.ReconFinding;
 import com.orderconsole.service.recon.ReconProgress;

@@ -6,7 +6,7 @@ import com.orderconsole.app.Engine;
 import com.orderconsole.domain.Operator;
 import com.orderconsole.domain.Role;
 import com.orderconsole.redis.RedisKeys;
-import com.orderconsole.service.Services;
+import com.orderconsole.app.Services;
 import org.junit.jupiter.api.Test;
 
 import java.util.Map;

@@ -12,7 +12,7 @@ import com.orderconsole.domain.ResultCode;
 import com.orderconsole.domain.Role;
 import com.orderconsole.domain.TransitionRequest;
 import com.orderconsole.redis.RedisKeys;
-import com.orderconsole.service.Services;
+import com.orderconsole.app.Services;
 import com.orderconsole.service.audit.AuditEvent;
 import com.orderconsole.service.audit.AuditFilter;
 import org.junit.jupiter.api.BeforeEach;

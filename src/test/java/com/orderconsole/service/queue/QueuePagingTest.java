@@ -3,7 +3,7 @@ package com.orderconsole.service.queue;
 import com.orderconsole.FreshEngine;
 import com.orderconsole.RawRedis;
 import com.orderconsole.redis.RedisKeys;
-import com.orderconsole.service.Services;
+import com.orderconsole.app.Services;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 

@@ -12,7 +12,7 @@ import com.orderconsole.domain.TransitionRequest;
 import com.orderconsole.domain.TransitionResult;
 import com.orderconsole.redis.LuaScript;
 import com.orderconsole.redis.RedisKeys;
-import com.orderconsole.service.Services;
+import com.orderconsole.app.Services;
 import com.orderconsole.service.monitor.Health;
 import com.orderconsole.service.monitor.RedisMaster;
 import com.orderconsole.service.queue.QueueItem;

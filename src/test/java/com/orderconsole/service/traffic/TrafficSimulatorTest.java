@@ -7,7 +7,7 @@ import com.orderconsole.domain.OrderStatus;
 import com.orderconsole.domain.PermissionDeniedException;
 import com.orderconsole.domain.ResultCode;
 import com.orderconsole.domain.Role;
-import com.orderconsole.service.Services;
+import com.orderconsole.app.Services;
 import com.orderconsole.service.order.OrderPage;
 import com.orderconsole.service.order.OrderQuery;
 import com.orderconsole.service.queue.CancelSweeper;

@@ -9,7 +9,7 @@ import com.orderconsole.domain.Role;
 import com.orderconsole.domain.TransitionRequest;
 import com.orderconsole.redis.LuaScript;
 import com.orderconsole.redis.RedisKeys;
-import com.orderconsole.service.Services;
+import com.orderconsole.app.Services;
 import com.orderconsole.service.monitor.Edge;
 import com.orderconsole.service.recon.ReconCategory;
 import com.orderconsole.service.recon.ReconProgress;

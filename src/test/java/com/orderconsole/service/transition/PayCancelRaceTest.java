@@ -9,7 +9,7 @@ import com.orderconsole.domain.ResultCode;
 import com.orderconsole.domain.Role;
 import com.orderconsole.domain.TransitionRequest;
 import com.orderconsole.domain.TransitionResult;
-import com.orderconsole.service.Services;
+import com.orderconsole.app.Services;
 import com.orderconsole.service.order.OrderSummary;
 import com.orderconsole.service.recon.ReconProgress;
 import com.orderconsole.service.recon.ReconReport;

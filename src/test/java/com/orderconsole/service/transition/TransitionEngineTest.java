@@ -14,7 +14,7 @@ import com.orderconsole.domain.Role;
 import com.orderconsole.domain.TransitionRequest;
 import com.orderconsole.domain.TransitionResult;
 import com.orderconsole.redis.RedisKeys;
-import com.orderconsole.service.Services;
+import com.orderconsole.app.Services;
 import com.orderconsole.service.monitor.Edge;
 import com.orderconsole.service.order.OrderDetails;
 import com.orderconsole.service.order.OrderQuery;

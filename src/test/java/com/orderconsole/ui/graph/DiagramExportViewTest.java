@@ -4,7 +4,7 @@ import com.orderconsole.TestServers;
 import com.orderconsole.app.Engine;
 import com.orderconsole.domain.Operator;
 import com.orderconsole.domain.Role;
-import com.orderconsole.service.Services;
+import com.orderconsole.app.Services;
 import com.orderconsole.service.order.OrderQuery;
 import com.orderconsole.ui.OrderConsoleApp;
 import com.orderconsole.ui.ScriptedDialogs;

@@ -1,4 +1,5 @@
-package com.orderconsole.service;
+package com.orderconsole.service.maintenance;
+
 
 import com.orderconsole.redis.RedisConnection;
 import com.orderconsole.redis.RedisKeys;
@@ -29,7 +30,7 @@ public final class DataSetIdentity {
     /** The count settled by {@link #settleBuckets}, recorded with a new pairing. */
     private volatile int buckets = RedisKeys.buckets();
 
-    /** Built by {@link Services}, or by the engine to settle the bucket count before the services exist. */
+    /** Built by the wiring ({@code app.Services}), or by the engine to settle the bucket count before the services exist. */
     public DataSetIdentity(RedisConnection redis, RulesStore marker, Database db) {
         this.redis = redis;
         this.marker = marker;

@@ -1,4 +1,4 @@
-package com.orderconsole.service;
+package com.orderconsole.service.rules;
 
 import com.orderconsole.domain.OrderStatus;
 import com.orderconsole.domain.TransitionRules;

@@ -1,4 +1,8 @@
-package com.orderconsole.service;
+package com.orderconsole.service.maintenance;
+
+import com.orderconsole.service.follower.TerminalRetention;
+import com.orderconsole.service.DaemonScheduler;
+import com.orderconsole.service.LogLimiter;
 
 import com.orderconsole.redis.RedisConnection;
 import com.orderconsole.redis.RulesStore;
@@ -41,7 +45,8 @@ public final class Maintenance implements AutoCloseable {
     private ScheduledExecutorService scheduler;
     private ScheduledExecutorService passes;
     /** Null: no pass over terminal orders without an expiry. */
-    private volatile TerminalRetention retention;
+    /** Null: no retention pass (terminal orders stay in Redis). */
+    private final TerminalRetention retention;
     /** How often terminal orders without an expiry are looked for (the first pass 30 s after start). */
     static final Duration UNTRACKED_PASS_EVERY = Duration.ofHours(6);
     /**
@@ -50,8 +55,10 @@ public final class Maintenance implements AutoCloseable {
      */
     static final Duration UNTRACKED_PASS_RETRY = Duration.ofMinutes(1);
 
-    Maintenance(RedisConnection redis, RulesStore marker, DataSetIdentity dataset, RulesService rules, OrderService orders,
-                Follower follower) {
+    /** Built by the wiring ({@code app.Services}); {@code retention} also gives terminal orders stored without an expiry theirs. */
+    public Maintenance(RedisConnection redis, RulesStore marker, DataSetIdentity dataset, RulesService rules, OrderService orders,
+                       Follower follower, TerminalRetention retention) {
+        this.retention = retention;
         this.redis = redis;
         this.dataset = dataset;
         this.follower = follower;
@@ -129,11 +136,6 @@ public final class Maintenance implements AutoCloseable {
                 log.warn("maintenance round failed, will retry every 5 s: {}{}", e.getMessage(), failures.more(held));
             }
         }
-    }
-
-    /** Called by {@link Services}: the maintenance job also gives terminal orders stored without an expiry theirs. */
-    void retainTerminal(TerminalRetention r) {
-        this.retention = r;
     }
 
     /**

@@ -1,4 +1,7 @@
-package com.orderconsole.service;
+package com.orderconsole.service.maintenance;
+
+import com.orderconsole.service.DaemonScheduler;
+
 
 import org.junit.jupiter.api.Test;
 

@@ -1,4 +1,6 @@
-package com.orderconsole.service;
+package com.orderconsole.service.follower;
+
+import com.orderconsole.service.LogLimiter;
 
 import com.orderconsole.domain.HistoryEntry;
 import com.orderconsole.domain.OrderState;

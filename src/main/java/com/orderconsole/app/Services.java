@@ -1,4 +1,11 @@
-package com.orderconsole.service;
+package com.orderconsole.app;
+
+import com.orderconsole.service.rules.StuckThresholds;
+import com.orderconsole.service.follower.TerminalRetention;
+import com.orderconsole.service.maintenance.Maintenance;
+import com.orderconsole.service.maintenance.DataSetIdentity;
+import com.orderconsole.service.Access;
+import com.orderconsole.service.AuditTrail;
 
 import com.orderconsole.redis.RedisConnection;
 import com.orderconsole.redis.RedisStores;
@@ -70,11 +77,9 @@ public final class Services implements AutoCloseable {
         this.stuck = new StuckThresholds(rules::current);
         this.retention = new TerminalRetention(terminalRetention, rules::current, redis.orders(), db);
         OrderCreator creator = new OrderCreator(redis.orders(), db, retention);
-        this.follower = new Follower(clock, redis.outbox(), redis.rules(), redis.orders(), db, access);
-        follower.retainTerminal(retention);
-        follower.knowTerminal(() -> rules.current().terminal());
-        this.orders = new OrderService(clock, redis.orders(), redis.queue(), db, creator, follower, access, rules, stuck);
-        orders.retainTerminal(retention);
+        this.follower = new Follower(clock, redis.outbox(), redis.rules(), redis.orders(), db, access,
+                () -> rules.current().terminal(), retention);
+        this.orders = new OrderService(clock, redis.orders(), redis.queue(), db, creator, follower, access, rules, stuck, retention);
         this.transitions = new TransitionService(clock, redis.orders(), db, orders, rules, follower, audit, access);
         // The sweeper's cancels go over a Redis connection of their own: a storm's batches never queue in front of payments.
         TransitionService sweeps = new TransitionService(clock, redis.orders().onOwnConnection(), db, orders, rules, follower, audit, access);
@@ -84,11 +89,9 @@ public final class Services implements AutoCloseable {
         this.rulesWhatIf = new RulesWhatIf(rules, clock, redis.stats(), db, stuck);
         this.health = new HealthService(clock, redis.queue(), db, rules, follower);
         this.reconciliation = new ReconciliationService(clock, redis.orders(), redis.queue(), redis.stats(), db, orders, follower, access,
-                audit);
-        reconciliation.retainTerminal(retention);
+                audit, retention);
         this.dataset = new DataSetIdentity(clock, redis.rules(), db);
-        this.maintenance = new Maintenance(clock, redis.rules(), dataset, rules, orders, follower);
-        maintenance.retainTerminal(retention);
+        this.maintenance = new Maintenance(clock, redis.rules(), dataset, rules, orders, follower, retention);
         this.deadLetters = new DeadLetterService(db, orders, access, audit);
         this.importer = new OlistImporter(creator, db, access, paymentTimeout);
         this.simulator = new TrafficSimulator(orders, transitions, access);
