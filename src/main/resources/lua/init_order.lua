@@ -6,11 +6,11 @@
 -- ARGV[5] createTime (epoch ms)   ARGV[6] expiry for the cancel queue (epoch ms, '' = none)
 -- ARGV[7] when the hash leaves Redis (epoch ms, '' = never): a terminal order kept for its retention
 --
--- Returns {1 created | 0 existed, status, version}.
+-- Returns {1} created or {0} existed (the existing record is not read here: OrderStateStore reads it with the one
+-- grammar of record numbers, RecordNumber).
 
-local existing = redis.call('HMGET', KEYS[1], 'status', 'version')
-if existing[1] then
-  return {0, tonumber(existing[1]), tonumber(existing[2])}
+if redis.call('EXISTS', KEYS[1]) == 1 then
+  return {0}
 end
 redis.call('HSET', KEYS[1], 'status', ARGV[2], 'version', ARGV[3], 'updateTime', ARGV[4], 'createTime', ARGV[5])
 if ARGV[7] and ARGV[7] ~= '' then
@@ -20,4 +20,4 @@ redis.call('HINCRBY', KEYS[3], 'n:' .. ARGV[2], 1)
 if ARGV[2] == '1' and ARGV[6] ~= '' then
   redis.call('ZADD', KEYS[2], ARGV[6], ARGV[1])
 end
-return {1, tonumber(ARGV[2]), tonumber(ARGV[3])}
+return {1}

@@ -6,23 +6,37 @@ import java.io.OutputStream;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
-import java.util.List;
-import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * A loopback TCP proxy that can stop forwarding without closing anything, like a network path that
- * silently stalls: bytes wait (in socket buffers) and flow again when resumed, as TCP would deliver them.
- * It can also play the server going down ({@link #down}): every connection closed, new ones refused.
+ * A loopback TCP proxy in front of one server, that plays what networks and servers do to a client: it can stall
+ * ({@link #stall}: stop forwarding in both directions without closing anything; bytes wait in socket buffers and
+ * flow again on resume, as TCP would deliver them), and the server can go down ({@link #down}: every connection
+ * closed, new ones refused) and come back on the same port. When the server cannot be reached the client's socket
+ * is closed, and when one side of a connection ends the other is ended too, as a real proxy would.
+ * Used by the tests of hangs and outages and by the fault soak.
  */
 public final class StallingProxy implements AutoCloseable {
+    private final String name;
     private volatile ServerSocket server;
     private final int port;
     private final int targetPort;
-    private final List<Socket> sockets = new CopyOnWriteArrayList<>();
+    private final Set<Socket> sockets = ConcurrentHashMap.newKeySet();
     private volatile boolean stalled;
     private volatile boolean closed;
 
+    /** @param targetPort the server's loopback port */
     public StallingProxy(int targetPort) throws IOException {
+        this("proxy", targetPort);
+    }
+
+    /**
+     * @param name for thread names and reports, e.g. "engine-1/redis"
+     * @param targetPort the server's loopback port
+     */
+    public StallingProxy(String name, int targetPort) throws IOException {
+        this.name = name;
         this.targetPort = targetPort;
         this.server = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
         this.port = server.getLocalPort();
@@ -30,9 +44,13 @@ public final class StallingProxy implements AutoCloseable {
     }
 
     private void listen(ServerSocket on) {
-        Thread t = new Thread(() -> accept(on), "stalling-proxy");
+        Thread t = new Thread(() -> accept(on), "stalling-proxy-" + name);
         t.setDaemon(true);
         t.start();
+    }
+
+    public String name() {
+        return name;
     }
 
     public int port() {
@@ -46,9 +64,7 @@ public final class StallingProxy implements AutoCloseable {
     public synchronized void down(boolean on) throws IOException {
         if (on) {
             server.close();
-            for (Socket s : sockets) {
-                s.close();
-            }
+            sockets.forEach(StallingProxy::closeQuietly);
             sockets.clear();
         } else if (server.isClosed()) {
             ServerSocket again = new ServerSocket();
@@ -66,17 +82,20 @@ public final class StallingProxy implements AutoCloseable {
 
     private void accept(ServerSocket on) {
         while (!closed && !on.isClosed()) {
+            Socket client;
             try {
-                Socket client = on.accept();
+                client = on.accept();
+            } catch (IOException e) {
+                continue; // closed, or a failed accept: the loop condition decides
+            }
+            try {
                 Socket upstream = new Socket(InetAddress.getLoopbackAddress(), targetPort);
                 sockets.add(client);
                 sockets.add(upstream);
                 pump(client, upstream);
                 pump(upstream, client);
             } catch (IOException e) {
-                if (closed || on.isClosed()) {
-                    return;
-                }
+                closeQuietly(client); // server down: refuse, as the server itself would
             }
         }
     }
@@ -86,33 +105,51 @@ public final class StallingProxy implements AutoCloseable {
             byte[] buf = new byte[16384];
             try (InputStream in = from.getInputStream(); OutputStream out = to.getOutputStream()) {
                 while (!closed) {
-                    while (stalled && !closed) {
-                        Thread.sleep(10);
-                    }
+                    awaitResume();
                     int n = in.read(buf);
                     if (n < 0) {
                         break;
                     }
-                    while (stalled && !closed) {
-                        Thread.sleep(10);
-                    }
+                    awaitResume();
                     out.write(buf, 0, n);
                     out.flush();
                 }
             } catch (IOException | InterruptedException e) {
                 // connection ended
+            } finally {
+                // One side ended: end the other too, so that neither end waits for ever.
+                closeQuietly(from);
+                closeQuietly(to);
+                sockets.remove(from);
+                sockets.remove(to);
             }
-        }, "stalling-proxy-pump");
+        }, "stalling-proxy-pump-" + name);
         t.setDaemon(true);
         t.start();
     }
 
-    @Override
-    public void close() throws IOException {
-        closed = true;
-        server.close();
-        for (Socket s : sockets) {
-            s.close();
+    private void awaitResume() throws InterruptedException {
+        while (stalled && !closed) {
+            Thread.sleep(10);
         }
+    }
+
+    private static void closeQuietly(Socket s) {
+        try {
+            s.close();
+        } catch (IOException e) {
+            // already closed
+        }
+    }
+
+    @Override
+    public void close() {
+        closed = true;
+        try {
+            server.close();
+        } catch (IOException e) {
+            // already closed
+        }
+        sockets.forEach(StallingProxy::closeQuietly);
     }
 }

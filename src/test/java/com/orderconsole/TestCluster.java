@@ -1,7 +1,5 @@
 package com.orderconsole;
 
-import io.lettuce.core.RedisClient;
-import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.sync.RedisCommands;
 import redis.embedded.RedisShardedCluster;
 
@@ -9,7 +7,6 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -81,12 +78,7 @@ public final class TestCluster {
 
     /** Runs {@code work} on a plain connection to one node (cluster commands, FLUSHALL of that node's keys). */
     public static <T> T onNode(int port, java.util.function.Function<RedisCommands<String, String>, T> work) {
-        RedisClient c = RedisClient.create("redis://127.0.0.1:" + port);
-        try (StatefulRedisConnection<String, String> conn = c.connect()) {
-            return work.apply(conn.sync());
-        } finally {
-            c.shutdown();
-        }
+        return ClusterNodes.onNode(port, work);
     }
 
     /** Empties every master and waits until the cluster answers again. */
@@ -120,38 +112,11 @@ public final class TestCluster {
      * @return per master port, its node id and slot ranges as CLUSTER NODES says ("id", "slots" = "0-5460 …")
      */
     public static Map<Integer, String[]> nodes() {
-        String text = onNode(ports().get(0), RedisCommands::clusterNodes);
-        Map<Integer, String[]> out = new LinkedHashMap<>();
-        for (String line : text.split("\n")) {
-            String[] f = line.trim().split(" ");
-            if (f.length < 8 || !f[2].contains("master")) {
-                continue;
-            }
-            int port = Integer.parseInt(f[1].substring(f[1].indexOf(':') + 1, f[1].indexOf('@') > 0 ? f[1].indexOf('@') : f[1].length()));
-            StringBuilder slots = new StringBuilder();
-            for (int i = 8; i < f.length; i++) {
-                slots.append(slots.length() == 0 ? "" : " ").append(f[i]);
-            }
-            out.put(port, new String[]{f[0], slots.toString()});
-        }
-        return out;
+        return ClusterNodes.masters(onNode(ports().get(0), RedisCommands::clusterNodes));
     }
 
     /** @return the port of the master serving {@code slot} */
     public static int ownerOf(int slot) {
-        for (Map.Entry<Integer, String[]> e : nodes().entrySet()) {
-            for (String range : e.getValue()[1].split(" ")) {
-                if (range.isEmpty() || range.startsWith("[")) {
-                    continue;
-                }
-                String[] ab = range.split("-");
-                int a = Integer.parseInt(ab[0]);
-                int b = ab.length > 1 ? Integer.parseInt(ab[1]) : a;
-                if (slot >= a && slot <= b) {
-                    return e.getKey();
-                }
-            }
-        }
-        throw new IllegalStateException("no master serves slot " + slot);
+        return ClusterNodes.ownerOf(slot, nodes());
     }
 }

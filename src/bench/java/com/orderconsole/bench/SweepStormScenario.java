@@ -49,7 +49,7 @@ final class SweepStormScenario {
      */
     void run(int storm, Integer batchSize) {
         Services s = env.fresh();
-        CancelSweeper sweeper = batchSize == null ? s.sweeper() : BenchSweepers.create(env.stores, s.transitions(), batchSize, 20);
+        CancelSweeper sweeper = batchSize == null ? s.sweeper() : BenchSweepers.create(env.stores, env.db, s.transitions(), s.follower(), batchSize, 20);
         String label = batchSize == null ? "Sweep storm" : "Sweep storm what-if, sweeper batch " + batchSize + " (the earlier default; the product now uses 100)";
         long now = env.redis.nowMs();
         int payers = PAY_RATE * 30; // enough for 30 s of PAY load, the loop's time bound

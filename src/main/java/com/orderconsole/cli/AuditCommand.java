@@ -7,6 +7,7 @@ import com.orderconsole.service.audit.AuditEvent;
 import com.orderconsole.service.audit.AuditFilter;
 import com.orderconsole.service.audit.AuditPage;
 import com.orderconsole.service.audit.AuditService;
+import com.orderconsole.service.audit.AuditSources;
 import com.orderconsole.service.audit.MoveKind;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -65,7 +66,8 @@ final class AuditCommand extends CliCommand {
                 default -> throw new IllegalArgumentException(Messages.format("audit.cli.badMoves", moves));
             };
             ResultCode rc = code == null ? null : ResultCode.ofCode(code);
-            filter = new AuditFilter(actor, source, kind, rc, from, to, prefix);
+            // The view's words and their aliases ("repair" also finds the audit log's "reconciliation" rows); others refused.
+            filter = new AuditFilter(actor, source == null ? null : AuditSources.require(source), kind, rc, from, to, prefix);
             if (limit < 1 || limit > 1000) {
                 throw new IllegalArgumentException(Messages.format("audit.cli.badLimit", limit));
             }
@@ -87,7 +89,7 @@ final class AuditCommand extends CliCommand {
                     }
                 }
                 emit(Map.of("exported", n, "file", export.toString()), Messages.format("audit.cli.exported", n, export) + System.lineSeparator());
-                return OrderCli.OK;
+                return ExitCode.OK.code();
             }
             AuditPage page = audit.page(filter, after, limit);
             Map<String, Object> doc = new LinkedHashMap<>();
@@ -104,7 +106,7 @@ final class AuditCommand extends CliCommand {
                 text.append(Messages.format("audit.cli.more", page.nextCursor())).append(System.lineSeparator());
             }
             emit(doc, text.toString());
-            return OrderCli.OK;
+            return ExitCode.OK.code();
         }
     }
 

@@ -2,6 +2,7 @@ package com.orderconsole.cli;
 
 import com.orderconsole.app.Engine;
 import com.orderconsole.app.Messages;
+import com.orderconsole.app.ProductionGuard;
 import com.orderconsole.domain.OrderStatus;
 import com.orderconsole.domain.ResultCode;
 import com.orderconsole.service.Services;
@@ -81,7 +82,7 @@ final class BulkCommand extends CliCommand {
             try (Engine engine = engine()) {
                 BulkBatch b = engine.services().bulk().close(operator(), close, TransitionCommand.SOURCE);
                 emit(Map.of("batch", b), Messages.format("bulk.cli.closed", b.id()) + System.lineSeparator() + batchText(b));
-                return OrderCli.OK;
+                return ExitCode.OK.code();
             }
         }
         if (list || batch != null) {
@@ -106,26 +107,33 @@ final class BulkCommand extends CliCommand {
         }
         try (Engine engine = engine()) {
             Services s = engine.services();
-            BulkPreview p = s.bulk().preview(scope, to, override, BulkProgress.NONE, () -> false);
+            BulkPreview p = s.bulk().preview(scope, to, override, progress("bulk.cli.progress.preview"), () -> false);
+            endProgress();
             Map<String, Object> doc = new LinkedHashMap<>();
             doc.put("preview", previewDoc(p));
             StringBuilder text = new StringBuilder(previewText(p));
             if (dryRun) {
                 emit(doc, text.toString());
-                return OrderCli.OK;
+                return ExitCode.OK.code();
             }
-            if (p.matched() == 0) {
-                text.append(Messages.get("bulk.cli.nothing")).append(System.lineSeparator());
+            if (p.wouldApply() == 0) {
+                // Nothing would move: no batch, no rejection rows, nothing for the rejection-rate alert to count.
+                text.append(Messages.format("bulk.cli.nothing", p.matched(), p.target().name())).append(System.lineSeparator());
+                doc.put("batch", null);
                 emit(doc, text.toString());
-                return OrderCli.OK;
+                return ExitCode.OK.code();
             }
-            BulkBatch b = s.bulk().apply(operator(), p, reason, TransitionCommand.SOURCE, BulkProgress.NONE, () -> false);
+            s.bulk().check(operator(), p, reason);
+            confirm(override ? ProductionGuard.Action.OVERRIDE : ProductionGuard.Action.BULK, p.matched(),
+                    Messages.format("bulk.cli.what", p.matched(), p.target().name()));
+            BulkBatch b = s.bulk().apply(operator(), p, reason, TransitionCommand.SOURCE, progress("bulk.cli.progress.apply"), () -> false);
+            endProgress();
             boolean synced = catchUpMySql(s);
             doc.put("batch", b);
             doc.put("mysqlSynced", synced);
             text.append(batchText(b));
             emit(doc, text.toString());
-            return b.state() == BulkBatch.State.DONE ? OrderCli.OK : OrderCli.FAILED;
+            return b.state() == BulkBatch.State.DONE ? ExitCode.OK.code() : ExitCode.FAILED.code();
         }
     }
 
@@ -137,7 +145,7 @@ final class BulkCommand extends CliCommand {
                 StringBuilder text = new StringBuilder(all.isEmpty() ? Messages.get("bulk.cli.noBatches") + System.lineSeparator() : "");
                 all.forEach(b -> text.append(batchText(b)));
                 emit(Map.of("batches", all), text.toString());
-                return OrderCli.OK;
+                return ExitCode.OK.code();
             }
             BulkBatch b = bulk.batch(batch);
             if (export != null) {
@@ -153,7 +161,7 @@ final class BulkCommand extends CliCommand {
                 }
                 emit(Map.of("batch", b, "exported", n, "file", export.toString()),
                         Messages.format("bulk.cli.exported", n, export) + System.lineSeparator());
-                return OrderCli.OK;
+                return ExitCode.OK.code();
             }
             List<BulkItem> items = bulk.items(batch, null, null, 1000);
             StringBuilder text = new StringBuilder(batchText(b));
@@ -167,8 +175,16 @@ final class BulkCommand extends CliCommand {
                 text.append(Messages.get("bulk.cli.firstThousand")).append(System.lineSeparator());
             }
             emit(Map.of("batch", b, "items", items), text.toString());
-            return OrderCli.OK;
+            return ExitCode.OK.code();
         }
+    }
+
+    /** Progress on stderr for a person at a terminal only (never with --json or when stderr is redirected). */
+    private BulkProgress progress(String key) {
+        if (!showsProgress()) {
+            return BulkProgress.NONE;
+        }
+        return (done, total, counts) -> err().print("\r" + Messages.format(key, done, total < 0 ? "?" : Integer.toString(total)));
     }
 
     private static Map<String, Object> previewDoc(BulkPreview p) {

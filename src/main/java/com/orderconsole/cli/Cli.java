@@ -2,6 +2,7 @@ package com.orderconsole.cli;
 
 import com.orderconsole.app.EngineConfig;
 import com.orderconsole.app.Messages;
+import com.orderconsole.domain.DurationText;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
@@ -13,13 +14,9 @@ import picocli.CommandLine.TypeConversionException;
 
 import java.time.Duration;
 import java.time.Instant;
-import java.time.format.DateTimeParseException;
 import java.time.temporal.ChronoUnit;
-import java.util.Locale;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /** Helpers shared by the subcommands: value converters, JSON, time and error formatting. */
 final class Cli {
@@ -51,40 +48,20 @@ final class Cli {
         return t.getMessage() == null || t.getMessage().isBlank() ? t.getClass().getSimpleName() : t.getMessage();
     }
 
-    private static final Pattern PART = Pattern.compile("(\\d+)(ms|s|m|h|d)"); // i18n-ok: units read, not shown
-
     /**
-     * Parses a duration: "30m", "2h", "90s", "1h30m", "500ms", "1d" or ISO-8601 ("PT30M").
+     * Parses a duration in the product's one grammar ({@link DurationText}: "30m", "1h30m", "500ms", "PT30M", …).
      *
-     * @throws IllegalArgumentException naming the input when it is neither
+     * @throws IllegalArgumentException naming the input when it is not one
+     * @throws ArithmeticException when it is longer than a duration can hold
      */
     static Duration parseDuration(String text) {
-        String t = text == null ? "" : text.trim();
-        if (t.toUpperCase(Locale.ROOT).startsWith("P")) {
-            try {
-                return Duration.parse(t);
-            } catch (DateTimeParseException e) {
-                throw new IllegalArgumentException(Messages.format("cli.duration.invalid", text));
-            }
-        }
-        Matcher m = PART.matcher(t);
-        Duration d = Duration.ZERO;
-        int at = 0;
-        while (at < t.length() && m.find(at) && m.start() == at) {
-            long n = Long.parseLong(m.group(1));
-            d = d.plus(switch (m.group(2)) {
-                case "ms" -> Duration.ofMillis(n);
-                case "s" -> Duration.ofSeconds(n);
-                case "m" -> Duration.ofMinutes(n);
-                case "h" -> Duration.ofHours(n);
-                default -> Duration.ofDays(n);
-            });
-            at = m.end();
-        }
-        if (t.isEmpty() || at != t.length()) {
+        try {
+            return DurationText.parse(text);
+        } catch (ArithmeticException e) {
+            throw e;
+        } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException(Messages.format("cli.duration.invalid", text));
         }
-        return d;
     }
 
     /** --expire-in and similar: a positive duration. */

@@ -3,6 +3,8 @@ package com.orderconsole.cli;
 import com.orderconsole.app.Messages;
 import com.orderconsole.app.Engine;
 import com.orderconsole.app.EngineConfig;
+import com.orderconsole.app.NotConfirmedException;
+import com.orderconsole.app.ProductionGuard;
 import com.orderconsole.domain.Operator;
 import com.orderconsole.service.Services;
 import com.orderconsole.service.follower.CatchUp;
@@ -93,6 +95,52 @@ abstract class CliCommand implements Callable<Integer> {
     /** @return who acts in this run: set by {@link #engine(String)} */
     Operator operator() {
         return operator;
+    }
+
+    /** @return what the environment worked on allows (the profile's kind; servers named without one: production) */
+    ProductionGuard guard() {
+        return new ProductionGuard(global().environment());
+    }
+
+    /**
+     * Confirms a change before it is made: on production a guarded change needs {@code --yes=COUNT}, or, without
+     * --yes and with a terminal, a y/N that shows the count. Call it after the preview and before any write.
+     *
+     * @param action what is about to change
+     * @param count how many orders (findings, letters) it changes
+     * @param what the change in words, e.g. "move 120 orders to WAIT_SHIP"
+     * @throws NotConfirmedException in words, when not confirmed: the command then changes nothing
+     */
+    void confirm(ProductionGuard.Action action, long count, String what) {
+        ProductionGuard guard = guard();
+        if (!guard.needsCount(action, count)) {
+            return;
+        }
+        if (global().yes == null) {
+            Boolean answer = global().askYes(Messages.format("guard.count.ask", guard.environment().name(), what, count));
+            if (answer != null) {
+                if (answer) {
+                    return;
+                }
+                throw new NotConfirmedException(Messages.format("guard.count.declined", guard.environment().name(), what));
+            }
+        }
+        guard.requireCount(action, count, what, global().yes);
+    }
+
+    /**
+     * @return true when progress goes to stderr: a person at a terminal ({@code System.console()} present) and no
+     *     --json; scripts and pipes get no progress lines
+     */
+    boolean showsProgress() {
+        return !json() && System.console() != null;
+    }
+
+    /** Ends a progress line, when one was drawn, so the result starts on a line of its own. */
+    void endProgress() {
+        if (showsProgress()) {
+            err().println();
+        }
     }
 
     /** Prints the result: the JSON document with --json, else the text. */

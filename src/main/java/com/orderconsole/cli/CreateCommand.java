@@ -41,7 +41,7 @@ final class CreateCommand extends CliCommand {
             doc.put("expireAtMs", expireAt);
             emit(doc, Messages.format("cli.create.done", st.orderId(), st.status(), st.version(), Cli.time(expireAt))
                     + System.lineSeparator());
-            return OrderCli.OK;
+            return ExitCode.OK.code();
         }
     }
 }

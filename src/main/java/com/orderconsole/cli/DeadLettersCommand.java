@@ -3,6 +3,7 @@ package com.orderconsole.cli;
 import com.orderconsole.app.DeadLetterWords;
 import com.orderconsole.app.Engine;
 import com.orderconsole.app.Messages;
+import com.orderconsole.app.ProductionGuard;
 import com.orderconsole.service.Services;
 import com.orderconsole.service.deadletter.DeadLetter;
 import picocli.CommandLine.Command;
@@ -45,11 +46,13 @@ final class DeadLettersCommand extends CliCommand {
         try (Engine engine = engine()) {
             Services s = engine.services();
             if (retry != null || discard != null) {
+                confirm(ProductionGuard.Action.DEAD_LETTER, 1, Messages.format(retry != null ? "cli.deadletters.what.retry"
+                        : "cli.deadletters.what.discard", retry != null ? retry : discard));
                 DeadLetter d = retry != null ? s.deadLetters().retry(operator(), retry)
                         : s.deadLetters().discard(operator(), discard, reason);
                 String closed = "RETRIED".equals(d.state()) ? "cli.deadletters.retried" : "cli.deadletters.discarded"; // i18n-ok: keys
                 emit(d, Messages.format(closed, d.id(), d.resolvedBy(), d.resolution()) + System.lineSeparator());
-                return OrderCli.OK;
+                return ExitCode.OK.code();
             }
             List<DeadLetter> open = s.deadLetters().open(limit);
             Map<String, Object> doc = new LinkedHashMap<>();
@@ -66,7 +69,7 @@ final class DeadLettersCommand extends CliCommand {
                         .append(Messages.format("cli.deadletters.found", d.body())).append(nl);
             }
             emit(doc, text.toString());
-            return OrderCli.OK;
+            return ExitCode.OK.code();
         }
     }
 }

@@ -23,7 +23,7 @@ final class FollowerCommand extends CliCommand {
             doc.put("pending", st.pending());
             doc.put("oldestPendingAgeMs", st.oldestPendingAgeMs());
             emit(doc, Messages.format("cli.follower.done", applied, st.pending()) + System.lineSeparator());
-            return OrderCli.OK;
+            return ExitCode.OK.code();
         }
     }
 }

@@ -23,6 +23,7 @@ class GlobalOptions {
     final PrintStream out;
     final PrintStream err;
     private final OrderCli.PasswordPrompt prompt;
+    private final OrderCli.YesPrompt yesPrompt;
     private final boolean serversOwnedLocally;
 
     @Option(scope = ScopeType.INHERIT, names = "--redis", paramLabel = "URI", converter = Cli.RedisUriConverter.class,
@@ -67,18 +68,26 @@ class GlobalOptions {
     @Option(scope = ScopeType.INHERIT, names = "--profile", paramLabel = "NAME", descriptionKey = "cli.option.profile")
     String profileName;
 
+    /** Null when not given, "" when given without a count ({@code --yes} alone: enough for the simulator on staging). */
+    @Option(scope = ScopeType.INHERIT, names = "--yes", paramLabel = "COUNT", arity = "0..1", fallbackValue = "",
+            descriptionKey = "cli.opt.yes")
+    String yes;
+
     /** The profile named by --profile, once read; null without one. */
     private Profile profile;
 
     /**
      * @param prompt asks for the database password when no variable names it
+     * @param yesPrompt asks y/N at the terminal before a guarded change on production when --yes is not given
      * @param serversOwnedLocally true when the servers named by --redis/--jdbc are the OS user's own (tests):
-     *     nobody signs in
+     *     nobody signs in, and without a profile they are a local environment
      */
-    GlobalOptions(PrintStream out, PrintStream err, OrderCli.PasswordPrompt prompt, boolean serversOwnedLocally) {
+    GlobalOptions(PrintStream out, PrintStream err, OrderCli.PasswordPrompt prompt, OrderCli.YesPrompt yesPrompt,
+                  boolean serversOwnedLocally) {
         this.out = out;
         this.err = err;
         this.prompt = prompt;
+        this.yesPrompt = yesPrompt;
         this.serversOwnedLocally = serversOwnedLocally;
     }
 
@@ -149,13 +158,23 @@ class GlobalOptions {
     /**
      * @return the environment worked on: the profile's, else "local" on the embedded servers, else
      *     {@link Environment#external()}: servers named without a profile count as production, so that
-     *     nobody is less careful on a server they did not say is harmless
+     *     nobody is less careful on a server they did not say is harmless (the test fixtures' own servers excepted)
      */
     Environment environment() {
         if (profile != null) {
             return profile.environment();
         }
-        return jdbcUrl == null ? Environment.LOCAL : Environment.external(Messages.get("env.external"));
+        return jdbcUrl == null || serversOwnedLocally ? Environment.LOCAL : Environment.external(Messages.get("env.external"));
+    }
+
+    /**
+     * Asks y/N at the terminal (never with --json, whose stdout is for the one document).
+     *
+     * @param question what is about to change, with its count
+     * @return the answer, or null when there is nobody to ask
+     */
+    Boolean askYes(String question) {
+        return json ? null : yesPrompt.ask(question);
     }
 
     /** @return true when the command line names no servers and no profile: the console may offer its profiles */

@@ -42,13 +42,13 @@ final class ImportCommand extends CliCommand {
                 text.append(Messages.format("cli.import.problem", p.line(), p.reason())).append(System.lineSeparator());
             }
             emit(doc, text.toString());
-            return OrderCli.OK;
+            return ExitCode.OK.code();
         }
     }
 
     /** Progress on stderr, only for a person at a terminal (never in --json runs or pipes). */
     private ImportProgress progress() {
-        if (json() || System.console() == null) {
+        if (!showsProgress()) {
             return ImportProgress.NONE;
         }
         return (done, total) -> err().print("\r" + (total >= 0 ? Messages.format("cli.import.progress.total", done, total)

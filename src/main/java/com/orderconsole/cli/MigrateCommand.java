@@ -43,14 +43,14 @@ final class MigrateCommand extends CliCommand {
                     ? Messages.get("cli.migrate.repairedNothing")
                     : Messages.format("cli.migrate.repaired", words(r.removed()), words(r.aligned()), words(r.deleted()));
             emit(doc, text + System.lineSeparator());
-            return OrderCli.OK;
+            return ExitCode.OK.code();
         }
         Engine.Migrated m = Engine.migrate(g.migrationConfig(password));
         Map<String, Object> doc = new LinkedHashMap<>();
         doc.put("applied", m.applied());
         doc.put("version", m.version());
         emit(doc, Messages.format("cli.migrate.done", m.applied(), m.version()) + System.lineSeparator());
-        return OrderCli.OK;
+        return ExitCode.OK.code();
     }
 
     private static String words(List<String> migrations) {

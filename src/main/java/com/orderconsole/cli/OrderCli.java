@@ -51,19 +51,11 @@ import java.util.function.BiConsumer;
  * the variable named by {@code --db-password-env}, or typed at the terminal): that account is the name in the
  * history and its database roles give the console role, which {@code --role} can only lower.
  *
- * <p>Exit codes: {@value #OK} success; {@value #REJECTED} a transition was rejected (the result code is
- * in the output); {@value #USAGE} usage error; {@value #FAILED} any other failure (message on stderr). With
- * {@code --json} a failure also prints {@code {"error": "...", "code": N}} on stdout, N being the exit code.
+ * <p>Exit codes are {@link ExitCode}'s. With {@code --json} a failure prints
+ * {@code {"error": {"message": "...", "kind": "usage"}, "exit": 2}} on stdout: an object under {@code error}, never a
+ * number a script could take for a result code.
  */
 public final class OrderCli {
-    /** Success. */
-    public static final int OK = 0;
-    /** Any other failure; the message is on stderr. */
-    public static final int FAILED = 1;
-    /** The command line is wrong: unknown option, missing or malformed value. */
-    public static final int USAGE = 2;
-    /** The transition script rejected the transition; the output has the code. */
-    public static final int REJECTED = 3;
 
     /** Property read by logback.xml: the CLI keeps its own log lines to warnings (on stderr). */
     static final String LOG_LEVEL_PROPERTY = "oc.log.level";
@@ -77,7 +69,7 @@ public final class OrderCli {
      * @param args the arguments, e.g. {@code ["show", "--id", "o-1", "--json"]}
      * @param out where results go (with --json exactly one JSON document)
      * @param err where errors, warnings and progress go
-     * @return the exit code: 0 ok, 1 failure, 2 usage error, 3 transition rejected
+     * @return the exit code, one of {@link ExitCode}
      */
     public static int run(String[] args, PrintStream out, PrintStream err) {
         return run(args, out, err, null);
@@ -94,6 +86,26 @@ public final class OrderCli {
          * @return the password typed, or null when there is no terminal to ask at
          */
         char[] read(String text);
+    }
+
+    /** Asks the person at the terminal to confirm a change on production, the count in the question. */
+    @FunctionalInterface
+    public interface YesPrompt {
+        /** The process's terminal (stdin and stdout not redirected); none otherwise. */
+        YesPrompt TERMINAL = question -> {
+            java.io.Console c = System.console();
+            if (c == null) {
+                return null;
+            }
+            String answer = c.readLine("%s [y/N] ", question);
+            return answer != null && (answer.strip().equalsIgnoreCase("y") || answer.strip().equalsIgnoreCase("yes"));
+        };
+
+        /**
+         * @param question e.g. "[prod-eu] bulk: move 120 orders to WAIT_SHIP (120)?"
+         * @return true for yes, false for anything else, null when there is no terminal to ask at
+         */
+        Boolean ask(String question);
     }
 
     /**
@@ -117,7 +129,8 @@ public final class OrderCli {
      */
     public static int run(String[] args, PrintStream out, PrintStream err, BiConsumer<EngineConfig, Operator> openConsole,
                           PasswordPrompt prompt) {
-        return run(new Root(out, err, openConsole == null ? null : s -> openConsole.accept(s.config(), s.operator()), prompt, false), args);
+        return run(new Root(out, err, openConsole == null ? null : s -> openConsole.accept(s.config(), s.operator()), prompt,
+                YesPrompt.TERMINAL, false), args);
     }
 
     /**
@@ -128,7 +141,7 @@ public final class OrderCli {
      * @return the exit code, as {@link #run(String[], PrintStream, PrintStream)}
      */
     public static int runConsole(String[] args, PrintStream out, PrintStream err, java.util.function.Consumer<ConsoleStart> openConsole) {
-        return run(new Root(out, err, openConsole, PasswordPrompt.TERMINAL, false), args);
+        return run(new Root(out, err, openConsole, PasswordPrompt.TERMINAL, YesPrompt.TERMINAL, false), args);
     }
 
     /**
@@ -136,7 +149,12 @@ public final class OrderCli {
      * signs in: as on the embedded servers, the OS user is the admin.
      */
     static int runOnLocalServers(String[] args, PrintStream out, PrintStream err) {
-        return run(new Root(out, err, (java.util.function.Consumer<ConsoleStart>) null, PasswordPrompt.TERMINAL, true), args);
+        return runOnLocalServers(args, out, err, question -> null);
+    }
+
+    /** As {@link #runOnLocalServers(String[], PrintStream, PrintStream)}, a person answering y/N with {@code yes}. */
+    static int runOnLocalServers(String[] args, PrintStream out, PrintStream err, YesPrompt yes) {
+        return run(new Root(out, err, (java.util.function.Consumer<ConsoleStart>) null, PasswordPrompt.TERMINAL, yes, true), args);
     }
 
     private static int run(Root root, String[] args) {
@@ -156,7 +174,7 @@ public final class OrderCli {
             settings.problems().forEach(p -> err.println(Messages.format("cli.warning", p)));
         } catch (IllegalArgumentException e) {
             err.println(Messages.format("cli.error", e.getMessage()));
-            return jsonError(json, out, e.getMessage(), USAGE);
+            return jsonError(json, out, e.getMessage(), ExitCode.USAGE, ExitCode.USAGE.kind());
         }
         CommandLine cl = new CommandLine(root);
         cl.setResourceBundle(Messages.bundle());
@@ -166,31 +184,70 @@ public final class OrderCli {
             err.println(Messages.format("cli.error", ex.getMessage()));
             CommandLine c = ex.getCommandLine();
             err.println(Messages.format("cli.usage.hint", c.getCommandSpec().qualifiedName()));
-            return jsonError(json, out, ex.getMessage(), USAGE);
+            return jsonError(json, out, ex.getMessage(), ExitCode.USAGE, ExitCode.USAGE.kind());
         });
         cl.setExecutionExceptionHandler((ex, c, parseResult) -> {
             err.println(Messages.format("cli.error", Cli.message(ex)));
-            return jsonError(json, out, Cli.message(ex), FAILED);
+            ExitCode exit = ex instanceof com.orderconsole.app.NotConfirmedException ? ExitCode.NOT_CONFIRMED : ExitCode.FAILED;
+            return jsonError(json, out, Cli.message(ex), exit, errorKind(ex, exit));
         });
+        Map<String, String> exitCodes = new LinkedHashMap<>();
+        for (ExitCode e : ExitCode.values()) {
+            exitCodes.put(Integer.toString(e.code()), Messages.get(e.descriptionKey()));
+        }
+        // Every command's --help (and the man page) lists the exit codes from the one enum.
+        applyExitCodes(cl, exitCodes);
         return cl.execute(args);
     }
 
     /** System property the --data-dir help text reads: the default data directory of this user. */
     static final String DEFAULT_DATA_DIR_PROPERTY = "order-console.default-data-dir";
 
+    private static void applyExitCodes(CommandLine cl, Map<String, String> exitCodes) {
+        cl.getCommandSpec().usageMessage().exitCodeListHeading(Messages.get("cli.exit.heading")).exitCodeList(exitCodes);
+        cl.getSubcommands().values().forEach(sub -> applyExitCodes(sub, exitCodes));
+    }
+
+    /**
+     * @return what kind of failure, for {@code error.kind}: "not_found", "permission" or the exit code's kind
+     */
+    private static String errorKind(Throwable ex, ExitCode exit) {
+        if (ex instanceof com.orderconsole.service.order.OrderNotFoundException) {
+            return "not_found";
+        }
+        if (ex instanceof com.orderconsole.domain.PermissionDeniedException) {
+            return "permission";
+        }
+        return exit.kind();
+    }
+
     /**
      * With --json every run prints one JSON document on stdout, failures included.
      *
-     * @return {@code code}, the exit code, after printing {@code {"error": message, "code": code}} when json is set
+     * @return the exit code, after printing {@link #errorDocument} when json is set
      */
-    private static int jsonError(boolean json, PrintStream out, String message, int code) {
+    private static int jsonError(boolean json, PrintStream out, String message, ExitCode exit, String kind) {
         if (json) {
-            Map<String, Object> doc = new LinkedHashMap<>();
-            doc.put("error", message);
-            doc.put("code", code);
-            out.println(Cli.json(doc));
+            out.println(Cli.json(errorDocument(message, exit, kind)));
         }
-        return code;
+        return exit.code();
+    }
+
+    /**
+     * The one shape of a {@code --json} failure: {@code {"error": {"message": ..., "kind": ...}, "exit": N}}. The error
+     * is an object, so no script reads it as a result; {@code exit} is the process's exit code.
+     *
+     * @param kind e.g. "usage", "not_found", "not_confirmed", "invalid_rules"
+     * @return a document to which a command may add fields of its own (e.g. a rules file's faults)
+     */
+    static Map<String, Object> errorDocument(String message, ExitCode exit, String kind) {
+        Map<String, Object> error = new LinkedHashMap<>();
+        error.put("message", message);
+        error.put("kind", kind);
+        Map<String, Object> doc = new LinkedHashMap<>();
+        doc.put("error", error);
+        doc.put("exit", exit.code());
+        return doc;
     }
 
     /** The top command: global options; subcommands do the work. */
@@ -204,8 +261,8 @@ public final class OrderCli {
         private final java.util.function.Consumer<ConsoleStart> openConsole;
 
         Root(PrintStream out, PrintStream err, java.util.function.Consumer<ConsoleStart> openConsole, PasswordPrompt prompt,
-             boolean serversOwnedLocally) {
-            super(out, err, prompt, serversOwnedLocally);
+             YesPrompt yes, boolean serversOwnedLocally) {
+            super(out, err, prompt, yes, serversOwnedLocally);
             this.openConsole = openConsole;
         }
 

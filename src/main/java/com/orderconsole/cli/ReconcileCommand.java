@@ -2,6 +2,7 @@ package com.orderconsole.cli;
 
 import com.orderconsole.app.Messages;
 import com.orderconsole.app.Engine;
+import com.orderconsole.app.ProductionGuard;
 import com.orderconsole.domain.Operator;
 import com.orderconsole.domain.Role;
 import com.orderconsole.service.Services;
@@ -39,7 +40,8 @@ final class ReconcileCommand extends CliCommand {
             Operator op = operator();
             Services s = engine.services();
             ReconciliationService recon = s.reconciliation();
-            ReconReport before = recon.run(null, ReconProgress.NONE, () -> false);
+            ReconReport before = recon.run(null, progress(), () -> false);
+            endProgress();
             Map<String, Object> doc = new LinkedHashMap<>();
             doc.put("before", before);
             StringBuilder text = new StringBuilder(describe(Messages.format("cli.reconcile.compared", before.ordersCompared()), before));
@@ -55,6 +57,8 @@ final class ReconcileCommand extends CliCommand {
                     }
                 }
                 doc.put("plan", plans);
+                emit(doc, text.toString());
+                return exit(before);
             } else if (repair) {
                 List<RepairResult> results = new ArrayList<>();
                 // Sync first: a pending outbox explains most status mismatches, and applying it fixes them.
@@ -64,6 +68,16 @@ final class ReconcileCommand extends CliCommand {
                         order.add(c);
                     }
                 }
+                boolean adminWithReason = reason != null && !reason.isBlank() && op.role().includes(Role.ADMIN);
+                long acting = 0;
+                for (ReconCategory c : order) {
+                    if (c != ReconCategory.MISSING_IN_MYSQL || adminWithReason) {
+                        acting += before.counts().get(c);
+                    }
+                }
+                if (acting > 0) {
+                    confirm(ProductionGuard.Action.REPAIR, acting, Messages.format("cli.reconcile.what", acting));
+                }
                 for (ReconCategory c : order) {
                     if (c == ReconCategory.MISSING_IN_MYSQL && before.counts().get(c) > 0
                             && (reason == null || reason.isBlank() || !op.role().includes(Role.ADMIN))) {
@@ -72,7 +86,8 @@ final class ReconcileCommand extends CliCommand {
                     }
                     // Called for empty categories too: the service's role check then refuses --repair to a
                     // support user even when there is nothing to repair.
-                    RepairResult r = recon.repair(op, before, c, reason == null ? "" : reason, ReconProgress.NONE, () -> false);
+                    RepairResult r = recon.repair(op, before, c, reason == null ? "" : reason, progress(), () -> false);
+                    endProgress();
                     if (before.counts().get(c) > 0) {
                         results.add(r);
                         text.append(Messages.format("cli.reconcile.repaired", label(c), r.repaired(), r.attempted(),
@@ -81,14 +96,38 @@ final class ReconcileCommand extends CliCommand {
                     }
                 }
                 doc.put("mysqlSynced", catchUpMySql(s));
-                ReconReport after = recon.run(null, ReconProgress.NONE, () -> false);
+                ReconReport after = recon.run(null, progress(), () -> false);
+                endProgress();
                 doc.put("repairs", results);
                 doc.put("after", after);
                 text.append(describe(Messages.get("cli.reconcile.after"), after));
+                emit(doc, text.toString());
+                return exit(after);
             }
             emit(doc, text.toString());
-            return OrderCli.OK;
+            return exit(before);
         }
+    }
+
+    /**
+     * @return {@link ExitCode#DRIFT} when the report holds a disagreement; lag alone (MySQL sync pending, which the
+     *     follower applies) is none
+     */
+    static int exit(ReconReport r) {
+        for (ReconCategory c : ReconCategory.values()) {
+            if (c != ReconCategory.SYNC_PENDING && r.counts().get(c) > 0) {
+                return ExitCode.DRIFT.code();
+            }
+        }
+        return ExitCode.OK.code();
+    }
+
+    /** Progress on stderr for a person at a terminal only (never with --json or when stderr is redirected). */
+    private ReconProgress progress() {
+        if (!showsProgress()) {
+            return ReconProgress.NONE;
+        }
+        return (phase, done, total) -> err().print("\r" + Messages.format("cli.reconcile.progress", phase, done, total) + "   ");
     }
 
     /** @return a category's name in the language in use */

@@ -2,6 +2,7 @@ package com.orderconsole.cli;
 
 import com.orderconsole.app.Messages;
 import com.orderconsole.app.Engine;
+import com.orderconsole.app.ProductionGuard;
 import com.orderconsole.app.Messages;
 import com.orderconsole.app.diagram.RulesDiagram;
 import com.orderconsole.app.RulesWords;
@@ -63,9 +64,8 @@ final class RulesCommand implements Runnable {
         c.err().println(Messages.format("cli.error", Messages.format("cli.rules.invalid", file)));
         words.forEach(f -> c.err().println("  " + f));
         if (c.json()) {
-            Map<String, Object> doc = new LinkedHashMap<>();
-            doc.put("error", file + " is not valid: " + String.join("; ", e.faults())); // i18n-ok: --json is machine text
-            doc.put("code", OrderCli.FAILED);
+            Map<String, Object> doc = OrderCli.errorDocument(file + " is not valid: " + String.join("; ", e.faults()), // i18n-ok: --json is machine text
+                    ExitCode.FAILED, "invalid_rules");
             doc.put("file", file.toString());
             doc.put("valid", false);
             doc.put("faults", words);
@@ -79,7 +79,7 @@ final class RulesCommand implements Runnable {
             }).toList());
             c.out().println(Cli.json(doc));
         }
-        return OrderCli.FAILED;
+        return ExitCode.FAILED.code();
     }
 
     /** Prints rules: the JSON document in both modes (it is what 'rules set' reads). */
@@ -93,7 +93,7 @@ final class RulesCommand implements Runnable {
         public Integer call() {
             try (Engine engine = engine()) {
                 print(this, engine.services().rules().current());
-                return OrderCli.OK;
+                return ExitCode.OK.code();
             }
         }
     }
@@ -117,7 +117,7 @@ final class RulesCommand implements Runnable {
             doc.put("faults", List.of());
             long edges = rules.edges().values().stream().mapToLong(java.util.Set::size).sum();
             emit(doc, Messages.format("cli.rules.valid", file, edges, rules.terminal()) + System.lineSeparator());
-            return OrderCli.OK;
+            return ExitCode.OK.code();
         }
     }
 
@@ -139,6 +139,9 @@ final class RulesCommand implements Runnable {
                 Operator op = operator();
                 TransitionRules rules;
                 try {
+                    // Checked before the confirmation: an invalid document is refused as such, whatever --yes says.
+                    engine.services().rules().validate(text);
+                    confirm(ProductionGuard.Action.RULES_CHANGE, 1, Messages.format("cli.rules.what", file));
                     rules = engine.services().rules().set(op, text);
                 } catch (InvalidRulesException e) {
                     return invalid(this, file, e);
@@ -149,7 +152,7 @@ final class RulesCommand implements Runnable {
                     out().println(Messages.format("cli.rules.inForce", rules.version()));
                     print(this, rules);
                 }
-                return OrderCli.OK;
+                return ExitCode.OK.code();
             }
         }
 
@@ -195,7 +198,7 @@ final class RulesCommand implements Runnable {
             effect.forEach(l -> b.append("  ").append(l).append(System.lineSeparator()));
             b.append(Messages.get("rules.whatif.dryRun")).append(System.lineSeparator());
             emit(doc, b.toString());
-            return OrderCli.OK;
+            return ExitCode.OK.code();
         }
     }
 
@@ -249,7 +252,7 @@ final class RulesCommand implements Runnable {
                     doc.put("version", rules.version());
                     doc.put("diagram", text);
                     emit(doc, text);
-                    return OrderCli.OK;
+                    return ExitCode.OK.code();
                 }
                 try {
                     Files.write(out, bytes);
@@ -263,7 +266,7 @@ final class RulesCommand implements Runnable {
                 doc.put("bytes", bytes.length);
                 emit(doc, Messages.format("diagram.export.done", Long.toString(rules.version()), f.name(), out.toString())
                         + System.lineSeparator());
-                return OrderCli.OK;
+                return ExitCode.OK.code();
             }
         }
     }

@@ -55,7 +55,7 @@ final class ServeCommand extends CliCommand {
             Services s = engine.services();
             if (!operator().role().includes(Role.SUPPORT)) {
                 err().println(Messages.format("cli.serve.readOnly", operator().describe()));
-                return OrderCli.FAILED;
+                return ExitCode.FAILED.code();
             }
             int bound = s.metrics().startEndpoint(port);
             String url = "http://127.0.0.1:" + bound + "/metrics";
@@ -72,10 +72,10 @@ final class ServeCommand extends CliCommand {
             out().flush();
             stop.await();
             log.info("serve stopping"); // i18n-ok: log
-            return OrderCli.OK;
+            return ExitCode.OK.code();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            return OrderCli.FAILED;
+            return ExitCode.FAILED.code();
         } finally {
             jobs.shutdownNow();
             awaitQuietly(jobs);

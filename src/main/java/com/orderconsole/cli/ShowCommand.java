@@ -30,11 +30,11 @@ final class ShowCommand extends CliCommand {
                 } else {
                     out().print(storyText(st));
                 }
-                return OrderCli.OK;
+                return ExitCode.OK.code();
             }
             OrderDetails d = engine.services().orders().lookup(id);
             emit(d, text(d));
-            return OrderCli.OK;
+            return ExitCode.OK.code();
         }
     }
 

@@ -105,7 +105,7 @@ final class StatsCommand extends CliCommand {
             doc.put("health", health);
             doc.put("deadLetters", deadLetters);
             emit(doc, text.toString());
-            return OrderCli.OK;
+            return ExitCode.OK.code();
         }
     }
 }

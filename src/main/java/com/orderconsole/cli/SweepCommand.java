@@ -28,7 +28,7 @@ final class SweepCommand extends CliCommand {
             doc.put("mysqlSynced", synced);
             emit(doc, (paused ? Messages.get("cli.sweep.paused") : Messages.format("cli.sweep.done", cancelled))
                     + System.lineSeparator());
-            return OrderCli.OK;
+            return ExitCode.OK.code();
         }
     }
 }

@@ -2,6 +2,8 @@ package com.orderconsole.cli;
 
 import com.orderconsole.app.Engine;
 import com.orderconsole.app.Messages;
+import com.orderconsole.app.NotConfirmedException;
+import com.orderconsole.app.ProductionGuard;
 import com.orderconsole.service.Services;
 import com.orderconsole.service.traffic.SimulatorSettings;
 import com.orderconsole.service.traffic.SimulatorStatus;
@@ -17,7 +19,8 @@ import java.util.Map;
 /**
  * {@code traffic}: the console's live-traffic simulator, headless and bounded: at most {@code --rate} orders a
  * second for {@code --seconds}, so never more than rate × seconds orders; then it stops and says what it did. The
- * cancel sweeper and the MySQL follower run meanwhile, as in the console. Role: ops.
+ * cancel sweeper and the MySQL follower run meanwhile, as in the console. Role: ops. Refused on production; on
+ * staging only with {@code --yes}.
  */
 @Command(name = "traffic", resourceBundle = Messages.BUNDLE)
 final class TrafficCommand extends CliCommand {
@@ -55,6 +58,14 @@ final class TrafficCommand extends CliCommand {
             throw new ParameterException(spec.commandLine(), Messages.format("cli.traffic.badShares", payShare, latePayShare));
         }
         long maxOrders = Math.max(1, (long) Math.floor(rate * seconds));
+        global().applyProfile();
+        ProductionGuard guard = guard();
+        if (guard.simulator() == ProductionGuard.Simulator.REFUSED) {
+            throw new NotConfirmedException(guard.simulatorRefusal());
+        }
+        if (guard.simulator() == ProductionGuard.Simulator.CONFIRM && global().yes == null) {
+            throw new NotConfirmedException(Messages.format("guard.simulator.confirm", guard.environment().name(), maxOrders));
+        }
         // The sweeper cancels the unpaid orders and the follower records every move, as while the console runs.
         try (Engine engine = engine(null, c -> c.withBackgroundJobs(Duration.ofSeconds(1), Duration.ofMillis(200)))) {
             Services s = engine.services();
@@ -79,7 +90,7 @@ final class TrafficCommand extends CliCommand {
             doc.put("mysqlSynced", synced);
             emit(doc, Messages.format("cli.traffic.done", seconds, rate, st.created(), st.paid(), st.latePays(), st.shipped(),
                     st.finished()) + System.lineSeparator());
-            return OrderCli.OK;
+            return ExitCode.OK.code();
         }
     }
 }

@@ -2,6 +2,7 @@ package com.orderconsole.cli;
 
 import com.orderconsole.app.Messages;
 import com.orderconsole.app.Engine;
+import com.orderconsole.app.ProductionGuard;
 import com.orderconsole.domain.OrderStatus;
 import com.orderconsole.domain.ResultCode;
 import com.orderconsole.domain.TransitionRequest;
@@ -16,7 +17,10 @@ import picocli.CommandLine.ParameterException;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
-/** {@code transition --id ID --to STATUS}: one move through the transition script. */
+/**
+ * {@code transition --id ID --to STATUS}: one move through the transition script; {@code --override} (admin, with
+ * {@code --reason}) moves along no rule.
+ */
 @Command(name = "transition")
 final class TransitionCommand extends CliCommand {
     /** Source written to the history of CLI transitions. */
@@ -36,19 +40,29 @@ final class TransitionCommand extends CliCommand {
     @Option(names = "--reason", paramLabel = "TEXT", descriptionKey = "cli.opt.reason")
     String reason;
 
+    @Option(names = "--override", descriptionKey = "cli.opt.override")
+    boolean override;
+
     @Option(names = "--expect-version", paramLabel = "N", converter = Cli.PositiveLongConverter.class, descriptionKey = "cli.opt.expect-version")
     Long expectVersion;
 
     @Override
     public Integer call() {
+        if (override && (reason == null || reason.isBlank())) {
+            // As the console: a forced move is in the history with why, or it is not made.
+            throw new ParameterException(spec.commandLine(), Messages.get("cli.transition.overrideNeedsReason"));
+        }
         TransitionRequest request;
         try {
-            request = new TransitionRequest(id, to, expectVersion, SOURCE, reason, false);
+            request = new TransitionRequest(id, to, expectVersion, SOURCE, reason, override);
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), e.getMessage());
         }
         try (Engine engine = engine(actor)) {
             Services s = engine.services();
+            if (override) {
+                confirm(ProductionGuard.Action.OVERRIDE, 1, Messages.format("cli.transition.what", id, to.name()));
+            }
             TransitionOutcome outcome = s.transitions().transitionAndWait(operator(), request, SYNC_WAIT);
             TransitionResult r = outcome.result();
             if (r.code() == ResultCode.STATE_MISSING) {
@@ -69,10 +83,12 @@ final class TransitionCommand extends CliCommand {
             doc.put("mysqlSynced", synced);
             String text = (r.applied()
                     ? Messages.format("cli.transition.applied", id, r.from(), r.target(), r.version())
+                    : r.code() == ResultCode.RESTORING
+                    ? Messages.format("cli.transition.restoring", id, r.target(), r.code().code(), Messages.get("result." + r.code().name()))
                     : Messages.format("cli.transition.rejected", id, r.from(), r.target(), r.code().code(),
                     Messages.get("result." + r.code().name()), r.version())) + System.lineSeparator();
             emit(doc, text);
-            return r.applied() ? OrderCli.OK : OrderCli.REJECTED;
+            return r.applied() ? ExitCode.OK.code() : ExitCode.REJECTED.code();
         }
     }
 }

@@ -4,7 +4,7 @@ package com.orderconsole.domain;
  * Outcome of one run of the transition script. The numeric codes are what transition.lua returns
  * and what the counters and status history store.
  *
- * <p>1, 0, -1 and -2 follow the design this product is built on; -3..-6 are ours.
+ * <p>1, 0, -1 and -2 follow the design this product is built on; -3..-7 are ours.
  */
 public enum ResultCode {
     /** The transition was applied: status written, version bumped by one. */
@@ -25,7 +25,12 @@ public enum ResultCode {
      * The order's Redis record has fields that are not well-formed (e.g. status 7); the script refuses to
      * act on it and the service sets it aside in the dead-letter list for ops.
      */
-    MALFORMED(-6, "the order's Redis record is malformed; it is set aside for ops");
+    MALFORMED(-6, "the order's Redis record is malformed; it is set aside for ops"),
+    /**
+     * Redis is being restored from MySQL: it was found behind MySQL (restored from an older copy), so its order states
+     * may be stale; nothing was run or written (issue 25). Answered by the service, never by the script.
+     */
+    RESTORING(-7, "Redis is being restored from MySQL (it went back in time); nothing was changed, try again in a few seconds");
 
     private final int code;
     private final String description;

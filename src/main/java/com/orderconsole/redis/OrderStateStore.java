@@ -273,25 +273,23 @@ public final class OrderStateStore {
         if (status == null) {
             throw new MalformedOrderException(orderId, "status is missing");
         }
-        int code = (int) number(orderId, m, "status", status);
+        long code = number(orderId, "status", status);
         if (code < 1 || code > OrderStatus.values().length) {
             throw new MalformedOrderException(orderId, "status " + code + " is not a status code (1..6)");
         }
         String updated = m.getOrDefault("updateTime", "0");
-        return new OrderState(orderId, OrderStatus.ofCode(code), number(orderId, m, "version", m.getOrDefault("version", "")),
-                number(orderId, m, "updateTime", updated), number(orderId, m, "createTime", m.getOrDefault("createTime", updated)));
+        return new OrderState(orderId, OrderStatus.ofCode((int) code), number(orderId, "version", m.getOrDefault("version", "")),
+                number(orderId, "updateTime", updated), number(orderId, "createTime", m.getOrDefault("createTime", updated)));
     }
 
-    private static long number(String orderId, Map<String, String> m, String field, String value) {
-        try {
-            long v = Long.parseLong(value);
-            if (v < 0) {
-                throw new MalformedOrderException(orderId, field + " " + v + " is negative");
-            }
-            return v;
-        } catch (NumberFormatException e) {
-            throw new MalformedOrderException(orderId, field + " '" + value + "' is not a whole number");
+    /** A field by {@link RecordNumber}'s grammar, the one transition.lua checks too. */
+    private static long number(String orderId, String field, String value) {
+        long v = RecordNumber.parse(value);
+        if (v < 0) {
+            throw new MalformedOrderException(orderId, field + " '" + value + "' is not a canonical whole number (digits only, "
+                    + "no sign, space, exponent or leading zero, at most " + RecordNumber.MAX_DIGITS + " digits)");
         }
+        return v;
     }
 
     /**
@@ -394,6 +392,29 @@ public final class OrderStateStore {
             }
         });
         return out;
+    }
+
+    /**
+     * Reads the data-set fence ({@link RedisKeys#FENCED}) on this store's connection, so that a transition sent after it
+     * runs after it.
+     *
+     * @return why the data set is fenced (Redis is being restored from MySQL), or null when it is not
+     */
+    public CompletableFuture<String> fencedAsync() {
+        return async.get(RedisKeys.FENCED).toCompletableFuture();
+    }
+
+    /**
+     * The answer to a transition refused without running the script because the data set is fenced: counted in the
+     * order's bucket ({@code c:-7}, like the script's own -1 and -6), time from the Redis clock.
+     *
+     * @return the outcome {@link ResultCode#RESTORING}, nothing else written
+     */
+    public CompletableFuture<TransitionResult> refuseFenced(TransitionRequest request) {
+        int b = RedisKeys.bucket(request.orderId());
+        CompletableFuture<Long> counted = async.hincrby(RedisKeys.stats(b), "c:" + ResultCode.RESTORING.code(), 1).toCompletableFuture();
+        return counted.thenCombine(async.time().toCompletableFuture(), (n, t) -> new TransitionResult(request.orderId(),
+                ResultCode.RESTORING, null, request.target(), 0, Long.parseLong(t.get(0)) * 1000 + Long.parseLong(t.get(1)) / 1000));
     }
 
     /** @return the Redis server clock, epoch ms */

@@ -59,6 +59,11 @@ public final class OutboxStore {
         return parseAll(bucket, msgs.subList(1, msgs.size()), epoch);
     }
 
+    /** @return true when the bucket's outbox still holds entry {@code id} (one XRANGE of that id alone) */
+    public boolean holds(int bucket, String id) {
+        return !redis.await(async.xrange(RedisKeys.outbox(bucket), Range.create(id, id), Limit.create(0, 1)), "XRANGE").isEmpty();
+    }
+
     private static List<OutboxEntry> parseAll(int bucket, List<StreamMessage<String, String>> msgs, String epoch) {
         List<OutboxEntry> out = new ArrayList<>(msgs.size());
         for (StreamMessage<String, String> m : msgs) {
@@ -179,21 +184,24 @@ public final class OutboxStore {
         return v;
     }
 
+    /** A number of the entry by the grammar of record numbers ({@link RecordNumber}): what transition.lua writes. */
     private static long number(String v, String what) {
         required(v, what);
-        try {
-            return Long.parseLong(v);
-        } catch (NumberFormatException e) {
-            throw new IllegalArgumentException(what + " '" + v + "' is not a whole number");
+        long n = RecordNumber.parse(v);
+        if (n < 0) {
+            throw new IllegalArgumentException(what + " '" + v + "' is not a canonical whole number");
         }
+        return n;
     }
 
+    /** A status or result code: a record number, the result codes also with a minus sign ("-3"). */
     private static int code(String v, String what) {
-        long n = number(v, what);
-        if (n != (int) n) {
-            throw new IllegalArgumentException(what + " " + n + " is out of range");
+        boolean negative = v != null && v.startsWith("-");
+        long n = number(negative ? v.substring(1) : v, what);
+        if (n > 100 || negative && n == 0) {
+            throw new IllegalArgumentException(what + " '" + v + "' is out of range");
         }
-        return (int) n;
+        return (int) (negative ? -n : n);
     }
 
     private static String text(Map<String, String> f, String field, String what) {

@@ -26,6 +26,7 @@ import java.util.zip.CRC32;
  * osm:epoch              string marker of this Redis data set (absent after a data loss)
  * osm:dataset            string the data set this Redis belongs to; its MySQL carries the same id
  * osm:recovering         string set while a process restores the data set from MySQL (expires)
+ * osm:fenced             string why the data set was found behind MySQL; set until its restore is done
  * osm:buckets            string the bucket count of this data set
  * </pre>
  */
@@ -47,6 +48,12 @@ public final class RedisKeys {
     public static final String DATASET = "osm:dataset";
     /** Set while one process restores a data set (the marker it will set at the end); expires if it dies. */
     public static final String RECOVERING = "osm:recovering";
+    /**
+     * Set (with the reason) when a process finds Redis behind MySQL (the follower's fence, a cluster master that
+     * came back empty) and removed when the data set's restore is done: while it is there no transition runs
+     * (issue 25). A Redis that lost everything has none, so its orders are rebuilt from MySQL on use as before.
+     */
+    public static final String FENCED = "osm:fenced";
     /** Sweeper heartbeat and pause flag. */
     public static final String SWEEPER = "osm:sweeper";
 

@@ -85,9 +85,25 @@ public final class RulesStore {
      * data set as lost and recovers it (used when Redis is found restored from an old snapshot).
      */
     public void forgetEpoch(String expected) {
+        forgetEpoch(expected, "Redis went back in time");
+    }
+
+    /**
+     * {@link #forgetEpoch(String)}, first fencing the data set ({@link RedisKeys#FENCED}) so that no transition runs on
+     * its stale states until the restore is done.
+     *
+     * @param why what was found, in words (kept in the fence key for a person reading Redis)
+     */
+    public void forgetEpoch(String expected, String why) {
         if (expected.equals(epoch())) {
+            redis.await(async.set(RedisKeys.FENCED, why), "SET " + RedisKeys.FENCED);
             redis.await(async.del(RedisKeys.EPOCH), "DEL " + RedisKeys.EPOCH);
         }
+    }
+
+    /** @return why the data set is fenced (being restored after it was found behind MySQL), or null */
+    public String fenced() {
+        return redis.await(async.get(RedisKeys.FENCED), "GET " + RedisKeys.FENCED);
     }
 
     /**
@@ -115,9 +131,10 @@ public final class RulesStore {
         }
     }
 
-    /** Ends a restore: sets the data-set marker and drops the claim. */
+    /** Ends a restore: sets the data-set marker, lifts the fence and drops the claim. */
     public void finishRecovery(String marker) {
         redis.await(async.set(RedisKeys.EPOCH, marker), "SET " + RedisKeys.EPOCH);
+        redis.await(async.del(RedisKeys.FENCED), "DEL " + RedisKeys.FENCED);
         redis.await(async.del(RedisKeys.RECOVERING), "DEL " + RedisKeys.RECOVERING);
     }
 

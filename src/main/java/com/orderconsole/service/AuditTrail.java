@@ -6,7 +6,8 @@ import com.orderconsole.store.Database;
 
 /**
  * Records operator actions that are not status transitions (transitions are in the order history):
- * queue extends and removals, reconciliation repairs, rules changes, dead-letter retries and discards.
+ * queue extends and removals, sweeper pauses and resumes, reconciliation repairs, rules changes, dead-letter
+ * retries and discards.
  * Each record says who (the operator), when, from where (console, cli…), why and what changed.
  */
 public final class AuditTrail {
@@ -17,6 +18,8 @@ public final class AuditTrail {
     public static final String RULES_SET = "RULES_SET";
     public static final String DEAD_LETTER_RETRY = "DEAD_LETTER_RETRY";
     public static final String DEAD_LETTER_DISCARD = "DEAD_LETTER_DISCARD";
+    public static final String SWEEPER_PAUSE = "SWEEPER_PAUSE";
+    public static final String SWEEPER_RESUME = "SWEEPER_RESUME";
 
     private final Database db;
 

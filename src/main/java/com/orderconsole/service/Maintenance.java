@@ -79,7 +79,7 @@ public final class Maintenance implements AutoCloseable {
             }
             log.warn("Redis lost the keys of buckets {} (a cluster master restarted empty?): restoring the data set from MySQL",
                     lost);
-            marker.forgetEpoch(current);
+            marker.forgetEpoch(current, "Redis lost the keys of buckets " + lost);
         }
         String epoch = UUID.randomUUID().toString();
         if (!marker.claimRecovery(epoch, RECOVERY_CLAIM_MS)) {

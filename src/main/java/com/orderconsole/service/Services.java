@@ -77,7 +77,7 @@ public final class Services implements AutoCloseable {
         this.transitions = new TransitionService(clock, redis.orders(), db, orders, rules, follower, access);
         // The sweeper's cancels go over a Redis connection of their own: a storm's batches never queue in front of payments.
         TransitionService sweeps = new TransitionService(clock, redis.orders().onOwnConnection(), db, orders, rules, follower, access);
-        this.sweeper = new CancelSweeper(clock, redis.queue(), redis.rules(), sweeps, access, SWEEP_BATCH, SWEEP_ROUNDS);
+        this.sweeper = new CancelSweeper(clock, redis.queue(), redis.rules(), sweeps, follower::fenceHolds, access, audit, SWEEP_BATCH, SWEEP_ROUNDS);
         this.queue = new QueueService(clock, redis.queue(), redis.orders(), transitions, sweeper, orders, access, audit);
         this.monitor = new MonitorService(clock, redis.stats(), db, stuck, retention);
         this.rulesWhatIf = new RulesWhatIf(rules, clock, redis.stats(), db, stuck);
@@ -96,7 +96,7 @@ public final class Services implements AutoCloseable {
         TransitionService bulkMoves = new TransitionService(clock, redis.orders().onOwnConnection(), db, orders, rules, follower, access);
         this.bulk = new BulkService(clock, redis.orders(), db, orders, bulkMoves, rules, access, follower, audit);
         this.auditView = new AuditService(db, rules);
-        this.metrics = new MetricsService(follower, queue, monitor, reconciliation, Alerts.Thresholds.DEFAULT);
+        this.metrics = new MetricsService(follower, queue, monitor, reconciliation, Alerts.Thresholds.fromSystemProperties());
         transitions.observe(metrics);
         sweeps.observe(metrics);
         bulkMoves.observe(metrics);

@@ -152,7 +152,7 @@ public class OrderConsoleApp extends Application {
     }
 
     private void start(Stage stage, StartViewModel starting, EngineConfig signedConfig) {
-        starting.start(signedConfig, (started, note) -> {
+        starting.start(signedConfig, environment, (started, note) -> {
             if (stopped) {
                 // The window was closed while the engine was still starting: nobody else will close it.
                 started.close();

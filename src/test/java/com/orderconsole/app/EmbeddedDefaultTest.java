@@ -1,5 +1,6 @@
 package com.orderconsole.app;
 
+import com.orderconsole.Slow;
 import com.orderconsole.TestServers;
 import com.orderconsole.domain.Operator;
 import com.orderconsole.domain.OrderStatus;
@@ -13,6 +14,7 @@ import java.time.Duration;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** With no server addresses the engine starts its own servers and keeps their data between runs. */
+@Slow
 class EmbeddedDefaultTest {
     @Test
     void embeddedServersKeepOrdersBetweenRuns() {

@@ -89,21 +89,21 @@ class BulkAuditCliTest {
     @Test
     void badInputIsAUsageErrorInWordsAndChangesNothing() throws Exception {
         Run unknown = cli("bulk", "--status", "PAYED", "--to", "WAIT_SHIP", "--reason", "x");
-        assertThat(unknown.code()).isEqualTo(OrderCli.USAGE);
+        assertThat(unknown.code()).isEqualTo(ExitCode.USAGE.code());
         assertThat(unknown.err()).contains("PAYED");
         Run badDate = cli("bulk", "--status", "PAID", "--created-before", "31/01/2018", "--to", "WAIT_SHIP", "--reason", "x");
-        assertThat(badDate.code()).isEqualTo(OrderCli.USAGE);
+        assertThat(badDate.code()).isEqualTo(ExitCode.USAGE.code());
         assertThat(badDate.err()).contains("invalid date or time '31/01/2018' (examples: 2018-01-31, 2018-01-31T12:00:00Z)");
         Run noReason = cli("bulk", "--status", "PAID", "--to", "WAIT_SHIP", "--json");
-        assertThat(noReason.code()).isEqualTo(OrderCli.USAGE);
-        assertThat(noReason.json().get("error").asText()).contains("give --reason TEXT");
+        assertThat(noReason.code()).isEqualTo(ExitCode.USAGE.code());
+        assertThat(noReason.json().get("error").get("message").asText()).contains("give --reason TEXT");
         Run blankReason = cli("bulk", "--status", "PAID", "--to", "WAIT_SHIP", "--reason", "  ");
-        assertThat(blankReason.code()).isEqualTo(OrderCli.USAGE);
+        assertThat(blankReason.code()).isEqualTo(ExitCode.USAGE.code());
         Run both = cli("bulk", "--status", "PAID", "--id", "k-1", "--to", "WAIT_SHIP", "--reason", "x");
-        assertThat(both.code()).isEqualTo(OrderCli.USAGE);
+        assertThat(both.code()).isEqualTo(ExitCode.USAGE.code());
         assertThat(both.err()).contains("either by a filter");
         Run override = cli("bulk", "--id", "k-3", "--to", "FINISHED", "--override", "--reason", "x", "--role", "support");
-        assertThat(override.code()).isEqualTo(OrderCli.FAILED);
+        assertThat(override.code()).isEqualTo(ExitCode.FAILED.code());
         assertThat(override.err()).contains("override the transition rules in bulk");
         Run capped;
         System.setProperty("orderconsole.bulk.maxOrders", "2");
@@ -112,10 +112,10 @@ class BulkAuditCliTest {
         } finally {
             System.clearProperty("orderconsole.bulk.maxOrders");
         }
-        assertThat(capped.code()).isEqualTo(OrderCli.FAILED);
+        assertThat(capped.code()).isEqualTo(ExitCode.FAILED.code());
         assertThat(capped.err()).contains("more than 2, the most one batch may move");
         Run badMoves = cli("audit", "--moves", "sideways");
-        assertThat(badMoves.code()).isEqualTo(OrderCli.USAGE);
+        assertThat(badMoves.code()).isEqualTo(ExitCode.USAGE.code());
         assertThat(badMoves.err()).contains("--moves must be legal, override or any, got 'sideways'");
 
         assertThat(RawSql.count("SELECT COUNT(*) FROM bulk_batch")).isZero();
@@ -145,7 +145,7 @@ class BulkAuditCliTest {
 
         assertThat(cli("bulk", "--list").out()).contains("Batch #" + id + " ABANDONED");
         Run refused = cli("bulk", "--close", Long.toString(id), "--role", "support");
-        assertThat(refused.code()).isEqualTo(OrderCli.FAILED);
+        assertThat(refused.code()).isEqualTo(ExitCode.FAILED.code());
         assertThat(refused.err()).contains("close an abandoned bulk batch");
 
         Run closed = cli("bulk", "--close", Long.toString(id), "--role", "ops");

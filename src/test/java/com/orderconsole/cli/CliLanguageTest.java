@@ -69,14 +69,14 @@ class CliLanguageTest {
     @Test
     void anUnknownLanguageIsAUsageError() {
         Run r = run("--lang", "fr", "stats");
-        assertThat(r.code()).isEqualTo(OrderCli.USAGE);
+        assertThat(r.code()).isEqualTo(ExitCode.USAGE.code());
         assertThat(r.err()).contains("'fr'", "en", "zh-CN");
     }
 
     @Test
     void usageErrorsAreInTheLanguageToo() {
         Run r = run("--lang", "zh-CN", "create", "--id", "A-1", "--expire-in", "soon");
-        assertThat(r.code()).isEqualTo(OrderCli.USAGE);
+        assertThat(r.code()).isEqualTo(ExitCode.USAGE.code());
         assertThat(r.err()).contains("错误", "无效的时长", "soon", "--help");
     }
 
@@ -116,7 +116,7 @@ class CliLanguageTest {
     void everyHelpTextIsInBothBundles() {
         for (Locale l : Languages.SUPPORTED) {
             Messages.use(l);
-            CommandLine cl = new CommandLine(new OrderCli.Root(System.out, System.err, null, OrderCli.PasswordPrompt.TERMINAL, false));
+            CommandLine cl = new CommandLine(new OrderCli.Root(System.out, System.err, null, OrderCli.PasswordPrompt.TERMINAL, OrderCli.YesPrompt.TERMINAL, false));
             cl.setResourceBundle(Messages.bundle());
             List<String> missing = new ArrayList<>();
             check(cl, missing);

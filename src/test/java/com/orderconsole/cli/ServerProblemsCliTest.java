@@ -46,7 +46,7 @@ class ServerProblemsCliTest {
         int mysqlPort = TestServers.mariaDb().port();
         String words = "the server at 127.0.0.1:" + mysqlPort + " does not speak the Redis protocol";
         Run r = withRedis("redis://127.0.0.1:" + mysqlPort, "stats");
-        assertThat(r.code()).isEqualTo(OrderCli.FAILED);
+        assertThat(r.code()).isEqualTo(ExitCode.FAILED.code());
         assertThat(r.err()).contains(words).contains("right port").doesNotContain("Invalid first byte");
 
         // The console starts through the same engine start.
@@ -65,7 +65,7 @@ class ServerProblemsCliTest {
             deadPort = probe.getLocalPort();
         }
         String dead = "redis://127.0.0.1:" + deadPort;
-        assertThat(withRedis(dead, "stats").code()).as("Redis is really down for the other commands").isEqualTo(OrderCli.FAILED);
+        assertThat(withRedis(dead, "stats").code()).as("Redis is really down for the other commands").isEqualTo(ExitCode.FAILED.code());
 
         Run audit = withRedis(dead, "audit", "--actor", "audrey");
         assertThat(audit.code()).as(audit.err()).isZero();
@@ -83,7 +83,7 @@ class ServerProblemsCliTest {
         String db3 = TestServers.config().redisUri().replaceFirst("(/\\d+)?$", "") + "/3";
 
         Run r = withRedis(db3, "stats");
-        assertThat(r.code()).isEqualTo(OrderCli.FAILED);
+        assertThat(r.code()).isEqualTo(ExitCode.FAILED.code());
         assertThat(r.err()).contains("database 3 holds no data set").contains("database 0 of the same server holds data set")
                 .contains("names the wrong database");
         try (RawRedis raw = new RawRedis()) {

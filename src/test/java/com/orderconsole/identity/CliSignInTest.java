@@ -3,6 +3,7 @@ package com.orderconsole.identity;
 import com.orderconsole.TestServers;
 import com.orderconsole.app.Engine;
 import com.orderconsole.app.EngineConfig;
+import com.orderconsole.cli.ExitCode;
 import com.orderconsole.cli.OrderCli;
 import com.orderconsole.domain.HistoryEntry;
 import com.orderconsole.domain.Operator;
@@ -59,11 +60,11 @@ class CliSignInTest {
     @Test
     void selfDeclaredNamesAreRefusedWithExternalServers() {
         Run actor = cli("pw-sam", "transition", "--id", "c-1", "--to", "PAID", "--db-user", "sam", "--actor", "payment-gw");
-        assertThat(actor.code()).isEqualTo(OrderCli.USAGE);
+        assertThat(actor.code()).isEqualTo(ExitCode.USAGE.code());
         assertThat(actor.err()).contains("--actor is accepted on the local embedded servers only; with --jdbc the history "
                 + "records the database account you sign in with (--db-user sam)");
         Run operator = cli("pw-sam", "transition", "--id", "c-1", "--to", "PAID", "--db-user", "sam", "--operator", "boss");
-        assertThat(operator.code()).isEqualTo(OrderCli.USAGE);
+        assertThat(operator.code()).isEqualTo(ExitCode.USAGE.code());
         assertThat(operator.err()).contains("--operator is no longer accepted: the history records the database account "
                 + "you sign in with (--db-user)");
         assertThat(history("c-1")).hasSize(1);
@@ -72,19 +73,19 @@ class CliSignInTest {
     @Test
     void refusedSignInsExitWithTheReasonAndChangeNothing() {
         String where = "the database at 127.0.0.1:" + AccessControlledDb.server().port() + "/orders";
-        assertFails(cli("wrong", "transition", "--id", "c-1", "--to", "PAID", "--db-user", "sam"), OrderCli.FAILED,
+        assertFails(cli("wrong", "transition", "--id", "c-1", "--to", "PAID", "--db-user", "sam"), ExitCode.FAILED.code(),
                 "error: " + where + " refused account 'sam': wrong password, or no such account");
-        assertFails(cli("pw-x", "transition", "--id", "c-1", "--to", "PAID", "--db-user", "xavier"), OrderCli.FAILED,
+        assertFails(cli("pw-x", "transition", "--id", "c-1", "--to", "PAID", "--db-user", "xavier"), ExitCode.FAILED.code(),
                 "refused account 'xavier': wrong password, or no such account");
         assertFails(cli("pw-sam", "transition", "--id", "c-1", "--to", "PAID", "--db-user", "sam", "--role", "admin"),
-                OrderCli.FAILED, "error: role admin is more than database account 'sam' holds (support); a role can only be lowered");
-        assertFails(cli("pw-nora", "transition", "--id", "c-1", "--to", "PAID", "--db-user", "nora"), OrderCli.FAILED,
+                ExitCode.FAILED.code(), "error: role admin is more than database account 'sam' holds (support); a role can only be lowered");
+        assertFails(cli("pw-nora", "transition", "--id", "c-1", "--to", "PAID", "--db-user", "nora"), ExitCode.FAILED.code(),
                 "error: database account 'nora' holds none of the console roles");
-        assertFails(cli(null, "transition", "--id", "c-1", "--to", "PAID", "--db-user", "sam"), OrderCli.USAGE,
+        assertFails(cli(null, "transition", "--id", "c-1", "--to", "PAID", "--db-user", "sam"), ExitCode.USAGE.code(),
                 "no password for database account 'sam': name an environment variable holding it with --db-password-env VAR, "
                         + "or run at a terminal to be asked");
         assertFails(cli(null, "transition", "--id", "c-1", "--to", "PAID", "--db-user", "sam", "--db-password-env",
-                "ORDER_CONSOLE_TEST_UNSET_VARIABLE"), OrderCli.USAGE, "ORDER_CONSOLE_TEST_UNSET_VARIABLE (from --db-password-env) is not set");
+                "ORDER_CONSOLE_TEST_UNSET_VARIABLE"), ExitCode.USAGE.code(), "ORDER_CONSOLE_TEST_UNSET_VARIABLE (from --db-password-env) is not set");
         assertThat(history("c-1")).hasSize(1);
         assertThat(AccessControlledDb.count("SELECT status FROM orders WHERE order_id = 'c-1'")).isEqualTo(OrderStatus.WAIT_PAY.code());
     }
@@ -92,7 +93,7 @@ class CliSignInTest {
     @Test
     void aLoweredRoleIsEnforced() {
         Run r = cli("pw-ada", "transition", "--id", "c-1", "--to", "PAID", "--db-user", "ada", "--role", "read_only");
-        assertThat(r.code()).isEqualTo(OrderCli.FAILED);
+        assertThat(r.code()).isEqualTo(ExitCode.FAILED.code());
         assertThat(r.err()).contains("ada (read_only) may not");
     }
 
@@ -120,12 +121,12 @@ class CliSignInTest {
         });
         try {
             Run before = cliAt(url, "pw-sam", "stats", "--db-user", "sam");
-            assertThat(before.code()).isEqualTo(OrderCli.FAILED);
+            assertThat(before.code()).isEqualTo(ExitCode.FAILED.code());
             assertThat(before.err()).contains("/orders_new lacks").contains("V20 Console roles")
                     .contains("a database administrator applies them with 'order-console migrate'");
 
             Run bySupport = cliAt(url, "pw-sam", "migrate", "--db-user", "sam");
-            assertThat(bySupport.code()).isEqualTo(OrderCli.FAILED);
+            assertThat(bySupport.code()).isEqualTo(ExitCode.FAILED.code());
             assertThat(bySupport.err()).contains("account 'sam' may not migrate the orders database at")
                     .contains("nothing was changed").contains("CREATE on `orders_new`: the migrations create tables");
             assertThat(AccessControlledDb.count("SELECT COUNT(*) FROM information_schema.TABLES WHERE TABLE_SCHEMA = 'orders_new'")).isZero();
@@ -163,7 +164,7 @@ class CliSignInTest {
         try {
             long users = AccessControlledDb.count("SELECT COUNT(*) FROM mysql.user");
             Run lacking = cliAt(url, "pw-lite", "migrate", "--db-user", "dba_lite");
-            assertThat(lacking.code()).isEqualTo(OrderCli.FAILED);
+            assertThat(lacking.code()).isEqualTo(ExitCode.FAILED.code());
             assertThat(lacking.err()).contains("account 'dba_lite' may not migrate the orders database at 127.0.0.1:")
                     .contains("nothing was changed")
                     .contains("TRIGGER on `orders_lite`: the migrations create triggers")
@@ -210,7 +211,7 @@ class CliSignInTest {
                     + "FROM orders_rep.flyway_schema_history"));
 
             Run blocked = cliAt(url, "", "migrate", "--db-user", "root");
-            assertThat(blocked.code()).isEqualTo(OrderCli.FAILED);
+            assertThat(blocked.code()).isEqualTo(ExitCode.FAILED.code());
             assertThat(blocked.err()).contains("failed migration").contains("run 'order-console migrate --repair'");
 
             Run repaired = cliAt(url, "", "migrate", "--repair", "--db-user", "root");

@@ -1,5 +1,6 @@
 package com.orderconsole.soak;
 
+import com.orderconsole.StallingProxy;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -10,14 +11,14 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * The soak's engine processes ({@link SoakWorker}), each a separate JVM reaching MySQL through its own
- * {@link SoakProxy} and Redis through its own proxy too on one server (so a stall hits one process's
+ * {@link StallingProxy} and Redis through its own proxy too on one server (so a stall hits one process's
  * connection, as a partial network fault would); on a cluster, each is given one node's address and the
  * cluster client then talks to the masters directly, at the addresses they announce. Each start writes its own log file {@code <dir>/engine-<n>-<start>.log}.
  */
 final class EngineProcesses implements AutoCloseable {
     private final Path dir;
     private final List<String> redisUris;
-    private final List<SoakProxy> mysqlProxies;
+    private final List<StallingProxy> mysqlProxies;
     private final long lifetimeSeconds;
     private final Process[] processes;
     private final int[] starts;
@@ -29,7 +30,7 @@ final class EngineProcesses implements AutoCloseable {
      * @param mysqlProxies one per process, in front of MySQL
      * @param lifetimeSeconds a process ends by itself after this long (a bound, should the soak JVM hang)
      */
-    EngineProcesses(Path dir, List<String> redisUris, List<SoakProxy> mysqlProxies, long lifetimeSeconds) {
+    EngineProcesses(Path dir, List<String> redisUris, List<StallingProxy> mysqlProxies, long lifetimeSeconds) {
         this.dir = dir;
         this.redisUris = redisUris;
         this.mysqlProxies = mysqlProxies;

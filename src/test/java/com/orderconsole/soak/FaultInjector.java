@@ -1,5 +1,7 @@
 package com.orderconsole.soak;
 
+import com.orderconsole.ClusterNodes;
+import com.orderconsole.StallingProxy;
 import com.orderconsole.domain.OrderStatus;
 import com.orderconsole.redis.RedisKeys;
 import io.lettuce.core.RedisClient;
@@ -98,7 +100,7 @@ final class FaultInjector implements AutoCloseable {
     private final SoakRedis redis;
     private final SoakCluster cluster;
     private final SoakMariaDb mysql;
-    private final List<SoakProxy> proxies;
+    private final List<StallingProxy> proxies;
     private final EngineProcesses engines;
     private final SoakClients clients;
     private final long t0;
@@ -121,7 +123,7 @@ final class FaultInjector implements AutoCloseable {
      * @param cluster the Redis Cluster, or null on one server
      * @param proxies the connections that may stall
      */
-    FaultInjector(SoakSettings settings, SoakRedis redis, SoakCluster cluster, SoakMariaDb mysql, List<SoakProxy> proxies,
+    FaultInjector(SoakSettings settings, SoakRedis redis, SoakCluster cluster, SoakMariaDb mysql, List<StallingProxy> proxies,
                   EngineProcesses engines, SoakClients clients, long t0) {
         this.settings = settings;
         this.random = new Random(settings.seed());
@@ -253,7 +255,7 @@ final class FaultInjector implements AutoCloseable {
                 quietUntil = System.currentTimeMillis() + 10_000;
             }
             case STALL -> {
-                SoakProxy p = proxies.get(random.nextInt(proxies.size()));
+                StallingProxy p = proxies.get(random.nextInt(proxies.size()));
                 long length = 2000 + random.nextInt((int) (settings.stallMaxMs() - 2000 + 1));
                 p.stall(true);
                 counts.get(k).incrementAndGet();
@@ -269,7 +271,7 @@ final class FaultInjector implements AutoCloseable {
                 if (cluster == null) {
                     withRedis(c -> c.sync().scriptFlush());
                 } else {
-                    cluster.nodes().forEach(n -> SoakCluster.onNode(n.port(), r -> r.scriptFlush()));
+                    cluster.nodes().forEach(n -> ClusterNodes.onNode(n.port(), r -> r.scriptFlush()));
                 }
                 counts.get(k).incrementAndGet();
                 note(cluster == null ? "SCRIPT_FLUSH" : "SCRIPT_FLUSH on every master");

@@ -1,5 +1,6 @@
 package com.orderconsole.soak;
 
+import com.orderconsole.Slow;
 import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.Logger;
 import com.orderconsole.service.transition.TransitionService;
@@ -31,6 +32,7 @@ import static org.junit.jupiter.api.Assertions.fail;
  * {@code -Dsoak.seed}, printed at the start. Output: the surefire report of this class and
  * {@code target/soak/summary.txt}; engine logs in {@code target/soak/engines}.
  */
+@Slow
 class FaultSoakTest {
     private SoakRun run;
 

@@ -1,20 +1,15 @@
 package com.orderconsole.soak;
 
+import com.orderconsole.ClusterNodes;
 import io.lettuce.core.MigrateArgs;
-import io.lettuce.core.RedisClient;
-import io.lettuce.core.RedisURI;
-import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.sync.RedisCommands;
 import io.lettuce.core.cluster.SlotHash;
 import com.orderconsole.redis.RedisKeys;
 
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.function.Function;
 
 /**
  * The soak's own Redis Cluster: {@code masters} {@link SoakRedis} nodes in cluster mode (no replicas),
@@ -45,11 +40,11 @@ final class SoakCluster implements AutoCloseable {
                 for (int s = from; s < to; s++) {
                     slots[s - from] = s;
                 }
-                onNode(nodes.get(i).port(), r -> r.clusterAddSlots(slots));
+                ClusterNodes.onNode(nodes.get(i).port(), r -> r.clusterAddSlots(slots));
             }
             for (int i = 1; i < nodes.size(); i++) {
                 int port = nodes.get(i).port();
-                onNode(nodes.get(0).port(), r -> r.clusterMeet("127.0.0.1", port));
+                ClusterNodes.onNode(nodes.get(0).port(), r -> r.clusterMeet("127.0.0.1", port));
             }
             formed = true;
         }
@@ -63,7 +58,7 @@ final class SoakCluster implements AutoCloseable {
             boolean ok = true;
             for (SoakRedis n : nodes) {
                 try {
-                    ok &= onNode(n.port(), r -> r.clusterInfo().contains("cluster_state:ok")
+                    ok &= ClusterNodes.onNode(n.port(), r -> r.clusterInfo().contains("cluster_state:ok")
                             && r.clusterNodes().lines().filter(l -> l.contains("master") && !l.contains("fail")).count() == nodes.size());
                 } catch (RuntimeException e) {
                     ok = false;
@@ -107,7 +102,7 @@ final class SoakCluster implements AutoCloseable {
                 continue;
             }
             try {
-                return parse(onNode(n.port(), RedisCommands::clusterNodes));
+                return ClusterNodes.masters(ClusterNodes.onNode(n.port(), RedisCommands::clusterNodes));
             } catch (RuntimeException e) {
                 last = e;
             }
@@ -115,28 +110,9 @@ final class SoakCluster implements AutoCloseable {
         throw new IllegalStateException("no node of the soak's cluster answers CLUSTER NODES", last);
     }
 
-    private static Map<Integer, String[]> parse(String text) {
-        Map<Integer, String[]> out = new LinkedHashMap<>();
-        for (String line : text.split("\n")) {
-            String[] f = line.trim().split(" ");
-            if (f.length < 8 || !f[2].contains("master")) {
-                continue;
-            }
-            String addr = f[1];
-            int at = addr.indexOf('@');
-            int port = Integer.parseInt(addr.substring(addr.indexOf(':') + 1, at > 0 ? at : addr.length()));
-            StringBuilder slots = new StringBuilder();
-            for (int i = 8; i < f.length; i++) {
-                slots.append(slots.length() == 0 ? "" : " ").append(f[i]);
-            }
-            out.put(port, new String[]{f[0], slots.toString()});
-        }
-        return out;
-    }
-
     /** @return the port of the master serving {@code slot} */
     int ownerOf(int slot) {
-        return ownerOf(slot, masters());
+        return ClusterNodes.ownerOf(slot, masters());
     }
 
     /** @return per master port (every master, in port order), the engine's buckets whose slot it serves now */
@@ -145,26 +121,9 @@ final class SoakCluster implements AutoCloseable {
         Map<Integer, List<Integer>> out = new java.util.TreeMap<>();
         m.keySet().forEach(p -> out.put(p, new ArrayList<>()));
         for (int b = 0; b < RedisKeys.buckets(); b++) {
-            out.get(ownerOf(SlotHash.getSlot(RedisKeys.hashTag(b)), m)).add(b);
+            out.get(ClusterNodes.ownerOf(SlotHash.getSlot(RedisKeys.hashTag(b)), m)).add(b);
         }
         return out;
-    }
-
-    private static int ownerOf(int slot, Map<Integer, String[]> masters) {
-        for (Map.Entry<Integer, String[]> e : masters.entrySet()) {
-            for (String range : e.getValue()[1].split(" ")) {
-                if (range.isEmpty() || range.startsWith("[")) {
-                    continue; // "[slot->-id]": a migration in progress, not ownership
-                }
-                String[] ab = range.split("-");
-                int a = Integer.parseInt(ab[0]);
-                int b = ab.length > 1 ? Integer.parseInt(ab[1]) : a;
-                if (slot >= a && slot <= b) {
-                    return e.getKey();
-                }
-            }
-        }
-        throw new IllegalStateException("no master serves slot " + slot);
     }
 
     /**
@@ -183,40 +142,28 @@ final class SoakCluster implements AutoCloseable {
         Map<Integer, String[]> m = masters();
         String sourceId = m.get(source)[0];
         String targetId = m.get(target)[0];
-        onNode(target, r -> r.clusterSetSlotImporting(slot, sourceId));
-        onNode(source, r -> r.clusterSetSlotMigrating(slot, targetId));
+        ClusterNodes.onNode(target, r -> r.clusterSetSlotImporting(slot, sourceId));
+        ClusterNodes.onNode(source, r -> r.clusterSetSlotMigrating(slot, targetId));
         int moved = 0;
         while (true) {
-            List<String> keys = onNode(source, r -> r.clusterGetKeysInSlot(slot, 3));
+            List<String> keys = ClusterNodes.onNode(source, r -> r.clusterGetKeysInSlot(slot, 3));
             if (keys.isEmpty()) {
                 break;
             }
-            onNode(source, r -> r.migrate("127.0.0.1", target, 0, 5000, MigrateArgs.Builder.keys(keys)));
+            ClusterNodes.onNode(source, r -> r.migrate("127.0.0.1", target, 0, 5000, MigrateArgs.Builder.keys(keys)));
             moved += keys.size();
             // A few keys at a time, slowly: the followers (every outbox, every 200 ms), the sweepers and the
             // clients meet the slot half moved for seconds, not for the 0.2 s a bucket takes at full speed.
             Soak.sleep(100);
         }
-        onNode(target, r -> r.clusterSetSlotNode(slot, targetId));
-        onNode(source, r -> r.clusterSetSlotNode(slot, targetId));
+        ClusterNodes.onNode(target, r -> r.clusterSetSlotNode(slot, targetId));
+        ClusterNodes.onNode(source, r -> r.clusterSetSlotNode(slot, targetId));
         for (SoakRedis n : nodes) {
             if (n.port() != source && n.port() != target) {
-                onNode(n.port(), r -> r.clusterSetSlotNode(slot, targetId));
+                ClusterNodes.onNode(n.port(), r -> r.clusterSetSlotNode(slot, targetId));
             }
         }
         return moved;
-    }
-
-    /** Runs {@code work} on a plain connection to one node (cluster commands, SCRIPT FLUSH of that node). */
-    static <T> T onNode(int port, Function<RedisCommands<String, String>, T> work) {
-        RedisURI u = RedisURI.create("redis://127.0.0.1:" + port);
-        u.setTimeout(Duration.ofSeconds(5));
-        RedisClient c = RedisClient.create(u);
-        try (StatefulRedisConnection<String, String> conn = c.connect()) {
-            return work.apply(conn.sync());
-        } finally {
-            c.shutdown(Duration.ZERO, Duration.ofSeconds(1));
-        }
     }
 
     @Override

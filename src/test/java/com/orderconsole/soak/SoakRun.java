@@ -1,5 +1,7 @@
 package com.orderconsole.soak;
 
+import com.orderconsole.ClusterNodes;
+import com.orderconsole.StallingProxy;
 import com.orderconsole.app.Engine;
 import com.orderconsole.app.EngineConfig;
 import com.orderconsole.domain.ResultCode;
@@ -80,19 +82,19 @@ final class SoakRun implements AutoCloseable {
 
         // Index i < engines: engine process i; index engines: the clients.
         List<String> redisUris = new ArrayList<>();
-        List<SoakProxy> mysqlProxies = new ArrayList<>();
-        List<SoakProxy> all = new ArrayList<>();
+        List<StallingProxy> mysqlProxies = new ArrayList<>();
+        List<StallingProxy> all = new ArrayList<>();
         for (int i = 0; i <= settings.engines(); i++) {
             String who = i < settings.engines() ? "engine-" + i : "clients";
             if (settings.cluster()) {
                 // Each process is given another node: a restarted engine meets whichever master is down then.
                 redisUris.add(cluster.uri(i));
             } else {
-                SoakProxy p = closing(new SoakProxy(who + "/redis", redis.port()));
+                StallingProxy p = closing(new StallingProxy(who + "/redis", redis.port()));
                 all.add(p);
                 redisUris.add("redis://127.0.0.1:" + p.port());
             }
-            mysqlProxies.add(closing(new SoakProxy(who + "/mysql", mysql.port())));
+            mysqlProxies.add(closing(new StallingProxy(who + "/mysql", mysql.port())));
         }
         all.addAll(mysqlProxies);
 
@@ -237,7 +239,7 @@ final class SoakRun implements AutoCloseable {
         try {
             List<String> out = new ArrayList<>();
             cluster.bucketsByMaster().forEach((port, buckets) -> out.add(String.format(Locale.ROOT, "  %-64s %8d  (%d buckets at the end)",
-                    "keys on master 127.0.0.1:" + port, SoakCluster.onNode(port, r -> r.dbsize()), buckets.size())));
+                    "keys on master 127.0.0.1:" + port, ClusterNodes.onNode(port, r -> r.dbsize()), buckets.size())));
             return out;
         } catch (RuntimeException e) {
             return List.of("  masters unreadable at the end: " + e.getMessage());

@@ -2,6 +2,9 @@ package com.orderconsole.service.queue;
 
 import com.orderconsole.redis.RedisStores;
 import com.orderconsole.service.Access;
+import com.orderconsole.service.AuditTrail;
+import com.orderconsole.service.follower.Follower;
+import com.orderconsole.store.Database;
 import com.orderconsole.service.transition.TransitionService;
 
 /**
@@ -13,11 +16,14 @@ public final class BenchSweepers {
     }
 
     /**
+     * @param db where a pause would be recorded
      * @param batchSize entries per ZRANGEBYSCORE and per pipelined cancel round
      * @param maxBatchesPerTick bound on rounds per bucket per tick
+     * @param follower whose fence the sweeper checks, as the product's does
      * @return a sweeper like the product's, with these bounds
      */
-    public static CancelSweeper create(RedisStores redis, TransitionService transitions, int batchSize, int maxBatchesPerTick) {
-        return new CancelSweeper(redis.connection(), redis.queue(), redis.rules(), transitions, new Access(), batchSize, maxBatchesPerTick);
+    public static CancelSweeper create(RedisStores redis, Database db, TransitionService transitions, Follower follower, int batchSize, int maxBatchesPerTick) {
+        return new CancelSweeper(redis.connection(), redis.queue(), redis.rules(), transitions, follower::fenceHolds, new Access(), new AuditTrail(db),
+                batchSize, maxBatchesPerTick);
     }
 }

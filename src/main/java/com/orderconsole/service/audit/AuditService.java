@@ -94,10 +94,12 @@ public final class AuditService {
         }
         Cursor c = Cursor.parse(cursor);
         AuditEventQuery h = query(filter, limit, c.historyAt, c.historyId);
+        h.source = AuditSources.inHistory(filter.source());
         List<AuditEventRow> hist = c.historyDone ? List.of() : db.read(t -> t.auditEvents().history(h));
         List<AuditEventRow> acts = List.of();
         if (filter.includesActions() && !c.auditDone) {
             AuditEventQuery a = query(filter, limit, c.auditAt, c.auditId);
+            a.source = AuditSources.inAuditLog(filter.source());
             acts = db.read(t -> t.auditEvents().auditLog(a));
         }
         List<AuditEventRow> merged = new ArrayList<>(hist.size() + acts.size());
@@ -155,6 +157,7 @@ public final class AuditService {
      */
     public List<String> explainFirstPage(AuditFilter filter, int limit) {
         AuditEventQuery q = query(filter, limit, null, null);
+        q.source = AuditSources.inHistory(filter.source());
         List<Map<String, Object>> plan = db.read(t -> t.auditEvents().explainHistory(q));
         return plan.stream().map(m -> "key=" + m.get("key") + " rows=" + m.get("rows") + " extra=" + m.get("Extra")).toList();
     }

@@ -338,12 +338,16 @@ public final class BulkService {
      * @param progress told after every chunk
      * @param cancelled polled before every chunk
      * @return the batch as recorded at the end
+     * @throws IllegalArgumentException when the preview moves no order (nothing is written then), or as {@link #check}
      */
     public BulkBatch apply(Operator operator, BulkPreview preview, String reason, String source, BulkProgress progress,
                            BooleanSupplier cancelled) {
         String why = check(operator, preview, reason);
-        if (preview.matched() == 0) {
-            throw new IllegalArgumentException("no orders matched: nothing to move");
+        if (preview.wouldApply() == 0) {
+            // Every order would be rejected (or none matched): running it would only write rejection rows and trip the
+            // rejection-rate alert (issue 26).
+            throw new IllegalArgumentException(preview.matched() + " orders matched and none would move to " + preview.target()
+                    + ": nothing to do");
         }
         BulkBatchRow batch = new BulkBatchRow();
         batch.actor = operator.name();

@@ -334,11 +334,11 @@ public final class Follower implements AutoCloseable {
                 // before it). Without it, this Redis was restored from a copy older than what MySQL has: its order
                 // states are stale and the entries after the copy are gone. It becomes a new data set, restored
                 // from MySQL by maintenance.
-                rules.forgetEpoch(epoch);
                 String why = "Redis outbox of bucket " + bucket + " no longer holds entry " + after
                         + ", the last one MySQL applied: Redis went back in time; maintenance restores it from MySQL";
                 // Logged here, once per data set (the marker is gone now): the follower's loop logs one failure
                 // per 30 s, and the cluster soak saw a CLUSTERDOWN logged 2 s before hide why a restore ran.
+                rules.forgetEpoch(epoch, why);
                 log.warn("{}", why);
                 throw new IllegalStateException(why);
             }
@@ -743,6 +743,38 @@ public final class Follower implements AutoCloseable {
     }
 
     /**
+     * The follower's fence, asked by the cancel sweeper before it acts on a bucket (issue 25): is the outbox entry
+     * MySQL applied last for this bucket still in Redis? When it is not, Redis went back in time (restored from an
+     * older copy) and its WAIT_PAY states may be orders MySQL has as paid; the data set is fenced at once, as the
+     * follower would on its next batch, and maintenance restores it from MySQL. A follower elsewhere that applies and
+     * trims between the cursor read and the look in Redis moves the cursor: the look is made again with the new one.
+     *
+     * @param bucket a bucket
+     * @param epoch the data-set marker the caller read
+     * @return true when the bucket may be acted on; false when Redis is behind MySQL (now fenced)
+     * @throws com.orderconsole.store.DatabaseUnavailableException when MySQL does not answer (then nothing can tell)
+     */
+    public boolean fenceHolds(int bucket, String epoch) {
+        String seen = null;
+        for (int attempt = 0; attempt < 3; attempt++) {
+            CursorStore.Cursor c = db.read(t -> t.cursors().read(bucket));
+            String after = c.epoch() == null ? c.lastId() : c.after(epoch);
+            if (c.epoch() == null || !after.equals(c.lastId()) || "0-0".equals(after) || outbox.holds(bucket, after)) {
+                return true;
+            }
+            if (after.equals(seen)) {
+                break; // the same cursor twice, its entry gone both times: not a trim that raced this look
+            }
+            seen = after;
+        }
+        String why = "Redis outbox of bucket " + bucket + " no longer holds entry " + seen
+                + ", the last one MySQL applied: Redis went back in time; maintenance restores it from MySQL (found by the cancel sweeper)";
+        rules.forgetEpoch(epoch, why);
+        log.warn("{}", why);
+        return false;
+    }
+
+    /**
      * @return true when Redis has no data-set marker (it lost its data or went back in time): the follower and the
      *     sweeper wait until an ops or admin process (console or serve) restores the data set from MySQL
      */
@@ -752,17 +784,44 @@ public final class Follower implements AutoCloseable {
 
     /**
      * @return how far MySQL lags; a few constant-time reads per bucket (XLEN, and XRANGE of one or two
-     *     entries), whatever the backlog
+     *     entries), whatever the backlog, after one MySQL read per bucket ({@link #appliedPositions})
      */
     public FollowerStatus status() {
+        return status(appliedPositions());
+    }
+
+    /**
+     * The MySQL half of {@link #status()}: how far MySQL has applied each bucket's outbox (its sync cursor). Blocks
+     * while MySQL does not answer (up to the socket timeout), so a caller that must answer at once (the metrics
+     * sampler) reads it on a thread of its own.
+     *
+     * @return every bucket's applied position, as MySQL holds it now
+     */
+    public AppliedPositions appliedPositions() {
+        List<CursorStore.Cursor> cursors = new ArrayList<>(RedisKeys.buckets());
+        for (int b = 0; b < RedisKeys.buckets(); b++) {
+            int bucket = b;
+            cursors.add(db.read(t -> t.cursors().read(bucket)));
+        }
+        return new AppliedPositions(cursors);
+    }
+
+    /**
+     * The Redis half of {@link #status()}: the outbox measured against positions read from MySQL before. Positions
+     * live in MySQL, so while MySQL is down or hung none can move, and positions read before the outage give the
+     * exact backlog and a lag that grows with the outage, from Redis alone.
+     *
+     * @param positions from {@link #appliedPositions()}
+     * @return how far MySQL lags those positions
+     */
+    public FollowerStatus status(AppliedPositions positions) {
         long pending = 0;
         boolean approximate = false;
         Long oldest = null;
         long now = clock.nowMs();
         String epoch = rules.epoch();
-        for (int b = 0; b < RedisKeys.buckets(); b++) {
-            int bucket = b;
-            CursorStore.Cursor c = db.read(t -> t.cursors().read(bucket));
+        for (int b = 0; b < RedisKeys.buckets() && b < positions.cursors().size(); b++) {
+            CursorStore.Cursor c = positions.cursors().get(b);
             String cursor = epoch == null || c.epoch() == null ? c.lastId() : c.after(epoch);
             Long first = outbox.oldestAfterMs(b, cursor);
             if (first == null) {

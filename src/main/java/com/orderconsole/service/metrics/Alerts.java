@@ -9,13 +9,18 @@ import java.util.Map;
 
 /**
  * Alert thresholds over successive {@link Reading}s: each incident is reported once when it begins and
- * once when it clears, never again in between. A reading that could not be taken changes nothing (a
- * server being down is the status bar's news, not four alerts).
+ * once when it clears, never again in between. A reading without Redis changes nothing (a server being down is
+ * the status bar's and {@code orderconsole_reading_ok}'s news, not four alerts); a reading without MySQL is still
+ * judged, since every figure comes from Redis: the sync lag is measured against the positions MySQL last gave,
+ * so its alert is raised during a MySQL outage, not after it.
  *
  * <p>Defaults: sync lag 30 s (the follower's own backlog warning starts at 10 s; 30 s means MySQL is
  * really behind), oldest overdue 60 s (the sweeper runs every second), rejection rate 50 % of at
  * least 20 attempts in the last 60 s (late payments after a cancel are normal, a majority is not),
- * sweeper silent 10 s (as the health check).
+ * sweeper silent 10 s (as the health check). Each can be set by a system property (seconds unless named):
+ * {@code orderconsole.alert.syncLagSeconds}, {@code orderconsole.alert.overdueSeconds},
+ * {@code orderconsole.alert.rejectionRate} (0..1), {@code orderconsole.alert.minAttempts},
+ * {@code orderconsole.alert.sweeperSilentSeconds}.
  */
 public final class Alerts {
     /**
@@ -30,6 +35,37 @@ public final class Alerts {
                              long windowMs, double sweeperSilentSeconds) {
         /** The defaults above. */
         public static final Thresholds DEFAULT = new Thresholds(30, 60, 0.5, 20, 60_000, 10);
+
+        /**
+         * @return the defaults, each replaced by its system property when set (names above)
+         * @throws IllegalArgumentException naming the property when a value is not a number or out of range
+         */
+        public static Thresholds fromSystemProperties() {
+            return new Thresholds(number("orderconsole.alert.syncLagSeconds", DEFAULT.syncLagSeconds(), Double.MAX_VALUE),
+                    number("orderconsole.alert.overdueSeconds", DEFAULT.oldestOverdueSeconds(), Double.MAX_VALUE),
+                    number("orderconsole.alert.rejectionRate", DEFAULT.rejectionRate(), 1),
+                    (long) number("orderconsole.alert.minAttempts", DEFAULT.minAttempts(), Long.MAX_VALUE),
+                    DEFAULT.windowMs(),
+                    number("orderconsole.alert.sweeperSilentSeconds", DEFAULT.sweeperSilentSeconds(), Double.MAX_VALUE));
+        }
+
+        private static double number(String property, double fallback, double max) {
+            String v = System.getProperty(property);
+            if (v == null || v.isBlank()) {
+                return fallback;
+            }
+            double d;
+            try {
+                d = Double.parseDouble(v.strip());
+            } catch (NumberFormatException e) {
+                throw new IllegalArgumentException("system property " + property + " must be a number, not '" + v + "'");
+            }
+            if (!(d >= 0 && d <= max)) {
+                throw new IllegalArgumentException("system property " + property + " must be "
+                        + (max == 1 ? "from 0 to 1" : "0 or more") + ", not " + v);
+            }
+            return d;
+        }
     }
 
     private final Thresholds limits;
@@ -53,10 +89,12 @@ public final class Alerts {
      */
     public synchronized List<Alert> evaluate(Reading r) {
         List<Alert> changes = new ArrayList<>();
-        if (!r.ok()) {
+        if (!r.redisOk()) {
             return changes;
         }
-        judge(changes, Alert.Kind.SYNC_LAG, r.syncLagMs() / 1000.0, limits.syncLagSeconds(), r.atMs());
+        if (r.syncKnown()) {
+            judge(changes, Alert.Kind.SYNC_LAG, r.syncLagMs() / 1000.0, limits.syncLagSeconds(), r.atMs());
+        }
         judge(changes, Alert.Kind.OLDEST_OVERDUE, r.oldestOverdueMs() / 1000.0, limits.oldestOverdueSeconds(), r.atMs());
         double silent = r.sweeperPaused() || r.sweeperTickAgeMs() < 0 ? 0 : r.sweeperTickAgeMs() / 1000.0;
         judge(changes, Alert.Kind.SWEEPER_STALLED, silent, limits.sweeperSilentSeconds(), r.atMs());

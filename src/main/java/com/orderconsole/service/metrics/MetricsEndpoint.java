@@ -1,7 +1,11 @@
 package com.orderconsole.service.metrics;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.sun.net.httpserver.HttpExchange;
-import com.sun.net.httpserver.HttpServer;
+import io.prometheus.metrics.exporter.httpserver.HTTPServer;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -9,68 +13,80 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
-import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Locale;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.function.Supplier;
 
 /**
- * The Prometheus scrape endpoint: {@code GET /metrics} on the loopback interface only (a monitoring
- * agent on the same host, or a tunnel, reads it; nothing is exposed to the network). The JDK's own
- * HTTP server, one daemon thread.
+ * The scrape endpoint on the loopback interface only (a monitoring agent on the same host, or a tunnel, reads it;
+ * nothing is exposed to the network): {@code /metrics} in the Prometheus text format (OpenMetrics and gzip when the
+ * scraper asks), served by the Prometheus client's own exporter, and {@code /health}: 200 when the latest readings of
+ * Redis and MySQL are fresh and OK, 503 otherwise, with a JSON body giving the reasons. Neither waits on a server:
+ * both show the background sampler's latest reading. Two daemon threads, so a slow client does not hold the other.
  */
 final class MetricsEndpoint {
     private static final Logger log = LoggerFactory.getLogger(MetricsEndpoint.class);
-    /** Content type of the Prometheus text exposition format. */
-    static final String CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8";
+    private static final ObjectMapper JSON = new ObjectMapper();
 
-    private final HttpServer server;
-    private final ExecutorService executor;
+    private final HTTPServer server;
 
-    private MetricsEndpoint(HttpServer server, ExecutorService executor) {
+    private MetricsEndpoint(HTTPServer server) {
         this.server = server;
-        this.executor = executor;
     }
 
     /**
      * @param port TCP port on 127.0.0.1, 0 for any free one
-     * @param body the text served at /metrics
+     * @param registry the meters served at /metrics
+     * @param reading the latest reading, for /health (must not wait on a server)
+     * @param incidents the alert incidents open now, listed in /health
      * @throws UncheckedIOException when the port cannot be bound, naming it
      */
-    static MetricsEndpoint start(int port, Supplier<String> body) {
-        HttpServer server;
-        try {
-            server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 16);
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot serve metrics on 127.0.0.1:" + port + ": " + e.getMessage(), e);
-        }
-        ExecutorService executor = Executors.newSingleThreadExecutor(r -> {
+    static MetricsEndpoint start(int port, PrometheusRegistry registry, Supplier<Reading> reading, Supplier<List<Alert.Kind>> incidents) {
+        ExecutorService executor = Executors.newFixedThreadPool(2, r -> {
             Thread t = new Thread(r, "metrics-endpoint");
             t.setDaemon(true);
             return t;
         });
-        server.setExecutor(executor);
-        server.createContext("/metrics", ex -> answer(ex, body));
-        server.createContext("/", ex -> reply(ex, 404, "text/plain; charset=utf-8", "metrics are at /metrics\n"));
-        server.start();
-        log.info("serving metrics at http://127.0.0.1:{}/metrics", server.getAddress().getPort());
-        return new MetricsEndpoint(server, executor);
+        HTTPServer server;
+        try {
+            server = HTTPServer.builder().inetAddress(InetAddress.getLoopbackAddress()).port(port).registry(registry)
+                    .executorService(executor).registerHealthHandler(false)
+                    .defaultHandler(ex -> route(ex, reading, incidents)).buildAndStart();
+        } catch (IOException e) {
+            executor.shutdownNow();
+            throw new UncheckedIOException("cannot serve metrics on 127.0.0.1:" + port + ": " + e.getMessage(), e);
+        }
+        log.info("serving metrics at http://127.0.0.1:{}/metrics and health at /health", server.getPort());
+        return new MetricsEndpoint(server);
     }
 
-    private static void answer(HttpExchange ex, Supplier<String> body) throws IOException {
-        if (!"GET".equals(ex.getRequestMethod()) && !"HEAD".equals(ex.getRequestMethod())) {
-            reply(ex, 405, "text/plain; charset=utf-8", "GET only\n");
-            return;
-        }
-        String text;
+    /** Every path but /metrics: /health, else 404 saying where things are. */
+    private static void route(HttpExchange ex, Supplier<Reading> reading, Supplier<List<Alert.Kind>> incidents) throws IOException {
         try {
-            text = body.get();
-        } catch (RuntimeException e) {
-            reply(ex, 500, "text/plain; charset=utf-8", "cannot read metrics: " + e.getMessage() + "\n");
-            return;
+            if (!"/health".equals(ex.getRequestURI().getPath())) {
+                reply(ex, 404, "text/plain; charset=utf-8", "metrics are at /metrics, health at /health\n");
+                return;
+            }
+            Reading r = reading.get();
+            ObjectNode body = JSON.createObjectNode();
+            body.put("status", r.ok() ? "ok" : "failing");
+            body.put("redis", r.redisOk() ? "ok" : "failing");
+            body.put("mysql", r.mysqlOk() ? "ok" : "failing");
+            if (r.syncKnown()) {
+                body.put("syncLagSeconds", r.syncLagMs() / 1000.0);
+                body.put("syncBacklog", r.syncBacklog());
+            }
+            ArrayNode reasons = body.putArray("reasons");
+            r.problems().forEach(reasons::add);
+            ArrayNode open = body.putArray("incidents");
+            incidents.get().forEach(k -> open.add(k.name().toLowerCase(Locale.ROOT)));
+            reply(ex, r.ok() ? 200 : 503, "application/json", JSON.writeValueAsString(body) + "\n");
+        } finally {
+            ex.close();
         }
-        reply(ex, 200, CONTENT_TYPE, text);
     }
 
     private static void reply(HttpExchange ex, int status, String type, String text) throws IOException {
@@ -78,8 +94,8 @@ final class MetricsEndpoint {
         ex.getResponseHeaders().set("Content-Type", type);
         boolean head = "HEAD".equals(ex.getRequestMethod());
         ex.sendResponseHeaders(status, head ? -1 : bytes.length);
-        try (OutputStream out = ex.getResponseBody()) {
-            if (!head) {
+        if (!head) {
+            try (OutputStream out = ex.getResponseBody()) {
                 out.write(bytes);
             }
         }
@@ -87,13 +103,12 @@ final class MetricsEndpoint {
 
     /** @return the port listened on */
     int port() {
-        return server.getAddress().getPort();
+        return server.getPort();
     }
 
     /** Stops at once (a scrape in progress is cut). */
     void stop() {
-        server.stop(0);
-        executor.shutdownNow();
+        server.close();
         log.info("stopped serving metrics");
     }
 }

@@ -2,6 +2,7 @@ package com.orderconsole.service.metrics;
 
 import com.orderconsole.domain.ResultCode;
 import com.orderconsole.domain.TransitionResult;
+import com.orderconsole.service.follower.AppliedPositions;
 import com.orderconsole.service.follower.Follower;
 import com.orderconsole.service.follower.FollowerStatus;
 import com.orderconsole.service.monitor.MonitorService;
@@ -22,10 +23,14 @@ import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalInt;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.ToDoubleFunction;
 
@@ -37,21 +42,36 @@ import java.util.function.ToDoubleFunction;
  * <li>{@code orderconsole_transition_latency_seconds}: their wall time (histogram), rebuild and retry included</li>
  * <li>{@code orderconsole_results_recorded_total{code}}: result codes counted by transition.lua, every process</li>
  * <li>{@code orderconsole_sync_lag_seconds}, {@code orderconsole_sync_backlog}: the MySQL follower's lag
- *     (age of the oldest outbox entry not in MySQL) and entries waiting</li>
- * <li>{@code orderconsole_sweeper_tick_age_seconds}: time since any cancel sweeper ticked (NaN: never)</li>
+ *     (age of the oldest outbox entry not in MySQL) and entries waiting; measured against positions up to one
+ *     sample period old, so while the follower keeps up they may read up to about a second high</li>
+ * <li>{@code orderconsole_sweeper_tick_age_seconds}: time since any cancel sweeper ticked (NaN: never);
+ *     {@code orderconsole_sweeper_paused}: 1 while sweeping is paused</li>
  * <li>{@code orderconsole_queue_depth}, {@code orderconsole_queue_overdue},
  *     {@code orderconsole_queue_oldest_overdue_seconds}: the cancel queue</li>
  * <li>{@code orderconsole_reconciliation_findings{category}}: findings of this process's last full compare (NaN: none yet)</li>
- * <li>{@code orderconsole_reading_ok}: 1 when the last reading of Redis and MySQL succeeded; the gauges
- *     above read NaN while it is 0</li>
+ * <li>{@code orderconsole_store_up{store}}: 1 when the latest sample of Redis (store="redis") or MySQL
+ *     (store="mysql") succeeded and is fresh; {@code orderconsole_reading_ok}: 1 when both are</li>
  * </ul>
- * plus the JVM's memory, threads and CPU. Gauges come from one {@link Reading} taken at most once per
- * second (a scrape costs a few Redis reads per bucket and one MySQL read per bucket, whatever the data).
- * The same readings feed {@link Alerts}.
+ * plus the JVM's memory, threads and CPU.
+ *
+ * <p>Scrapes, alerts and {@code /health} never touch a server: a background sampler reads Redis and MySQL on two
+ * threads of their own every {@value #SAMPLE_PERIOD_MS} ms (a hung MySQL blocks only its thread, up to the socket
+ * timeout), and they show its latest reading. A part older than {@link #STALE_MS} ms counts as failed. Gauges read
+ * from Redis are NaN while Redis is not OK; the sync lag and backlog are measured in Redis against the positions
+ * MySQL last gave (they cannot move while MySQL is down), so they go on growing through a MySQL outage. The
+ * sampler starts with the first reading asked for, so a one-shot command that never asks reads nothing.
  */
 public final class MetricsService implements TransitionObserver, AutoCloseable {
-    /** How long a reading is reused, ms. */
-    static final long READING_TTL_MS = 1000;
+    /** How often each part is sampled, ms (system property {@code orderconsole.metrics.sampleMs}). */
+    static final long SAMPLE_PERIOD_MS = Long.getLong("orderconsole.metrics.sampleMs", 1000);
+    /**
+     * Age past which a part's latest successful sample no longer counts, ms (system property
+     * {@code orderconsole.metrics.staleMs}, default 5,000: five periods, more than a sample takes under load and less
+     * than the 30 s socket timeout a hung MySQL would take to fail).
+     */
+    static final long STALE_MS = Long.getLong("orderconsole.metrics.staleMs", 5000);
+    /** How long the first reading waits for the first samples, ms. */
+    private static final long FIRST_WAIT_MS = 3000;
 
     private final Follower follower;
     private final QueueService queue;
@@ -64,9 +84,22 @@ public final class MetricsService implements TransitionObserver, AutoCloseable {
     private final Timer latencyRejected;
     private final Timer latencyFailed;
     private final Alerts alerts;
-    private volatile Reading last;
-    private volatile long lastAtNanos;
+    private final CountDownLatch firstRedis = new CountDownLatch(1);
+    private final CountDownLatch firstMySql = new CountDownLatch(1);
+    private volatile RedisSample redisSample;
+    private volatile MySqlSample mysqlSample;
+    private ScheduledExecutorService redisSampler;
+    private ScheduledExecutorService mysqlSampler;
     private MetricsEndpoint endpoint;
+
+    /** What Redis said at one sample, or why it did not; {@code okAtNanos} is the last success (0: none). */
+    private record RedisSample(QueueSummary queue, FollowerStatus sync, Map<ResultCode, Long> results, long okAtNanos, String error) { }
+
+    /**
+     * The applied positions MySQL last gave and when (0: never), and why the latest attempt failed (null when it did
+     * not). While MySQL hangs no attempt ends: the success only grows old.
+     */
+    private record MySqlSample(AppliedPositions positions, long okAtNanos, String error) { }
 
     /** Built by {@link com.orderconsole.service.Services}; registers every meter. */
     public MetricsService(Follower follower, QueueService queue, MonitorService monitor, ReconciliationService reconciliation,
@@ -90,10 +123,19 @@ public final class MetricsService implements TransitionObserver, AutoCloseable {
                     .description("result codes counted by transition.lua in Redis, every process since the counters began")
                     .tag("code", Integer.toString(c.code())).register(registry);
         }
-        gauge("orderconsole.sync.lag", "seconds", "age of the oldest outbox entry not yet applied to MySQL", r -> r.syncLagMs() / 1000.0);
-        gauge("orderconsole.sync.backlog", null, "outbox entries not yet applied to MySQL", Reading::syncBacklog);
+        Gauge.builder("orderconsole.sync.lag", this, m -> {
+                    Reading r = m.reading();
+                    return r.syncKnown() ? r.syncLagMs() / 1000.0 : Double.NaN;
+                }).description("age of the oldest outbox entry not yet applied to MySQL (measured in Redis, grows while MySQL is down)")
+                .baseUnit("seconds").register(registry);
+        Gauge.builder("orderconsole.sync.backlog", this, m -> {
+            Reading r = m.reading();
+            return r.syncKnown() ? r.syncBacklog() : Double.NaN;
+        }).description("outbox entries not yet applied to MySQL").register(registry);
         gauge("orderconsole.sweeper.tick.age", "seconds", "time since any cancel sweeper last ticked",
                 r -> r.sweeperTickAgeMs() < 0 ? Double.NaN : r.sweeperTickAgeMs() / 1000.0);
+        gauge("orderconsole.sweeper.paused", null, "1 while the cancel sweeper is paused (every sweeper obeys)",
+                r -> r.sweeperPaused() ? 1 : 0);
         gauge("orderconsole.queue.depth", null, "entries in the cancel queue", Reading::queueDepth);
         gauge("orderconsole.queue.overdue", null, "cancel-queue entries past their payment deadline", Reading::queueOverdue);
         gauge("orderconsole.queue.oldest.overdue", "seconds", "how long ago the oldest overdue entry's deadline passed",
@@ -105,8 +147,12 @@ public final class MetricsService implements TransitionObserver, AutoCloseable {
                     }).description("findings of this process's last full reconciliation")
                     .tag("category", c.name().toLowerCase(java.util.Locale.ROOT)).register(registry);
         }
+        Gauge.builder("orderconsole.store.up", this, m -> m.reading().redisOk() ? 1 : 0)
+                .description("1 when the latest sample of the store succeeded and is fresh").tag("store", "redis").register(registry);
+        Gauge.builder("orderconsole.store.up", this, m -> m.reading().mysqlOk() ? 1 : 0)
+                .description("1 when the latest sample of the store succeeded and is fresh").tag("store", "mysql").register(registry);
         Gauge.builder("orderconsole.reading.ok", this, m -> m.reading().ok() ? 1 : 0)
-                .description("1 when the last reading of Redis and MySQL succeeded").register(registry);
+                .description("1 when the latest samples of Redis and MySQL succeeded and are fresh").register(registry);
         new JvmMemoryMetrics().bindTo(registry);
         new JvmThreadMetrics().bindTo(registry);
         new ProcessorMetrics().bindTo(registry);
@@ -118,10 +164,11 @@ public final class MetricsService implements TransitionObserver, AutoCloseable {
                 .maximumExpectedValue(Duration.ofSeconds(10)).register(registry);
     }
 
+    /** A gauge of a Redis figure: NaN while Redis is not OK. */
     private void gauge(String name, String unit, String description, ToDoubleFunction<Reading> f) {
         Gauge.Builder<MetricsService> b = Gauge.builder(name, this, m -> {
             Reading r = m.reading();
-            return r.ok() ? f.applyAsDouble(r) : Double.NaN;
+            return r.redisOk() ? f.applyAsDouble(r) : Double.NaN;
         }).description(description);
         if (unit != null) {
             b.baseUnit(unit);
@@ -140,47 +187,129 @@ public final class MetricsService implements TransitionObserver, AutoCloseable {
         (result.applied() ? latencyApplied : latencyRejected).record(nanos, TimeUnit.NANOSECONDS);
     }
 
-    /**
-     * @return the current reading: reused for {@value #READING_TTL_MS} ms, else taken now; never throws
-     *     (a failed reading says why and has {@code ok} false)
-     */
-    public synchronized Reading reading() {
-        long now = System.nanoTime();
-        if (last != null && now - lastAtNanos < TimeUnit.MILLISECONDS.toNanos(READING_TTL_MS)) {
-            return last;
+    /** Starts the two sampler threads unless running; the first call waits up to 4 s for their first samples. */
+    private void ensureSampling() {
+        boolean first;
+        synchronized (this) {
+            first = redisSampler == null;
+            if (first) {
+                mysqlSampler = sampler("metrics-mysql-sampler", this::sampleMySql);
+                redisSampler = sampler("metrics-redis-sampler", this::sampleRedis);
+            }
         }
-        Map<ReconCategory, Long> findings = reconciliation.lastFullReport().map(ReconReport::counts).orElse(null);
-        Reading r;
-        try {
-            QueueSummary q = queue.summary();
-            FollowerStatus f = follower.status();
-            Map<ResultCode, Long> results = monitor.resultCounts();
-            Long tick = q.sweeper().lastTickMs();
-            r = new Reading(true, q.nowMs(), f.pending(), f.oldestPendingAgeMs() == null ? 0 : f.oldestPendingAgeMs(),
-                    tick == null ? -1 : Math.max(0, q.nowMs() - tick), q.sweeper().paused(), q.depth(), q.overdue(),
-                    q.oldestOverdueAgeMs() == null ? 0 : q.oldestOverdueAgeMs(), results, findings, null);
-        } catch (RuntimeException e) {
-            r = new Reading(false, System.currentTimeMillis(), 0, 0, -1, false, 0, 0, 0, Map.of(), findings,
-                    e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage());
+        if (first) {
+            try {
+                firstRedis.await(FIRST_WAIT_MS + 1000, TimeUnit.MILLISECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
         }
-        last = r;
-        lastAtNanos = now;
-        return r;
     }
 
-    /** @return every meter in Prometheus text format (version 0.0.4), with a fresh reading */
+    private static ScheduledExecutorService sampler(String name, Runnable sample) {
+        ScheduledExecutorService s = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, name);
+            t.setDaemon(true);
+            return t;
+        });
+        s.scheduleWithFixedDelay(sample, 0, SAMPLE_PERIOD_MS, TimeUnit.MILLISECONDS);
+        return s;
+    }
+
+    private void sampleMySql() {
+        try {
+            mysqlSample = new MySqlSample(follower.appliedPositions(), System.nanoTime(), null);
+        } catch (RuntimeException e) {
+            MySqlSample before = mysqlSample;
+            mysqlSample = before == null ? new MySqlSample(null, 0, words(e)) : new MySqlSample(before.positions(), before.okAtNanos(), words(e));
+        } finally {
+            firstMySql.countDown();
+        }
+    }
+
+    private void sampleRedis() {
+        RedisSample before = redisSample;
+        try {
+            if (before == null) {
+                // The first sample measures the lag against MySQL's positions: give MySQL its first answer.
+                firstMySql.await(FIRST_WAIT_MS, TimeUnit.MILLISECONDS);
+            }
+            MySqlSample m = mysqlSample;
+            QueueSummary q = queue.summary();
+            FollowerStatus f = m == null || m.positions() == null ? null : follower.status(m.positions());
+            redisSample = new RedisSample(q, f, monitor.resultCounts(), System.nanoTime(), null);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (RuntimeException e) {
+            redisSample = before == null ? new RedisSample(null, null, Map.of(), 0, words(e))
+                    : new RedisSample(before.queue(), before.sync(), before.results(), before.okAtNanos(), words(e));
+        } finally {
+            firstRedis.countDown();
+        }
+    }
+
+    private static String words(RuntimeException e) {
+        return e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
+    }
+
+    /**
+     * @return the sampler's latest reading (never waits on a server: at most 4 s for the very first samples);
+     *     a part that failed or is older than {@link #STALE_MS} ms is not OK, and {@link Reading#problems} says why
+     */
+    public Reading reading() {
+        ensureSampling();
+        long now = System.nanoTime();
+        Map<ReconCategory, Long> findings = reconciliation.lastFullReport().map(ReconReport::counts).orElse(null);
+        List<String> problems = new ArrayList<>();
+        RedisSample r = redisSample;
+        MySqlSample m = mysqlSample;
+        boolean redisOk = r != null && r.error() == null && fresh(r.okAtNanos(), now);
+        boolean mysqlOk = m != null && m.error() == null && m.positions() != null && fresh(m.okAtNanos(), now);
+        if (!redisOk) {
+            problems.add(problem("Redis", r == null ? null : r.error(), r == null ? 0 : r.okAtNanos(), now));
+        }
+        if (!mysqlOk) {
+            problems.add(problem("MySQL", m == null ? null : m.error(), m == null ? 0 : m.okAtNanos(), now));
+        }
+        if (r == null || r.queue() == null) {
+            return new Reading(false, mysqlOk, System.currentTimeMillis(), -1, -1, -1, false, 0, 0, 0, Map.of(), findings, problems);
+        }
+        QueueSummary q = r.queue();
+        FollowerStatus f = r.sync();
+        Long tick = q.sweeper().lastTickMs();
+        return new Reading(redisOk, mysqlOk, q.nowMs(), f == null ? -1 : f.pending(),
+                f == null ? -1 : f.oldestPendingAgeMs() == null ? 0 : f.oldestPendingAgeMs(),
+                tick == null ? -1 : Math.max(0, q.nowMs() - tick), q.sweeper().paused(), q.depth(), q.overdue(),
+                q.oldestOverdueAgeMs() == null ? 0 : q.oldestOverdueAgeMs(), r.results(), findings, problems);
+    }
+
+    private static boolean fresh(long okAtNanos, long now) {
+        return okAtNanos != 0 && now - okAtNanos <= TimeUnit.MILLISECONDS.toNanos(STALE_MS);
+    }
+
+    private static String problem(String store, String error, long okAtNanos, long now) {
+        String since = okAtNanos == 0 ? "never answered the metrics sampler"
+                : "last answered the metrics sampler " + TimeUnit.NANOSECONDS.toSeconds(now - okAtNanos) + " s ago";
+        return store + " " + since + (error == null ? "" : " (" + error + ")");
+    }
+
+    /** @return every meter in Prometheus text format (version 0.0.4), from the latest reading */
     public String scrape() {
-        reading();
         return registry.scrape();
     }
 
     /**
-     * Takes a reading and judges it against the alert thresholds.
+     * Judges the latest reading against the alert thresholds; never waits on a server.
      *
      * @return incidents that began or cleared since the last call (each once)
      */
     public List<Alert> checkAlerts() {
         return alerts.evaluate(reading());
+    }
+
+    /** @return the incidents open now (as of the last {@link #checkAlerts()}) */
+    public List<Alert.Kind> openIncidents() {
+        return alerts.openIncidents();
     }
 
     /** @return the alert thresholds in force */
@@ -189,8 +318,8 @@ public final class MetricsService implements TransitionObserver, AutoCloseable {
     }
 
     /**
-     * Serves {@link #scrape()} at {@code http://127.0.0.1:PORT/metrics} (loopback only); a second call
-     * moves it to the new port.
+     * Serves the meters at {@code http://127.0.0.1:PORT/metrics} and the reading's health at {@code /health}
+     * (loopback only); a second call moves them to the new port.
      *
      * @param port TCP port, 0 for any free one
      * @return the port it listens on
@@ -198,7 +327,8 @@ public final class MetricsService implements TransitionObserver, AutoCloseable {
      */
     public synchronized int startEndpoint(int port) {
         stopEndpoint();
-        endpoint = MetricsEndpoint.start(port, this::scrape);
+        ensureSampling();
+        endpoint = MetricsEndpoint.start(port, registry.getPrometheusRegistry(), this::reading, alerts::openIncidents);
         return endpoint.port();
     }
 
@@ -218,6 +348,13 @@ public final class MetricsService implements TransitionObserver, AutoCloseable {
     @Override
     public void close() {
         stopEndpoint();
+        synchronized (this) {
+            if (redisSampler != null) {
+                // A sampler blocked in a hung read is a daemon thread: interrupted, it ends when the read gives up.
+                redisSampler.shutdownNow();
+                mysqlSampler.shutdownNow();
+            }
+        }
         registry.close();
     }
 }

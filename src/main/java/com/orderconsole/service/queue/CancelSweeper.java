@@ -13,6 +13,7 @@ import com.orderconsole.redis.RedisKeys;
 import com.orderconsole.redis.RedisUnavailableException;
 import com.orderconsole.redis.RulesStore;
 import com.orderconsole.service.Access;
+import com.orderconsole.service.AuditTrail;
 import com.orderconsole.service.DaemonScheduler;
 import com.orderconsole.service.LogLimiter;
 import com.orderconsole.service.transition.TransitionService;
@@ -47,7 +48,9 @@ public final class CancelSweeper implements AutoCloseable {
     private final CancelQueueStore queue;
     private final RulesStore marker;
     private final TransitionService transitions;
+    private final Fence fence;
     private final Access access;
+    private final AuditTrail audit;
     private final int batchSize;
     private final int maxBatchesPerTick;
     private final Operator self = Operator.system(ACTOR);
@@ -59,15 +62,34 @@ public final class CancelSweeper implements AutoCloseable {
     private ScheduledFuture<?> task;
 
     /**
+     * The data-set fence the sweeper checks before it cancels in a bucket (issue 25): the follower's
+     * {@link com.orderconsole.service.follower.Follower#fenceHolds}.
+     */
+    @FunctionalInterface
+    public interface Fence {
+        /**
+         * @param bucket the bucket about to be swept
+         * @param epoch the data-set marker read this tick
+         * @return false when Redis is behind MySQL (then nothing in it may be cancelled)
+         */
+        boolean holds(int bucket, String epoch);
+    }
+
+    /**
+     * @param fence asked once per bucket and tick before the bucket's first cancel
      * @param batchSize entries read per ZRANGEBYSCORE and cancelled per pipelined round, e.g. 500
      * @param maxBatchesPerTick bound on rounds per bucket per tick, so a tick never runs unbounded
+     * @param audit where pausing and resuming are recorded
      */
-    public CancelSweeper(RedisConnection redis, CancelQueueStore queue, RulesStore marker, TransitionService transitions, Access access, int batchSize, int maxBatchesPerTick) {
+    public CancelSweeper(RedisConnection redis, CancelQueueStore queue, RulesStore marker, TransitionService transitions, Fence fence,
+                         Access access, AuditTrail audit, int batchSize, int maxBatchesPerTick) {
         this.redis = redis;
         this.queue = queue;
         this.marker = marker;
         this.transitions = transitions;
+        this.fence = fence;
         this.access = access;
+        this.audit = audit;
         this.batchSize = batchSize;
         this.maxBatchesPerTick = maxBatchesPerTick;
     }
@@ -95,7 +117,8 @@ public final class CancelSweeper implements AutoCloseable {
         if ("1".equals(state.get("paused"))) {
             return 0;
         }
-        if (marker.epoch() == null) {
+        String epoch = marker.epoch();
+        if (epoch == null) {
             // Redis lost its data or went back in time: until maintenance has restored the orders from
             // MySQL, a WAIT_PAY seen here may be an order MySQL knows as paid.
             long held = failures.occurrence("no marker");
@@ -110,6 +133,9 @@ public final class CancelSweeper implements AutoCloseable {
                 List<QueueEntry> due = queue.due(b, now, batchSize);
                 if (due.isEmpty()) {
                     break;
+                }
+                if (round == 0 && !fence.holds(b, epoch)) {
+                    return done; // Redis is behind MySQL: the data set is fenced now, nothing more is cancelled
                 }
                 done += cancelAll(due);
                 if (due.size() < batchSize) {
@@ -183,14 +209,30 @@ public final class CancelSweeper implements AutoCloseable {
     }
 
     /**
-     * Pauses or resumes every sweeper (a flag in Redis), role ops or higher.
+     * Pauses or resumes every sweeper (a flag in Redis), role ops or higher, and records it in the audit trail with who,
+     * from where and why. The flag is set first: pausing is what an on-call engineer reaches for during an incident,
+     * possibly with MySQL down, so it is not held back by the record; when the record cannot be written the error
+     * says that the sweeper was paused (or resumed) all the same.
      *
      * @param paused true to pause
+     * @param source where it was done: console, cli…
+     * @param reason the operator's reason ("" when none was asked)
+     * @throws IllegalStateException when the audit trail could not record it (the flag is set), in words
      */
-    public void setPaused(Operator operator, boolean paused) {
+    public void setPaused(Operator operator, boolean paused, String source, String reason) {
         access.require(operator, Role.OPS, paused ? "pause the cancel sweeper" : "resume the cancel sweeper");
+        boolean was = "1".equals(queue.sweeperState().get("paused"));
         queue.sweeperHeartbeat(Map.of("paused", paused ? "1" : "0"));
         log.info("{} {} the cancel sweeper", operator.name(), paused ? "paused" : "resumed");
+        try {
+            audit.record(operator, source, paused ? AuditTrail.SWEEPER_PAUSE : AuditTrail.SWEEPER_RESUME, null, reason,
+                    "cancel sweeper " + (was ? "paused" : "running") + " → " + (paused ? "paused" : "running"));
+        } catch (RuntimeException e) {
+            log.warn("{} {} the cancel sweeper, but the audit trail could not record it: {}", operator.name(),
+                    paused ? "paused" : "resumed", e.getMessage());
+            throw new IllegalStateException("the cancel sweeper is " + (paused ? "paused" : "running")
+                    + ", but the audit trail could not record it: " + e.getMessage(), e);
+        }
     }
 
     /** @return the sweepers' state */

@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.core.JsonLocation;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
+import com.orderconsole.domain.DurationText;
 import com.orderconsole.domain.InvalidRulesException;
 import com.orderconsole.domain.RulesFault;
 import com.orderconsole.domain.OrderStatus;
@@ -201,7 +202,6 @@ public final class RulesJson {
         return new Draft(version, edges, terminal, stuck, faults, readable);
     }
 
-    private static final Pattern DURATION = Pattern.compile("(\\d{1,9})\\s*(s|sec|m|min|h|d)");
 
     /** Reads "stuck"; {@code keys} gets the document's key of each status, to place faults found later. */
     private static Map<OrderStatus, Duration> stuck(JsonNode node, Set<OrderStatus> terminal, List<RulesFault> faults,
@@ -236,20 +236,9 @@ public final class RulesJson {
         if (!n.isTextual()) {
             return null;
         }
-        String t = n.asText().strip().toLowerCase(java.util.Locale.ROOT);
-        Matcher m = DURATION.matcher(t);
-        if (m.matches()) {
-            long v = Long.parseLong(m.group(1));
-            return switch (m.group(2)) {
-                case "s", "sec" -> Duration.ofSeconds(v);
-                case "m", "min" -> Duration.ofMinutes(v);
-                case "h" -> Duration.ofHours(v);
-                default -> Duration.ofDays(v);
-            };
-        }
         try {
-            return Duration.parse(n.asText().strip());
-        } catch (java.time.format.DateTimeParseException e) {
+            return DurationText.parse(n.asText());
+        } catch (IllegalArgumentException | ArithmeticException e) {
             return null;
         }
     }

@@ -77,7 +77,8 @@ public final class TransitionService {
      */
     public TransitionOutcome transitionAndWait(Operator operator, TransitionRequest request, Duration mysqlWait) {
         TransitionResult r = transition(operator, request);
-        if (r.code() == ResultCode.STATE_MISSING || r.code() == ResultCode.RULES_MISSING || r.code() == ResultCode.MALFORMED) {
+        if (r.code() == ResultCode.STATE_MISSING || r.code() == ResultCode.RULES_MISSING || r.code() == ResultCode.MALFORMED
+                || r.code() == ResultCode.RESTORING) {
             return new TransitionOutcome(r, null); // the script recorded nothing
         }
         return new TransitionOutcome(r, follower.catchUp(mysqlWait));
@@ -122,8 +123,12 @@ public final class TransitionService {
             }
         }
         long started = System.nanoTime();
-        return states.transitionAsync(request, operator.name())
-                .thenCompose(r -> heal(operator, request, r, true, true))
+        // The fence first (issue 25): a Redis found behind MySQL holds states MySQL contradicts (an order MySQL has as
+        // PAID may be WAIT_PAY here), so nothing may move on it until its restore from MySQL is done. One GET ahead of
+        // the script on the same connection: pipelined, it costs no extra wait when many calls are in flight.
+        return states.fencedAsync()
+                .thenCompose(fence -> fence != null ? states.refuseFenced(request)
+                        : states.transitionAsync(request, operator.name()).thenCompose(r -> heal(operator, request, r, true, true)))
                 .whenComplete((r, e) -> observer.transitionEnded(r, e, System.nanoTime() - started))
                 .thenApply(r -> {
                     if (r.applied()) {
@@ -137,7 +142,7 @@ public final class TransitionService {
                                     r.orderId(), r.from(), r.target(), r.code().code(), r.code().description(), operator.name(),
                                     request.source(), rejections.more(held));
                         }
-                        if (r.code() != ResultCode.STATE_MISSING && r.code() != ResultCode.MALFORMED) {
+                        if (r.code() != ResultCode.STATE_MISSING && r.code() != ResultCode.MALFORMED && r.code() != ResultCode.RESTORING) {
                             follower.nudge();
                         }
                     }

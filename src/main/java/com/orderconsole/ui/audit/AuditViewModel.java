@@ -42,8 +42,7 @@ public final class AuditViewModel implements Refreshable {
      * Sources the history and the audit log record, offered in the source filter (any other can be typed); the
      * audit log's repairs, rule changes and dead-letter actions are under the last three.
      */
-    public static final List<String> SOURCES = List.of("console", "cli", "sweeper", "import", "simulator", "bulk", "repair", "create",
-            "reconciliation", "rules", "dead-letters");
+    public static final List<String> SOURCES = com.orderconsole.service.audit.AuditSources.SHOWN;
 
     private final AuditService audit;
     private final DialogService dialogs;

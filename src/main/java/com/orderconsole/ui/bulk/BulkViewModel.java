@@ -1,6 +1,7 @@
 package com.orderconsole.ui.bulk;
 
 import com.orderconsole.app.Messages;
+import com.orderconsole.app.ProductionGuard;
 import com.orderconsole.domain.Operator;
 import com.orderconsole.domain.OrderStatus;
 import com.orderconsole.domain.ResultCode;
@@ -42,13 +43,12 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 
 /**
  * The Bulk moves page: orders chosen in the order table (a selection, or its filter), a target, a read-only
  * preview (what each target would do, a sample of ids), one reason, a confirmation stating the count (typed
- * where {@link #setTypedConfirmation} says so), then the move with progress, rate, ETA and cancel; the
+ * on production, {@link ProductionGuard}), then the move with progress, rate, ETA and cancel; the
  * per-order results and the list of recorded batches, both exportable. One preview, move or export at a time.
  */
 public final class BulkViewModel implements Refreshable {
@@ -62,7 +62,6 @@ public final class BulkViewModel implements Refreshable {
     private final Background background;
     private final DialogService dialogs;
     private final Supplier<OrderQuery> tableFilter;
-    private BooleanSupplier typedConfirmation = () -> false;
 
     private final ReadOnlyObjectWrapper<BulkScope> scope = new ReadOnlyObjectWrapper<>();
     private final ObjectProperty<OrderStatus> target = new SimpleObjectProperty<>();
@@ -123,14 +122,6 @@ public final class BulkViewModel implements Refreshable {
                 loadResults();
             }
         });
-    }
-
-    /**
-     * Hook for a production profile: when it answers true, the move must be confirmed by typing the number of
-     * orders ({@link DialogService#confirmTyped}). Set by the shell; false (a click) by default.
-     */
-    public void setTypedConfirmation(BooleanSupplier typed) {
-        this.typedConfirmation = typed == null ? () -> false : typed;
     }
 
     /** Chooses exactly these orders (the order table's selection). */
@@ -240,8 +231,8 @@ public final class BulkViewModel implements Refreshable {
             feedback.error(e.getMessage());
             return;
         }
-        if (p.matched() == 0) {
-            feedback.error(Messages.get("bulk.error.nothing"));
+        if (p.wouldApply() == 0) {
+            feedback.error(Messages.format("bulk.error.nothing", p.matched(), p.target().name()));
             return;
         }
         String count = String.format(Messages.locale(), "%,d", p.matched());
@@ -250,7 +241,7 @@ public final class BulkViewModel implements Refreshable {
         String details = Messages.format("bulk.confirm.details", p.wouldApply(), p.wouldRejectTotal(), why)
                 + (p.override() ? "\n" + Messages.get("bulk.confirm.override") : "");
         String label = Messages.format("bulk.confirm.button", p.matched());
-        boolean yes = typedConfirmation.getAsBoolean()
+        boolean yes = new ProductionGuard(dialogs.environment()).needsCount(ProductionGuard.Action.BULK, p.matched())
                 ? dialogs.confirmTyped(title, statement, details, count, label)
                 : dialogs.confirm(title, statement, details, label);
         if (!yes) {

@@ -1,5 +1,7 @@
 package com.orderconsole.ui.common;
 
+import com.orderconsole.app.ProductionGuard;
+
 import com.orderconsole.domain.Environment;
 
 import java.nio.file.Path;
@@ -112,5 +114,20 @@ public interface DialogService {
      */
     default boolean confirmOnProduction(String title, String text, String expected) {
         return !environment().production() || confirmTyped(title, text, expected);
+    }
+
+    /**
+     * The console's side of the {@link ProductionGuard}: where it asks for the count (production: every override,
+     * repair, bulk move, rules change and dead-letter action, and any change of more than one order), the count
+     * must be typed; elsewhere nothing more is asked.
+     *
+     * @param action what is about to change
+     * @param count how many orders, findings or letters it changes (1 for a rules change)
+     * @param title window title
+     * @param text what will happen, in words
+     * @return true when the action may go ahead
+     */
+    default boolean confirmCount(ProductionGuard.Action action, long count, String title, String text) {
+        return !new ProductionGuard(environment()).needsCount(action, count) || confirmTyped(title, text, Long.toString(count));
     }
 }

@@ -1,13 +1,12 @@
 package com.orderconsole.ui.common;
 
 import com.orderconsole.app.Messages;
+import com.orderconsole.domain.DurationText;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneId;
 import java.time.format.DateTimeFormatter;
 import java.util.Locale;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
  * Text for times and durations as the console shows them: in the machine's time zone, which every
@@ -23,7 +22,6 @@ public final class Formats {
     private static final DateTimeFormatter ZONE = DateTimeFormatter.ofPattern("z", Locale.ROOT);
 
     /** Units a person may type: English, and the Chinese ones the console shows in Chinese. */
-    private static final Pattern DURATION = Pattern.compile("(\\d+)\\s*(sec|s|min|m|h|d|秒|分钟|分|小时|天)"); // i18n-ok: units read, not shown
 
     private Formats() {
     }
@@ -132,29 +130,18 @@ public final class Formats {
     /**
      * Parses a duration typed by a person.
      *
-     * @param text e.g. "30 min", "2h", "48 h", "14d", "1h 30min", "90 s"
+     * @param text in the product's one grammar ({@link DurationText}), e.g. "30 min", "2h", "14d", "1h 30min", "90 s"
      * @return the duration
      * @throws IllegalArgumentException in words when the text is not a positive duration
      */
     public static Duration parseDuration(String text) {
-        String t = text == null ? "" : text.trim().toLowerCase(Locale.ROOT);
-        Matcher m = DURATION.matcher(t);
-        Duration d = Duration.ZERO;
-        int end = 0;
-        while (m.find()) {
-            if (!t.substring(end, m.start()).isBlank()) {
-                break;
-            }
-            long n = Long.parseLong(m.group(1));
-            d = d.plus(switch (m.group(2)) {
-                case "s", "sec", "秒" -> Duration.ofSeconds(n); // i18n-ok: units read, not shown
-                case "m", "min", "分", "分钟" -> Duration.ofMinutes(n); // i18n-ok: units read, not shown
-                case "h", "小时" -> Duration.ofHours(n); // i18n-ok: units read, not shown
-                default -> Duration.ofDays(n);
-            });
-            end = m.end();
+        Duration d;
+        try {
+            d = DurationText.parse(text);
+        } catch (IllegalArgumentException | ArithmeticException e) {
+            throw new IllegalArgumentException(Messages.format("common.notADuration", text));
         }
-        if (end == 0 || end != t.length() || d.isZero()) {
+        if (d.isZero()) {
             throw new IllegalArgumentException(Messages.format("common.notADuration", text));
         }
         return d;

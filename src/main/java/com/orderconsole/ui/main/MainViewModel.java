@@ -102,7 +102,7 @@ public final class MainViewModel implements Navigator {
         deadLetters = new DeadLettersViewModel(s.deadLetters(), operator, bg, dialogs);
         recon = new ReconciliationViewModel(s.reconciliation(), operator, bg, dialogs, orders::currentQuery);
         metrics = new MetricsViewModel(s.monitor(), bg);
-        traffic = new TrafficViewModel(s.simulator(), operator, bg);
+        traffic = new TrafficViewModel(s.simulator(), operator, bg, dialogs);
         // The traffic panel sits on the graph page: its counters refresh with the graph.
         graphPage = () -> {
             graph.refresh();
@@ -114,8 +114,6 @@ public final class MainViewModel implements Navigator {
             statusBar.check();
         });
         bulk = new BulkViewModel(s.bulk(), operator, bg, dialogs, orders::currentQuery);
-        // On a production profile a bulk move's count is typed, as a repair's is.
-        bulk.setTypedConfirmation(environment::production);
         orders.setOnBulkMove((ids, filter) -> {
             if (ids == null) {
                 bulk.useFilter(filter);

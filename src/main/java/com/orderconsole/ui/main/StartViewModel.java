@@ -3,6 +3,8 @@ package com.orderconsole.ui.main;
 import com.orderconsole.app.Messages;
 import com.orderconsole.app.Engine;
 import com.orderconsole.app.EngineConfig;
+import com.orderconsole.app.ProductionGuard;
+import com.orderconsole.domain.Environment;
 import com.orderconsole.service.importer.ImportReport;
 import com.orderconsole.ui.common.Background;
 import com.orderconsole.ui.common.Formats;
@@ -34,16 +36,25 @@ public final class StartViewModel {
     }
 
     /**
-     * Starts the engine, then imports the bundled sample when the store is empty, then hands over.
+     * Starts the engine, then (local and dev only) imports the bundled sample when the store is empty, then hands over.
      * A failed import does not keep the console closed: the orders imported so far are kept and the
      * failure is handed over as the note, for the status bar.
      *
      * @param config servers and tuning
+     * @param environment where the console works: only local and dev get the sample ({@link ProductionGuard#demoDataAllowed});
+     *     an empty staging or production database stays empty
      * @param ready receives the running engine and a note for the status bar ("" when nothing was imported)
      */
-    public void start(EngineConfig config, BiConsumer<Engine, String> ready) {
+    public void start(EngineConfig config, Environment environment, BiConsumer<Engine, String> ready) {
         status.set(config.redisUri() == null ? Messages.get("main.start.embedded") : Messages.get("main.start.connecting"));
-        background.run(Messages.get("main.start.action"), job -> Engine.start(config), engine -> importSample(engine, ready), error -> {
+        boolean demo = new ProductionGuard(environment).demoDataAllowed();
+        background.run(Messages.get("main.start.action"), job -> Engine.start(config), engine -> {
+            if (demo) {
+                importSample(engine, ready);
+            } else {
+                ready.accept(engine, "");
+            }
+        }, error -> {
             progress.set(0);
             status.set(error);
             failure.set(error);

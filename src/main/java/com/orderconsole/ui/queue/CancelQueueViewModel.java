@@ -196,7 +196,7 @@ public final class CancelQueueViewModel implements Refreshable {
     /** Pauses or resumes every cancel sweeper. */
     public void setSweeperPaused(boolean paused) {
         act(paused ? Messages.get("queue.pause.action") : Messages.get("queue.resume.action"), () -> {
-            sweeper.setPaused(operator, paused);
+            sweeper.setPaused(operator, paused, SOURCE, "");
             return new Outcome(paused ? Messages.get("queue.paused") : Messages.get("queue.resumed"), true);
         });
     }

@@ -1,6 +1,7 @@
 package com.orderconsole.ui.recon;
 
 import com.orderconsole.app.Messages;
+import com.orderconsole.app.ProductionGuard;
 import com.orderconsole.domain.Operator;
 import com.orderconsole.domain.Role;
 import com.orderconsole.service.deadletter.DeadLetter;
@@ -69,7 +70,8 @@ public final class DeadLettersViewModel implements Refreshable {
         DeadLetter d = selected.get();
         if (d == null || !dialogs.confirm(Messages.get("deadletter.retry.title"), d.orderId() == null
                 ? Messages.format("deadletter.retry.statement", d.id()) : Messages.format("deadletter.retry.statement.order", d.id(), d.orderId()),
-                Messages.format("deadletter.retry.details", d.body()), Messages.format("deadletter.retry.confirm", d.id()))) {
+                Messages.format("deadletter.retry.details", d.body()), Messages.format("deadletter.retry.confirm", d.id()))
+                || !typedOnProduction(Messages.get("deadletter.retry.title"), Messages.format("cli.deadletters.what.retry", d.id()))) {
             return;
         }
         act(Messages.format("deadletter.retry.action", d.id()), () -> deadLetters.retry(operator, d.id()));
@@ -84,7 +86,13 @@ public final class DeadLettersViewModel implements Refreshable {
         dialogs.askReason(Messages.get("deadletter.discard.title"), d.orderId() == null
                 ? Messages.format("deadletter.discard.statement", d.id()) : Messages.format("deadletter.discard.statement.order", d.id(), d.orderId()),
                 Messages.format("deadletter.discard.confirm", d.id()))
+                .filter(reason -> typedOnProduction(Messages.get("deadletter.discard.title"), Messages.format("cli.deadletters.what.discard", d.id())))
                 .ifPresent(reason -> act(Messages.format("deadletter.discard.action", d.id()), () -> deadLetters.discard(operator, d.id(), reason)));
+    }
+
+    /** On production a dead-letter action also asks for its count (one letter) to be typed. */
+    private boolean typedOnProduction(String title, String what) {
+        return dialogs.confirmCount(ProductionGuard.Action.DEAD_LETTER, 1, title, Messages.format("guard.console.deadletter.statement", what, 1));
     }
 
     private void act(String what, Supplier<DeadLetter> work) {

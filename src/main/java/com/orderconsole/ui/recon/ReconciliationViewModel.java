@@ -3,6 +3,7 @@ package com.orderconsole.ui.recon;
 import com.orderconsole.ui.common.OrderText;
 import com.orderconsole.domain.OrderStatus;
 import com.orderconsole.app.Messages;
+import com.orderconsole.app.ProductionGuard;
 import com.orderconsole.domain.Operator;
 import com.orderconsole.domain.Role;
 import com.orderconsole.service.order.OrderQuery;
@@ -204,8 +205,8 @@ public final class ReconciliationViewModel {
 
     /** On production a repair also asks for the count of findings it acts on to be typed. */
     private boolean typedOnProduction(ReconCategory c, long n) {
-        return dialogs.confirmOnProduction(Messages.get("recon.repair.title"), Messages.format("recon.repair.statement", label(c)),
-                Long.toString(n));
+        return dialogs.confirmCount(ProductionGuard.Action.REPAIR, n, Messages.get("recon.repair.title"),
+                Messages.format("recon.repair.statement", label(c)));
     }
 
     /** Steps of a dry run shown in a confirmation; more than this are counted, not listed. */

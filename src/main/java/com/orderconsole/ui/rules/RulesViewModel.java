@@ -2,6 +2,7 @@ package com.orderconsole.ui.rules;
 
 import com.orderconsole.ui.common.OrderText;
 import com.orderconsole.app.Messages;
+import com.orderconsole.app.ProductionGuard;
 import com.orderconsole.domain.InvalidRulesException;
 import com.orderconsole.domain.Operator;
 import com.orderconsole.domain.OrderStatus;
@@ -132,7 +133,9 @@ public final class RulesViewModel implements Refreshable {
                     Messages.format("rules.apply.statement", next),
                     String.join(nl, changes(now, r)) + nl + nl + Messages.get("rules.whatif.heading") + nl + String.join(nl, effect)
                             + nl + nl + Messages.get("rules.apply.details"),
-                    Messages.format("rules.apply.confirm", next))) {
+                    Messages.format("rules.apply.confirm", next))
+                    && dialogs.confirmCount(ProductionGuard.Action.RULES_CHANGE, 1, Messages.get("rules.apply.title"),
+                    Messages.get("guard.console.rules.statement"))) {
                 apply();
             }
         });

@@ -55,6 +55,9 @@ public final class TrafficView {
 
         settingsGrid.disableProperty().bind(vm.settingsLockedProperty());
         startTrafficButton.disableProperty().bind(vm.startCommand().executableProperty().not());
+        if (!vm.refusal().isEmpty()) {
+            startTrafficButton.setTooltip(new javafx.scene.control.Tooltip(vm.refusal()));
+        }
         stopTrafficButton.disableProperty().bind(vm.stopCommand().executableProperty().not());
         vm.statusProperty().addListener((o, a, s) -> show(s));
 

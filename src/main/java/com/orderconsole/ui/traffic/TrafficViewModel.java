@@ -1,6 +1,8 @@
 package com.orderconsole.ui.traffic;
 
 import com.orderconsole.app.Messages;
+import com.orderconsole.app.ProductionGuard;
+import com.orderconsole.ui.common.DialogService;
 import com.orderconsole.domain.Operator;
 import com.orderconsole.domain.Role;
 import com.orderconsole.service.traffic.SimulatorSettings;
@@ -38,6 +40,8 @@ public final class TrafficViewModel implements Refreshable {
     private final ReadOnlyObjectWrapper<SimulatorStatus> status = new ReadOnlyObjectWrapper<>();
     private final ReadOnlyBooleanWrapper settingsLocked = new ReadOnlyBooleanWrapper();
     private final Feedback feedback = new Feedback();
+    private final DialogService dialogs;
+    private final ProductionGuard guard;
     private final Command reading;
     private final Command startCommand;
     private final Command stopCommand;
@@ -48,14 +52,19 @@ public final class TrafficViewModel implements Refreshable {
      * @param simulator the engine's traffic simulator
      * @param operator who starts it; the service refuses roles below ops
      * @param background where reads, starts and stops run
+     * @param dialogs asks for the typed confirmation on staging; its environment decides (production: refused)
      */
-    public TrafficViewModel(TrafficSimulator simulator, Operator operator, Background background) {
+    public TrafficViewModel(TrafficSimulator simulator, Operator operator, Background background, DialogService dialogs) {
         this.simulator = simulator;
         this.operator = operator;
+        this.dialogs = dialogs;
+        this.guard = new ProductionGuard(dialogs.environment());
         BooleanBinding running = Bindings.createBooleanBinding(() -> status.get() != null && status.get().running(), status);
         Command actions = new Command(background, feedback::error);
         this.reading = new Command(background, feedback::error);
-        this.startCommand = actions.when(status.isNotNull().and(running.not()));
+        // Production: the button stays disabled and the reason is shown (fake orders would mix with real ones).
+        this.startCommand = actions.when(status.isNotNull().and(running.not())
+                .and(new javafx.beans.property.SimpleBooleanProperty(guard.simulator() != ProductionGuard.Simulator.REFUSED)));
         this.stopCommand = actions.when(running);
         // Settings apply at start; while it runs they are locked so what is shown is what runs.
         settingsLocked.bind(running.or(actions.runningProperty()));
@@ -64,6 +73,10 @@ public final class TrafficViewModel implements Refreshable {
         payPercent.set(number(d.payShare() * 100));
         latePayPercent.set(number(d.latePayShare() * 100));
         timeout.set(Formats.duration(d.paymentTimeout()));
+        if (!refusal().isEmpty()) {
+            // The reason beside the disabled button, from the first look at the panel.
+            feedback.error(refusal());
+        }
     }
 
     /** Reads the simulator's counters; skipped while the previous read is still running. */
@@ -72,8 +85,27 @@ public final class TrafficViewModel implements Refreshable {
         reading.run(Messages.get("traffic.read.action"), job -> simulator.status(), status::set);
     }
 
-    /** Starts the simulator with the settings as typed, or says in words which field is wrong. */
+    /**
+     * @return why the simulator may not start on this environment (production), in words; "" where it may
+     */
+    public String refusal() {
+        return guard.simulator() == ProductionGuard.Simulator.REFUSED
+                ? Messages.format("guard.console.simulator.refused", guard.environment().name()) : "";
+    }
+
+    /**
+     * Starts the simulator with the settings as typed, or says in words which field is wrong. Refused on production;
+     * on staging only once the environment's name is typed.
+     */
     public void start() {
+        if (!refusal().isEmpty()) {
+            feedback.error(refusal());
+            return;
+        }
+        if (guard.simulator() == ProductionGuard.Simulator.CONFIRM && !dialogs.confirmTyped(Messages.get("guard.console.simulator.title"),
+                Messages.format("guard.console.simulator.statement", guard.environment().name()), guard.environment().name())) {
+            return;
+        }
         SimulatorSettings s;
         try {
             s = settings();

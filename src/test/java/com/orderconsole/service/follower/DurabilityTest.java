@@ -1,5 +1,6 @@
 package com.orderconsole.service.follower;
 
+import com.orderconsole.Slow;
 import com.orderconsole.RawRedis;
 import com.orderconsole.RawSql;
 import com.orderconsole.TestServers;
@@ -25,6 +26,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** MySQL must never lose a transition Redis accepted: process death, MySQL outage, concurrent followers. */
+@Slow
 class DurabilityTest {
     private final Operator support = new Operator("alice", Role.SUPPORT);
 

@@ -1,5 +1,6 @@
 package com.orderconsole.service.follower;
 
+import com.orderconsole.Slow;
 import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
@@ -32,6 +33,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * found HikariCP's "marked as broken" warning with its ~268-line trace). MySQL "goes down" behind a proxy
  * that closes every connection and refuses new ones, so the shared test MariaDB keeps running.
  */
+@Slow
 class MySqlOutageLogTest {
     private final Operator support = new Operator("sam", Role.SUPPORT);
 

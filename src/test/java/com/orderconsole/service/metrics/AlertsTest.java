@@ -15,7 +15,7 @@ class AlertsTest {
         Map<ResultCode, Long> results = new EnumMap<>(ResultCode.class);
         results.put(ResultCode.APPLIED, applied);
         results.put(ResultCode.NOT_ALLOWED, rejected);
-        return new Reading(true, at, 0, lagMs, tickAgeMs, false, 0, 0, overdueMs, results, null, null);
+        return new Reading(true, true, at, 0, lagMs, tickAgeMs, false, 0, 0, overdueMs, results, null, List.of());
     }
 
     @Test
@@ -41,16 +41,26 @@ class AlertsTest {
     void anUnreadableReadingChangesNothing() {
         Alerts alerts = new Alerts(Alerts.Thresholds.DEFAULT);
         alerts.evaluate(reading(0, 0, 61_000, 500, 0, 0));
-        Reading down = new Reading(false, 1_000, 0, 0, -1, false, 0, 0, 0, Map.of(), null, "Redis down");
+        Reading down = new Reading(false, true, 1_000, -1, -1, -1, false, 0, 0, 0, Map.of(), null, List.of("Redis down"));
         assertThat(alerts.evaluate(down)).isEmpty();
         assertThat(alerts.openIncidents()).containsExactly(Alert.Kind.OLDEST_OVERDUE);
+    }
+
+    /** Every figure comes from Redis: with MySQL down the lag (measured against MySQL's last positions) is still judged. */
+    @Test
+    void theSyncLagIsRaisedWhileMySqlIsDown() {
+        Alerts alerts = new Alerts(Alerts.Thresholds.DEFAULT);
+        Reading mysqlDown = new Reading(true, false, 1_000, 3, 31_000, 500, false, 0, 0, 0, Map.of(), null, List.of("MySQL never answered"));
+        assertThat(alerts.evaluate(mysqlDown)).extracting(Alert::kind, Alert::raised).containsExactly(org.assertj.core.groups.Tuple.tuple(Alert.Kind.SYNC_LAG, true));
+        Reading unknown = new Reading(true, false, 2_000, -1, -1, 500, false, 0, 0, 0, Map.of(), null, List.of("MySQL never answered"));
+        assertThat(alerts.evaluate(unknown)).as("an unknown lag neither raises nor clears").isEmpty();
     }
 
     @Test
     void aStalledSweeperIsRaisedButNotWhilePaused() {
         Alerts alerts = new Alerts(Alerts.Thresholds.DEFAULT);
         assertThat(alerts.evaluate(reading(0, 0, 0, 11_000, 0, 0))).extracting(Alert::kind).containsExactly(Alert.Kind.SWEEPER_STALLED);
-        Reading paused = new Reading(true, 1_000, 0, 0, 60_000, true, 0, 0, 0, Map.of(), null, null);
+        Reading paused = new Reading(true, true, 1_000, 0, 0, 60_000, true, 0, 0, 0, Map.of(), null, List.of());
         assertThat(alerts.evaluate(paused)).as("paused on purpose: the incident clears").singleElement()
                 .satisfies(a -> assertThat(a.raised()).isFalse());
     }

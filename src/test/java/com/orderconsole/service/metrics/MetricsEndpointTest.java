@@ -7,6 +7,7 @@ import com.orderconsole.domain.OrderStatus;
 import com.orderconsole.domain.Role;
 import com.orderconsole.domain.TransitionRequest;
 import com.orderconsole.service.Services;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -99,15 +100,31 @@ class MetricsEndpointTest {
         // After the follower and a full compare the figures move.
         s.follower().drainOnce();
         s.reconciliation().run(null, (phase, done, total) -> { }, () -> false);
-        Thread.sleep(MetricsService.READING_TTL_MS + 100);
-        String after = get(port, "/metrics").body();
-        assertThat(sample(after, "orderconsole_sync_backlog", Map.of())).isEqualTo(0.0);
-        assertThat(sample(after, "orderconsole_reconciliation_findings", Map.of("category", "missing_in_redis"))).isEqualTo(0.0);
+        Awaitility.await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> {
+            String after = get(port, "/metrics").body();
+            assertThat(sample(after, "orderconsole_sync_backlog", Map.of())).isEqualTo(0.0);
+            assertThat(sample(after, "orderconsole_reconciliation_findings", Map.of("category", "missing_in_redis"))).isEqualTo(0.0);
+        });
 
+        HttpResponse<String> health = get(port, "/health");
+        assertThat(health.statusCode()).isEqualTo(200);
+        assertThat(health.headers().firstValue("Content-Type")).hasValue("application/json");
+        assertThat(health.body()).contains("\"status\":\"ok\"").contains("\"reasons\":[]");
         assertThat(get(port, "/").statusCode()).isEqualTo(404);
         s.metrics().stopEndpoint();
         assertThat(s.metrics().endpointPort()).isEmpty();
         assertThatThrownBy(() -> get(port, "/metrics")).isInstanceOf(IOException.class);
+    }
+
+    /** Pausing the sweeper on purpose shows on the endpoint, so a silent sweeper can be told from a stopped one. */
+    @Test
+    void aPausedSweeperReadsOne() throws Exception {
+        Services s = fresh.services();
+        int port = s.metrics().startEndpoint(0);
+        assertThat(sample(get(port, "/metrics").body(), "orderconsole_sweeper_paused", Map.of())).isEqualTo(0.0);
+        s.sweeper().setPaused(new Operator("olga", Role.OPS), true, "cli", "");
+        Awaitility.await().atMost(Duration.ofSeconds(5)).untilAsserted(() ->
+                assertThat(sample(get(port, "/metrics").body(), "orderconsole_sweeper_paused", Map.of())).isEqualTo(1.0));
     }
 
     @Test
@@ -128,21 +145,21 @@ class MetricsEndpointTest {
         try (RawRedis raw = new RawRedis()) {
             long now = Long.parseLong(raw.cmd().time().get(0)) * 1000;
             raw.cmd().hset("osm:sweeper", "lastTick", Long.toString(now - 60_000));
-            List<Alert> first = s.metrics().checkAlerts();
+            List<Alert> first = Awaitility.await().atMost(Duration.ofSeconds(5)).until(() -> s.metrics().checkAlerts(), l -> !l.isEmpty());
             assertThat(first).singleElement().satisfies(a -> {
                 assertThat(a.kind()).isEqualTo(Alert.Kind.SWEEPER_STALLED);
                 assertThat(a.raised()).isTrue();
                 assertThat(a.value()).isGreaterThanOrEqualTo(60.0);
             });
-            Thread.sleep(MetricsService.READING_TTL_MS + 100);
+            Thread.sleep(MetricsService.SAMPLE_PERIOD_MS + 100);
             assertThat(s.metrics().checkAlerts()).as("once per incident").isEmpty();
             raw.cmd().hset("osm:sweeper", "lastTick", Long.toString(now + 1_000));
-            Thread.sleep(MetricsService.READING_TTL_MS + 100);
-            assertThat(s.metrics().checkAlerts()).singleElement().satisfies(a -> {
+            List<Alert> cleared = Awaitility.await().atMost(Duration.ofSeconds(5)).until(() -> s.metrics().checkAlerts(), l -> !l.isEmpty());
+            assertThat(cleared).singleElement().satisfies(a -> {
                 assertThat(a.kind()).isEqualTo(Alert.Kind.SWEEPER_STALLED);
                 assertThat(a.raised()).isFalse();
             });
-            Thread.sleep(MetricsService.READING_TTL_MS + 100);
+            Thread.sleep(MetricsService.SAMPLE_PERIOD_MS + 100);
             assertThat(s.metrics().checkAlerts()).isEmpty();
         }
     }

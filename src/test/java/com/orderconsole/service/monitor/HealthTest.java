@@ -36,7 +36,7 @@ class HealthTest {
             raw.cmd().hset(RedisKeys.SWEEPER, Map.of("lastTick", Long.toString(System.currentTimeMillis() - 30_000)));
             assertThat(s.health().check().warnings()).anyMatch(w -> w.matches("cancel sweeper has not ticked for 3\\d s"));
 
-            s.sweeper().setPaused(new Operator("olga", Role.OPS), true);
+            s.sweeper().setPaused(new Operator("olga", Role.OPS), true, "console", "");
             assertThat(s.health().check().warnings()).contains("cancel sweeper is paused");
         }
     }

@@ -13,6 +13,8 @@ import com.orderconsole.domain.Role;
 import com.orderconsole.domain.TransitionRequest;
 import com.orderconsole.redis.RedisKeys;
 import com.orderconsole.service.Services;
+import com.orderconsole.service.audit.AuditEvent;
+import com.orderconsole.service.audit.AuditFilter;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -24,6 +26,7 @@ import java.util.concurrent.CompletableFuture;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.tuple;
 
 class CancelSweeperTest {
     @RegisterExtension
@@ -143,11 +146,25 @@ class CancelSweeperTest {
     void pausedSweeperCancelsNothingUntilResumed() {
         s.orders().create(support, "p-1", null, Duration.ofMinutes(30));
         expire("p-1");
-        s.sweeper().setPaused(ops, true);
+        s.sweeper().setPaused(ops, true, "cli", "carrier outage");
         assertThat(s.sweeper().tick()).isZero();
         assertThat(s.sweeper().status().paused()).isTrue();
-        s.sweeper().setPaused(ops, false);
+        s.sweeper().setPaused(ops, false, "console", "");
         assertThat(s.sweeper().tick()).isEqualTo(1);
+    }
+
+    /** A trial found pausing and resuming the sweeper left no audit row: who stopped the timeout cancels was unknown. */
+    @Test
+    void pausingAndResumingAreAuditedWithTheirActor() {
+        s.sweeper().setPaused(ops, true, "cli", "carrier outage");
+        s.sweeper().setPaused(ops, false, "console", "");
+        List<AuditEvent> events = s.audit().page(AuditFilter.all(), null, 10).rows();
+        assertThat(events).extracting(AuditEvent::action, AuditEvent::actor, AuditEvent::source, AuditEvent::reason)
+                .containsExactly(tuple("SWEEPER_RESUME", ops.name(), "console", ""),
+                        tuple("SWEEPER_PAUSE", ops.name(), "cli", "carrier outage"));
+        assertThat(events.get(1).detail()).isEqualTo("cancel sweeper running → paused");
+        assertThatThrownBy(() -> s.sweeper().setPaused(support, true, "cli", "")).isInstanceOf(PermissionDeniedException.class);
+        assertThat(s.audit().page(AuditFilter.all(), null, 10).rows()).hasSize(2);
     }
 
     @Test

@@ -1,22 +1,19 @@
 package com.orderconsole.service.recon;
 
+import com.orderconsole.PlantedDrift;
 import com.orderconsole.RawRedis;
-import com.orderconsole.RawSql;
 import com.orderconsole.TestServers;
 import com.orderconsole.app.Engine;
 import com.orderconsole.domain.Operator;
 import com.orderconsole.domain.OrderStatus;
 import com.orderconsole.domain.PermissionDeniedException;
 import com.orderconsole.domain.Role;
-import com.orderconsole.domain.TransitionRequest;
-import com.orderconsole.redis.RedisKeys;
 import com.orderconsole.service.Services;
 import com.orderconsole.service.queue.QueueItem;
 import org.junit.jupiter.api.Test;
 
 import java.io.StringWriter;
 import java.time.Duration;
-import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -32,20 +29,7 @@ class ReconciliationTest {
             for (int i = 0; i < 40; i++) {
                 s.orders().create(support, "ok-" + i, null, Duration.ofMinutes(30));
             }
-            for (String id : new String[]{"p-redis", "p-ahead", "p-mysql-ahead", "p-noqueue", "p-stale", "p-pending"}) {
-                s.orders().create(support, id, null, Duration.ofMinutes(30));
-            }
-            s.transitions().transition(support, TransitionRequest.of("p-ahead", OrderStatus.PAID, "t", ""));
-            s.transitions().transition(support, TransitionRequest.of("p-stale", OrderStatus.PAID, "t", ""));
-            s.follower().drainOnce();
-            // Plant one disagreement of each kind.
-            raw.cmd().del(RedisKeys.order("p-redis"));
-            RawSql.update("UPDATE orders SET status = 1, version = 1 WHERE order_id = 'p-ahead'");
-            RawSql.update("UPDATE orders SET status = 6, version = 2 WHERE order_id = 'p-mysql-ahead'");
-            raw.cmd().zrem(RedisKeys.cancelQueue(RedisKeys.bucket("p-noqueue")), "p-noqueue");
-            raw.cmd().zadd(RedisKeys.cancelQueue(RedisKeys.bucket("p-stale")), 99, "p-stale");
-            raw.cmd().hset(RedisKeys.order("x-redis-only"), Map.of("status", "2", "version", "2", "updateTime", "5", "createTime", "1"));
-            s.transitions().transition(support, TransitionRequest.of("p-pending", OrderStatus.PAID, "t", ""));
+            PlantedDrift.plant(s, raw, support);
 
             ReconReport r = s.reconciliation().run(null, ReconProgress.NONE, () -> false);
             assertThat(r.counts()).containsEntry(ReconCategory.MISSING_IN_REDIS, 1L)

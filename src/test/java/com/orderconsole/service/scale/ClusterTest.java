@@ -1,5 +1,6 @@
 package com.orderconsole.service.scale;
 
+import com.orderconsole.Slow;
 import com.orderconsole.RawSql;
 import com.orderconsole.TestCluster;
 import com.orderconsole.TestServers;
@@ -42,6 +43,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * and health work as on one server; a slot migrating under traffic loses nothing; a master restarted
  * empty is restored from MySQL; a script cache flushed on every node is reloaded.
  */
+@Slow
 class ClusterTest {
     private final Operator support = new Operator("alice", Role.SUPPORT);
     private final Operator ops = new Operator("olga", Role.OPS);

@@ -1,6 +1,7 @@
 package com.orderconsole.ui.bulk;
 
 import com.orderconsole.app.Messages;
+import com.orderconsole.domain.Environment;
 import com.orderconsole.domain.Operator;
 import com.orderconsole.domain.OrderStatus;
 import com.orderconsole.domain.Role;
@@ -103,7 +104,7 @@ class BulkViewModelTest extends ViewModelTestBase {
         BulkViewModel vm = main.bulk();
         assertThat(vm.scopeTextProperty().get()).isEqualTo("Orders: the 2 selected in the order table");
 
-        vm.setTypedConfirmation(() -> true);
+        dialogs.on(Environment.external("prod-eu"));
         vm.targetProperty().set(OrderStatus.CANCELLED);
         vm.preview();
         vm.reasonProperty().set("duplicate orders");

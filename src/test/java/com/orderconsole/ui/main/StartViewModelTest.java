@@ -2,6 +2,7 @@ package com.orderconsole.ui.main;
 
 import com.orderconsole.TestServers;
 import com.orderconsole.app.Engine;
+import com.orderconsole.domain.Environment;
 import com.orderconsole.domain.Operator;
 import com.orderconsole.domain.OrderStatus;
 import com.orderconsole.domain.Role;
@@ -38,7 +39,7 @@ class StartViewModelTest {
         List<Double> progress = new ArrayList<>();
         vm.progressProperty().addListener((o, a, v) -> progress.add(v.doubleValue()));
 
-        vm.start(TestServers.config(), this::ready);
+        vm.start(TestServers.config(), Environment.LOCAL, this::ready);
 
         assertThat(engine).isNotNull();
         assertThat(note).startsWith("First start: imported 4,998 Olist sample orders in ");
@@ -55,13 +56,31 @@ class StartViewModelTest {
     }
 
     @Test
+    void aFirstStartOnStagingOrProductionImportsNothing() {
+        for (Environment.Kind kind : new Environment.Kind[]{Environment.Kind.STAGING, Environment.Kind.PRODUCTION}) {
+            TestServers.reset();
+            StartViewModel vm = new StartViewModel(new DirectBackground());
+
+            vm.start(TestServers.config(), new Environment("prod-eu", kind, kind.defaultColour()), this::ready);
+
+            assertThat(note).as(kind.key()).isEmpty();
+            assertThat(engine.services().monitor().mysqlCounts().values().stream().mapToLong(Long::longValue).sum())
+                    .as("an empty %s database stays empty", kind.key()).isZero();
+            assertThat(engine.services().orders().page(com.orderconsole.service.order.OrderQuery.all(), null, 10).rows())
+                    .as("nothing in Redis either").isEmpty();
+            engine.close();
+            engine = null;
+        }
+    }
+
+    @Test
     void aLaterStartImportsNothingAndHasNothingToSay() {
         try (Engine first = TestServers.freshEngine()) {
             first.services().orders().create(new Operator("setup", Role.SUPPORT), "kept-1", null, Duration.ofMinutes(30));
         }
         StartViewModel vm = new StartViewModel(new DirectBackground());
 
-        vm.start(TestServers.config(), this::ready);
+        vm.start(TestServers.config(), Environment.LOCAL, this::ready);
 
         assertThat(note).isEmpty();
         assertThat(engine.services().monitor().mysqlCounts().values().stream().mapToLong(Long::longValue).sum()).isEqualTo(1);
@@ -72,7 +91,7 @@ class StartViewModelTest {
         StartViewModel vm = new StartViewModel(new DirectBackground());
 
         vm.start(TestServers.config().withServers("redis://127.0.0.1:1", TestServers.mariaDb().jdbcUrl(), "root", ""),
-                this::ready);
+                Environment.LOCAL, this::ready);
 
         assertThat(engine).isNull();
         assertThat(vm.failureProperty().get()).startsWith("Could not start the engine: ").doesNotContain("Exception");

@@ -1,5 +1,6 @@
 package com.orderconsole.ui.traffic;
 
+import com.orderconsole.domain.Environment;
 import com.orderconsole.domain.Operator;
 import com.orderconsole.domain.Role;
 import com.orderconsole.service.traffic.SimulatorSettings;
@@ -17,7 +18,7 @@ import static org.awaitility.Awaitility.await;
 class TrafficViewModelTest extends ViewModelTestBase {
 
     private TrafficViewModel traffic(String name, Role role) {
-        return new TrafficViewModel(services.simulator(), new Operator(name, role), background);
+        return new TrafficViewModel(services.simulator(), new Operator(name, role), background, dialogs);
     }
 
     @AfterEach
@@ -94,5 +95,37 @@ class TrafficViewModelTest extends ViewModelTestBase {
         vm.start();
         assertThat(vm.feedback().messageProperty().get()).startsWith("Could not start the traffic simulator: ").doesNotContain("Exception");
         assertThat(services.simulator().status().running()).isFalse();
+    }
+
+    @Test
+    void onProductionTheButtonIsDisabledWithTheReasonAndNothingStarts() {
+        dialogs.on(Environment.external("prod-eu"));
+        TrafficViewModel vm = traffic("ada", Role.ADMIN);
+        vm.refresh();
+        assertThat(vm.startCommand().executableProperty().get()).as("start disabled on production").isFalse();
+        assertThat(vm.refusal()).contains("prod-eu").contains("fake orders");
+        assertThat(vm.feedback().messageProperty().get()).as("the reason is shown beside the button").isEqualTo(vm.refusal());
+
+        vm.start();
+        assertThat(services.simulator().status().running()).isFalse();
+        assertThat(dialogs.asked()).as("nothing asked: refused outright").isEmpty();
+    }
+
+    @Test
+    void onStagingTheEnvironmentsNameMustBeTypedFirst() {
+        dialogs.on(new Environment("stage-eu", Environment.Kind.STAGING, Environment.Kind.STAGING.defaultColour()));
+        TrafficViewModel vm = traffic("olga", Role.OPS);
+        vm.refresh();
+        assertThat(vm.startCommand().executableProperty().get()).isTrue();
+
+        dialogs.typed("stage");
+        vm.start();
+        assertThat(dialogs.asked().get(0).kind()).isEqualTo("typed");
+        assertThat(dialogs.asked().get(0).details()).as("what must be typed").isEqualTo("stage-eu");
+        assertThat(services.simulator().status().running()).as("a wrong text starts nothing").isFalse();
+
+        dialogs.typed("stage-eu");
+        vm.start();
+        assertThat(services.simulator().status().running()).isTrue();
     }
 }

@@ -1,0 +1,46 @@
+package com.orderconsole.cli;
+
+/**
+ * Every exit code of the command line, in one place: the commands return them, the {@code --json} error document
+ * carries them as {@code "exit"}, and {@code --help}, the man page and README list them from here.
+ */
+public enum ExitCode {
+    /** The command did what was asked. */
+    OK(0, "ok"),
+    /** Any other failure: a server down, an order not found, a permission refused; the message is on stderr. */
+    FAILED(1, "failed"),
+    /** The command line is wrong: an unknown option, a missing or malformed value; nothing was asked of a server. */
+    USAGE(2, "usage"),
+    /** The transition script rejected the transition; the output has its result code. */
+    REJECTED(3, "rejected"),
+    /** {@code reconcile} found disagreements between Redis and MySQL (left after {@code --repair}, when given). */
+    DRIFT(4, "drift"),
+    /**
+     * A change on production was not confirmed: {@code --yes=COUNT} missing or naming another count, or the
+     * terminal's y/N answered no. Nothing was changed.
+     */
+    NOT_CONFIRMED(5, "not_confirmed");
+
+    private final int code;
+    private final String kind;
+
+    ExitCode(int code, String kind) {
+        this.code = code;
+        this.kind = kind;
+    }
+
+    /** @return the process exit status, 0 to 5 */
+    public int code() {
+        return code;
+    }
+
+    /** @return the word a script reads in {@code --json} errors as {@code error.kind}, e.g. "usage" */
+    public String kind() {
+        return kind;
+    }
+
+    /** @return the message key of its one-line description in the bundles ({@code cli.exit.<kind>}) */
+    String descriptionKey() {
+        return "cli.exit." + kind;
+    }
+}
