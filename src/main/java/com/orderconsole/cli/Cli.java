@@ -1,5 +1,6 @@
 package com.orderconsole.cli;
 
+import com.orderconsole.domain.Failures;
 import com.orderconsole.app.EngineConfig;
 import com.orderconsole.app.Messages;
 import com.orderconsole.domain.DurationText;
@@ -15,8 +16,6 @@ import picocli.CommandLine.TypeConversionException;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
-import java.util.concurrent.CompletionException;
-import java.util.concurrent.ExecutionException;
 
 /** Helpers shared by the subcommands: value converters, JSON, time and error formatting. */
 final class Cli {
@@ -41,11 +40,7 @@ final class Cli {
 
     /** @return an error in words for stderr: the exception's message, unwrapped from async wrappers */
     static String message(Throwable e) {
-        Throwable t = e;
-        while ((t instanceof CompletionException || t instanceof ExecutionException) && t.getCause() != null) {
-            t = t.getCause();
-        }
-        return t.getMessage() == null || t.getMessage().isBlank() ? t.getClass().getSimpleName() : t.getMessage();
+        return Failures.message(Failures.unwrap(e));
     }
 
     /**

@@ -1,5 +1,6 @@
 package com.orderconsole.redis;
 
+import com.orderconsole.domain.Failures;
 import com.orderconsole.domain.ControlChars;
 import com.orderconsole.domain.OrderState;
 import com.orderconsole.domain.OrderStatus;
@@ -89,7 +90,7 @@ public final class OrderStateStore {
             if (err == null) {
                 return transitionResult(request, r);
             }
-            Throwable cause = err instanceof CompletionException && err.getCause() != null ? err.getCause() : err;
+            Throwable cause = Failures.unwrap(err);
             if (cause instanceof UnsupportedOperationException) {
                 throw notTheReply(request, "a reply that is not one text (" + cause.getMessage() + ")");
             }

@@ -1,5 +1,6 @@
 package com.orderconsole.redis;
 
+import com.orderconsole.domain.Failures;
 import io.lettuce.core.AbstractRedisClient;
 import io.lettuce.core.ClientOptions;
 import io.lettuce.core.RedisClient;
@@ -33,7 +34,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -432,7 +432,7 @@ public final class RedisConnection implements AutoCloseable {
         String sha = shas.get(script);
         CompletableFuture<T> first = async.<T>evalsha(sha, type, keys, args).toCompletableFuture();
         return first.exceptionallyCompose(err -> {
-            Throwable cause = err instanceof CompletionException && err.getCause() != null ? err.getCause() : err;
+            Throwable cause = Failures.unwrap(err);
             if (cause instanceof RedisNoScriptException) {
                 return loadEverywhereAsync(script)
                         .thenCompose(loaded -> async.<T>evalsha(sha, type, keys, args).toCompletableFuture());
@@ -569,9 +569,7 @@ public final class RedisConnection implements AutoCloseable {
 
     /** Maps a Lettuce failure to an exception with a message for people. */
     private RuntimeException translate(Throwable cause, String what) {
-        if (cause instanceof CompletionException && cause.getCause() != null) {
-            cause = cause.getCause();
-        }
+        cause = Failures.unwrap(cause);
         if (cause instanceof RedisCommandTimeoutException) {
             return new RedisUnavailableException("Redis at " + where + " did not answer " + what + " within "
                     + timeout.toMillis() + " ms", cause);
@@ -595,11 +593,7 @@ public final class RedisConnection implements AutoCloseable {
     }
 
     private static String rootMessage(Throwable t) {
-        Throwable r = t;
-        while (r.getCause() != null && r.getCause() != r) {
-            r = r.getCause();
-        }
-        return r.getMessage() == null ? r.getClass().getSimpleName() : r.getMessage();
+        return Failures.message(Failures.root(t));
     }
 
     private static String sha1(String text) {

@@ -1,5 +1,6 @@
 package com.orderconsole.store;
 
+import com.orderconsole.domain.Failures;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import org.apache.ibatis.mapping.Environment;
@@ -370,10 +371,7 @@ public final class Database implements AutoCloseable {
     }
 
     static String rootMessage(Throwable t) {
-        Throwable r = t;
-        while (r.getCause() != null && r.getCause() != r) {
-            r = r.getCause();
-        }
+        Throwable r = Failures.root(t);
         String m = r.getMessage() == null ? r.getClass().getSimpleName() : r.getMessage().lines().findFirst().orElse("");
         if (publicKeyRefused(t)) {
             return "the server " + publicKeyWords();

@@ -3,6 +3,7 @@ package com.orderconsole.service.bulk;
 import com.fasterxml.jackson.core.JsonEncoding;
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.orderconsole.domain.Failures;
 import com.orderconsole.domain.ControlChars;
 import com.orderconsole.domain.Operator;
 import com.orderconsole.domain.OrderState;
@@ -47,7 +48,6 @@ import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -598,8 +598,7 @@ public final class BulkService {
                 row.outcome = r.applied() ? BulkItem.Outcome.APPLIED.name()
                         : r.code() == ResultCode.VERSION_CONFLICT ? BulkItem.Outcome.CONFLICT.name() : BulkItem.Outcome.REJECTED.name();
             } catch (Exception e) {
-                Throwable cause = e instanceof java.util.concurrent.ExecutionException || e instanceof CompletionException
-                        ? e.getCause() : e;
+                Throwable cause = Failures.unwrap(e);
                 row.outcome = BulkItem.Outcome.FAILED.name();
                 row.version = seen.version(i);
                 row.atMs = fallbackNow;

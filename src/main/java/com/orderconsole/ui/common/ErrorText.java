@@ -1,9 +1,7 @@
 package com.orderconsole.ui.common;
 
+import com.orderconsole.domain.Failures;
 import com.orderconsole.app.Messages;
-import java.lang.reflect.InvocationTargetException;
-import java.util.concurrent.CompletionException;
-import java.util.concurrent.ExecutionException;
 
 /** Turns failures into one line of words for the user: the service layer's messages, never a stack trace. */
 public final class ErrorText {
@@ -26,11 +24,7 @@ public final class ErrorText {
      * @return the first meaningful message, one line, at most 300 characters
      */
     public static String describe(Throwable failure) {
-        Throwable t = failure;
-        while ((t instanceof CompletionException || t instanceof ExecutionException
-                || t instanceof InvocationTargetException) && t.getCause() != null) {
-            t = t.getCause();
-        }
+        Throwable t = Failures.unwrap(failure);
         // MyBatis wraps driver errors in a multi-line "### Error ..." report; the cause says it better.
         for (Throwable c = t; c != null; c = c.getCause() == c ? null : c.getCause()) {
             String m = c.getMessage();
