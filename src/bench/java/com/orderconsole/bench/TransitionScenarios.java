@@ -295,7 +295,10 @@ final class TransitionScenarios {
                 without.add(group.trim());
             }
         }
-        int drains = 2 + matrix.size() + without.size();
+        // What-if (bench.followerCheckOff=true): a drain with the sequence check (issue 25) off, then one with it on
+        // again, so its cost is read from drains next to each other in one run.
+        boolean checkWhatIf = Boolean.getBoolean("bench.followerCheckOff");
+        int drains = 2 + matrix.size() + without.size() + (checkWhatIf ? 2 : 0);
         // As large as a measured drain: with a quarter of one, the product drain that follows it still paid about
         // twice the JVM CPU per change of every later drain (29-32 against 14-19 µs, eighth pass), whatever its settings.
         int warm = orders;
@@ -327,6 +330,15 @@ final class TransitionScenarios {
             } finally {
                 restore.forEach(env::sql);
             }
+        }
+
+        if (checkWhatIf) {
+            com.orderconsole.service.follower.BenchFollowers.sequenceCheck(s.follower(), false);
+            double off = followerDrain(s, next++ * orders, orders, count, "what-if at the product settings: the sequence check off", false);
+            com.orderconsole.service.follower.BenchFollowers.sequenceCheck(s.follower(), true);
+            double on = followerDrain(s, next++ * orders, orders, count, "the product settings again, sequence check on (after the drain without it)", false);
+            table.add(Row.info("  sequence check (issue 25): drain rate with it / without it, same run (first and second product drain)",
+                    Table.num(applyRate / off * 100, 1) + " % / " + Table.num(on / off * 100, 1) + " %", ""));
         }
 
         statementCosts(orders);

@@ -115,7 +115,9 @@ final class AuditCommand extends CliCommand {
                 ? (e.from() == null ? "" : e.from().name() + " -> ") + (e.to() == null ? "" : e.to().name()) + " v" + e.version()
                         + " [" + e.code().code() + " " + e.code().description() + "]"
                 : e.action() + (e.detail() == null || e.detail().isEmpty() ? "" : ": " + e.detail());
-        return String.format("%s  %-12s %-10s %-24s %s%s", Cli.time(e.atMs()), e.actor(), e.source(),
-                e.orderId() == null ? "-" : e.orderId(), what, e.reason() == null || e.reason().isEmpty() ? "" : "  (" + e.reason() + ")");
+        return String.format("%s  %-12s %-10s %-24s %s%s%s", Cli.time(e.atMs()), e.actor(), e.source(),
+                e.orderId() == null ? "-" : e.orderId(), what, e.reason() == null || e.reason().isEmpty() ? "" : "  (" + e.reason() + ")",
+                e.writtenBy() == null ? "" : "  " + Messages.format(e.actorUnlike() ? "audit.cli.writtenByUnlike" : "audit.cli.writtenBy",
+                        e.writtenBy()));
     }
 }

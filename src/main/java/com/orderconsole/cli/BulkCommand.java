@@ -1,5 +1,6 @@
 package com.orderconsole.cli;
 
+import com.orderconsole.app.ProgressThrottle;
 import com.orderconsole.app.Engine;
 import com.orderconsole.app.Messages;
 import com.orderconsole.app.ProductionGuard;
@@ -184,7 +185,12 @@ final class BulkCommand extends CliCommand {
         if (!showsProgress()) {
             return BulkProgress.NONE;
         }
-        return (done, total, counts) -> err().print("\r" + Messages.format(key, done, total < 0 ? "?" : Integer.toString(total)));
+        ProgressThrottle throttle = ProgressThrottle.standard();
+        return (done, total, counts) -> {
+            if (throttle.due(System.currentTimeMillis(), total >= 0 && done >= total)) {
+                err().print("\r" + Messages.format(key, done, total < 0 ? "?" : Integer.toString(total)));
+            }
+        };
     }
 
     private static Map<String, Object> previewDoc(BulkPreview p) {

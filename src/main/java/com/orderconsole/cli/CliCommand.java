@@ -16,7 +16,12 @@ import java.io.PrintStream;
 import java.time.Duration;
 import java.util.concurrent.Callable;
 
-/** Base of the subcommands: access to the global options, the engine and the output. */
+/**
+ * Base of the subcommands: access to the global options, the engine and the output. Marked a command (with no
+ * attributes, so the subcommands' own apply) because picocli-codegen's annotation processor, on the class path for
+ * the {@code man} command, accepts {@code @Spec} only inside one.
+ */
+@picocli.CommandLine.Command
 abstract class CliCommand implements Callable<Integer> {
     /** How long a state-changing command waits for MySQL to catch up before it exits. */
     static final Duration SYNC_WAIT = Duration.ofSeconds(30);

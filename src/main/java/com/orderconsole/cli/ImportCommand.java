@@ -1,5 +1,6 @@
 package com.orderconsole.cli;
 
+import com.orderconsole.app.ProgressThrottle;
 import com.orderconsole.app.Messages;
 import com.orderconsole.app.Engine;
 import com.orderconsole.domain.Operator;
@@ -51,7 +52,12 @@ final class ImportCommand extends CliCommand {
         if (!showsProgress()) {
             return ImportProgress.NONE;
         }
-        return (done, total) -> err().print("\r" + (total >= 0 ? Messages.format("cli.import.progress.total", done, total)
-                : Messages.format("cli.import.progress", done)) + (done == total ? System.lineSeparator() : ""));
+        ProgressThrottle throttle = ProgressThrottle.standard();
+        return (done, total) -> {
+            if (throttle.due(System.currentTimeMillis(), done == total)) {
+                err().print("\r" + (total >= 0 ? Messages.format("cli.import.progress.total", done, total)
+                        : Messages.format("cli.import.progress", done)) + (done == total ? System.lineSeparator() : ""));
+            }
+        };
     }
 }

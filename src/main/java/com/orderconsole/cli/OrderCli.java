@@ -256,7 +256,7 @@ public final class OrderCli {
             subcommands = {ImportCommand.class, CreateCommand.class, TransitionCommand.class, ShowCommand.class,
                     SweepCommand.class, FollowerCommand.class, ReconcileCommand.class, StatsCommand.class, RulesCommand.class,
                     DeadLettersCommand.class, MigrateCommand.class, BulkCommand.class, AuditCommand.class,
-                    ServeCommand.class, TrafficCommand.class})
+                    ServeCommand.class, TrafficCommand.class, CompletionCommand.class, ManCommand.class})
     static final class Root extends GlobalOptions implements Runnable {
         private final java.util.function.Consumer<ConsoleStart> openConsole;
 

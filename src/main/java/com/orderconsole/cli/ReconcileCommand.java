@@ -1,5 +1,6 @@
 package com.orderconsole.cli;
 
+import com.orderconsole.app.ProgressThrottle;
 import com.orderconsole.app.Messages;
 import com.orderconsole.app.Engine;
 import com.orderconsole.app.ProductionGuard;
@@ -127,7 +128,12 @@ final class ReconcileCommand extends CliCommand {
         if (!showsProgress()) {
             return ReconProgress.NONE;
         }
-        return (phase, done, total) -> err().print("\r" + Messages.format("cli.reconcile.progress", phase, done, total) + "   ");
+        ProgressThrottle throttle = ProgressThrottle.standard();
+        return (phase, done, total) -> {
+            if (throttle.due(System.currentTimeMillis(), done >= total)) {
+                err().print("\r" + Messages.format("cli.reconcile.progress", phase, done, total) + "   ");
+            }
+        };
     }
 
     /** @return a category's name in the language in use */

@@ -20,6 +20,11 @@ public final class AuditTrail {
     public static final String DEAD_LETTER_DISCARD = "DEAD_LETTER_DISCARD";
     public static final String SWEEPER_PAUSE = "SWEEPER_PAUSE";
     public static final String SWEEPER_RESUME = "SWEEPER_RESUME";
+    /**
+     * An admin's override (a move the rules do not allow), recorded before the script runs it: the follower applies a
+     * move out of a terminal status only when this record exists for the order and version (issue 25).
+     */
+    public static final String OVERRIDE = "OVERRIDE";
 
     private final Database db;
 

@@ -72,11 +72,12 @@ public final class Services implements AutoCloseable {
         OrderCreator creator = new OrderCreator(redis.orders(), db, retention);
         this.follower = new Follower(clock, redis.outbox(), redis.rules(), redis.orders(), db, access);
         follower.retainTerminal(retention);
+        follower.knowTerminal(() -> rules.current().terminal());
         this.orders = new OrderService(clock, redis.orders(), redis.queue(), db, creator, follower, access, rules, stuck);
         orders.retainTerminal(retention);
-        this.transitions = new TransitionService(clock, redis.orders(), db, orders, rules, follower, access);
+        this.transitions = new TransitionService(clock, redis.orders(), db, orders, rules, follower, audit, access);
         // The sweeper's cancels go over a Redis connection of their own: a storm's batches never queue in front of payments.
-        TransitionService sweeps = new TransitionService(clock, redis.orders().onOwnConnection(), db, orders, rules, follower, access);
+        TransitionService sweeps = new TransitionService(clock, redis.orders().onOwnConnection(), db, orders, rules, follower, audit, access);
         this.sweeper = new CancelSweeper(clock, redis.queue(), redis.rules(), sweeps, follower::fenceHolds, access, audit, SWEEP_BATCH, SWEEP_ROUNDS);
         this.queue = new QueueService(clock, redis.queue(), redis.orders(), transitions, sweeper, orders, access, audit);
         this.monitor = new MonitorService(clock, redis.stats(), db, stuck, retention);
@@ -93,7 +94,7 @@ public final class Services implements AutoCloseable {
         this.simulator = new TrafficSimulator(orders, transitions, access);
         // Bulk moves keep 500 calls in flight: on a Redis connection of their own, like the sweeper's, they never queue in
         // front of single moves (run 2 of BENCHMARKS.md's issue 13: single-move p99 16 -> 83 ms on the shared connection).
-        TransitionService bulkMoves = new TransitionService(clock, redis.orders().onOwnConnection(), db, orders, rules, follower, access);
+        TransitionService bulkMoves = new TransitionService(clock, redis.orders().onOwnConnection(), db, orders, rules, follower, audit, access);
         this.bulk = new BulkService(clock, redis.orders(), db, orders, bulkMoves, rules, access, follower, audit);
         this.auditView = new AuditService(db, rules);
         this.metrics = new MetricsService(follower, queue, monitor, reconciliation, Alerts.Thresholds.fromSystemProperties());

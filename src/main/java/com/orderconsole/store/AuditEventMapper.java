@@ -33,7 +33,7 @@ public interface AuditEventMapper {
     String EDGES = "<foreach item='e' collection='edges' open='(' separator=',' close=')'>(#{e.from}, #{e.to})</foreach>";
 
     @Select("<script>SELECT 'H' AS kind, id, at_ms, actor, source, order_id, from_status, to_status, version, result_code, "
-            + "NULL AS action, reason, '' AS detail FROM order_history" + PREFIX_HINT + " WHERE 1 = 1" + COMMON
+            + "NULL AS action, reason, '' AS detail, written_by, event_key FROM order_history" + PREFIX_HINT + " WHERE 1 = 1" + COMMON
             + "<if test='resultCode != null'> AND result_code = #{resultCode}</if>"
             + "<if test=\"moveKind == 'LEGAL'\"> AND result_code = 1 AND (from_status, to_status) IN " + EDGES + "</if>"
             + "<if test=\"moveKind == 'OVERRIDE'\"> AND result_code = 1 AND from_status IS NOT NULL AND (from_status, to_status) NOT IN "
@@ -42,7 +42,7 @@ public interface AuditEventMapper {
     List<AuditEventRow> history(AuditEventQuery q);
 
     @Select("<script>SELECT 'A' AS kind, id, at_ms, actor, source, order_id, NULL AS from_status, NULL AS to_status, "
-            + "NULL AS version, NULL AS result_code, action, reason, detail FROM audit_log WHERE 1 = 1" + COMMON
+            + "NULL AS version, NULL AS result_code, action, reason, detail, written_by, NULL AS event_key FROM audit_log WHERE 1 = 1" + COMMON
             + " ORDER BY at_ms DESC, id DESC LIMIT #{limit}</script>")
     List<AuditEventRow> auditLog(AuditEventQuery q);
 

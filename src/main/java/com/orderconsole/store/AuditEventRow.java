@@ -19,4 +19,8 @@ public class AuditEventRow {
     public String action;
     public String reason;
     public String detail;
+    /** The login that wrote the row, stamped by the database (V38: "user@host"); null before V38 or without grant tables. */
+    public String writtenBy;
+    /** History rows: the event key ("b3/…/…" for an outbox entry); null for audit rows. */
+    public String eventKey;
 }

@@ -1,10 +1,19 @@
 package com.orderconsole.store;
 
 import org.apache.ibatis.annotations.Insert;
+import org.apache.ibatis.annotations.Param;
+import org.apache.ibatis.annotations.Select;
+
+import java.util.List;
 
 /** MyBatis mapper for the append-only {@code audit_log}: inserts only. */
 public interface AuditMapper {
     @Insert("INSERT INTO audit_log (at_ms, actor, source, action, order_id, reason, detail) "
             + "VALUES (#{atMs}, #{actor}, #{source}, #{action}, #{orderId}, #{reason}, #{detail})")
     int insert(AuditRow row);
+
+    /** The override records of these orders (action OVERRIDE): order id and detail. */
+    @Select("<script>SELECT order_id, detail FROM audit_log WHERE action = 'OVERRIDE' AND order_id IN "
+            + "<foreach item='id' collection='ids' open='(' separator=',' close=')'>#{id}</foreach></script>")
+    List<AuditRow> overrides(@Param("ids") List<String> ids);
 }

@@ -11,6 +11,11 @@ public class DeadLetterRow {
      * before Redis, so no recorded order explains it; it is kept out of the history.
      */
     public static final String UNKNOWN_ORDER = "UNKNOWN_ORDER";
+    /**
+     * Kind: a well-formed outbox entry that does not follow MySQL's history (a version jump, another from-status, a
+     * move out of a terminal status without an override record): no transition script wrote it (issue 25).
+     */
+    public static final String OUT_OF_SEQUENCE = "OUT_OF_SEQUENCE";
     /** Kind: an order hash in Redis whose fields are not well-formed. */
     public static final String ORDER_RECORD = "ORDER_RECORD";
 

@@ -23,6 +23,11 @@ public interface OrderMapper {
             + "<foreach item='id' collection='ids' open='(' separator=',' close=')'>#{id}</foreach></script>")
     List<OrderRow> findByIds(@Param("ids") List<String> ids);
 
+    /** Status and version only (the follower's sequence check reads them for a whole batch in one statement). */
+    @Select("<script>SELECT order_id, status, version FROM orders WHERE order_id IN "
+            + "<foreach item='id' collection='ids' open='(' separator=',' close=')'>#{id}</foreach></script>")
+    List<OrderRow> headsByIds(@Param("ids") List<String> ids);
+
     /**
      * Version guard: writes the new status only when MySQL holds an older version, so a replayed or
      * out-of-order event never overwrites newer state.

@@ -28,6 +28,15 @@ public final class OrderStore {
             + "st INT PATH '$[1]', v BIGINT PATH '$[2]', t BIGINT PATH '$[3]')) x "
             + "ON o.order_id = CAST(x.id AS CHAR(64) CHARACTER SET ascii) COLLATE ascii_bin "
             + "SET o.status = x.st, o.version = x.v, o.status_since_ms = x.t WHERE o.version < x.v";
+    /**
+     * {@link #APPLY_ALL} for the follower's sequence check (issue 25): an order moves only when MySQL holds exactly the
+     * state its first entry of the batch moves from (x.pv = that entry's version - 1, x.ps = its from-status); fewer
+     * rows changed than orders sent tells the follower to look closer. No extra statement on the common path.
+     */
+    private static final String APPLY_IN_SEQUENCE = "UPDATE orders o JOIN JSON_TABLE(?, '$[*]' COLUMNS (id VARCHAR(64) PATH '$[0]', "
+            + "st INT PATH '$[1]', v BIGINT PATH '$[2]', t BIGINT PATH '$[3]', pv BIGINT PATH '$[4]', ps INT PATH '$[5]')) x "
+            + "ON o.order_id = CAST(x.id AS CHAR(64) CHARACTER SET ascii) COLLATE ascii_bin "
+            + "SET o.status = x.st, o.version = x.v, o.status_since_ms = x.t WHERE o.version = x.pv AND o.status = x.ps";
     /** Orders per {@link #APPLY_ALL} statement: a follower batch of 2,000 entries is one to four statements. */
     private static final int APPLY_CHUNK = 500;
     /**
@@ -64,6 +73,11 @@ public final class OrderStore {
         return m.findById(id);
     }
 
+    /** @return the rows of those ids that exist, with order id, status and version only filled in */
+    public List<OrderRow> heads(List<String> ids) {
+        return ids.isEmpty() ? List.of() : m.headsByIds(ids);
+    }
+
     /** @return the rows of those ids that exist */
     public List<OrderRow> findAll(List<String> ids) {
         return ids.isEmpty() ? List.of() : m.findByIds(ids);
@@ -89,6 +103,40 @@ public final class OrderStore {
      * @param sinceMs when the status was entered, epoch ms
      */
     public record Apply(String orderId, int status, long version, long sinceMs) {
+    }
+
+    /**
+     * {@link #applyAllIfNewer}, but each order moves only from the state its first entry of the batch moves from.
+     *
+     * @param rows at most one per order, the newest state
+     * @param fromVersion per row: the version MySQL must hold (the first entry's version - 1)
+     * @param fromStatus per row: the status MySQL must hold at it (the first entry's from-status)
+     * @return rows changed
+     */
+    public int applyAllInSequence(List<Apply> rows, long[] fromVersion, int[] fromStatus) {
+        if (rows.isEmpty()) {
+            return 0;
+        }
+        int changed = 0;
+        try (PreparedStatement ps = session.getConnection().prepareStatement(APPLY_IN_SEQUENCE)) {
+            ps.setQueryTimeout(Database.STATEMENT_TIMEOUT_SECONDS);
+            for (int i = 0; i < rows.size(); i += APPLY_CHUNK) {
+                int end = Math.min(rows.size(), i + APPLY_CHUNK);
+                StringBuilder b = new StringBuilder((end - i) * 72).append('[');
+                for (int k = i; k < end; k++) {
+                    Apply r = rows.get(k);
+                    b.append(k > i ? ",[" : "[");
+                    quote(b, r.orderId());
+                    b.append(',').append(r.status()).append(',').append(r.version()).append(',').append(r.sinceMs())
+                            .append(',').append(fromVersion[k]).append(',').append(fromStatus[k]).append(']');
+                }
+                ps.setString(1, b.append(']').toString());
+                changed += ps.executeUpdate();
+            }
+        } catch (SQLException e) {
+            throw new IllegalStateException("cannot move orders forward: " + e.getMessage(), e);
+        }
+        return changed;
     }
 
     /**

@@ -164,7 +164,7 @@ public final class AuditService {
 
     /** CSV columns of an export, in order. */
     public static final List<String> CSV_HEADER = List.of("at_utc", "kind", "actor", "source", "order_id", "from", "to", "version",
-            "result_code", "result", "action", "reason", "detail");
+            "result_code", "result", "action", "reason", "detail", "written_by", "actor_unlike_writer");
 
     /**
      * Writes every matching action as CSV (header {@link #CSV_HEADER}), newest first, in pages of 1,000.
@@ -181,7 +181,8 @@ public final class AuditService {
             for (AuditEvent e : p.rows()) {
                 csv.printRecord(Instant.ofEpochMilli(e.atMs()), e.kind(), e.actor(), e.source(), nz(e.orderId()), name(e.from()),
                         name(e.to()), e.version() == null ? "" : e.version(), e.code() == null ? "" : e.code().code(),
-                        e.code() == null ? "" : e.code().description(), nz(e.action()), nz(e.reason()), nz(e.detail()));
+                        e.code() == null ? "" : e.code().description(), nz(e.action()), nz(e.reason()), nz(e.detail()), nz(e.writtenBy()),
+                        e.actorUnlike());
                 n++;
             }
             cursor = p.nextCursor();
@@ -227,7 +228,26 @@ public final class AuditService {
         boolean h = r.kind.equals("H");
         return new AuditEvent(h ? AuditEvent.Kind.TRANSITION : AuditEvent.Kind.ACTION, r.id, r.atMs, r.actor, r.source, r.orderId,
                 r.fromStatus == null ? null : OrderStatus.ofCode(r.fromStatus), r.toStatus == null ? null : OrderStatus.ofCode(r.toStatus),
-                r.version, r.resultCode == null ? null : ResultCode.ofCode(r.resultCode), r.action, r.reason, r.detail);
+                r.version, r.resultCode == null ? null : ResultCode.ofCode(r.resultCode), r.action, r.reason, r.detail, r.writtenBy,
+                actorUnlike(h, r.actor, r.writtenBy, r.eventKey));
+    }
+
+    /** Actors the product itself writes in someone's session: the sweeper's cancels, the bundled import. */
+    private static final java.util.Set<String> SYSTEM_ACTORS = java.util.Set.of(com.orderconsole.service.queue.CancelSweeper.ACTOR,
+            com.orderconsole.service.importer.OlistImporter.ACTOR);
+
+    /** @see AuditEvent#actorUnlike() */
+    static boolean actorUnlike(boolean history, String actor, String writtenBy, String eventKey) {
+        if (writtenBy == null || SYSTEM_ACTORS.contains(actor)) {
+            return false;
+        }
+        int at = writtenBy.lastIndexOf('@');
+        String login = at < 0 ? writtenBy : writtenBy.substring(0, at);
+        if (login.equals(actor)) {
+            return false;
+        }
+        // The follower writes the history rows of everyone's transitions from the outbox, under its own session.
+        return !(history && eventKey != null && eventKey.matches("b\\d+/.*"));
     }
 
     /** One keyset position per table, and whether the table is exhausted: "h:at:id|a:at:id", "-" for not started, "x" for done. */

@@ -61,9 +61,11 @@ public final class AuditSources {
         return "repair".equals(w) ? AUDIT_REPAIR : w;
     }
 
-    /** @return a shown word or alias resolved, any other source (the console lets one be typed) as given */
+    /**
+     * @return an alias resolved, any other source as given: the filter matches exactly, case included (a script's own
+     *     "CLI" is not "cli"); {@link #require} is where typed words are folded to the shown ones
+     */
     private static String canonical(String source) {
-        String w = source.strip().toLowerCase(Locale.ROOT);
-        return SHOWN.contains(w) ? w : ALIASES.getOrDefault(w, source);
+        return ALIASES.getOrDefault(source, source);
     }
 }

@@ -5,6 +5,7 @@ import com.orderconsole.domain.Operator;
 import com.orderconsole.domain.OrderStatus;
 import com.orderconsole.domain.ResultCode;
 import com.orderconsole.domain.Role;
+import com.orderconsole.domain.TransitionRules;
 import com.orderconsole.redis.OrderStateStore;
 import com.orderconsole.redis.OutboxEntry;
 import com.orderconsole.redis.OutboxStore;
@@ -97,6 +98,9 @@ public final class Follower implements AutoCloseable {
     private final LogLimiter redisOnlyLog = new LogLimiter(3_600_000);
     /** Lets terminal orders leave Redis after MySQL has them (issue 16); null: they stay. */
     private volatile com.orderconsole.service.TerminalRetention retention;
+    /** The terminal statuses of the rules in force (a move out of one needs an override record). */
+    private volatile java.util.function.Supplier<java.util.Set<OrderStatus>> terminal = () -> TransitionRules.defaults().terminal();
+    private volatile boolean sequenceCheck = true;
 
     /**
      * Built by {@link com.orderconsole.service.Services}; {@code clock} gives Redis {@code TIME}, {@code states} tells
@@ -312,6 +316,16 @@ public final class Follower implements AutoCloseable {
         }
     }
 
+    /** Called by {@link com.orderconsole.service.Services}: the terminal statuses of the rules in force, for the sequence check. */
+    public void knowTerminal(java.util.function.Supplier<java.util.Set<OrderStatus>> terminal) {
+        this.terminal = terminal;
+    }
+
+    /** The benchmark's what-if only (BenchFollowers): the sequence check off, to measure what it costs. */
+    void sequenceCheck(boolean on) {
+        this.sequenceCheck = on;
+    }
+
     /** Called by {@link com.orderconsole.service.Services}: after each commit, terminal orders get their Redis expiry. */
     public void retainTerminal(com.orderconsole.service.TerminalRetention r) {
         this.retention = r;
@@ -364,13 +378,41 @@ public final class Follower implements AutoCloseable {
                     setAside(t, DeadLetterRow.OUTBOX_ENTRY, e, orderIdOf(e.body()), "outbox entry cannot be read: " + e.problem());
                 }
             }
+            // The sequence check (issue 25), cheap on the common path: the batch's own entries are checked against each
+            // other here (no statement), each order's first move against MySQL by the guarded UPDATE itself
+            // (applyAllInSequence). Only when that fails, or for orders the UPDATE cannot vouch for (refused attempts
+            // only), MySQL is read and each entry judged (outOfSequence).
+            boolean sequenced = false;
+            if (sequenceCheck) {
+                java.util.Set<String> unvouched = new java.util.HashSet<>();
+                sequenced = chainHolds(batch, recordedBefore, unvouched);
+                java.util.Set<String> forged = sequenced ? (unvouched.isEmpty() ? java.util.Set.of() : outOfSequence(t, batch, recordedBefore, unvouched))
+                        : outOfSequence(t, batch, recordedBefore, null);
+                if (!forged.isEmpty()) {
+                    recordedBefore = without(recordedBefore, forged);
+                    rows = rowsOf(batch, recordedBefore);
+                }
+            }
             // The history rows of an invented order (one neither MySQL nor Redis has) must not be written, and the
             // table allows no DELETE: when the check below finds one, the batch's writes from here are undone and
             // made again without its entries. Costs one SAVEPOINT statement per batch when nothing is found.
             Tables.Mark beforeHistory = t.mark();
             java.util.Set<String> invented = java.util.Set.of();
             while (true) {
-                Applied a = apply(t, batch, rows, recordedBefore, invented, committed);
+                Applied a = apply(t, batch, rows, recordedBefore, invented, committed, sequenced);
+                if (sequenced && a.changed() < a.moved().size()) {
+                    // An order's first move did not start from MySQL's state (a forged entry, a replay, an order MySQL
+                    // lacks): undone, judged entry by entry against MySQL, and applied again under the version guard.
+                    beforeHistory.undo();
+                    sequenced = false;
+                    java.util.Set<String> forged = outOfSequence(t, batch, recordedBefore, null);
+                    if (!forged.isEmpty()) {
+                        recordedBefore = without(recordedBefore, forged);
+                        rows = rowsOf(batch, recordedBefore);
+                    }
+                    beforeHistory = t.mark(); // the dead letters just made stay if an invented order is undone next
+                    continue;
+                }
                 java.util.Set<String> found = invented.isEmpty() ? invented(t, rows, a) : java.util.Set.of();
                 if (found.isEmpty()) {
                     break;
@@ -410,6 +452,153 @@ public final class Follower implements AutoCloseable {
         return n;
     }
 
+    /**
+     * The sequence check (issue 25): every entry must follow MySQL's history. transition.lua writes, per order, entries
+     * whose from-status is the status the order had and whose version is the version after the call (applied: one
+     * more than before; refused: the same), in stream order. A well-formed entry XADDed by hand into the right bucket
+     * (the fence and the bucket check let it pass) moved a FINISHED order back to PAID and jumped v6 to v9. Here the
+     * batch's orders are read from MySQL in one SELECT and each order's entries are walked from MySQL's status and
+     * version on; an entry is set aside as a dead letter (OUT_OF_SEQUENCE, with words) when:
+     * <ul>
+     * <li>applied with a version other than the order's version + 1 (a jump);</li>
+     * <li>its from-status is not the order's status at that version;</li>
+     * <li>applied out of a terminal status of the rules in force without an override record in the audit log
+     *     (TransitionService writes it before it runs an admin's override);</li>
+     * <li>refused with a version above the order's (the script writes the version it read).</li>
+     * </ul>
+     * Entries at or below MySQL's version are replays or history conflicts, decided as before; orders MySQL lacks are
+     * the invented-order check's. Gaps the product itself makes are none: a rebuilt or restored Redis state takes
+     * MySQL's status and version, and entries of an older copy read during a restore are at or below them.
+     *
+     * @return stream ids of the entries set aside
+     */
+    private java.util.Set<String> outOfSequence(Tables t, List<OutboxEntry> batch, java.util.Set<String> recordedBefore,
+                                                java.util.Set<String> only) {
+        java.util.LinkedHashSet<String> ids = new java.util.LinkedHashSet<>();
+        for (OutboxEntry e : batch) {
+            if (e.readable() && !recordedBefore.contains(e.streamId()) && (only == null || only.contains(e.entry().orderId()))) {
+                ids.add(e.entry().orderId());
+            }
+        }
+        if (ids.isEmpty()) {
+            return java.util.Set.of();
+        }
+        Map<String, long[]> at = new java.util.HashMap<>(ids.size() * 2);
+        for (com.orderconsole.store.OrderRow r : t.orders().heads(new ArrayList<>(ids))) {
+            at.put(r.orderId, new long[]{r.status, r.version});
+        }
+        java.util.Set<OrderStatus> terminals = terminal.get();
+        java.util.Set<String> overrides = null;
+        java.util.Set<String> out = new java.util.HashSet<>();
+        for (OutboxEntry oe : batch) {
+            if (!oe.readable() || recordedBefore.contains(oe.streamId()) || only != null && !only.contains(oe.entry().orderId())) {
+                continue;
+            }
+            HistoryEntry e = oe.entry();
+            long[] s = at.get(e.orderId());
+            if (s == null || e.version() < s[1] || e.version() == s[1] && e.code() == ResultCode.APPLIED) {
+                continue; // MySQL lacks the order, or a replay / history conflict: decided further on
+            }
+            int from = e.from() == null ? 0 : e.from().code();
+            String why = null;
+            if (e.code() == ResultCode.APPLIED) {
+                if (e.version() != s[1] + 1) {
+                    why = "version " + e.version() + " does not follow MySQL's version " + s[1] + " of order " + e.orderId()
+                            + " (a move adds exactly 1)";
+                } else if (from != s[0]) {
+                    why = "it moves order " + e.orderId() + " from " + name(from) + ", but MySQL has it " + name((int) s[0])
+                            + " at version " + s[1];
+                } else if (terminals.contains(e.from())) {
+                    if (overrides == null) {
+                        overrides = t.audit().overrides(new ArrayList<>(ids));
+                    }
+                    if (!overrides.contains(e.orderId() + "/" + e.version())) {
+                        why = "it moves order " + e.orderId() + " out of terminal status " + e.from() + " without an override "
+                                + "recorded in the audit log for version " + e.version();
+                    }
+                }
+            } else if (e.version() > s[1]) {
+                why = "a refused move at version " + e.version() + " of order " + e.orderId() + ", which MySQL has at version " + s[1];
+            } else if (from != s[0]) {
+                why = "a refused move from " + name(from) + " of order " + e.orderId() + ", which MySQL has " + name((int) s[0])
+                        + " at version " + s[1];
+            }
+            if (why != null) {
+                out.add(oe.streamId());
+                setAside(t, DeadLetterRow.OUT_OF_SEQUENCE, oe, e.orderId(), "outbox entry does not follow MySQL's history: " + why
+                        + "; transition.lua never writes such an entry, so it was not applied");
+            } else if (e.code() == ResultCode.APPLIED) {
+                s[0] = e.to().code();
+                s[1] = e.version();
+            }
+        }
+        return out;
+    }
+
+    /**
+     * The batch's entries checked against each other, per order in stream order, as {@link #outOfSequence} checks them
+     * against MySQL: an applied entry moves from the status and version the order's previous entry left, a refused one
+     * stands at them. Checks no first entry against MySQL (the guarded UPDATE does) and no override record.
+     *
+     * @param unvouched filled with the orders that have refused entries only (no UPDATE vouches for their state)
+     * @return false when an entry breaks its order's chain or moves out of a terminal status (MySQL must be read)
+     */
+    private boolean chainHolds(List<OutboxEntry> batch, java.util.Set<String> recordedBefore, java.util.Set<String> unvouched) {
+        java.util.Set<OrderStatus> terminals = terminal.get();
+        Map<String, long[]> state = new java.util.HashMap<>();
+        java.util.Set<String> moved = new java.util.HashSet<>();
+        for (OutboxEntry oe : batch) {
+            if (!oe.readable() || recordedBefore.contains(oe.streamId())) {
+                continue;
+            }
+            HistoryEntry e = oe.entry();
+            int from = e.from() == null ? 0 : e.from().code();
+            boolean applied = e.code() == ResultCode.APPLIED;
+            if (applied && terminals.contains(e.from())) {
+                return false;
+            }
+            long[] s = state.get(e.orderId());
+            if (s != null && (from != s[0] || e.version() != (applied ? s[1] + 1 : s[1]))) {
+                return false;
+            }
+            if (s == null) {
+                s = new long[]{from, applied ? e.version() - 1 : e.version()};
+                state.put(e.orderId(), s);
+            }
+            if (applied) {
+                s[0] = e.to().code();
+                s[1] = e.version();
+                moved.add(e.orderId());
+            }
+        }
+        for (String id : state.keySet()) {
+            if (!moved.contains(id)) {
+                unvouched.add(id);
+            }
+        }
+        return true;
+    }
+
+    private static java.util.Set<String> without(java.util.Set<String> recordedBefore, java.util.Set<String> forged) {
+        java.util.Set<String> skip = new java.util.HashSet<>(recordedBefore);
+        skip.addAll(forged); // entries not to be applied, like those recorded before
+        return skip;
+    }
+
+    private static List<HistoryEntry> rowsOf(List<OutboxEntry> batch, java.util.Set<String> skip) {
+        List<HistoryEntry> kept = new ArrayList<>(batch.size());
+        for (OutboxEntry e : batch) {
+            if (e.readable() && !skip.contains(e.streamId())) {
+                kept.add(e.entry());
+            }
+        }
+        return kept;
+    }
+
+    private static String name(int status) {
+        return status >= 1 && status <= OrderStatus.values().length ? OrderStatus.ofCode(status).name() : "status " + status;
+    }
+
     /** What {@link #apply} did: distinct orders it moved under the version guard, and rows the guard changed. */
     private record Applied(java.util.Set<String> moved, int changed) {
     }
@@ -419,7 +608,7 @@ public final class Follower implements AutoCloseable {
      * {@code invented} orders are left out (set aside by the caller); {@code committed} is filled anew.
      */
     private Applied apply(Tables t, List<OutboxEntry> batch, List<HistoryEntry> rows, java.util.Set<String> recordedBefore,
-                          java.util.Set<String> invented, List<HistoryEntry> committed) {
+                          java.util.Set<String> invented, List<HistoryEntry> committed, boolean sequenced) {
         committed.clear();
         int inserted = t.history().append(rows);
         // Every row went in: no other row holds any of these versions, so nothing to compare with.
@@ -447,7 +636,22 @@ public final class Follower implements AutoCloseable {
         for (HistoryEntry e : newest.values()) {
             applies.add(new OrderStore.Apply(e.orderId(), e.to().code(), e.version(), e.atMs()));
         }
-        return new Applied(newest.keySet(), t.orders().applyAllIfNewer(applies));
+        if (!sequenced) {
+            return new Applied(newest.keySet(), t.orders().applyAllIfNewer(applies));
+        }
+        // Each order's first applied entry of the batch: the state MySQL must hold for the order to move.
+        Map<String, HistoryEntry> first = new java.util.HashMap<>(newest.size() * 2);
+        for (HistoryEntry e : committed) {
+            first.merge(e.orderId(), e, (a, b) -> b.version() < a.version() ? b : a);
+        }
+        long[] fromVersion = new long[applies.size()];
+        int[] fromStatus = new int[applies.size()];
+        for (int i = 0; i < applies.size(); i++) {
+            HistoryEntry f = first.get(applies.get(i).orderId());
+            fromVersion[i] = f.version() - 1;
+            fromStatus[i] = f.from() == null ? 0 : f.from().code();
+        }
+        return new Applied(newest.keySet(), t.orders().applyAllInSequence(applies, fromVersion, fromStatus));
     }
 
     /**

@@ -42,6 +42,7 @@ public final class TransitionService {
     private final RulesService rules;
     private final Access access;
     private final Follower follower;
+    private final com.orderconsole.service.AuditTrail audit;
     // Rebuilds read MySQL (blocking); keep them off Lettuce's event-loop threads.
     private final Executor blocking = ForkJoinPool.commonPool();
     private final LogLimiter rejections = new LogLimiter(30_000);
@@ -51,9 +52,11 @@ public final class TransitionService {
      * Built by {@link com.orderconsole.service.Services}.
      *
      * @param follower woken after every recorded outcome, and waited for by {@link #transitionAndWait}
+     * @param audit where an override is recorded before it runs (the follower requires the record)
      */
     public TransitionService(RedisConnection redis, OrderStateStore states, Database db, OrderService orders, RulesService rules,
-                             Follower follower, Access access) {
+                             Follower follower, com.orderconsole.service.AuditTrail audit, Access access) {
+        this.audit = audit;
         this.redis = redis;
         this.states = states;
         this.db = db;
@@ -123,10 +126,17 @@ public final class TransitionService {
             }
         }
         long started = System.nanoTime();
+        CompletableFuture<Void> recorded = !request.override() ? CompletableFuture.completedFuture(null)
+                // Before the script: a move out of a terminal status reaches MySQL only with this record (Follower's
+                // sequence check), so an entry planted in the outbox cannot pass for an override. An override the
+                // script then refuses (-3, the order moved) leaves a record no history row matches: harmless.
+                : CompletableFuture.runAsync(() -> audit.record(operator, request.source(), com.orderconsole.service.AuditTrail.OVERRIDE,
+                        request.orderId(), request.reason(), com.orderconsole.store.AuditStore.overrideDetail(request.target().name(),
+                                request.expectedVersion() + 1)), blocking);
         // The fence first (issue 25): a Redis found behind MySQL holds states MySQL contradicts (an order MySQL has as
         // PAID may be WAIT_PAY here), so nothing may move on it until its restore from MySQL is done. One GET ahead of
         // the script on the same connection: pipelined, it costs no extra wait when many calls are in flight.
-        return states.fencedAsync()
+        return recorded.thenCompose(v -> states.fencedAsync())
                 .thenCompose(fence -> fence != null ? states.refuseFenced(request)
                         : states.transitionAsync(request, operator.name()).thenCompose(r -> heal(operator, request, r, true, true)))
                 .whenComplete((r, e) -> observer.transitionEnded(r, e, System.nanoTime() - started))

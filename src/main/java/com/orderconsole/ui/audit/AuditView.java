@@ -45,6 +45,7 @@ public final class AuditView {
     @FXML private TableView<AuditEvent> auditTable;
     @FXML private TableColumn<AuditEvent, String> cTime;
     @FXML private TableColumn<AuditEvent, String> cActor;
+    @FXML private TableColumn<AuditEvent, String> cWriter;
     @FXML private TableColumn<AuditEvent, String> cSource;
     @FXML private TableColumn<AuditEvent, String> cOrder;
     @FXML private TableColumn<AuditEvent, String> cWhat;
@@ -98,6 +99,7 @@ public final class AuditView {
         Tables.bind(auditTable, vm.rows(), vm.selectedProperty(), e -> e.kind() + ":" + e.id(), Messages.get("audit.none"));
         cTime.setCellValueFactory(c -> Cells.text(Formats.dateTime(c.getValue().atMs())));
         cActor.setCellValueFactory(c -> Cells.text(c.getValue().actor()));
+        cWriter.setCellValueFactory(c -> Cells.text(AuditViewModel.writer(c.getValue())));
         cSource.setCellValueFactory(c -> Cells.text(c.getValue().source()));
         cOrder.setCellValueFactory(c -> Cells.text(c.getValue().orderId()));
         cWhat.setCellValueFactory(c -> Cells.text(AuditViewModel.what(c.getValue())));

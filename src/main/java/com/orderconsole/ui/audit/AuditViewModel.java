@@ -256,4 +256,15 @@ public final class AuditViewModel implements Refreshable {
     public Feedback feedback() {
         return feedback;
     }
+
+    /**
+     * @return the account that wrote the row as the database stamped it, with a warning when the row names another
+     *     actor outside the follower's normal work; "" when the database stamped none (before V38, no grant tables)
+     */
+    public static String writer(AuditEvent e) {
+        if (e.writtenBy() == null) {
+            return "";
+        }
+        return e.actorUnlike() ? Messages.format("audit.writer.unlike", e.writtenBy()) : e.writtenBy();
+    }
 }

@@ -1,5 +1,6 @@
 package com.orderconsole.ui.bulk;
 
+import com.orderconsole.app.ProgressThrottle;
 import com.orderconsole.app.Messages;
 import com.orderconsole.app.ProductionGuard;
 import com.orderconsole.domain.Operator;
@@ -53,7 +54,6 @@ import java.util.function.Supplier;
  */
 public final class BulkViewModel implements Refreshable {
     /** Least time between two progress updates on screen, ms. */
-    private static final long PROGRESS_EVERY_MS = 100;
     /** Results and batches shown per page. */
     static final int PAGE = 500;
 
@@ -366,13 +366,12 @@ public final class BulkViewModel implements Refreshable {
 
     /** Progress for the screen: at most every 100 ms, with rate and ETA from the start. */
     private BulkProgress throttled(long startMs, String key) {
-        long[] last = {0};
+        ProgressThrottle throttle = ProgressThrottle.standard();
         return (done, total, counts) -> {
             long now = System.currentTimeMillis();
-            if (now - last[0] < PROGRESS_EVERY_MS && (total < 0 || done < total)) {
+            if (!throttle.due(now, total >= 0 && done >= total)) {
                 return;
             }
-            last[0] = now;
             String text = progressLine(key, done, total, counts, now - startMs);
             double fraction = total <= 0 ? -1 : Math.min(1.0, (double) done / total);
             background.fx(() -> {

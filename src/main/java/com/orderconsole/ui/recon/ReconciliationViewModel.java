@@ -1,5 +1,6 @@
 package com.orderconsole.ui.recon;
 
+import com.orderconsole.app.ProgressThrottle;
 import com.orderconsole.ui.common.OrderText;
 import com.orderconsole.domain.OrderStatus;
 import com.orderconsole.app.Messages;
@@ -47,7 +48,6 @@ import java.util.function.Supplier;
  */
 public final class ReconciliationViewModel {
     /** Least time between two progress updates on screen, ms; a run reports after every page. */
-    private static final long PROGRESS_EVERY_MS = 100;
 
     private final ReconciliationService reconciliation;
     private final Operator operator;
@@ -322,13 +322,12 @@ public final class ReconciliationViewModel {
 
     /** Progress for the screen: at most every 100 ms, with rate and ETA from the start of the run. */
     private ReconProgress throttled(long startMs) {
-        long[] last = {0};
+        ProgressThrottle throttle = ProgressThrottle.standard();
         return (phase, done, total) -> {
             long now = System.currentTimeMillis();
-            if (now - last[0] < PROGRESS_EVERY_MS && done < total) {
+            if (!throttle.due(now, done >= total)) {
                 return;
             }
-            last[0] = now;
             String text = progressLine(phase, done, total, now - startMs);
             double fraction = total <= 0 ? -1 : Math.min(1.0, (double) done / total);
             background.fx(() -> {

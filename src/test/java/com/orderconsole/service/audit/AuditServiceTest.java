@@ -66,10 +66,11 @@ class AuditServiceTest {
     @Test
     void everyActionNewestFirstAcrossBothTablesWithoutGapsOrRepeatsAtAnyPageSize() {
         List<AuditEvent> whole = all(AuditFilter.all(), 1000);
-        // 7 creations + 5 transitions or attempts in the history, 2 queue actions in the audit log.
-        assertThat(whole).hasSize(14);
+        // 7 creations + 5 transitions or attempts in the history, 2 queue actions and the override's record (issue 25:
+        // written before the script runs it) in the audit log.
+        assertThat(whole).hasSize(15);
         assertThat(whole).filteredOn(e -> e.kind() == AuditEvent.Kind.ACTION).extracting(AuditEvent::action)
-                .containsExactlyInAnyOrder("QUEUE_EXTEND", "QUEUE_REMOVE");
+                .containsExactlyInAnyOrder("QUEUE_EXTEND", "QUEUE_REMOVE", "OVERRIDE");
         for (int i = 1; i < whole.size(); i++) {
             assertThat(whole.get(i).atMs()).isLessThanOrEqualTo(whole.get(i - 1).atMs());
         }
@@ -101,16 +102,16 @@ class AuditServiceTest {
                 .containsExactlyInAnyOrder("TRANSITION", "ACTION");
         long now = System.currentTimeMillis();
         assertThat(all(new AuditFilter(null, null, null, null, now + 60_000, null, null), 10)).isEmpty();
-        assertThat(all(new AuditFilter(null, null, null, null, now - 600_000, now + 60_000, null), 10)).hasSize(14);
+        assertThat(all(new AuditFilter(null, null, null, null, now - 600_000, now + 60_000, null), 10)).hasSize(15);
     }
 
     @Test
     void exportsEveryMatchAsCsvAndJson() throws Exception {
         StringWriter csv = new StringWriter();
-        assertThat(s.audit().exportCsv(AuditFilter.all(), csv, () -> false)).isEqualTo(14);
+        assertThat(s.audit().exportCsv(AuditFilter.all(), csv, () -> false)).isEqualTo(15);
         String[] lines = csv.toString().split("\r\n");
-        assertThat(lines).hasSize(15);
-        assertThat(lines[0]).isEqualTo("at_utc,kind,actor,source,order_id,from,to,version,result_code,result,action,reason,detail");
+        assertThat(lines).hasSize(16);
+        assertThat(lines[0]).isEqualTo("at_utc,kind,actor,source,order_id,from,to,version,result_code,result,action,reason,detail,written_by,actor_unlike_writer");
         assertThat(csv.toString()).contains(",TRANSITION,ada,console,a-4,WAIT_PAY,FINISHED,2,1,applied,,settled by phone,");
         ByteArrayOutputStream json = new ByteArrayOutputStream();
         assertThat(s.audit().exportJson(new AuditFilter("bob", null, null, null, null, null, null), json, () -> false)).isEqualTo(5);

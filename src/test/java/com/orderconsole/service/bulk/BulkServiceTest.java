@@ -152,6 +152,24 @@ class BulkServiceTest {
                 .isEqualTo(RawSql.column("SELECT order_id FROM bulk_item WHERE outcome = 'APPLIED' ORDER BY order_id"));
     }
 
+    /** Issue 26: a preview in which nothing would move runs nothing: no batch, no rejection rows for the alert to count. */
+    @Test
+    void aPreviewThatMovesNothingIsRefusedAndWritesNothing() {
+        orders("z-", 2);
+        BulkPreview p = s.bulk().preview(BulkScope.of(status(OrderStatus.WAIT_PAY)), OrderStatus.FINISHED, false, BulkProgress.NONE, () -> false);
+        assertThat(p.matched()).isEqualTo(2);
+        assertThat(p.wouldApply()).isZero();
+        s.follower().catchUp(java.time.Duration.ofSeconds(10));
+        long history = rows("order_history");
+
+        assertThatThrownBy(() -> s.bulk().apply(support, p, "close them", "console", BulkProgress.NONE, () -> false))
+                .isInstanceOf(IllegalArgumentException.class).hasMessage("2 orders matched and none would move to FINISHED: nothing to do");
+        assertThat(rows("bulk_batch")).isZero();
+        assertThat(rows("bulk_item")).isZero();
+        s.follower().catchUp(java.time.Duration.ofSeconds(10));
+        assertThat(rows("order_history")).as("no rejection rows").isEqualTo(history);
+    }
+
     @Test
     void aSupportUserCannotRunAnOverrideBulkAndNothingIsRecorded() {
         orders("o-", 2, OrderStatus.PAID, OrderStatus.WAIT_SHIP, OrderStatus.SHIPPED, OrderStatus.FINISHED);

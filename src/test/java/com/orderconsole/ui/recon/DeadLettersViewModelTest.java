@@ -72,6 +72,35 @@ class DeadLettersViewModelTest extends ViewModelTestBase {
         assertThat(dialogs.asked()).extracting(q -> q.kind()).containsExactly("confirm", "confirm", "reason");
     }
 
+    /** Issue 26: on production a retry and a discard also ask for their count (one letter) to be typed. */
+    @Test
+    void onProductionRetryAndDiscardAskForTheCountTyped() {
+        plantLetters();
+        dialogs.on(com.orderconsole.domain.Environment.external("prod-eu"));
+        DeadLettersViewModel vm = letters(Role.OPS);
+        vm.refresh();
+        DeadLetter first = vm.letters().get(0);
+        vm.selectedProperty().set(first);
+
+        dialogs.yes().typed("2");
+        vm.retrySelected();
+        assertThat(vm.letters()).as("a wrong count retries nothing").hasSize(2);
+        assertThat(dialogs.asked().get(1).kind()).isEqualTo("typed");
+        assertThat(dialogs.asked().get(1).details()).as("the count to type").isEqualTo("1");
+
+        dialogs.yes().typed("1");
+        vm.retrySelected();
+        assertThat(vm.letters()).hasSize(1);
+
+        vm.selectedProperty().set(vm.letters().get(0));
+        dialogs.reason("written by an old script").typed("");
+        vm.discardSelected();
+        assertThat(vm.letters()).as("not typed: nothing discarded").hasSize(1);
+        dialogs.reason("written by an old script").typed("1");
+        vm.discardSelected();
+        assertThat(vm.letters()).isEmpty();
+    }
+
     @Test
     void supportMayLookButNotAct() {
         assertThat(letters(Role.SUPPORT).canAct()).isFalse();

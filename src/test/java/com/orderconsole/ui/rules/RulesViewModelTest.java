@@ -157,4 +157,24 @@ class RulesViewModelTest extends ViewModelTestBase {
         assertThat(vm.impactProperty().get().stranded()).isEqualTo(1);
         assertThat(services.rules().current().version()).as("declined: nothing stored").isEqualTo(1);
     }
+
+    /** Issue 26: on production a rules change also asks for its count (one change) to be typed; not typed, nothing changes. */
+    @Test
+    void onProductionARulesChangeAsksForTheCountTyped() {
+        dialogs.on(com.orderconsole.domain.Environment.external("prod-eu"));
+        RulesViewModel vm = rules("olga", Role.OPS);
+        vm.refresh();
+        vm.textProperty().set(WITH_REFUND);
+        vm.validate();
+
+        dialogs.yes().typed("2");
+        vm.confirmAndApply();
+        assertThat(dialogs.asked()).extracting(q -> q.kind()).containsExactly("confirm", "typed");
+        assertThat(dialogs.asked().get(1).details()).isEqualTo("1");
+        assertThat(services.rules().current().version()).as("not confirmed: nothing changed").isEqualTo(1);
+
+        dialogs.yes().typed("1");
+        vm.confirmAndApply();
+        assertThat(services.rules().current().version()).isEqualTo(2);
+    }
 }
