@@ -222,7 +222,7 @@ class CliSignInTest {
 
             Run migrated = cliAt(url, "", "migrate", "--db-user", "root");
             assertThat(migrated.code()).as(migrated.err()).isZero();
-            assertThat(migrated.out()).contains("Applied 1 migration; the schema is at version 37.");
+            assertThat(migrated.out()).containsPattern("Applied \\d+ migrations?; the schema is at version \\d+\\.");
             assertThat(AccessControlledDb.count("SELECT COUNT(*) FROM information_schema.STATISTICS WHERE TABLE_SCHEMA = 'orders_rep' "
                     + "AND INDEX_NAME = 'idx_orders_since'")).as("V37 ran").isZero();
         } finally {
