@@ -43,6 +43,19 @@ public final class CancelQueueStore {
         return toEntries(redis.await(async.zrangeWithScores(RedisKeys.cancelQueue(bucket), offset, offset + limit - 1), "ZRANGE"));
     }
 
+    /**
+     * Lists a bucket's queue entries from a deadline on, in (deadline, order id) order: ZRANGEBYSCORE, so a page deep in
+     * a long queue costs its own size, not its offset from the start.
+     *
+     * @param minExpireAtMs the earliest deadline listed (inclusive), epoch ms
+     * @param offset entries at or after it to skip (those of the same deadline already shown)
+     * @param limit at most this many
+     */
+    public List<QueueEntry> entriesFrom(int bucket, long minExpireAtMs, long offset, long limit) {
+        return toEntries(redis.await(async.zrangebyscoreWithScores(RedisKeys.cancelQueue(bucket),
+                Range.create((double) minExpireAtMs, Double.POSITIVE_INFINITY), Limit.create(offset, limit)), "ZRANGEBYSCORE"));
+    }
+
     private static List<QueueEntry> toEntries(List<ScoredValue<String>> r) {
         List<QueueEntry> out = new ArrayList<>(r.size());
         for (ScoredValue<String> v : r) {

@@ -25,6 +25,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /** The cancel-queue monitor's reads and the operator actions on single entries (role ops). */
 public final class QueueService {
@@ -77,24 +78,83 @@ public final class QueueService {
     }
 
     /**
-     * The queue in expiry order, merged across buckets.
+     * One page of the whole queue in expiry order, merged across buckets, keyset on (deadline, order id): the order
+     * Redis keeps a ZSET in, so entries added or removed meanwhile never shift a page (an offset would) and a page
+     * deep in a long queue costs its own size per bucket.
      *
-     * @param offset entries to skip (0-based)
-     * @param limit at most this many, 1..1000
-     * @return entries with the current status of each order
+     * @param after the cursor of the page before ({@link QueuePage#nextCursor()}), null for the first page
+     * @param limit entries per page, 1..1000
+     * @return the page, with the cursor of the next one (null when none follows)
+     * @throws IllegalArgumentException for a bad limit or a malformed cursor, in words
      */
-    public List<QueueItem> entries(int offset, int limit) {
-        if (offset < 0 || limit < 1 || limit > 1000) {
-            throw new IllegalArgumentException("offset must be >= 0 and limit 1..1000");
+    public QueuePage page(String after, int limit) {
+        if (limit < 1 || limit > 1000) {
+            throw new IllegalArgumentException("page size must be 1..1000, got " + limit);
+        }
+        long afterMs = Long.MIN_VALUE;
+        String afterId = null;
+        if (after != null) {
+            int colon = after.indexOf(':');
+            try {
+                afterMs = Long.parseLong(after.substring(0, Math.max(colon, 0)));
+            } catch (NumberFormatException e) {
+                colon = -1;
+            }
+            if (colon < 0 || colon == after.length() - 1) {
+                throw new IllegalArgumentException("malformed queue page cursor");
+            }
+            afterId = after.substring(colon + 1);
         }
         long now = redis.nowMs();
         List<QueueEntry> all = new ArrayList<>();
         for (int b = 0; b < RedisKeys.buckets(); b++) {
-            // The first offset+limit of the merged order are among the first offset+limit of each bucket.
-            all.addAll(queue.entries(b, 0, offset + limit));
+            all.addAll(after == null ? queue.entries(b, 0, limit + 1L) : entriesAfter(b, afterMs, afterId, limit + 1));
         }
-        all.sort(Comparator.comparingLong(QueueEntry::expireAtMs).thenComparing(QueueEntry::orderId));
-        List<QueueEntry> page = all.subList(Math.min(offset, all.size()), Math.min(offset + limit, all.size()));
+        all.sort(QUEUE_ORDER);
+        List<QueueEntry> page = all.subList(0, Math.min(limit, all.size()));
+        QueueEntry last = page.isEmpty() ? null : page.get(page.size() - 1);
+        return new QueuePage(items(page, now), all.size() > limit ? last.expireAtMs() + ":" + last.orderId() : null);
+    }
+
+    /** Redis's own order of a ZSET: by score, then by member. */
+    private static final Comparator<QueueEntry> QUEUE_ORDER = Comparator.comparingLong(QueueEntry::expireAtMs)
+            .thenComparing(QueueEntry::orderId);
+
+    /** Up to {@code count} entries of a bucket strictly after (afterMs, afterId), skipping that deadline's earlier ids. */
+    private List<QueueEntry> entriesAfter(int bucket, long afterMs, String afterId, int count) {
+        List<QueueEntry> out = new ArrayList<>(count);
+        QueueEntry cursor = new QueueEntry(afterId, afterMs);
+        long offset = 0;
+        while (out.size() < count) {
+            List<QueueEntry> batch = queue.entriesFrom(bucket, afterMs, offset, count);
+            for (QueueEntry e : batch) {
+                if (QUEUE_ORDER.compare(e, cursor) > 0 && out.size() < count) {
+                    out.add(e);
+                }
+            }
+            if (batch.size() < count) {
+                break;
+            }
+            offset += batch.size();
+        }
+        return out;
+    }
+
+    /**
+     * @param orderId an order id as typed
+     * @return the order's queue entry with its current status, empty when it has none
+     * @throws IllegalArgumentException when the id is not a well-formed order id, in words
+     */
+    public Optional<QueueItem> find(String orderId) {
+        OrderId.require(orderId);
+        Long expiry = queue.score(orderId);
+        if (expiry == null) {
+            return Optional.empty();
+        }
+        return Optional.of(items(List.of(new QueueEntry(orderId, expiry)), redis.nowMs()).get(0));
+    }
+
+    private List<QueueItem> items(List<QueueEntry> page, long now) {
         Map<String, OrderState> byId = states.getAll(page.stream().map(QueueEntry::orderId).toList());
         List<QueueItem> out = new ArrayList<>(page.size());
         for (QueueEntry e : page) {

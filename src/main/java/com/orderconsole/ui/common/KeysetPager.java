@@ -117,7 +117,8 @@ public final class KeysetPager<T> {
     /** Reads the shown page again (page 1 of the initial reader before any search); nothing while a load runs. */
     public void refresh() {
         if (!loadCommand.isRunning()) {
-            load(current, pageNumber.get(), List.copyOf(before));
+            // Not List.copyOf: page 1's cursor is null, and the copy threw on every refresh from page 2 on.
+            load(current, pageNumber.get(), new ArrayList<>(before));
         }
     }
 

@@ -94,6 +94,7 @@ public final class MainViewModel implements Navigator {
         orders = new OrderTableViewModel(s.orders(), bg, this::showOrder);
         // The open order and its table row show the same reading: each read of the details updates the row.
         detail.setOnRead(orders::updateRow);
+        orders.setOnLookupRefused(detail::clear);
         ordersPage = () -> {
             orders.refresh();
             detail.refresh();

@@ -56,6 +56,8 @@ public final class OrderDetailViewModel implements Refreshable {
     private final ObservableList<OrderStatus> legalTargets = FXCollections.observableArrayList();
     private final ObservableList<OrderStatus> overrideTargets = FXCollections.observableArrayList();
     private final ObjectProperty<OrderStatus> overrideTarget = new SimpleObjectProperty<>();
+    /** The order whose override targets are listed (a choice is kept only while the same order is shown). */
+    private String overrideFor;
     private final Feedback feedback = new Feedback();
     private final Command work;
     private final Command moveCommand;
@@ -238,8 +240,15 @@ public final class OrderDetailViewModel implements Refreshable {
         // The service refuses overrides back to WAIT_PAY (no payment deadline any more).
         List<OrderStatus> any = Arrays.stream(OrderStatus.values())
                 .filter(s -> s != current && s != OrderStatus.WAIT_PAY).toList();
-        overrideTargets.setAll(any);
-        overrideTarget.set(null);
+        // The admin's choice stays across refreshes of the same order (the 2 s auto-refresh cleared it); it goes when
+        // another order is shown or the order now stands in the chosen status. The list is only replaced when it
+        // changes: replacing it resets the combo box's choice.
+        OrderStatus chosen = d.summary().orderId().equals(overrideFor) ? overrideTarget.get() : null;
+        if (!overrideTargets.equals(any)) {
+            overrideTargets.setAll(any);
+        }
+        overrideTarget.set(chosen != null && any.contains(chosen) ? chosen : null);
+        overrideFor = d.summary().orderId();
     }
 
     private void showNothing() {
@@ -249,6 +258,8 @@ public final class OrderDetailViewModel implements Refreshable {
         history.clear();
         legalTargets.clear();
         overrideTargets.clear();
+        overrideTarget.set(null);
+        overrideFor = null;
     }
 
     private record Outcome(TransitionResult result, String syncNote, OrderDetails details, long atMs) {
@@ -279,7 +290,7 @@ public final class OrderDetailViewModel implements Refreshable {
         return overrideTargets;
     }
 
-    /** @return the status chosen for an override, null until one is chosen (reset when the order is shown again) */
+    /** @return the status chosen for an override, null until one is chosen; kept across refreshes of the same order */
     public ObjectProperty<OrderStatus> overrideTargetProperty() {
         return overrideTarget;
     }

@@ -59,6 +59,7 @@ public final class OrderTableViewModel implements Refreshable {
             () -> selectedIds.size() > 1 ? com.orderconsole.app.Messages.format("bulk.fromTable.selection", selectedIds.size())
                     : com.orderconsole.app.Messages.get("bulk.fromTable.filter"), selectedIds);
     private java.util.function.BiConsumer<java.util.List<String>, OrderQuery> onBulkMove = (ids, q) -> { };
+    private Runnable onLookupRefused = () -> { };
 
     /**
      * @param orders reads the pages and looks up exact ids
@@ -91,6 +92,14 @@ public final class OrderTableViewModel implements Refreshable {
     }
 
     /**
+     * @param action run on the UI thread when a search with something in the id field is refused (e.g. an id with a
+     *     character no id has), e.g. to close the order shown beside the table
+     */
+    public void setOnLookupRefused(Runnable action) {
+        onLookupRefused = action;
+    }
+
+    /**
      * Applies the filter fields and loads the first page. When the id field holds a well-formed id, that
      * order is also opened (its details say when no order has that id).
      */
@@ -100,6 +109,10 @@ public final class OrderTableViewModel implements Refreshable {
             q = buildQuery();
         } catch (IllegalArgumentException e) {
             feedback.error(e.getMessage());
+            if (idText.get() != null && !idText.get().isBlank()) {
+                // A refused lookup must not leave the order looked up before open (with its move buttons) beside it.
+                onLookupRefused.run();
+            }
             return;
         }
         query = q;

@@ -8,6 +8,7 @@ import com.orderconsole.service.queue.SweeperStatus;
 import com.orderconsole.ui.common.Actions;
 import com.orderconsole.ui.common.Formats;
 import com.orderconsole.ui.common.Fxml;
+import com.orderconsole.ui.common.PagerBar;
 import com.orderconsole.ui.common.Styles;
 import com.orderconsole.ui.common.Tables;
 import com.orderconsole.ui.queue.CancelQueueViewModel.DepthSample;
@@ -24,6 +25,7 @@ import javafx.scene.control.Label;
 import javafx.scene.control.TableColumn;
 import javafx.scene.control.TableRow;
 import javafx.scene.control.TableView;
+import javafx.scene.control.TextField;
 import javafx.scene.layout.BorderPane;
 import javafx.util.StringConverter;
 
@@ -60,6 +62,13 @@ public final class CancelQueueView {
     @FXML private Label roleHint;
     @FXML private Label extendLabel;
     @FXML private NumberAxis entriesAxis;
+    @FXML private TextField idField;
+    @FXML private Button findButton;
+    @FXML private Button showAllButton;
+    @FXML private Label countLabel;
+    @FXML private Button prevButton;
+    @FXML private Label pageLabel;
+    @FXML private Button nextButton;
 
     /** @param vm the page's model */
     public CancelQueueView(CancelQueueViewModel vm) {
@@ -114,6 +123,14 @@ public final class CancelQueueView {
             }
         });
         extendBy.valueProperty().bindBidirectional(vm.extendByProperty());
+
+        idField.textProperty().bindBidirectional(vm.idTextProperty());
+        idField.setOnAction(e -> vm.search());
+        findButton.setOnAction(e -> vm.search());
+        showAllButton.setOnAction(e -> vm.showAll());
+        showAllButton.disableProperty().bind(vm.searchedProperty().isNull());
+        countLabel.textProperty().bind(vm.countTextProperty());
+        PagerBar.bind(vm.pager(), prevButton, pageLabel, nextButton, n -> Messages.format("queue.page", n));
 
         boolean canAct = vm.canAct();
         Actions.bind(cancelButton, vm.entryCommand(), vm::cancelSelected);

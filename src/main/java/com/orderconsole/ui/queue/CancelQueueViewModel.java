@@ -1,11 +1,13 @@
 package com.orderconsole.ui.queue;
 
 import com.orderconsole.app.Messages;
+import com.orderconsole.domain.OrderId;
 import com.orderconsole.domain.Operator;
 import com.orderconsole.domain.Role;
 import com.orderconsole.domain.TransitionResult;
 import com.orderconsole.service.queue.CancelSweeper;
 import com.orderconsole.service.queue.QueueItem;
+import com.orderconsole.service.queue.QueuePage;
 import com.orderconsole.service.queue.QueueService;
 import com.orderconsole.service.queue.QueueSummary;
 import com.orderconsole.service.queue.SweeperStatus;
@@ -14,12 +16,18 @@ import com.orderconsole.ui.common.Command;
 import com.orderconsole.ui.common.DialogService;
 import com.orderconsole.ui.common.Feedback;
 import com.orderconsole.ui.common.Formats;
+import com.orderconsole.ui.common.Job;
+import com.orderconsole.ui.common.KeysetPager;
 import com.orderconsole.ui.common.OrderText;
 import com.orderconsole.ui.common.Refreshable;
 import javafx.beans.property.ObjectProperty;
 import javafx.beans.property.ReadOnlyObjectProperty;
 import javafx.beans.property.ReadOnlyObjectWrapper;
+import javafx.beans.property.ReadOnlyStringProperty;
+import javafx.beans.property.ReadOnlyStringWrapper;
 import javafx.beans.property.SimpleObjectProperty;
+import javafx.beans.property.SimpleStringProperty;
+import javafx.beans.property.StringProperty;
 import javafx.collections.FXCollections;
 import javafx.collections.ObservableList;
 
@@ -35,8 +43,8 @@ import java.util.List;
 public final class CancelQueueViewModel implements Refreshable {
     /** Source written to the audit trail for actions taken here. */
     public static final String SOURCE = "console"; // i18n-ok: machine text, written to the history
-    /** Entries shown in the table (the earliest due). */
-    public static final int ENTRIES_SHOWN = 200;
+    /** Entries per page of the table (earliest due first; Next and Previous page through the whole queue). */
+    public static final int PAGE_SIZE = 200;
     /** Depth samples kept for the chart (one per refresh). */
     public static final int SAMPLES_KEPT = 180;
     /** How much later the deadline of an entry may be moved, offered in this order. */
@@ -51,9 +59,12 @@ public final class CancelQueueViewModel implements Refreshable {
     private final Operator operator;
     private final DialogService dialogs;
     private final ReadOnlyObjectWrapper<QueueSummary> summary = new ReadOnlyObjectWrapper<>();
-    private final ObservableList<QueueItem> entries = FXCollections.observableArrayList();
+    private final KeysetPager<QueueItem> pager;
+    private final StringProperty idText = new SimpleStringProperty("");
+    /** The id searched for, null while the whole queue is listed. */
+    private final ReadOnlyStringWrapper searched = new ReadOnlyStringWrapper();
+    private final ReadOnlyStringWrapper countText = new ReadOnlyStringWrapper("");
     private final ObservableList<DepthSample> depthHistory = FXCollections.observableArrayList();
-    private final ObjectProperty<QueueItem> selected = new SimpleObjectProperty<>();
     private final ObjectProperty<Duration> extendBy = new SimpleObjectProperty<>(EXTENSIONS.get(0));
     private final Feedback feedback = new Feedback();
     private final Command reading;
@@ -86,34 +97,83 @@ public final class CancelQueueViewModel implements Refreshable {
         this.dialogs = dialogs;
         this.reading = new Command(background, feedback::error);
         this.actions = new Command(background, feedback::error);
-        this.entryCommand = actions.when(selected.isNotNull());
+        this.pager = new KeysetPager<>(background, this::readPage, Messages.get("queue.read.action"), QueueItem::orderId,
+                rows -> showCount(), feedback::error);
+        this.entryCommand = actions.when(pager.selectedProperty().isNotNull());
         this.sweeperCommand = actions.when(summary.isNotNull());
     }
 
     @Override
     public void refresh() {
-        reading.run(Messages.get("queue.read.action"), job -> new Reading(queue.summary(), queue.entries(0, ENTRIES_SHOWN)), r -> {
-            summary.set(r.summary());
-            entries.setAll(r.entries());
-            // The selection is kept by order id across readings, with the entry as now read (or none once it left).
-            QueueItem was = selected.get();
-            selected.set(was == null ? null : r.entries().stream()
-                    .filter(i -> i.orderId().equals(was.orderId())).findFirst().orElse(null));
+        pager.refresh();
+        reading.run(Messages.get("queue.read.action"), job -> queue.summary(), r -> {
+            summary.set(r);
+            showCount();
             // A reading long after the last one (page hidden, refresh paused) starts the chart afresh
             // rather than drawing a straight line across the time nobody looked.
-            if (!depthHistory.isEmpty() && r.summary().nowMs() - depthHistory.get(depthHistory.size() - 1).atMs() > GAP_MS) {
+            if (!depthHistory.isEmpty() && r.nowMs() - depthHistory.get(depthHistory.size() - 1).atMs() > GAP_MS) {
                 depthHistory.clear();
             }
-            depthHistory.add(new DepthSample(r.summary().nowMs(), r.summary().depth(), r.summary().overdue()));
+            depthHistory.add(new DepthSample(r.nowMs(), r.depth(), r.overdue()));
             if (depthHistory.size() > SAMPLES_KEPT) {
                 depthHistory.remove(0, depthHistory.size() - SAMPLES_KEPT);
             }
         });
     }
 
+    /**
+     * Lists the entry of the order in the id field, or the whole queue again when the field is empty; an id no order
+     * can have is refused in words and the table is left as it was.
+     */
+    public void search() {
+        String id = idText.get() == null ? "" : idText.get().strip();
+        if (!id.isEmpty()) {
+            try {
+                OrderId.require(id);
+            } catch (IllegalArgumentException e) {
+                feedback.error(e.getMessage());
+                return;
+            }
+        }
+        feedback.clear();
+        searched.set(id.isEmpty() ? null : id);
+        pager.first(this::readPage);
+    }
+
+    /** Lists the whole queue again from its first page (the id field is emptied). */
+    public void showAll() {
+        idText.set("");
+        search();
+    }
+
+    /** The page the pager asks for: the searched order's entry alone, or a page of the whole queue. */
+    private KeysetPager.Page<QueueItem> readPage(String cursor, Job job) {
+        String id = searched.get();
+        if (id != null) {
+            return new KeysetPager.Page<>(queue.find(id).map(List::of).orElse(List.of()), null);
+        }
+        QueuePage p = queue.page(cursor, PAGE_SIZE);
+        return new KeysetPager.Page<>(p.items(), p.nextCursor());
+    }
+
+    /** Says which entries the table shows out of how many, e.g. "Entries 201-400 of 1,234". */
+    private void showCount() {
+        int shown = pager.rows().size();
+        QueueSummary s = summary.get();
+        if (searched.get() != null) {
+            countText.set(shown == 0 ? Messages.format("queue.search.none", searched.get()) : Messages.format("queue.search.found", searched.get()));
+        } else if (shown == 0) {
+            countText.set("");
+        } else {
+            long first = (long) (pager.pageNumberProperty().get() - 1) * PAGE_SIZE + 1;
+            countText.set(s == null ? Messages.format("queue.countPage", first, first + shown - 1)
+                    : Messages.format("queue.count", first, first + shown - 1, Math.max(s.depth(), first + shown - 1)));
+        }
+    }
+
     /** Asks for a reason, then cancels the selected entry's order now ({@link #cancelNow}); nothing when declined. */
     public void cancelSelected() {
-        QueueItem item = selected.get();
+        QueueItem item = pager.selectedProperty().get();
         if (item == null) {
             return;
         }
@@ -127,7 +187,7 @@ public final class CancelQueueViewModel implements Refreshable {
 
     /** Asks for a reason, then removes the selected entry ({@link #remove}); nothing when declined. */
     public void removeSelected() {
-        QueueItem item = selected.get();
+        QueueItem item = pager.selectedProperty().get();
         if (item == null) {
             return;
         }
@@ -137,7 +197,7 @@ public final class CancelQueueViewModel implements Refreshable {
 
     /** Asks for a reason, then moves the selected entry's deadline later by {@link #extendByProperty()} ({@link #extend}). */
     public void extendSelected() {
-        QueueItem item = selected.get();
+        QueueItem item = pager.selectedProperty().get();
         Duration by = extendBy.get();
         if (item == null || by == null) {
             return;
@@ -244,8 +304,6 @@ public final class CancelQueueViewModel implements Refreshable {
         return Messages.format("queue.sweeper.running", who);
     }
 
-    private record Reading(QueueSummary summary, List<QueueItem> entries) {
-    }
 
     /** @return true when the operator may act on the queue (ops and up) */
     public boolean canAct() {
@@ -259,17 +317,37 @@ public final class CancelQueueViewModel implements Refreshable {
 
     /** @return the earliest-due entries */
     public ObservableList<QueueItem> entries() {
-        return entries;
+        return pager.rows();
     }
 
-    /** @return depth over time, oldest first */
+    /** @return Previous / Next over the whole queue, keyset on (deadline, order id) */
+    public KeysetPager<QueueItem> pager() {
+        return pager;
+    }
+
+    /** @return the id typed into the search field */
+    public StringProperty idTextProperty() {
+        return idText;
+    }
+
+    /** @return which entries the table shows out of how many, in words */
+    public ReadOnlyStringProperty countTextProperty() {
+        return countText.getReadOnlyProperty();
+    }
+
+    /** @return the order id searched for, null while the whole queue is listed */
+    public ReadOnlyStringProperty searchedProperty() {
+        return searched.getReadOnlyProperty();
+    }
+
+    /** @return the depth samples of the chart, oldest first */
     public ObservableList<DepthSample> depthHistory() {
         return depthHistory;
     }
 
     /** @return the entry the actions apply to, null when none is selected */
     public ObjectProperty<QueueItem> selectedProperty() {
-        return selected;
+        return pager.selectedProperty();
     }
 
     /** @return how much later {@link #extendSelected()} moves the deadline; one of {@link #EXTENSIONS} */

@@ -72,6 +72,12 @@ public final class SignInView {
         role.valueProperty().bindBidirectional(vm.roleProperty());
         error.textProperty().bind(vm.errorProperty());
         error.managedProperty().bind(error.textProperty().isNotEmpty());
+        // The dialog keeps the size it opened with unless told: a reason shown later grows it to its whole height.
+        error.textProperty().addListener((o, a, b) -> Platform.runLater(() -> {
+            if (window != null && window.isShowing()) {
+                window.sizeToScene();
+            }
+        }));
         signInButton.disableProperty().bind(vm.busyProperty());
         account.disableProperty().bind(vm.busyProperty());
         password.disableProperty().bind(vm.busyProperty());

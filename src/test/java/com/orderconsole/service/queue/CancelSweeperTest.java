@@ -60,7 +60,7 @@ class CancelSweeperTest {
         assertThat(s.orders().lookup("sw-due").summary().redisStatus()).isEqualTo(OrderStatus.CANCELLED);
         assertThat(s.orders().lookup("sw-later").summary().redisStatus()).isEqualTo(OrderStatus.WAIT_PAY);
         assertThat(s.queue().summary().depth()).isEqualTo(1);
-        assertThat(s.queue().entries(0, 10)).extracting(QueueItem::orderId).containsExactly("sw-later");
+        assertThat(s.queue().page(null, 10).items()).extracting(QueueItem::orderId).containsExactly("sw-later");
         s.follower().drainOnce();
         assertThat(s.orders().lookup("sw-due").history()).last().satisfies(h -> {
             assertThat(h.actor()).isEqualTo(CancelSweeper.ACTOR);
@@ -122,11 +122,11 @@ class CancelSweeperTest {
     @Test
     void requeueMovesTheEntryInsteadOfDuplicatingIt() {
         s.orders().create(support, "rq-1", null, Duration.ofMinutes(30));
-        long first = s.queue().entries(0, 10).get(0).expireAtMs();
+        long first = s.queue().page(null, 10).items().get(0).expireAtMs();
         long moved = s.queue().extend(ops, "rq-1", Duration.ofMinutes(10), "test", "");
         assertThat(moved).isEqualTo(first + Duration.ofMinutes(10).toMillis());
         assertThat(s.queue().summary().depth()).isEqualTo(1);
-        assertThat(s.queue().entries(0, 10).get(0).expireAtMs()).isEqualTo(moved);
+        assertThat(s.queue().page(null, 10).items().get(0).expireAtMs()).isEqualTo(moved);
     }
 
     @Test

@@ -68,7 +68,7 @@ class ReconciliationTest {
             assertThat(s.orders().lookup("p-mysql-ahead").summary().redisStatus()).isEqualTo(OrderStatus.CANCELLED);
             assertThat(s.orders().lookup("p-ahead").summary().mysqlStatus()).isEqualTo(OrderStatus.PAID);
             assertThat(s.monitor().stateCounts().live().get(OrderStatus.CANCELLED)).isEqualTo(1);
-            assertThat(s.queue().entries(0, 100)).extracting(QueueItem::orderId).contains("p-redis", "p-noqueue")
+            assertThat(s.queue().page(null, 100).items()).extracting(QueueItem::orderId).contains("p-redis", "p-noqueue")
                     .doesNotContain("p-stale");
         }
     }

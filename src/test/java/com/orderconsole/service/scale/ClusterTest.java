@@ -115,7 +115,7 @@ class ClusterTest {
             ReconReport r = s.reconciliation().run(null, ReconProgress.NONE, () -> false);
             assertThat(r.total()).as("%s", r.counts()).isZero();
             assertThat(r.ordersCompared()).isEqualTo(120);
-            assertThat(s.queue().entries(0, 1000)).extracting(QueueItem::orderId).hasSize(40);
+            assertThat(s.queue().page(null, 1000).items()).extracting(QueueItem::orderId).hasSize(40);
             assertThat(s.monitor().stateCounts().live()).containsEntry(OrderStatus.WAIT_PAY, 40L)
                     .containsEntry(OrderStatus.PAID, 40L).containsEntry(OrderStatus.CANCELLED, 40L);
         }

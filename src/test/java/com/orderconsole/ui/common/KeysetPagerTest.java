@@ -66,6 +66,28 @@ class KeysetPagerTest {
         assertThat(shownSizes).containsExactly(3, 3, 3, 1, 3, 3, 3);
     }
 
+    /**
+     * A trial found the order table frozen from page 2 on: each 2 s auto-refresh threw a NullPointerException (the
+     * cursor of page 1 is null, and the refresh copied the stack of cursors with List.copyOf).
+     */
+    @Test
+    void aRefreshOnALaterPageReadsThatPageAgain() {
+        KeysetPager<Row> p = pager(new DirectBackground());
+        p.first((c, j) -> read(c, 0, 10));
+        p.next();
+        p.next();
+        version = 2;
+        p.refresh();
+        assertThat(errors).isEmpty();
+        assertThat(p.pageNumberProperty().get()).isEqualTo(3);
+        assertThat(p.rows()).extracting(Row::id, Row::version).containsExactly(
+                org.assertj.core.groups.Tuple.tuple(6, 2), org.assertj.core.groups.Tuple.tuple(7, 2), org.assertj.core.groups.Tuple.tuple(8, 2));
+        p.previous();
+        p.previous();
+        assertThat(p.rows()).extracting(Row::id).containsExactly(0, 1, 2);
+        assertThat(p.hasPreviousProperty().get()).isFalse();
+    }
+
     @Test
     void aNewSearchStartsAtPageOneOfItsOwnFilter() {
         KeysetPager<Row> p = pager(new DirectBackground());

@@ -181,6 +181,54 @@ class OrderDetailViewTest extends ConsoleFxTest {
         assertThat(shown("#move-PAID")).isFalse();
     }
 
+    /**
+     * Issue 26 (a): an id the field refuses used to leave the order looked up before open, with its move buttons, beside
+     * the refusal: a user could move the wrong order believing it was the one typed.
+     */
+    @Test
+    void aRefusedLookupClosesTheOrderShownBefore() throws Exception {
+        createOrder("rf-100");
+        openConsole("alice", Role.SUPPORT);
+        press(KeyCode.CONTROL, KeyCode.F).release(KeyCode.F, KeyCode.CONTROL);
+        write("rf-100").type(KeyCode.ENTER);
+        waitUntil(() -> "Order rf-100".equals(text("#title")) && shown("#move-PAID"));
+        press(KeyCode.CONTROL, KeyCode.F).release(KeyCode.F, KeyCode.CONTROL);
+        write("rf*100").type(KeyCode.ENTER);
+        waitUntil(() -> text("#ordersMessage").contains("rf*100"));
+        assertThat(shown("#title")).as("the order looked up before is closed").isFalse();
+        assertThat(shown("#move-PAID")).isFalse();
+        assertThat(shown("#move-CANCELLED")).isFalse();
+    }
+
+    /**
+     * Issue 26 (b): the override target an admin chose was cleared by the next auto-refresh (about 2 s later), so the
+     * Override button greyed out under the user's hand.
+     */
+    @Test
+    void theChosenOverrideTargetSurvivesRefreshes() throws Exception {
+        createOrder("ov-100");
+        openConsole("root-admin", Role.ADMIN);
+        interact(() -> vm.showOrder("ov-100"));
+        waitUntil(() -> shown("#move-PAID"));
+        clickOn("#overridePane");
+        waitUntil(() -> shown("#overrideTarget"));
+        interact(() -> lookup("#overrideTarget").<ComboBox<OrderStatus>>query().setValue(OrderStatus.SHIPPED));
+        String readBefore = text("#readAt");
+        Thread.sleep(1100); // the "Read at" time has a one-second grain
+        press(KeyCode.F5).release(KeyCode.F5);
+        waitUntil(() -> !readBefore.equals(text("#readAt")));
+        WaitForAsyncUtils.waitForFxEvents();
+        assertThat(onFx(() -> lookup("#overrideTarget").<ComboBox<OrderStatus>>query().getValue())).isEqualTo(OrderStatus.SHIPPED);
+        assertThat(onFx(() -> lookup("#overrideButton").query().isDisabled())).isFalse();
+
+        // Once the order has moved to the chosen status, the choice has no meaning any more.
+        services.transitions().transition(new Operator("setup", Role.ADMIN),
+                new TransitionRequest("ov-100", OrderStatus.SHIPPED, 1L, "test", "set up", true));
+        press(KeyCode.F5).release(KeyCode.F5);
+        waitUntil(() -> text("#redisState").startsWith("SHIPPED"));
+        assertThat(onFx(() -> lookup("#overrideTarget").<ComboBox<OrderStatus>>query().getValue())).isNull();
+    }
+
     private double bottom(String query) {
         return onFx(() -> {
             Node n = lookup(query).query();

@@ -35,6 +35,48 @@ class CancelQueueViewModelTest extends ViewModelTestBase {
         assertThat(vm.depthHistory()).hasSize(2).allMatch(s -> s.depth() == 2);
     }
 
+    /**
+     * Issue 26 (e): the page listed only the 200 soonest entries, with no notice, no paging and no search; with 450
+     * entries Next reaches every one, the count says which are shown of how many, and an id finds its entry.
+     */
+    @Test
+    void pagesThroughEveryEntryCountsThemAndFindsOneById() {
+        try (com.orderconsole.RawRedis raw = new com.orderconsole.RawRedis()) {
+            for (int i = 0; i < 450; i++) {
+                String id = String.format("pq-%03d", i);
+                raw.cmd().zadd(com.orderconsole.redis.RedisKeys.cancelQueue(com.orderconsole.redis.RedisKeys.bucket(id)),
+                        4_000_000_000_000L + i, id);
+            }
+        }
+        CancelQueueViewModel vm = queue("olga", Role.OPS);
+        vm.refresh();
+        assertThat(vm.entries()).hasSize(200);
+        assertThat(vm.countTextProperty().get()).isEqualTo("Entries 1–200 of 450");
+        vm.pager().next();
+        vm.pager().next();
+        assertThat(vm.entries()).extracting(QueueItem::orderId).hasSize(50).first().isEqualTo("pq-400");
+        assertThat(vm.countTextProperty().get()).isEqualTo("Entries 401–450 of 450");
+        vm.selectedProperty().set(vm.entries().get(3));
+        vm.refresh();
+        assertThat(vm.pager().pageNumberProperty().get()).as("a refresh stays on the page").isEqualTo(3);
+        assertThat(vm.selectedProperty().get().orderId()).isEqualTo("pq-403");
+
+        vm.idTextProperty().set("pq-123");
+        vm.search();
+        assertThat(vm.entries()).extracting(QueueItem::orderId).containsExactly("pq-123");
+        assertThat(vm.countTextProperty().get()).isEqualTo("The queue entry of order pq-123");
+        vm.idTextProperty().set("nope-1");
+        vm.search();
+        assertThat(vm.entries()).isEmpty();
+        assertThat(vm.countTextProperty().get()).isEqualTo("Order nope-1 has no entry in the cancel queue.");
+        vm.idTextProperty().set("pq*1");
+        vm.search();
+        assertThat(vm.feedback().messageProperty().get()).contains("pq*1");
+        vm.showAll();
+        assertThat(vm.entries()).hasSize(200);
+        assertThat(vm.pager().pageNumberProperty().get()).isEqualTo(1);
+    }
+
     @Test
     void sweeperStateInWords() {
         long now = 1_000_000;
@@ -127,7 +169,7 @@ class CancelQueueViewModelTest extends ViewModelTestBase {
         assertThat(s.redisVersion()).isEqualTo(1);
         assertThat(s.mysqlStatus()).isEqualTo(OrderStatus.WAIT_PAY);
         assertThat(s.mysqlVersion()).isEqualTo(1);
-        assertThat(services.queue().entries(0, 10)).extracting(QueueItem::orderId).containsExactly("e-8");
+        assertThat(services.queue().page(null, 10).items()).extracting(QueueItem::orderId).containsExactly("e-8");
         assertThat(vm.feedback().messageProperty().get()).isEmpty();
     }
 
@@ -143,7 +185,7 @@ class CancelQueueViewModelTest extends ViewModelTestBase {
         assertThat(vm.feedback().messageProperty().get()).isEqualTo("Removed the queue entry of order e-9.");
         assertThat(RawSql.column("SELECT CONCAT(actor, '|', source, '|', reason) FROM audit_log WHERE order_id = 'e-9'"))
                 .containsExactly("olga|console|paid by bank transfer");
-        assertThat(services.queue().entries(0, 10)).isEmpty();
+        assertThat(services.queue().page(null, 10).items()).isEmpty();
         assertThat(services.orders().lookup("e-9").summary().redisStatus()).isEqualTo(OrderStatus.WAIT_PAY);
     }
 
