@@ -13,6 +13,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.Objects;
 
 /**
@@ -208,6 +209,33 @@ public final class Engine implements AutoCloseable {
         Database.Migrated m = Database.migrate(config.jdbcUrl(), config.dbUser(), Objects.requireNonNullElse(config.dbPassword(), ""),
                 config.commandTimeout());
         return new Migrated(m.applied(), m.version());
+    }
+
+    /**
+     * What {@link #repairMigrations} did to Flyway's record of the migrations.
+     *
+     * @param removed failed migrations whose entries were removed, e.g. "V38 writer column"
+     * @param aligned applied migrations whose recorded checksum or description was realigned
+     * @param deleted recorded migrations this release does not have, marked deleted
+     */
+    public record MigrationsRepaired(List<String> removed, List<String> aligned, List<String> deleted) {
+    }
+
+    /**
+     * Repairs Flyway's record of the migrations on external servers as a database administrator: removes the
+     * entries of failed migrations so that {@link #migrate} can run them again, and realigns checksums.
+     *
+     * @param config the database and the administrator's account
+     * @return what was repaired
+     * @throws IllegalArgumentException when the configuration names no external database
+     */
+    public static MigrationsRepaired repairMigrations(EngineConfig config) {
+        if (config.jdbcUrl() == null) {
+            throw new IllegalArgumentException(Messages.get("common.migrate.noJdbc"));
+        }
+        Database.Repaired r = Database.repair(config.jdbcUrl(), config.dbUser(), Objects.requireNonNullElse(config.dbPassword(), ""),
+                config.commandTimeout());
+        return new MigrationsRepaired(r.removed(), r.aligned(), r.deleted());
     }
 
     /** @return true when this engine started its own Redis and MariaDB */

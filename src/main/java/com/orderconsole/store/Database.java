@@ -12,12 +12,16 @@ import org.apache.ibatis.session.SqlSessionFactoryBuilder;
 import org.apache.ibatis.transaction.jdbc.JdbcTransactionFactory;
 import org.flywaydb.core.Flyway;
 import org.flywaydb.core.api.MigrationInfo;
+import org.flywaydb.core.api.exception.FlywayValidateException;
 import org.flywaydb.core.api.output.MigrateResult;
+import org.flywaydb.core.api.output.RepairOutput;
+import org.flywaydb.core.api.output.RepairResult;
 
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 import java.util.function.Function;
@@ -153,19 +157,74 @@ public final class Database implements AutoCloseable {
     }
 
     /**
-     * Applies the pending migrations, creating the tables and the console roles ({@link ConsoleRoles}).
+     * Applies the pending migrations, creating the tables and the console roles ({@link ConsoleRoles}), after
+     * checking that the account holds what they need ({@link MigrationPrivileges}); when it does not, nothing is
+     * changed and the message lists what is missing.
      *
-     * @param user an administrator account: may create tables and roles and grant on the schema
+     * @param user an administrator account: may create tables, triggers, routines and roles and grant on the schema
+     * @throws DatabaseRefusedException when the account lacks a privilege the migrations need, in words
      * @throws DatabaseUnavailableException when the server cannot be reached or refuses a migration
      */
     public static Migrated migrate(String jdbcUrl, String user, String password, Duration timeout) {
         try (HikariDataSource ds = pool(jdbcUrl, user, password, timeout)) {
+            List<String> missing;
+            try (Connection c = ds.getConnection()) {
+                missing = MigrationPrivileges.missing(c);
+            } catch (SQLException e) {
+                throw new DatabaseUnavailableException("cannot migrate the orders database at " + describe(jdbcUrl) + ": "
+                        + rootMessage(e), e);
+            }
+            if (!missing.isEmpty()) {
+                throw new DatabaseRefusedException("account '" + user + "' may not migrate the orders database at "
+                        + describe(jdbcUrl) + "; nothing was changed. It lacks:" + System.lineSeparator() + "  "
+                        + String.join(System.lineSeparator() + "  ", missing) + System.lineSeparator()
+                        + "A database administrator grants them (README: Accounts and roles, Setting up).", null);
+            }
             MigrateResult r = flyway(ds).migrate();
             return new Migrated(r.migrationsExecuted, r.targetSchemaVersion != null ? r.targetSchemaVersion : r.initialSchemaVersion);
+        } catch (FlywayValidateException e) {
+            throw new DatabaseUnavailableException("cannot migrate the orders database at " + describe(jdbcUrl) + ": "
+                    + rootMessage(e) + (e.getMessage().contains("failed migration") ? " (undo what the failed migration "
+                    + "did, if anything, then run 'order-console migrate --repair' and 'migrate' again)" : ""), e);
+        } catch (DatabaseRefusedException | DatabaseUnavailableException e) {
+            throw e;
         } catch (RuntimeException e) {
             throw new DatabaseUnavailableException("cannot migrate the orders database at " + describe(jdbcUrl) + ": "
                     + rootMessage(e), e);
         }
+    }
+
+    /**
+     * What {@link #repair} did.
+     *
+     * @param removed failed migrations whose entries were removed from Flyway's record ("V38 writer column")
+     * @param aligned applied migrations whose recorded checksum, description or type was realigned with this release's
+     * @param deleted entries of migrations this release does not have, marked deleted
+     */
+    public record Repaired(List<String> removed, List<String> aligned, List<String> deleted) {
+    }
+
+    /**
+     * Flyway's repair of its record ({@code flyway_schema_history}): removes the entries of failed migrations (on
+     * MySQL and MariaDB DDL commits as it goes, so a failed migration stays recorded and blocks every later
+     * {@code migrate}), realigns checksums and descriptions with this release's migrations. Changes no table of
+     * the product; what a failed migration did before it failed stays, and its next run must cope (the Java ones do).
+     *
+     * @throws DatabaseUnavailableException when the server cannot be reached or refuses
+     */
+    public static Repaired repair(String jdbcUrl, String user, String password, Duration timeout) {
+        try (HikariDataSource ds = pool(jdbcUrl, user, password, timeout)) {
+            RepairResult r = flyway(ds).repair();
+            return new Repaired(names(r.migrationsRemoved), names(r.migrationsAligned), names(r.migrationsDeleted));
+        } catch (RuntimeException e) {
+            throw new DatabaseUnavailableException("cannot repair the migration record of the orders database at "
+                    + describe(jdbcUrl) + ": " + rootMessage(e), e);
+        }
+    }
+
+    private static List<String> names(List<RepairOutput> outputs) {
+        return outputs == null ? List.of() : outputs.stream()
+                .map(o -> (o.version == null || o.version.isEmpty() ? "R" : "V" + o.version) + " " + o.description).toList();
     }
 
     private static Flyway flyway(HikariDataSource ds) {

@@ -20,7 +20,7 @@ import java.util.Map;
  */
 public final class HistoryStore {
     /** The follower's batch insert, 1,000 rows per statement: replays insert nothing (unique event_key). */
-    private static final MultiRowSql INSERT_IGNORE = new MultiRowSql("INSERT IGNORE INTO order_history (order_id,from_status,"
+    static final MultiRowSql INSERT_IGNORE = new MultiRowSql("INSERT IGNORE INTO order_history (order_id,from_status,"
             + "to_status,version,result_code,actor,source,reason,at_ms,event_key) VALUES ", "(?,?,?,?,?,?,?,?,?,?)", "(?,?,?,?,?,?,?,?,?,?)",
             ",", "", 1000);
 

@@ -24,7 +24,7 @@ public final class OrderStore {
      * side by side on the same rows (BENCHMARKS.md, issue 15, "statement cost"): 16.0 µs of MariaDB CPU per order
      * moved in the UNION ALL form, 9.6 µs in this one.
      */
-    private static final String APPLY_ALL = "UPDATE orders o JOIN JSON_TABLE(?, '$[*]' COLUMNS (id VARCHAR(64) PATH '$[0]', "
+    static final String APPLY_ALL = "UPDATE orders o JOIN JSON_TABLE(?, '$[*]' COLUMNS (id VARCHAR(64) PATH '$[0]', "
             + "st INT PATH '$[1]', v BIGINT PATH '$[2]', t BIGINT PATH '$[3]')) x "
             + "ON o.order_id = CAST(x.id AS CHAR(64) CHARACTER SET ascii) COLLATE ascii_bin "
             + "SET o.status = x.st, o.version = x.v, o.status_since_ms = x.t WHERE o.version < x.v";
@@ -44,7 +44,7 @@ public final class OrderStore {
      * anti-join rather than {@code NOT EXISTS}: on 2,000 ids, in two runs on the busy 2-core test host, 6.4-7.7 ms
      * against 8.2-18 ms for the subquery form (and 6.7-14 ms for {@code order_id IN (…)}, which returns the other half).
      */
-    private static final String MISSING = "SELECT x.id FROM JSON_TABLE(?, '$[*]' COLUMNS (id VARCHAR(64) PATH '$')) x "
+    static final String MISSING = "SELECT x.id FROM JSON_TABLE(?, '$[*]' COLUMNS (id VARCHAR(64) PATH '$')) x "
             + "LEFT JOIN orders o ON o.order_id = CAST(x.id AS CHAR(64) CHARACTER SET ascii) COLLATE ascii_bin WHERE o.order_id IS NULL";
 
     private final OrderMapper m;

@@ -5,6 +5,9 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Collectors;
 import java.util.Deque;
 import java.util.HashMap;
 import java.util.Locale;
@@ -92,9 +95,10 @@ public enum SqlDialect {
      * The database roles of the signed-in account.
      *
      * @param held every role the account holds, directly or through other roles
-     * @param inForce the roles in force in this session: those enabled at sign-in and every role granted to them
+     * @param enabled the roles enabled in this session (default roles, SET ROLE)
+     * @param inForce the roles in force in this session: the enabled ones and every role granted to them
      */
-    public record Roles(Set<String> held, Set<String> inForce) {
+    public record Roles(Set<String> held, Set<String> enabled, Set<String> inForce) {
     }
 
     /**
@@ -128,7 +132,7 @@ public enum SqlDialect {
                 }
             }
         }
-        return new Roles(held, closure(enabled, grantedTo));
+        return new Roles(held, enabled, closure(enabled, grantedTo));
     }
 
     /**
@@ -159,6 +163,92 @@ public enum SqlDialect {
      */
     public String setDefaultRole(String role, String account) {
         return "SET DEFAULT ROLE " + role + (this == MARIADB ? " FOR " : " TO ") + account;
+    }
+
+    /**
+     * The statements that list the privileges of this session, one GRANT per row. MySQL: {@code SHOW GRANTS} shows
+     * an account's own grants, and the privileges of its roles only when they are named with {@code USING}
+     * (refman/8.4/en/show-grants.html). MariaDB has no USING (mariadb.com/kb/en/show-grants/).
+     *
+     * @param roles the session's roles
+     */
+    public List<String> showGrants(Roles roles) {
+        List<String> out = new ArrayList<>();
+        if (this == MYSQL) {
+            out.add("SHOW GRANTS FOR CURRENT_USER()" + (roles.enabled().isEmpty() ? ""
+                    : " USING " + roles.enabled().stream().map(SqlDialect::quote).collect(Collectors.joining(", "))));
+        } else {
+            // Without FOR, MariaDB lists the account's grants, those of the role in force and of every role granted
+            // to it, and PUBLIC's (seen on 10.11); FOR a role granted through another role is refused.
+            out.add("SHOW GRANTS");
+        }
+        return out;
+    }
+
+    /**
+     * One privilege {@code migrate} needs.
+     *
+     * @param anyOf privileges as SHOW GRANTS prints them, any one of which will do
+     * @param global true when only a grant ON *.* counts; otherwise one on the schema counts too
+     * @param why what needs it, for the message
+     */
+    public record Need(List<String> anyOf, boolean global, String why) {
+    }
+
+    /**
+     * What the account that runs {@code migrate} must hold (README, "Setting up"). The migrations create and change
+     * tables and indexes, triggers and stored procedures, create the console roles, grant each role to the next
+     * and grant the roles on the schema, which needs GRANT OPTION and every privilege granted (SELECT, INSERT,
+     * UPDATE, EXECUTE). MariaDB: CREATE ROLE needs CREATE USER and makes its creator the role's administrator
+     * (mariadb.com/kb/en/create-role/). MySQL: CREATE ROLE needs CREATE ROLE or CREATE USER and does not make the
+     * creator an administrator, so granting a role needs ROLE_ADMIN or SUPER (refman/8.4/en/grant.html, "Granting
+     * Roles"). On both, with binary logging on and log_bin_trust_function_creators off, creating a trigger needs
+     * SUPER (refman/8.4/en/stored-programs-logging.html; mariadb.com/kb/en/binary-logging-of-stored-routines/).
+     *
+     * @param creatorsNeedSuper true when the server logs binary and does not trust function creators
+     */
+    public List<Need> migrateNeeds(boolean creatorsNeedSuper) {
+        List<Need> needs = new ArrayList<>();
+        String granted = "the console roles are granted it on the schema";
+        needs.add(new Need(List.of("SELECT"), false, granted));
+        needs.add(new Need(List.of("INSERT"), false, granted));
+        needs.add(new Need(List.of("UPDATE"), false, granted));
+        needs.add(new Need(List.of("CREATE"), false, "the migrations create tables"));
+        needs.add(new Need(List.of("ALTER"), false, "the migrations change tables"));
+        needs.add(new Need(List.of("INDEX"), false, "the migrations add and drop indexes"));
+        needs.add(new Need(List.of("TRIGGER"), false, "the migrations create triggers"));
+        needs.add(new Need(List.of("CREATE ROUTINE"), false, "the migrations create stored procedures"));
+        needs.add(new Need(List.of("ALTER ROUTINE"), false, "the migrations replace stored procedures"));
+        needs.add(new Need(List.of("EXECUTE"), false, "the console roles are granted EXECUTE on the stored procedures"));
+        needs.add(new Need(List.of("GRANT OPTION"), false, "the migrations grant the console roles on the schema"));
+        if (this == MARIADB) {
+            needs.add(new Need(List.of("CREATE USER"), true, "the migrations create the console roles (CREATE ROLE)"));
+        } else {
+            needs.add(new Need(List.of("CREATE ROLE", "CREATE USER"), true, "the migrations create the console roles"));
+            needs.add(new Need(List.of("ROLE_ADMIN", "SUPER"), true, "the migrations grant each console role to the next, "
+                    + "and on MySQL creating a role does not make its creator the role's administrator"));
+        }
+        if (creatorsNeedSuper) {
+            needs.add(new Need(List.of("SUPER"), true, "binary logging is on and log_bin_trust_function_creators is OFF, so "
+                    + "creating a trigger needs SUPER (or the server's administrator sets log_bin_trust_function_creators=ON)"));
+        }
+        return needs;
+    }
+
+    /**
+     * MariaDB lets only a role's administrators grant it (WITH ADMIN OPTION; its creator is one), whatever global
+     * privileges an account has (tried on 10.11: ALL PRIVILEGES ON *.* WITH GRANT OPTION was refused, error 1698).
+     * MySQL lets ROLE_ADMIN grant any role.
+     *
+     * @return the query listing the console roles that exist already, which the migrating account must administer;
+     *     null where a global privilege suffices
+     */
+    public String existingConsoleRolesQuery() {
+        return this == MARIADB ? "SELECT User FROM mysql.user WHERE is_role = 'Y' AND User LIKE 'order\\_console\\_%'" : null;
+    }
+
+    private static String quote(String identifier) {
+        return "`" + identifier.replace("`", "``") + "`";
     }
 
     /**

@@ -23,7 +23,7 @@ import java.util.Map;
  * runs without grant tables), migrated by root as a database administrator would, with one account per
  * console role and some that may not sign in. Redis is the shared test Redis.
  */
-final class AccessControlledDb {
+public final class AccessControlledDb {
     /** Password of every account: "pw-" + name. */
     static final Map<String, Role> ACCOUNTS = new LinkedHashMap<>();
 
@@ -46,7 +46,7 @@ final class AccessControlledDb {
     private AccessControlledDb() {
     }
 
-    static synchronized EmbeddedMariaDb server() {
+    public static synchronized EmbeddedMariaDb server() {
         if (db == null) {
             Path dir = Path.of("target", "test-servers", "mariadb-access-control").toAbsolutePath();
             TestServers.deleteTree(dir.resolve("data"));
@@ -109,7 +109,7 @@ final class AccessControlledDb {
     }
 
     /** Runs statements as root. */
-    static void root(SqlWork work) {
+    public static void root(SqlWork work) {
         try (Connection c = DriverManager.getConnection(server().jdbcUrl(), "root", ""); Statement st = c.createStatement()) {
             work.run(st);
         } catch (SQLException e) {
@@ -135,7 +135,7 @@ final class AccessControlledDb {
     }
 
     @FunctionalInterface
-    interface SqlWork {
+    public interface SqlWork {
         void run(Statement st) throws SQLException;
     }
 }

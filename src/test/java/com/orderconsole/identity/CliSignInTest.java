@@ -127,7 +127,8 @@ class CliSignInTest {
 
             Run bySupport = cliAt(url, "pw-sam", "migrate", "--db-user", "sam");
             assertThat(bySupport.code()).isEqualTo(ExitCode.FAILED.code());
-            assertThat(bySupport.err()).contains("cannot migrate the orders database at").contains("denied to user 'sam'");
+            assertThat(bySupport.err()).contains("account 'sam' may not migrate the orders database at")
+                    .contains("nothing was changed").contains("CREATE on `orders_new`: the migrations create tables");
             assertThat(AccessControlledDb.count("SELECT COUNT(*) FROM information_schema.TABLES WHERE TABLE_SCHEMA = 'orders_new'")).isZero();
 
             Run byAdmin = cliAt(url, "", "migrate", "--db-user", "root");
@@ -146,6 +147,86 @@ class CliSignInTest {
                 st.execute("REVOKE SELECT ON orders_new.* FROM 'sam'@'%'");
                 st.execute("DROP DATABASE orders_new");
             });
+        }
+    }
+
+    @Test
+    void migrateNamesEachPrivilegeItLacksAndChangesNothing() {
+        String url = AccessControlledDb.server().jdbcUrl().replace("/orders?", "/orders_lite?");
+        AccessControlledDb.root(st -> {
+            st.execute("CREATE DATABASE orders_lite");
+            st.execute("CREATE USER 'dba_lite'@'%' IDENTIFIED BY 'pw-lite'");
+            // What a DBA account had before triggers and procedures came: everything else migrate needs.
+            st.execute("GRANT SELECT, INSERT, UPDATE, CREATE, ALTER, INDEX ON orders_lite.* TO 'dba_lite'@'%' WITH GRANT OPTION");
+            st.execute("GRANT CREATE USER ON *.* TO 'dba_lite'@'%'");
+            st.execute("GRANT SELECT ON mysql.* TO 'dba_lite'@'%'");
+        });
+        try {
+            long users = AccessControlledDb.count("SELECT COUNT(*) FROM mysql.user");
+            Run lacking = cliAt(url, "pw-lite", "migrate", "--db-user", "dba_lite");
+            assertThat(lacking.code()).isEqualTo(ExitCode.FAILED.code());
+            assertThat(lacking.err()).contains("account 'dba_lite' may not migrate the orders database at 127.0.0.1:")
+                    .contains("nothing was changed")
+                    .contains("TRIGGER on `orders_lite`: the migrations create triggers")
+                    .contains("CREATE ROUTINE on `orders_lite`: the migrations create stored procedures")
+                    .contains("ALTER ROUTINE on `orders_lite`").contains("EXECUTE on `orders_lite`")
+                    .contains("ADMIN OPTION on role order_console_read_only: the role exists already and MariaDB lets only "
+                            + "its administrators grant it (GRANT order_console_read_only TO 'dba_lite'@'%' WITH ADMIN OPTION)")
+                    .contains("ADMIN OPTION on role order_console_admin")
+                    .doesNotContain("CREATE on `orders_lite`").doesNotContain("GRANT OPTION on").doesNotContain("CREATE USER ON")
+                    .doesNotContain("Exception");
+            assertThat(AccessControlledDb.count("SELECT COUNT(*) FROM information_schema.TABLES WHERE TABLE_SCHEMA = 'orders_lite'"))
+                    .as("not even Flyway's record").isZero();
+            assertThat(AccessControlledDb.count("SELECT COUNT(*) FROM mysql.user")).as("no role created").isEqualTo(users);
+
+            AccessControlledDb.root(st -> {
+                st.execute("GRANT TRIGGER, CREATE ROUTINE, ALTER ROUTINE, EXECUTE ON orders_lite.* TO 'dba_lite'@'%'");
+                for (String role : com.orderconsole.store.ConsoleRoles.names()) {
+                    st.execute("GRANT " + role + " TO 'dba_lite'@'%' WITH ADMIN OPTION");
+                }
+            });
+            Run granted = cliAt(url, "pw-lite", "migrate", "--db-user", "dba_lite");
+            assertThat(granted.code()).as(granted.err()).isZero();
+            assertThat(granted.out()).containsPattern("Applied \\d+ migrations; the schema is at version \\d+\\.");
+        } finally {
+            AccessControlledDb.root(st -> {
+                st.execute("DROP USER 'dba_lite'@'%'");
+                st.execute("DROP DATABASE orders_lite");
+            });
+        }
+    }
+
+    @Test
+    void aFailedMigrationIsRepairedByMigrateRepairAndThenApplied() {
+        String url = AccessControlledDb.server().jdbcUrl().replace("/orders?", "/orders_rep?");
+        AccessControlledDb.root(st -> st.execute("CREATE DATABASE orders_rep"));
+        try {
+            // The schema one migration short, and that migration recorded as failed before it changed anything,
+            // as Flyway leaves it on MySQL/MariaDB (DDL commits as it goes, so nothing is rolled back).
+            org.flywaydb.core.Flyway.configure().dataSource(url, "root", "")
+                    .locations("classpath:db/migration", "classpath:com/orderconsole/store/migration").target("36").load().migrate();
+            AccessControlledDb.root(st -> st.execute("INSERT INTO orders_rep.flyway_schema_history (installed_rank, version, "
+                    + "description, type, script, checksum, installed_by, execution_time, success) SELECT MAX(installed_rank) + 1, "
+                    + "'37', 'orders without age index', 'SQL', 'V37__orders_without_age_index.sql', 0, 'root', 5, 0 "
+                    + "FROM orders_rep.flyway_schema_history"));
+
+            Run blocked = cliAt(url, "", "migrate", "--db-user", "root");
+            assertThat(blocked.code()).isEqualTo(ExitCode.FAILED.code());
+            assertThat(blocked.err()).contains("failed migration").contains("run 'order-console migrate --repair'");
+
+            Run repaired = cliAt(url, "", "migrate", "--repair", "--db-user", "root");
+            assertThat(repaired.code()).as(repaired.err()).isZero();
+            assertThat(repaired.out()).contains("Failed entries removed: V37 orders without age index.").contains("Run migrate again.");
+            Run again = cliAt(url, "", "migrate", "--repair", "--db-user", "root");
+            assertThat(again.out()).contains("The migration record needed no repair.");
+
+            Run migrated = cliAt(url, "", "migrate", "--db-user", "root");
+            assertThat(migrated.code()).as(migrated.err()).isZero();
+            assertThat(migrated.out()).containsPattern("Applied \\d+ migrations?; the schema is at version \\d+\\.");
+            assertThat(AccessControlledDb.count("SELECT COUNT(*) FROM information_schema.STATISTICS WHERE TABLE_SCHEMA = 'orders_rep' "
+                    + "AND INDEX_NAME = 'idx_orders_since'")).as("V37 ran").isZero();
+        } finally {
+            AccessControlledDb.root(st -> st.execute("DROP DATABASE orders_rep"));
         }
     }
 

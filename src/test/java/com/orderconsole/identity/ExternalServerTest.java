@@ -1,0 +1,158 @@
+package com.orderconsole.identity;
+
+import com.orderconsole.domain.Role;
+import com.orderconsole.store.AuditEventQuery;
+import com.orderconsole.store.ConsoleRoles;
+import com.orderconsole.store.CursorStore;
+import com.orderconsole.store.Database;
+import com.orderconsole.store.DatabaseAccounts;
+import com.orderconsole.store.SqlDialect;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+/**
+ * Opt-in: set-up, sign-in and the statements that differ per server, against a real MySQL 8.0.22+/8.4 (or any
+ * MariaDB) the tests did not start, when one is given; skipped otherwise (README, "Compatibility"):
+ * <pre>
+ * mvn -B test -Dtest=ExternalServerTest -Dmysql.url='jdbc:mysql://db:3306/?sslMode=REQUIRED' -Dmysql.user=root -Dmysql.password=…
+ * </pre>
+ * The URL names the server without a schema; the account is an administrator. The test makes the schema
+ * {@code orders_compat_it} and the accounts {@code compat_*}, and drops them afterwards. No Redis is needed.
+ */
+class ExternalServerTest {
+    private static final String SCHEMA = "orders_compat_it";
+    private static String server;
+    private static String admin;
+    private static String adminPassword;
+
+    @BeforeAll
+    static void given() throws SQLException {
+        server = System.getProperty("mysql.url");
+        if (server == null || server.isBlank()) {
+            return;
+        }
+        admin = System.getProperty("mysql.user", "root");
+        adminPassword = System.getProperty("mysql.password", "");
+        dropAll();
+        run(st -> st.execute("CREATE DATABASE " + SCHEMA + " CHARACTER SET utf8mb4"));
+    }
+
+    /** Each test is reported as skipped, by name, when no server is given. */
+    @BeforeEach
+    void serverGiven() {
+        assumeTrue(server != null && !server.isBlank(), "no -Dmysql.url given: the tests against an external MySQL are skipped");
+    }
+
+    @AfterAll
+    static void dropAll() throws SQLException {
+        if (server == null || server.isBlank()) {
+            return;
+        }
+        run(st -> {
+            st.execute("DROP DATABASE IF EXISTS " + SCHEMA);
+            for (String u : List.of("compat_sam", "compat_olga", "compat_lead", "compat_lite")) {
+                st.execute("DROP USER IF EXISTS '" + u + "'@'%'");
+            }
+            st.execute("DROP ROLE IF EXISTS compat_team");
+        });
+    }
+
+    @Test
+    void migrateSignInAndTheStatementsThatDifferWorkOnThisServer() throws SQLException {
+        String url = schemaUrl();
+        SqlDialect dialect;
+        String version;
+        try (Connection c = DriverManager.getConnection(server, admin, adminPassword)) {
+            version = SqlDialect.version(c);
+            dialect = SqlDialect.of(c);
+        }
+        assertThat(dialect.supports(version)).as("%s %s is at least %s", dialect.product(), version, dialect.minimumVersion()).isTrue();
+
+        Database.Migrated m = Database.migrate(url, admin, adminPassword, Duration.ofSeconds(10));
+        assertThat(m.version()).isNotBlank();
+
+        // One account per role as the README sets it up, and one whose console role comes through a team role.
+        run(st -> {
+            account(st, dialect, "compat_sam", ConsoleRoles.name(Role.SUPPORT));
+            account(st, dialect, "compat_olga", ConsoleRoles.name(Role.OPS));
+            st.execute("CREATE ROLE compat_team");
+            st.execute("GRANT " + ConsoleRoles.name(Role.OPS) + " TO compat_team");
+            account(st, dialect, "compat_lead", "compat_team");
+        });
+        assertThat(DatabaseAccounts.signIn(url, "compat_sam", "pw-Compat-1", Duration.ofSeconds(5)).active()).isEqualTo(Role.SUPPORT);
+        assertThat(DatabaseAccounts.signIn(url, "compat_olga", "pw-Compat-1", Duration.ofSeconds(5)).active()).isEqualTo(Role.OPS);
+        assertThat(DatabaseAccounts.signIn(url, "compat_lead", "pw-Compat-1", Duration.ofSeconds(5)).active())
+                .as("a console role granted to the default team role").isEqualTo(Role.OPS);
+
+        try (Database db = Database.connectSignedIn(url, "compat_olga", "pw-Compat-1", Duration.ofSeconds(5))) {
+            // The upsert, twice: inserted, then replaced.
+            db.inTransaction(t -> {
+                t.cursors().save(7, "1-0", "e1", 1L);
+                t.cursors().save(7, "2-0", "e1", 2L);
+                return null;
+            });
+            CursorStore.Cursor saved = db.read(t -> t.cursors().read(7));
+            assertThat(saved).isEqualTo(new CursorStore.Cursor("2-0", "e1"));
+            // The audit EXPLAIN answers the tabular plan (MySQL 8.3+ may default to TREE or JSON).
+            AuditEventQuery q = new AuditEventQuery();
+            q.actor = "compat_olga";
+            List<Map<String, Object>> plan = db.read(t -> t.auditEvents().explainHistory(q));
+            assertThat(plan).isNotEmpty().allSatisfy(row -> assertThat(row.keySet()).contains("key", "rows", "Extra"));
+        }
+    }
+
+    @Test
+    void migrateByAnAccountLackingPrivilegesSaysWhatAndChangesNothing() throws SQLException {
+        run(st -> {
+            st.execute("CREATE DATABASE IF NOT EXISTS " + SCHEMA);
+            st.execute("CREATE USER 'compat_lite'@'%' IDENTIFIED BY 'pw-Compat-1'");
+            st.execute("GRANT SELECT, CREATE ON " + SCHEMA + ".* TO 'compat_lite'@'%'");
+        });
+        String lite = schemaUrl().replace("/" + SCHEMA, "/" + SCHEMA + "_lite");
+        run(st -> st.execute("CREATE DATABASE IF NOT EXISTS " + SCHEMA + "_lite"));
+        run(st -> st.execute("GRANT SELECT, CREATE ON " + SCHEMA + "_lite.* TO 'compat_lite'@'%'"));
+        try {
+            org.assertj.core.api.Assertions.assertThatThrownBy(() -> Database.migrate(lite, "compat_lite", "pw-Compat-1", Duration.ofSeconds(5)))
+                    .hasMessageContaining("may not migrate").hasMessageContaining("nothing was changed")
+                    .hasMessageContaining("TRIGGER on `" + SCHEMA + "_lite`");
+            try (Connection c = DriverManager.getConnection(server, admin, adminPassword); Statement st = c.createStatement();
+                 var rs = st.executeQuery("SELECT COUNT(*) FROM information_schema.TABLES WHERE TABLE_SCHEMA = '" + SCHEMA + "_lite'")) {
+                rs.next();
+                assertThat(rs.getInt(1)).isZero();
+            }
+        } finally {
+            run(st -> st.execute("DROP DATABASE " + SCHEMA + "_lite"));
+        }
+    }
+
+    private static void account(Statement st, SqlDialect dialect, String name, String role) throws SQLException {
+        String account = "'" + name + "'@'%'";
+        st.execute("CREATE USER " + account + " IDENTIFIED BY 'pw-Compat-1'");
+        st.execute("GRANT " + role + " TO " + account);
+        st.execute(dialect.setDefaultRole(role, account));
+    }
+
+    /** @return the given server URL with the test's schema in it */
+    private static String schemaUrl() {
+        return server.replaceFirst("^(jdbc:[^/]*//[^/?]*)/?[^?]*", "$1/" + SCHEMA);
+    }
+
+    private static void run(AccessControlledDb.SqlWork work) throws SQLException {
+        try (Connection c = DriverManager.getConnection(server, admin, adminPassword); Statement st = c.createStatement()) {
+            work.run(st);
+        }
+    }
+}
