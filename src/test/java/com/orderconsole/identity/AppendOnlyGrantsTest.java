@@ -1,5 +1,6 @@
 package com.orderconsole.identity;
 
+import com.orderconsole.Slow;
 import com.orderconsole.app.Engine;
 import com.orderconsole.domain.Role;
 import org.junit.jupiter.api.BeforeAll;
@@ -24,6 +25,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * The history is append-only because the database says so: every console account, signed in with its own
  * password, is refused UPDATE and DELETE on the history tables; a read-only account is refused every write.
  */
+@Slow
 class AppendOnlyGrantsTest {
     /** Tables whose rows are never changed once written. */
     private static final List<String> HISTORY = List.of("order_history", "transition_rules");

@@ -1,5 +1,6 @@
 package com.orderconsole.identity;
 
+import com.orderconsole.Slow;
 import com.orderconsole.TestServers;
 import com.orderconsole.app.Engine;
 import com.orderconsole.app.EngineConfig;
@@ -22,6 +23,7 @@ import java.util.List;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** The command line signs in with --db-user and a password from a variable or the terminal. */
+@Slow
 class CliSignInTest {
     private final List<String> asked = new ArrayList<>();
 

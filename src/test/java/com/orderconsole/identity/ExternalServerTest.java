@@ -1,5 +1,6 @@
 package com.orderconsole.identity;
 
+import com.orderconsole.Slow;
 import com.orderconsole.domain.Role;
 import com.orderconsole.store.AuditEventQuery;
 import com.orderconsole.store.ConsoleRoles;
@@ -32,6 +33,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * The URL names the server without a schema; the account is an administrator. The test makes the schema
  * {@code orders_compat_it} and the accounts {@code compat_*}, and drops them afterwards. No Redis is needed.
  */
+@Slow
 class ExternalServerTest {
     private static final String SCHEMA = "orders_compat_it";
     private static String server;

@@ -1,5 +1,6 @@
 package com.orderconsole.identity;
 
+import com.orderconsole.Slow;
 import com.orderconsole.app.Engine;
 import com.orderconsole.app.EngineConfig;
 import com.orderconsole.domain.OrderStatus;
@@ -28,6 +29,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * but neither write nor run scripts (README: Accounts and roles). Redis itself refuses, whatever the
  * console asks for.
  */
+@Slow
 class RedisAclTest {
     /** The README's user for read-only sessions: the console's reads, plus PING and TIME for the health check. */
     private static final String READ_ONLY_USER = "user console_ro on >ro-pw ~osm:* +@read +ping +time -@write -@scripting";

@@ -1,5 +1,6 @@
 package com.orderconsole.identity;
 
+import com.orderconsole.Slow;
 import com.orderconsole.app.Engine;
 import com.orderconsole.domain.HistoryEntry;
 import com.orderconsole.domain.Operator;
@@ -22,6 +23,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** The service layer run by each console account, with the database enforcing that account's grants. */
+@Slow
 class ServicesUnderRolesTest {
     /** The default rules plus PAID -> CANCELLED. */
     private static final String RULES = "{\"terminal\":[\"FINISHED\",\"CANCELLED\"],\"transitions\":{\"WAIT_PAY\":[\"PAID\",\"CANCELLED\"],"

@@ -1,5 +1,6 @@
 package com.orderconsole.identity;
 
+import com.orderconsole.Slow;
 import com.orderconsole.app.EngineConfig;
 import com.orderconsole.domain.Operator;
 import com.orderconsole.domain.Role;
@@ -28,6 +29,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * The sign-in dialog's refusal read whole .
  */
+@Slow
 class SignInRefusalViewTest extends FxRobot {
     private final List<Operator> signedIn = new CopyOnWriteArrayList<>();
     private final List<EngineConfig> configs = new CopyOnWriteArrayList<>();

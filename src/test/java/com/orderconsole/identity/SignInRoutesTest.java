@@ -1,5 +1,6 @@
 package com.orderconsole.identity;
 
+import com.orderconsole.Slow;
 import com.orderconsole.TestServers;
 import com.orderconsole.app.Engine;
 import com.orderconsole.app.SignIn;
@@ -18,6 +19,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * Sign-in through the URLs of a replicated or load-balanced MySQL, and through a role an account reaches by way of
  * another role (a team's role granted a console role), on a server with grant tables.
  */
+@Slow
 class SignInRoutesTest {
     @BeforeEach
     void reset() {

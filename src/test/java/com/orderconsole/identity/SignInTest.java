@@ -1,5 +1,6 @@
 package com.orderconsole.identity;
 
+import com.orderconsole.Slow;
 import com.orderconsole.RawRedis;
 import com.orderconsole.TestServers;
 import com.orderconsole.app.Engine;
@@ -19,6 +20,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** Who works through an engine comes from the database account, never from what the operator says. */
+@Slow
 class SignInTest {
     @BeforeEach
     void reset() {

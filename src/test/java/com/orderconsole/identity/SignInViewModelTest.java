@@ -1,5 +1,6 @@
 package com.orderconsole.identity;
 
+import com.orderconsole.Slow;
 import com.orderconsole.TestServers;
 import com.orderconsole.app.EngineConfig;
 import com.orderconsole.domain.Operator;
@@ -14,6 +15,7 @@ import java.util.List;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** The sign-in dialog's model against the access-controlled database. */
+@Slow
 class SignInViewModelTest {
     private final List<EngineConfig> configs = new ArrayList<>();
     private final List<Operator> operators = new ArrayList<>();

@@ -1,5 +1,6 @@
 package com.orderconsole.identity;
 
+import com.orderconsole.Slow;
 import com.orderconsole.app.EngineConfig;
 import com.orderconsole.domain.Operator;
 import com.orderconsole.domain.Role;
@@ -26,6 +27,7 @@ import java.util.concurrent.TimeoutException;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** The sign-in dialog headless: a refused password stays in the dialog with the reason, an accepted one hands over. */
+@Slow
 class SignInViewTest extends FxRobot {
     private final List<Operator> signedIn = new CopyOnWriteArrayList<>();
     private final List<EngineConfig> configs = new CopyOnWriteArrayList<>();

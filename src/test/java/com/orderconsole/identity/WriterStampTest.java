@@ -1,5 +1,6 @@
 package com.orderconsole.identity;
 
+import com.orderconsole.Slow;
 import com.orderconsole.app.Engine;
 import com.orderconsole.domain.OrderStatus;
 import com.orderconsole.domain.TransitionRequest;
@@ -19,6 +20,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * client put into it, and the audit view flags a row naming an actor other than its writer outside the follower's
  * normal work. Against MariaDB with grant tables and one account per role, each signed in with its own password.
  */
+@Slow
 class WriterStampTest {
     @Test
     void aSupportAccountsRowInAnAdminsNameIsStampedWithItsOwnLoginAndFlagged() throws Exception {

@@ -1,5 +1,6 @@
 package com.orderconsole.store;
 
+import com.orderconsole.Slow;
 import com.orderconsole.identity.AccessControlledDb;
 import net.sf.jsqlparser.parser.CCJSqlParserUtil;
 import org.apache.ibatis.mapping.MappedStatement;
@@ -43,6 +44,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * MySQL 8 takes it is in {@link #PARSER_GAPS}, each with the manual page that says MySQL takes it: that part is taken
  * out before parsing (a whole statement when nothing else of it can be parsed); the MariaDB-only rules still apply.
  */
+@Slow
 class MySqlGrammarTest {
     /** Forms MariaDB takes and MySQL 8.0/8.4 refuses (or deprecates), with where MySQL's manual says so. */
     static final Map<Pattern, String> MARIADB_ONLY = new LinkedHashMap<>();
