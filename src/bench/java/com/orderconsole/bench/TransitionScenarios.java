@@ -9,6 +9,7 @@ import com.orderconsole.redis.LuaScript;
 import com.orderconsole.redis.RedisKeys;
 import com.orderconsole.app.Services;
 import com.orderconsole.service.follower.Follower;
+import com.orderconsole.service.follower.FollowerSettings;
 import com.orderconsole.service.follower.FollowerStatus;
 import com.orderconsole.store.OrderStore;
 import io.lettuce.core.ScriptOutputType;
@@ -307,18 +308,18 @@ final class TransitionScenarios {
         // Warm-up, as the MySQL-only path has one: the first drain of a JVM runs the follower's code cold
         // (issue 15, third pass: 78 µs of JVM CPU per change in the first drain, ~40 in later ones at the same settings).
         followerDrain(s, drains * orders, warm, 4L * warm, "warm-up", false);
-        double applyRate = followerDrain(s, 0, orders, count, "product settings: " + Follower.defaultThreads() + " buckets in parallel, "
-                + Follower.defaultBatch() + " entries per transaction, one multi-row history INSERT and one multi-row guarded UPDATE each", true);
+        double applyRate = followerDrain(s, 0, orders, count, "product settings: " + FollowerSettings.defaultThreads() + " buckets in parallel, "
+                + FollowerSettings.defaultBatch() + " entries per transaction, one multi-row history INSERT and one multi-row guarded UPDATE each", true);
         s.follower().tune(1, 500);
         double oldRate = followerDrain(s, orders, orders, count, "what-if, the earlier settings: one thread, 500 entries per transaction", false);
-        s.follower().tune(Follower.defaultThreads(), Follower.defaultBatch());
+        s.follower().tune(FollowerSettings.defaultThreads(), FollowerSettings.defaultBatch());
         table.add(Row.info("  follower speed-up over the earlier settings, same run", Table.num(applyRate / oldRate, 1) + "×", ""));
         int next = 2;
         for (int[] tb : matrix) {
             s.follower().tune(tb[0], tb[1]);
             followerDrain(s, next++ * orders, orders, count, "what-if: " + tb[0] + " thread(s), " + tb[1] + " entries per transaction", false);
         }
-        s.follower().tune(Follower.defaultThreads(), Follower.defaultBatch());
+        s.follower().tune(FollowerSettings.defaultThreads(), FollowerSettings.defaultBatch());
         for (String group : without) {
             List<String> restore = new ArrayList<>();
             for (String ti : group.split("\\+")) {

@@ -39,7 +39,7 @@ public final class Services implements AutoCloseable {
     /**
      * Cancels per pipelined round and rounds per bucket per tick (at most 10,000 per bucket per second).
      * 100, not 500: in the sweep-storm benchmark 500 in flight held concurrent payments back (p99 31 ms);
-     * 100 kept their p99 at 7 ms and still cancelled 100,000 orders in 8 s (BENCHMARKS.md).
+     * 100 kept their p99 at 7 ms and still cancelled 100,000 orders in 8 s (docs/benchmarks-history.md, sweep storm).
      */
     static final int SWEEP_BATCH = 100;
     /** Rounds per bucket per tick, see {@link #SWEEP_BATCH}. */
@@ -96,7 +96,7 @@ public final class Services implements AutoCloseable {
         this.importer = new OlistImporter(creator, db, access, paymentTimeout);
         this.simulator = new TrafficSimulator(orders, transitions, access);
         // Bulk moves keep 500 calls in flight: on a Redis connection of their own, like the sweeper's, they never queue in
-        // front of single moves (run 2 of BENCHMARKS.md's issue 13: single-move p99 16 -> 83 ms on the shared connection).
+        // front of single moves (run 2 of issue 13 in docs/benchmarks-history.md: single-move p99 16 -> 83 ms on the shared connection).
         TransitionService bulkMoves = new TransitionService(clock, redis.orders().onOwnConnection(), db, orders, rules, follower, audit, access);
         this.bulk = new BulkService(clock, redis.orders(), db, orders, bulkMoves, rules, access, follower, audit);
         this.auditView = new AuditService(db, rules);

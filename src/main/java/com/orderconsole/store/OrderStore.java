@@ -21,7 +21,7 @@ public final class OrderStore {
      *
      * <p>Why JSON_TABLE and not a derived table of {@code SELECT ? UNION ALL SELECT ? …}: MariaDB parses and
      * plans each of those 500 SELECTs as a query block of its own; one JSON text is one thing to parse. Measured
-     * side by side on the same rows (BENCHMARKS.md, issue 15, "statement cost"): 16.0 µs of MariaDB CPU per order
+     * side by side on the same rows (docs/benchmarks-history.md, issue 15, "statement cost"): 16.0 µs of MariaDB CPU per order
      * moved in the UNION ALL form, 9.6 µs in this one.
      */
     static final String APPLY_ALL = "UPDATE orders o JOIN JSON_TABLE(?, '$[*]' COLUMNS (id VARCHAR(64) PATH '$[0]', "

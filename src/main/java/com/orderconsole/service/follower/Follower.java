@@ -5,7 +5,6 @@ import com.orderconsole.domain.Operator;
 import com.orderconsole.domain.OrderStatus;
 import com.orderconsole.domain.ResultCode;
 import com.orderconsole.domain.Role;
-import com.orderconsole.domain.TransitionRules;
 import com.orderconsole.redis.OrderStateStore;
 import com.orderconsole.redis.OutboxEntry;
 import com.orderconsole.redis.OutboxStore;
@@ -27,8 +26,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.Semaphore;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -45,31 +42,6 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 public final class Follower implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(Follower.class);
-    /** Entries per MySQL transaction (system property {@code orderconsole.follower.batch}). */
-    static final int BATCH = Integer.getInteger("orderconsole.follower.batch", 2000);
-    /**
-     * Buckets applied at the same time, each on its own thread and connection (system property
-     * {@code orderconsole.follower.threads}). Safe: a bucket's cursor row is locked for its transaction,
-     * and in this process a bucket is drained by one thread at a time ({@link #bucketLocks}).
-     */
-    static final int THREADS_MAX = RedisKeys.buckets();
-    static final int THREADS = Math.max(1, Math.min(THREADS_MAX, Integer.getInteger("orderconsole.follower.threads", 4)));
-    /** @return buckets applied at the same time unless {@link #tune} says otherwise */
-    public static int defaultThreads() {
-        return THREADS;
-    }
-
-    /** @return entries per MySQL transaction unless {@link #tune} says otherwise */
-    public static int defaultBatch() {
-        return BATCH;
-    }
-
-    /**
-     * Least time between the starts of two drains of the background loop, ms (system property
-     * {@code orderconsole.follower.lingerMs}). Nudged after every transition, the loop would otherwise start a drain
-     * the moment the last one ended, with a few entries per bucket, each batch paying its own transaction.
-     */
-    static final long LINGER_MS = Long.getLong("orderconsole.follower.lingerMs", 100);
 
     /** A batch that lost a deadlock (InnoDB rolled it back whole) is tried again this many times. */
     private static final int DEADLOCK_RETRIES = 5;
@@ -81,27 +53,24 @@ public final class Follower implements AutoCloseable {
     private final OrderStateStore states;
     private final Database db;
     private final Access access;
-    private final Semaphore wake = new Semaphore(0);
     private final AtomicLong applied = new AtomicLong();
     /** Per bucket, the stream id this process last trimmed up to; guarded by that bucket's lock. */
     private final String[] trimmedUpTo = new String[RedisKeys.buckets()];
     /** One bucket is drained by one thread of this process at a time (the cursor row lock does so across processes). */
     private final java.util.concurrent.locks.ReentrantLock[] bucketLocks = new java.util.concurrent.locks.ReentrantLock[RedisKeys.buckets()];
     private java.util.concurrent.ExecutorService pool;
-    private volatile int threads = THREADS;
-    private volatile int batch = BATCH;
+    private volatile int threads = FollowerSettings.THREADS;
+    private volatile int batch = FollowerSettings.BATCH;
     private volatile String lastError;
-    private volatile boolean running;
-    private Thread thread;
     private boolean cursorsEnsured;
     /** One line an hour that MySQL lacks orders Redis has: after a MySQL restore every batch would say it. */
     private final LogLimiter redisOnlyLog = new LogLimiter(3_600_000);
     /** Lets terminal orders leave Redis after MySQL has them (issue 16); null: they stay. */
-    /** Null: terminal orders stay in Redis after the follower applies them. */
     private final TerminalRetention retention;
-    /** The terminal statuses of the rules in force (a move out of one needs an override record). */
-    /** The terminal statuses of the rules in force, for the sequence check. */
-    private final java.util.function.Supplier<java.util.Set<OrderStatus>> terminal;
+    /** The background drain and its watch (started by {@link #start}). */
+    private final FollowerLoop loop;
+    /** Every entry must follow MySQL's history (issue 25). */
+    private final SequenceCheck sequence;
     private volatile boolean sequenceCheck = true;
 
     /**
@@ -112,7 +81,8 @@ public final class Follower implements AutoCloseable {
      */
     public Follower(RedisConnection clock, OutboxStore outbox, RulesStore rules, OrderStateStore states, Database db, Access access,
                     java.util.function.Supplier<java.util.Set<OrderStatus>> terminal, TerminalRetention retention) {
-        this.terminal = terminal;
+        this.sequence = new SequenceCheck(terminal);
+        this.loop = new FollowerLoop(db.where(), () -> drainOnce(), this::countQuietly, e -> lastError = e);
         this.retention = retention;
         this.clock = clock;
         this.outbox = outbox;
@@ -260,12 +230,12 @@ public final class Follower implements AutoCloseable {
      * Changes how the follower applies (benchmarks compare settings in one run; the defaults come from
      * system properties {@code orderconsole.follower.threads} and {@code orderconsole.follower.batch}).
      *
-     * @param threads buckets applied at the same time, 1..{@value #THREADS_MAX}
+     * @param threads buckets applied at the same time, 1..{@value FollowerSettings#THREADS_MAX}
      * @param batch entries per MySQL transaction, at least 1
      */
     public void tune(int threads, int batch) {
-        if (threads < 1 || threads > THREADS_MAX || batch < 1) {
-            throw new IllegalArgumentException("threads 1.." + THREADS_MAX + " and batch >= 1, not " + threads + " and " + batch);
+        if (threads < 1 || threads > FollowerSettings.THREADS_MAX || batch < 1) {
+            throw new IllegalArgumentException("threads 1.." + FollowerSettings.THREADS_MAX + " and batch >= 1, not " + threads + " and " + batch);
         }
         synchronized (this) {
             if (pool != null && threads != this.threads) {
@@ -309,10 +279,10 @@ public final class Follower implements AutoCloseable {
         for (int attempt = 1; ; attempt++) {
             try {
                 int n = drainBatchOnce(bucket, epoch, before);
-                answeredMs = System.currentTimeMillis();
+                loop.answered();
                 return n;
             } catch (RuntimeException e) {
-                answeredMs = System.currentTimeMillis(); // an error is an answer: the loop's failure line tells of it
+                loop.answered(); // an error is an answer: the loop's failure line tells of it
                 // InnoDB rolled the whole transaction back (rows, cursor): nothing of it happened, so
                 // trying again is safe. Anything else goes to the caller.
                 if (attempt > DEADLOCK_RETRIES || !Database.lostDeadlock(e)) {
@@ -382,9 +352,9 @@ public final class Follower implements AutoCloseable {
             boolean sequenced = false;
             if (sequenceCheck) {
                 java.util.Set<String> unvouched = new java.util.HashSet<>();
-                sequenced = chainHolds(batch, recordedBefore, unvouched);
-                java.util.Set<String> forged = sequenced ? (unvouched.isEmpty() ? java.util.Set.of() : outOfSequence(t, batch, recordedBefore, unvouched))
-                        : outOfSequence(t, batch, recordedBefore, null);
+                sequenced = sequence.chainHolds(batch, recordedBefore, unvouched);
+                java.util.Set<String> forged = sequenced ? (unvouched.isEmpty() ? java.util.Set.of() : setAsideOutOfSequence(t, batch, recordedBefore, unvouched))
+                        : setAsideOutOfSequence(t, batch, recordedBefore, null);
                 if (!forged.isEmpty()) {
                     recordedBefore = without(recordedBefore, forged);
                     rows = rowsOf(batch, recordedBefore);
@@ -402,7 +372,7 @@ public final class Follower implements AutoCloseable {
                     // lacks): undone, judged entry by entry against MySQL, and applied again under the version guard.
                     beforeHistory.undo();
                     sequenced = false;
-                    java.util.Set<String> forged = outOfSequence(t, batch, recordedBefore, null);
+                    java.util.Set<String> forged = setAsideOutOfSequence(t, batch, recordedBefore, null);
                     if (!forged.isEmpty()) {
                         recordedBefore = without(recordedBefore, forged);
                         rows = rowsOf(batch, recordedBefore);
@@ -449,131 +419,17 @@ public final class Follower implements AutoCloseable {
         return n;
     }
 
-    /**
-     * The sequence check (issue 25): every entry must follow MySQL's history. transition.lua writes, per order, entries
-     * whose from-status is the status the order had and whose version is the version after the call (applied: one
-     * more than before; refused: the same), in stream order. A well-formed entry XADDed by hand into the right bucket
-     * (the fence and the bucket check let it pass) moved a FINISHED order back to PAID and jumped v6 to v9. Here the
-     * batch's orders are read from MySQL in one SELECT and each order's entries are walked from MySQL's status and
-     * version on; an entry is set aside as a dead letter (OUT_OF_SEQUENCE, with words) when:
-     * <ul>
-     * <li>applied with a version other than the order's version + 1 (a jump);</li>
-     * <li>its from-status is not the order's status at that version;</li>
-     * <li>applied out of a terminal status of the rules in force without an override record in the audit log
-     *     (TransitionService writes it before it runs an admin's override);</li>
-     * <li>refused with a version above the order's (the script writes the version it read).</li>
-     * </ul>
-     * Entries at or below MySQL's version are replays or history conflicts, decided as before; orders MySQL lacks are
-     * the invented-order check's. Gaps the product itself makes are none: a rebuilt or restored Redis state takes
-     * MySQL's status and version, and entries of an older copy read during a restore are at or below them.
-     *
-     * @return stream ids of the entries set aside
-     */
-    private java.util.Set<String> outOfSequence(Tables t, List<OutboxEntry> batch, java.util.Set<String> recordedBefore,
-                                                java.util.Set<String> only) {
-        java.util.LinkedHashSet<String> ids = new java.util.LinkedHashSet<>();
-        for (OutboxEntry e : batch) {
-            if (e.readable() && !recordedBefore.contains(e.streamId()) && (only == null || only.contains(e.entry().orderId()))) {
-                ids.add(e.entry().orderId());
-            }
-        }
-        if (ids.isEmpty()) {
-            return java.util.Set.of();
-        }
-        Map<String, long[]> at = new java.util.HashMap<>(ids.size() * 2);
-        for (com.orderconsole.store.OrderRow r : t.orders().heads(new ArrayList<>(ids))) {
-            at.put(r.orderId, new long[]{r.status, r.version});
-        }
-        java.util.Set<OrderStatus> terminals = terminal.get();
-        java.util.Set<String> overrides = null;
-        java.util.Set<String> out = new java.util.HashSet<>();
-        for (OutboxEntry oe : batch) {
-            if (!oe.readable() || recordedBefore.contains(oe.streamId()) || only != null && !only.contains(oe.entry().orderId())) {
-                continue;
-            }
-            HistoryEntry e = oe.entry();
-            long[] s = at.get(e.orderId());
-            if (s == null || e.version() < s[1] || e.version() == s[1] && e.code() == ResultCode.APPLIED) {
-                continue; // MySQL lacks the order, or a replay / history conflict: decided further on
-            }
-            int from = e.from() == null ? 0 : e.from().code();
-            String why = null;
-            if (e.code() == ResultCode.APPLIED) {
-                if (e.version() != s[1] + 1) {
-                    why = "version " + e.version() + " does not follow MySQL's version " + s[1] + " of order " + e.orderId()
-                            + " (a move adds exactly 1)";
-                } else if (from != s[0]) {
-                    why = "it moves order " + e.orderId() + " from " + name(from) + ", but MySQL has it " + name((int) s[0])
-                            + " at version " + s[1];
-                } else if (terminals.contains(e.from())) {
-                    if (overrides == null) {
-                        overrides = t.audit().overrides(new ArrayList<>(ids));
-                    }
-                    if (!overrides.contains(e.orderId() + "/" + e.version())) {
-                        why = "it moves order " + e.orderId() + " out of terminal status " + e.from() + " without an override "
-                                + "recorded in the audit log for version " + e.version();
-                    }
-                }
-            } else if (e.version() > s[1]) {
-                why = "a refused move at version " + e.version() + " of order " + e.orderId() + ", which MySQL has at version " + s[1];
-            } else if (from != s[0]) {
-                why = "a refused move from " + name(from) + " of order " + e.orderId() + ", which MySQL has " + name((int) s[0])
-                        + " at version " + s[1];
-            }
-            if (why != null) {
-                out.add(oe.streamId());
-                setAside(t, DeadLetterRow.OUT_OF_SEQUENCE, oe, e.orderId(), "outbox entry does not follow MySQL's history: " + why
-                        + "; transition.lua never writes such an entry, so it was not applied");
-            } else if (e.code() == ResultCode.APPLIED) {
-                s[0] = e.to().code();
-                s[1] = e.version();
-            }
-        }
-        return out;
-    }
-
-    /**
-     * The batch's entries checked against each other, per order in stream order, as {@link #outOfSequence} checks them
-     * against MySQL: an applied entry moves from the status and version the order's previous entry left, a refused one
-     * stands at them. Checks no first entry against MySQL (the guarded UPDATE does) and no override record.
-     *
-     * @param unvouched filled with the orders that have refused entries only (no UPDATE vouches for their state)
-     * @return false when an entry breaks its order's chain or moves out of a terminal status (MySQL must be read)
-     */
-    private boolean chainHolds(List<OutboxEntry> batch, java.util.Set<String> recordedBefore, java.util.Set<String> unvouched) {
-        java.util.Set<OrderStatus> terminals = terminal.get();
-        Map<String, long[]> state = new java.util.HashMap<>();
-        java.util.Set<String> moved = new java.util.HashSet<>();
-        for (OutboxEntry oe : batch) {
-            if (!oe.readable() || recordedBefore.contains(oe.streamId())) {
-                continue;
-            }
-            HistoryEntry e = oe.entry();
-            int from = e.from() == null ? 0 : e.from().code();
-            boolean applied = e.code() == ResultCode.APPLIED;
-            if (applied && terminals.contains(e.from())) {
-                return false;
-            }
-            long[] s = state.get(e.orderId());
-            if (s != null && (from != s[0] || e.version() != (applied ? s[1] + 1 : s[1]))) {
-                return false;
-            }
-            if (s == null) {
-                s = new long[]{from, applied ? e.version() - 1 : e.version()};
-                state.put(e.orderId(), s);
-            }
-            if (applied) {
-                s[0] = e.to().code();
-                s[1] = e.version();
-                moved.add(e.orderId());
-            }
-        }
-        for (String id : state.keySet()) {
-            if (!moved.contains(id)) {
-                unvouched.add(id);
-            }
-        }
-        return true;
+    /** @return stream ids of the entries {@link SequenceCheck#outOfSequence} found, each set aside as a dead letter */
+    private java.util.Set<String> setAsideOutOfSequence(Tables t, List<OutboxEntry> batch, java.util.Set<String> recordedBefore,
+                                                         java.util.Set<String> only) {
+        Map<OutboxEntry, String> found = sequence.outOfSequence(t, batch, recordedBefore, only);
+        java.util.Set<String> ids = new java.util.HashSet<>();
+        found.forEach((oe, why) -> {
+            ids.add(oe.streamId());
+            setAside(t, DeadLetterRow.OUT_OF_SEQUENCE, oe, oe.entry().orderId(), "outbox entry does not follow MySQL's history: " + why
+                    + "; transition.lua never writes such an entry, so it was not applied");
+        });
+        return ids;
     }
 
     private static java.util.Set<String> without(java.util.Set<String> recordedBefore, java.util.Set<String> forged) {
@@ -590,10 +446,6 @@ public final class Follower implements AutoCloseable {
             }
         }
         return kept;
-    }
-
-    private static String name(int status) {
-        return status >= 1 && status <= OrderStatus.values().length ? OrderStatus.ofCode(status).name() : "status " + status;
     }
 
     /** What {@link #apply} did: distinct orders it moved under the version guard, and rows the guard changed. */
@@ -817,75 +669,15 @@ public final class Follower implements AutoCloseable {
 
     /** Wakes the background follower now (called after each transition). */
     public void nudge() {
-        if (wake.availablePermits() == 0) {
-            wake.release();
-        }
+        loop.nudge();
     }
 
     /**
      * Starts the background follower: drains when nudged and at least every {@code idle}; backs off
-     * while MySQL or Redis is down.
+     * while MySQL or Redis is down, and says in the log when MySQL stops answering.
      */
-    public synchronized void start(Duration idle) {
-        if (running) {
-            return;
-        }
-        running = true;
-        thread = new Thread(() -> loop(idle), "follower");
-        thread.setDaemon(true);
-        thread.start();
-        Thread watch = new Thread(this::watchForStall, "follower-watch");
-        watch.setDaemon(true);
-        watch.start();
-    }
-
-    private void loop(Duration idle) {
-        // One line per 30 s while failing, one when syncing again: a MySQL outage is read by on-call in the log.
-        LogLimiter failures = new LogLimiter(30_000);
-        long lastStart = 0;
-        while (running) {
-            try {
-                wake.tryAcquire(idle.toMillis(), TimeUnit.MILLISECONDS);
-                long since = (System.nanoTime() - lastStart) / 1_000_000;
-                if (since < LINGER_MS) {
-                    Thread.sleep(LINGER_MS - since);
-                }
-                wake.drainPermits();
-                if (!running) {
-                    break;
-                }
-                lastStart = System.nanoTime();
-                answeredMs = System.currentTimeMillis();
-                drainingSinceMs = answeredMs;
-                long stalledSince;
-                try {
-                    drainOnce();
-                } finally {
-                    stalledSince = drainEnded();
-                }
-                long from = failingSinceMs != 0 ? failingSinceMs : stalledSince;
-                if (from != 0) {
-                    log.info("MySQL follower syncing again after {} s: the transitions that waited in the Redis "
-                            + "outbox are being applied to MySQL", (System.currentTimeMillis() - from) / 1000);
-                    failingSinceMs = 0;
-                }
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                break;
-            } catch (RuntimeException e) {
-                lastError = e.getMessage();
-                countQuietly();
-                if (failingSinceMs == 0) {
-                    failingSinceMs = System.currentTimeMillis();
-                }
-                long held = failures.occurrence("sync");
-                if (held >= 0) {
-                    log.warn("MySQL follower cannot sync now, transitions stay in the Redis outbox, retrying every second: {}{}",
-                            e.getMessage(), failures.more(held));
-                }
-                sleepQuietly(1000);
-            }
-        }
+    public void start(Duration idle) {
+        loop.start(idle);
     }
 
     /**
@@ -938,7 +730,7 @@ public final class Follower implements AutoCloseable {
             } catch (RuntimeException e) {
                 lastError = e.getMessage();
             }
-            sleepQuietly(100);
+            FollowerLoop.sleepQuietly(100);
         }
         return false;
     }
@@ -1035,82 +827,7 @@ public final class Follower implements AutoCloseable {
             long age = now - first;
             oldest = oldest == null ? age : Math.max(oldest, age);
         }
-        return new FollowerStatus(pending, approximate, oldest, applied.get(), lastError, backlogWarning(pending, approximate, oldest));
-    }
-
-    /**
-     * Outbox backlog past which {@link #status} warns: entries pending (system property
-     * {@code orderconsole.follower.warnPending}, default 100,000) or age of the oldest (ms,
-     * {@code orderconsole.follower.warnAgeMs}, default 10,000).
-     */
-    static final long WARN_PENDING = Long.getLong("orderconsole.follower.warnPending", 100_000);
-    static final long WARN_AGE_MS = Long.getLong("orderconsole.follower.warnAgeMs", 10_000);
-
-    static String backlogWarning(long pending, boolean approximate, Long oldestMs) {
-        boolean many = pending > WARN_PENDING;
-        boolean old = oldestMs != null && oldestMs > WARN_AGE_MS;
-        if (!many && !old) {
-            return null;
-        }
-        return String.format(java.util.Locale.ROOT, "MySQL sync backlog: %,d%s changes wait in the Redis outbox, the oldest %,d s old "
-                        + "(warns past %,d changes or %,d s; they are applied when MySQL keeps up, nothing is lost)",
-                pending, approximate ? "+" : "", oldestMs == null ? 0 : oldestMs / 1000, WARN_PENDING, WARN_AGE_MS / 1000);
-    }
-
-    /**
-     * How long the background follower may wait on MySQL with no batch done before it says so in the log (ms; system
-     * property {@code orderconsole.follower.stallWarnMs}, default 5,000). A MySQL that hangs (stopped, or a lock held by
-     * another session) raises no error until the 30 s socket timeout, and a shorter hang raised none at all: the log
-     * was silent while the outbox grew.
-     */
-    static final long STALL_WARN_MS = Long.getLong("orderconsole.follower.stallWarnMs", 5_000);
-    private final Object stallLock = new Object();
-    /**
-     * Wall-clock ms: when the background loop's current drain began (0 between drains), when a batch of it last
-     * finished or failed, and when the loop's current run of failures began (0 while syncing).
-     */
-    private volatile long drainingSinceMs;
-    private volatile long answeredMs;
-    private volatile long failingSinceMs;
-    /** When the current drain stopped making progress, once the watch has said so (0 otherwise); guarded by stallLock. */
-    private long stalledSinceMs;
-
-    private void watchForStall() {
-        while (running) {
-            sleepQuietly(1000);
-            synchronized (stallLock) {
-                long since = drainingSinceMs;
-                if (since == 0 || stalledSinceMs != 0 || failingSinceMs != 0) {
-                    continue; // an outage already in the log is not told again as a wait
-                }
-                long quietFrom = Math.max(since, answeredMs);
-                long quiet = System.currentTimeMillis() - quietFrom;
-                if (quiet > STALL_WARN_MS) {
-                    stalledSinceMs = quietFrom;
-                    lastError = "MySQL at " + db.where() + " has not answered for " + quiet / 1000 + " s";
-                    log.warn("MySQL follower has waited {} s for MySQL at {} to answer (a hung server, or a lock held by another "
-                            + "session): transitions stay in the Redis outbox and are applied once it answers", quiet / 1000, db.where());
-                }
-            }
-        }
-    }
-
-    /** Ends the loop's drain; @return when it stopped making progress if the watch said so, else 0. */
-    private long drainEnded() {
-        synchronized (stallLock) {
-            drainingSinceMs = 0;
-            long s = stalledSinceMs;
-            stalledSinceMs = 0;
-            return s;
-        }
-    }
-
-    private static void sleepQuietly(long ms) {
-        try {
-            Thread.sleep(ms);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+        return new FollowerStatus(pending, approximate, oldest, applied.get(), lastError, FollowerSettings.backlogWarning(pending, approximate, oldest));
     }
 
     @Override
@@ -1121,14 +838,6 @@ public final class Follower implements AutoCloseable {
                 pool.shutdown();
             }
         }
-        running = false;
-        wake.release();
-        if (thread != null) {
-            try {
-                thread.join(5000);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        }
+        loop.close();
     }
 }

@@ -8,15 +8,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 class BacklogWarningTest {
     @Test
     void quietBelowBothLimits() {
-        assertThat(Follower.backlogWarning(10, false, 500L)).isNull();
-        assertThat(Follower.backlogWarning(0, false, null)).isNull();
+        assertThat(FollowerSettings.backlogWarning(10, false, 500L)).isNull();
+        assertThat(FollowerSettings.backlogWarning(0, false, null)).isNull();
     }
 
     @Test
     void saysSoWithTheFigurePastEitherLimit() {
-        assertThat(Follower.backlogWarning(Follower.WARN_PENDING + 1, true, 2_000L))
+        assertThat(FollowerSettings.backlogWarning(FollowerSettings.WARN_PENDING + 1, true, 2_000L))
                 .contains("100,001+ changes wait in the Redis outbox").contains("oldest 2 s");
-        assertThat(Follower.backlogWarning(5, false, Follower.WARN_AGE_MS + 5_000))
+        assertThat(FollowerSettings.backlogWarning(5, false, FollowerSettings.WARN_AGE_MS + 5_000))
                 .contains("5 changes wait").contains("oldest 15 s");
     }
 }

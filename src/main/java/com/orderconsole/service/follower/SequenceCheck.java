@@ -1,0 +1,155 @@
+package com.orderconsole.service.follower;
+
+import com.orderconsole.domain.HistoryEntry;
+import com.orderconsole.domain.OrderStatus;
+import com.orderconsole.domain.ResultCode;
+import com.orderconsole.redis.OutboxEntry;
+import com.orderconsole.store.Tables;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Supplier;
+
+/**
+ * Whether a batch of outbox entries follows MySQL's history (issue 25): a well-formed entry written into a bucket's
+ * outbox by hand must not move an order. The follower asks {@link #chainHolds} first (no MySQL read) and
+ * {@link #outOfSequence} only when the chain or the guarded UPDATE says MySQL must be read.
+ */
+final class SequenceCheck {
+    private final Supplier<java.util.Set<OrderStatus>> terminal;
+
+    /** @param terminal the terminal statuses of the rules in force (a move out of one needs an override record) */
+    SequenceCheck(Supplier<java.util.Set<OrderStatus>> terminal) {
+        this.terminal = terminal;
+    }
+
+    /**
+     * The sequence check (issue 25): every entry must follow MySQL's history. transition.lua writes, per order, entries
+     * whose from-status is the status the order had and whose version is the version after the call (applied: one
+     * more than before; refused: the same), in stream order. A well-formed entry XADDed by hand into the right bucket
+     * (the fence and the bucket check let it pass) moved a FINISHED order back to PAID and jumped v6 to v9. Here the
+     * batch's orders are read from MySQL in one SELECT and each order's entries are walked from MySQL's status and
+     * version on; an entry is set aside as a dead letter (OUT_OF_SEQUENCE, with words) when:
+     * <ul>
+     * <li>applied with a version other than the order's version + 1 (a jump);</li>
+     * <li>its from-status is not the order's status at that version;</li>
+     * <li>applied out of a terminal status of the rules in force without an override record in the audit log
+     *     (TransitionService writes it before it runs an admin's override);</li>
+     * <li>refused with a version above the order's (the script writes the version it read).</li>
+     * </ul>
+     * Entries at or below MySQL's version are replays or history conflicts, decided as before; orders MySQL lacks are
+     * the invented-order check's. Gaps the product itself makes are none: a rebuilt or restored Redis state takes
+     * MySQL's status and version, and entries of an older copy read during a restore are at or below them.
+     *
+     * @return the entries that do not follow, in stream order, each with why in words (the caller sets them aside)
+     */
+    Map<OutboxEntry, String> outOfSequence(Tables t, List<OutboxEntry> batch, java.util.Set<String> recordedBefore,
+                                                java.util.Set<String> only) {
+        java.util.LinkedHashSet<String> ids = new java.util.LinkedHashSet<>();
+        for (OutboxEntry e : batch) {
+            if (e.readable() && !recordedBefore.contains(e.streamId()) && (only == null || only.contains(e.entry().orderId()))) {
+                ids.add(e.entry().orderId());
+            }
+        }
+        if (ids.isEmpty()) {
+            return Map.of();
+        }
+        Map<String, long[]> at = new java.util.HashMap<>(ids.size() * 2);
+        for (com.orderconsole.store.OrderRow r : t.orders().heads(new ArrayList<>(ids))) {
+            at.put(r.orderId, new long[]{r.status, r.version});
+        }
+        java.util.Set<OrderStatus> terminals = terminal.get();
+        java.util.Set<String> overrides = null;
+        Map<OutboxEntry, String> out = new java.util.LinkedHashMap<>();
+        for (OutboxEntry oe : batch) {
+            if (!oe.readable() || recordedBefore.contains(oe.streamId()) || only != null && !only.contains(oe.entry().orderId())) {
+                continue;
+            }
+            HistoryEntry e = oe.entry();
+            long[] s = at.get(e.orderId());
+            if (s == null || e.version() < s[1] || e.version() == s[1] && e.code() == ResultCode.APPLIED) {
+                continue; // MySQL lacks the order, or a replay / history conflict: decided further on
+            }
+            int from = e.from() == null ? 0 : e.from().code();
+            String why = null;
+            if (e.code() == ResultCode.APPLIED) {
+                if (e.version() != s[1] + 1) {
+                    why = "version " + e.version() + " does not follow MySQL's version " + s[1] + " of order " + e.orderId()
+                            + " (a move adds exactly 1)";
+                } else if (from != s[0]) {
+                    why = "it moves order " + e.orderId() + " from " + name(from) + ", but MySQL has it " + name((int) s[0])
+                            + " at version " + s[1];
+                } else if (terminals.contains(e.from())) {
+                    if (overrides == null) {
+                        overrides = t.audit().overrides(new ArrayList<>(ids));
+                    }
+                    if (!overrides.contains(e.orderId() + "/" + e.version())) {
+                        why = "it moves order " + e.orderId() + " out of terminal status " + e.from() + " without an override "
+                                + "recorded in the audit log for version " + e.version();
+                    }
+                }
+            } else if (e.version() > s[1]) {
+                why = "a refused move at version " + e.version() + " of order " + e.orderId() + ", which MySQL has at version " + s[1];
+            } else if (from != s[0]) {
+                why = "a refused move from " + name(from) + " of order " + e.orderId() + ", which MySQL has " + name((int) s[0])
+                        + " at version " + s[1];
+            }
+            if (why != null) {
+                out.put(oe, why);
+            } else if (e.code() == ResultCode.APPLIED) {
+                s[0] = e.to().code();
+                s[1] = e.version();
+            }
+        }
+        return out;
+    }
+
+    /**
+     * The batch's entries checked against each other, per order in stream order, as {@link #outOfSequence} checks them
+     * against MySQL: an applied entry moves from the status and version the order's previous entry left, a refused one
+     * stands at them. Checks no first entry against MySQL (the guarded UPDATE does) and no override record.
+     *
+     * @param unvouched filled with the orders that have refused entries only (no UPDATE vouches for their state)
+     * @return false when an entry breaks its order's chain or moves out of a terminal status (MySQL must be read)
+     */
+    boolean chainHolds(List<OutboxEntry> batch, java.util.Set<String> recordedBefore, java.util.Set<String> unvouched) {
+        java.util.Set<OrderStatus> terminals = terminal.get();
+        Map<String, long[]> state = new java.util.HashMap<>();
+        java.util.Set<String> moved = new java.util.HashSet<>();
+        for (OutboxEntry oe : batch) {
+            if (!oe.readable() || recordedBefore.contains(oe.streamId())) {
+                continue;
+            }
+            HistoryEntry e = oe.entry();
+            int from = e.from() == null ? 0 : e.from().code();
+            boolean applied = e.code() == ResultCode.APPLIED;
+            if (applied && terminals.contains(e.from())) {
+                return false;
+            }
+            long[] s = state.get(e.orderId());
+            if (s != null && (from != s[0] || e.version() != (applied ? s[1] + 1 : s[1]))) {
+                return false;
+            }
+            if (s == null) {
+                s = new long[]{from, applied ? e.version() - 1 : e.version()};
+                state.put(e.orderId(), s);
+            }
+            if (applied) {
+                s[0] = e.to().code();
+                s[1] = e.version();
+                moved.add(e.orderId());
+            }
+        }
+        for (String id : state.keySet()) {
+            if (!moved.contains(id)) {
+                unvouched.add(id);
+            }
+        }
+        return true;
+    }
+
+    private static String name(int status) {
+        return status >= 1 && status <= OrderStatus.values().length ? OrderStatus.ofCode(status).name() : "status " + status;
+    }
+}
