@@ -54,6 +54,8 @@ class SignInViewTest extends FxRobot {
 
     @AfterEach
     void close() throws TimeoutException {
+        // A dialog still open (refused) quits the application when closed, which would end the FX toolkit here.
+        interact(() -> javafx.stage.Window.getWindows().forEach(w -> w.setOnCloseRequest(null)));
         FxToolkit.cleanupStages();
         background.close();
     }
@@ -76,5 +78,27 @@ class SignInViewTest extends FxRobot {
         assertThat(configs.get(0).dbPassword()).isEqualTo("pw-sam");
         WaitForAsyncUtils.waitForFxEvents();
         assertThat(lookup(".password-field").tryQuery()).as("the dialog closed").isEmpty();
+    }
+
+    /**
+     * Issue 26 (d): a refusal was cut to "Could not sign in: the database at …" (the dialog kept the height it opened
+     * with, so the wrapped reason had one line); the whole reason is readable, on a 1280x800 screen too.
+     */
+    @Test
+    void aRefusalIsReadableWhole() throws Exception {
+        clickOn(".password-field").write("wrong");
+        clickOn("Sign in");
+        WaitForAsyncUtils.waitFor(20, TimeUnit.SECONDS, () -> !lookup(".msg-error").<Label>query().getText().isEmpty());
+        WaitForAsyncUtils.waitForFxEvents();
+        Label error = lookup(".msg-error").query();
+        assertThat(error.getText()).startsWith("Could not sign in").hasSizeGreaterThan(60);
+        List<String> cut = new java.util.ArrayList<>();
+        interact(() -> com.orderconsole.ui.CutTexts.collect(error.getScene().getRoot(), "sign-in", cut));
+        assertThat(cut).as(error.getText()).isEmpty();
+        javafx.geometry.Bounds b = org.testfx.util.WaitForAsyncUtils.asyncFx(() -> error.localToScreen(error.getBoundsInLocal())).get();
+        javafx.stage.Window w = error.getScene().getWindow();
+        assertThat(b.getMaxY()).as("the reason ends inside the dialog").isLessThanOrEqualTo(w.getY() + w.getHeight());
+        assertThat(w.getHeight()).as("fits a 1280x800 screen").isLessThanOrEqualTo(800);
+        assertThat(w.getWidth()).isLessThanOrEqualTo(1280);
     }
 }
