@@ -94,19 +94,50 @@ public final class ReconciliationService {
      */
     public ReconReport run(OrderQuery filter, ReconProgress progress, BooleanSupplier cancelled) {
         long start = System.currentTimeMillis();
-        Map<ReconCategory, Long> counts = ReconReport.zeroCounts();
-        Map<ReconCategory, List<ReconFinding>> kept = new EnumMap<>(ReconCategory.class);
-        long total = db.read(t -> t.orders().countAll()) * (filter == null ? 2 : 1);
-        long done = 0;
-        long compared = 0;
-        boolean stop = false;
+        Compare c = new Compare(db.read(t -> t.orders().countAll()) * (filter == null ? 2 : 1), progress, cancelled);
+        compareMySqlRows(c, filter == null ? OrderQuery.all() : filter);
+        if (filter == null && !c.stop) {
+            compareRedisOnlyOrders(c);
+            compareQueues(c);
+        }
+        classifyRedisAhead(c.redisAhead, c.counts, c.kept);
+        addSyncPending(c);
+        c.compared += c.counts.get(ReconCategory.MISSING_IN_MYSQL);
+        ReconReport r = new ReconReport(c.counts, c.kept, c.compared, System.currentTimeMillis() - start, c.stop, filter != null);
+        log.info("reconciliation compared {} orders in {} ms: {}{}", c.compared, r.millis(), c.counts, c.stop ? " (cancelled)" : "");
+        if (!c.stop && filter == null) {
+            lastFull = r;
+        }
+        return r;
+    }
 
-        // 1. MySQL rows with their Redis state.
-        List<OrderSummary> redisAhead = new ArrayList<>();
-        // Seen in one read while traffic flows, they may be a creation or a payment half-way: checked again at the end.
-        List<ReconFinding> recheck = new ArrayList<>();
+    /** One compare's running state: what it found so far, how far it got, whether it was asked to stop. */
+    private static final class Compare {
+        final Map<ReconCategory, Long> counts = ReconReport.zeroCounts();
+        final Map<ReconCategory, List<ReconFinding>> kept = new EnumMap<>(ReconCategory.class);
+        /** Redis ahead of MySQL: maybe only lag, classified at the end (phase 4). */
+        final List<OrderSummary> redisAhead = new ArrayList<>();
+        /** Seen in one read while traffic flows, they may be a creation or a payment half-way: read again after the page. */
+        final List<ReconFinding> recheck = new ArrayList<>();
+        final long total;
+        final ReconProgress progress;
+        final BooleanSupplier cancelled;
+        long done;
+        long compared;
+        boolean stop;
+
+        Compare(long total, ReconProgress progress, BooleanSupplier cancelled) {
+            this.total = total;
+            this.progress = progress;
+            this.cancelled = cancelled;
+        }
+    }
+
+    /** Phase 1: every MySQL row (of the filter) with its Redis state and, while unpaid, its cancel-queue entry. */
+    private void compareMySqlRows(Compare c, OrderQuery q) {
+        Map<ReconCategory, Long> counts = c.counts;
+        Map<ReconCategory, List<ReconFinding>> kept = c.kept;
         String cursor = null;
-        OrderQuery q = filter == null ? OrderQuery.all() : filter;
         do {
             OrderPage page = orders.page(q, cursor, PAGE);
             List<String> waitPay = new ArrayList<>();
@@ -118,13 +149,13 @@ public final class ReconciliationService {
                 } else if (o.retired()) {
                     continue; // a terminal order that left Redis after its retention: rebuilt on access, not missing
                 } else if (o.redisStatus() == null) {
-                    recheck.add(finding(ReconCategory.MISSING_IN_REDIS, o, "no Redis state", FindingDetail.NO_REDIS_STATE));
+                    c.recheck.add(finding(ReconCategory.MISSING_IN_REDIS, o, "no Redis state", FindingDetail.NO_REDIS_STATE));
                 } else if (o.disagrees()) {
                     long diff = o.redisVersion() - o.mysqlVersion();
                     if (diff > 0) {
                         // Maybe only lag: checked once the follower has applied everything up to now.
-                        if (redisAhead.size() < MAX_FINDINGS_KEPT) {
-                            redisAhead.add(o);
+                        if (c.redisAhead.size() < MAX_FINDINGS_KEPT) {
+                            c.redisAhead.add(o);
                         }
                     } else if (diff < 0) {
                         add(counts, kept, finding(ReconCategory.STATE_MISMATCH, o, "MySQL ahead by " + (-diff) + " version"
@@ -143,103 +174,96 @@ public final class ReconciliationService {
                 page.rows().forEach(o -> byId.put(o.orderId(), o));
                 queue.scores(waitPay).forEach((id, score) -> {
                     if (score == null) {
-                        recheck.add(finding(ReconCategory.WAIT_PAY_WITHOUT_QUEUE, byId.get(id), "no cancel-queue entry", FindingDetail.NO_QUEUE_ENTRY));
+                        c.recheck.add(finding(ReconCategory.WAIT_PAY_WITHOUT_QUEUE, byId.get(id), "no cancel-queue entry", FindingDetail.NO_QUEUE_ENTRY));
                     }
                 });
             }
             // Read again after the page, not at the end: memory stays flat however many there are.
-            confirm(recheck, counts, kept);
-            recheck.clear();
-            done += page.rows().size();
-            compared += page.rows().size();
-            progress.update("MySQL vs Redis", done, total);
+            confirm(c.recheck, counts, kept);
+            c.recheck.clear();
+            c.done += page.rows().size();
+            c.compared += page.rows().size();
+            c.progress.update("MySQL vs Redis", c.done, c.total);
             cursor = page.nextCursor();
-            stop = cancelled.getAsBoolean();
-        } while (cursor != null && !stop);
+            c.stop = c.cancelled.getAsBoolean();
+        } while (cursor != null && !c.stop);
+    }
 
-        if (filter == null && !stop) {
-            // 2. Redis orders MySQL does not have: one SCAN pass over every bucket's order keys.
-            long[] seen = {done};
-            boolean[] stopped = {false};
-            Map<Integer, Map<Integer, Long>> counted = new HashMap<>();
-            states.scan(PAGE * 4, page -> {
-                if (stopped[0]) {
-                    return;
+    /** Phase 2: Redis orders MySQL does not have, in one SCAN pass over every bucket's order keys; then the live counters. */
+    private void compareRedisOnlyOrders(Compare c) {
+        Map<ReconCategory, Long> counts = c.counts;
+        Map<ReconCategory, List<ReconFinding>> kept = c.kept;
+        Map<Integer, Map<Integer, Long>> counted = new HashMap<>();
+        states.scan(PAGE * 4, page -> {
+            if (c.stop) {
+                return;
+            }
+            List<String> ids = List.copyOf(page.states().keySet());
+            Set<String> known = new HashSet<>();
+            db.read(t -> t.orders().findAll(ids)).forEach(r -> known.add(r.orderId));
+            page.states().forEach((id, st) -> {
+                if (st != null) {
+                    counted.computeIfAbsent(RedisKeys.bucket(id), b -> new HashMap<>()).merge(st.status().code(), 1L, Long::sum);
                 }
-                List<String> ids = List.copyOf(page.states().keySet());
-                Set<String> known = new HashSet<>();
-                db.read(t -> t.orders().findAll(ids)).forEach(r -> known.add(r.orderId));
-                page.states().forEach((id, st) -> {
-                    if (st != null) {
-                        counted.computeIfAbsent(RedisKeys.bucket(id), b -> new HashMap<>()).merge(st.status().code(), 1L, Long::sum);
-                    }
-                    if (known.contains(id)) {
-                        return; // compared in step 1
-                    }
-                    if (st != null) {
-                        add(counts, kept, new ReconFinding(ReconCategory.MISSING_IN_MYSQL, id, null, 0,
-                                st.status(), st.version(), "no MySQL row", FindingDetail.NO_MYSQL_ROW, List.of()));
-                    } else if (page.malformed().containsKey(id)) {
-                        add(counts, kept, new ReconFinding(ReconCategory.MALFORMED_IN_REDIS, id, null, 0, null, 0,
-                                page.malformed().get(id) + "; no MySQL row either", FindingDetail.MALFORMED_NO_ROW, List.of(page.malformed().get(id))));
-                    }
-                });
-                seen[0] += ids.size();
-                progress.update("Redis vs MySQL", seen[0], total);
-                stopped[0] = cancelled.getAsBoolean();
+                if (known.contains(id)) {
+                    return; // compared in phase 1
+                }
+                if (st != null) {
+                    add(counts, kept, new ReconFinding(ReconCategory.MISSING_IN_MYSQL, id, null, 0,
+                            st.status(), st.version(), "no MySQL row", FindingDetail.NO_MYSQL_ROW, List.of()));
+                } else if (page.malformed().containsKey(id)) {
+                    add(counts, kept, new ReconFinding(ReconCategory.MALFORMED_IN_REDIS, id, null, 0, null, 0,
+                            page.malformed().get(id) + "; no MySQL row either", FindingDetail.MALFORMED_NO_ROW, List.of(page.malformed().get(id))));
+                }
             });
-            done = seen[0];
-            stop = stopped[0];
-            if (!stop) {
-                reportDrift(counted, counts, kept);
-            }
-            // 3. Queue entries of orders that are not waiting for payment.
-            for (int b = 0; b < RedisKeys.buckets() && !stop; b++) {
-                for (long off = 0; ; off += PAGE) {
-                    List<QueueEntry> entries = queue.entries(b, off, PAGE);
-                    if (entries.isEmpty()) {
-                        break;
-                    }
-                    Map<String, OrderState> byId = states.getAll(entries.stream().map(QueueEntry::orderId).toList());
-                    for (QueueEntry e : entries) {
-                        OrderState st = byId.get(e.orderId());
-                        if (st == null || st.status() != OrderStatus.WAIT_PAY) {
-                            recheck.add(new ReconFinding(ReconCategory.QUEUE_ENTRY_NOT_WAIT_PAY, e.orderId(), null, 0,
-                                    st == null ? null : st.status(), st == null ? 0 : st.version(),
-                                    st == null ? "order has no Redis state" : "order is " + st.status(),
-                                    st == null ? FindingDetail.QUEUE_NO_STATE : FindingDetail.QUEUE_ORDER_IS, st == null ? List.of() : List.of(st.status())));
-                        }
-                    }
-                    confirm(recheck, counts, kept);
-                    recheck.clear();
-                    if (entries.size() < PAGE) {
-                        break;
+            c.done += ids.size();
+            c.progress.update("Redis vs MySQL", c.done, c.total);
+            c.stop = c.cancelled.getAsBoolean();
+        });
+        if (!c.stop) {
+            reportDrift(counted, counts, kept);
+        }
+    }
+
+    /** Phase 3: cancel-queue entries of orders that are not waiting for payment. */
+    private void compareQueues(Compare c) {
+        for (int b = 0; b < RedisKeys.buckets() && !c.stop; b++) {
+            for (long off = 0; ; off += PAGE) {
+                List<QueueEntry> entries = queue.entries(b, off, PAGE);
+                if (entries.isEmpty()) {
+                    break;
+                }
+                Map<String, OrderState> byId = states.getAll(entries.stream().map(QueueEntry::orderId).toList());
+                for (QueueEntry e : entries) {
+                    OrderState st = byId.get(e.orderId());
+                    if (st == null || st.status() != OrderStatus.WAIT_PAY) {
+                        c.recheck.add(new ReconFinding(ReconCategory.QUEUE_ENTRY_NOT_WAIT_PAY, e.orderId(), null, 0,
+                                st == null ? null : st.status(), st == null ? 0 : st.version(),
+                                st == null ? "order has no Redis state" : "order is " + st.status(),
+                                st == null ? FindingDetail.QUEUE_NO_STATE : FindingDetail.QUEUE_ORDER_IS, st == null ? List.of() : List.of(st.status())));
                     }
                 }
-                progress.update("cancel queues", done, total);
-                stop = cancelled.getAsBoolean();
+                confirm(c.recheck, c.counts, c.kept);
+                c.recheck.clear();
+                if (entries.size() < PAGE) {
+                    break;
+                }
             }
+            c.progress.update("cancel queues", c.done, c.total);
+            c.stop = c.cancelled.getAsBoolean();
         }
-        // 4. Redis ahead of MySQL: lag while the follower is behind, a disagreement only when MySQL's history,
-        // once the follower has applied everything up to now, has no such version.
-        classifyRedisAhead(redisAhead, counts, kept);
+    }
 
-        // 5. Changes Redis accepted that MySQL has not received yet.
+    /** Phase 5: changes Redis accepted that MySQL has not received yet (phase 4, Redis ahead, is {@link #classifyRedisAhead}). */
+    private void addSyncPending(Compare c) {
         FollowerStatus s = sync.status();
         if (s.pending() > 0) {
-            counts.put(ReconCategory.SYNC_PENDING, s.pending());
-            kept.computeIfAbsent(ReconCategory.SYNC_PENDING, k -> new ArrayList<>()).add(new ReconFinding(
+            c.counts.put(ReconCategory.SYNC_PENDING, s.pending());
+            c.kept.computeIfAbsent(ReconCategory.SYNC_PENDING, k -> new ArrayList<>()).add(new ReconFinding(
                     ReconCategory.SYNC_PENDING, "", null, 0, null, 0, "changes waiting in the outbox: " + s.pending()
                     + (s.pendingCapped() ? "+" : "") + ", the oldest " + (s.oldestPendingAgeMs() == null ? 0 : s.oldestPendingAgeMs()) + " ms old",
                     FindingDetail.SYNC_PENDING, List.of(s.pending() + (s.pendingCapped() ? "+" : ""), s.oldestPendingAgeMs() == null ? 0 : s.oldestPendingAgeMs())));
         }
-        compared += counts.get(ReconCategory.MISSING_IN_MYSQL);
-        ReconReport r = new ReconReport(counts, kept, compared, System.currentTimeMillis() - start, stop, filter != null);
-        log.info("reconciliation compared {} orders in {} ms: {}{}", compared, r.millis(), counts, stop ? " (cancelled)" : "");
-        if (!stop && filter == null) {
-            lastFull = r;
-        }
-        return r;
     }
 
     /**
