@@ -85,6 +85,8 @@ final class TransitionCommand extends CliCommand {
                     ? Messages.format("cli.transition.applied", id, r.from(), r.target(), r.version())
                     : r.code() == ResultCode.RESTORING
                     ? Messages.format("cli.transition.restoring", id, r.target(), r.code().code(), Messages.get("result." + r.code().name()))
+                    : r.from() == null // the record could not be read (malformed): there is no status to name
+                    ? Messages.format("cli.transition.rejectedUnread", id, r.target(), r.code().code(), Messages.get("result." + r.code().name()))
                     : Messages.format("cli.transition.rejected", id, r.from(), r.target(), r.code().code(),
                     Messages.get("result." + r.code().name()), r.version())) + System.lineSeparator();
             emit(doc, text);

@@ -503,7 +503,8 @@ class OrderCliTest {
         }
         Run rejected = cli("transition", "--id", "dl-1", "--to", "PAID");
         assertThat(rejected.code()).isEqualTo(ExitCode.REJECTED.code());
-        assertThat(rejected.out()).contains("code -6");
+        assertThat(rejected.out()).contains("code -6").contains("its Redis record could not be read")
+                .as("a malformed record has no status to name").doesNotContain("null");
         assertThat(cli("stats").out()).contains("Dead letters: 1 open");
         Run listed = cli("dead-letters", "--json");
         assertThat(listed.code()).as(listed.err()).isZero();

@@ -29,6 +29,9 @@ class ScriptSupportCliTest {
         CliRunner.Run help = raw("reconcile", "--help");
         assertThat(help.code()).isZero();
         assertThat(help.out()).contains("Exit codes:");
+        CliRunner.Run top = raw("--help");
+        assertThat(top.out().split("Exit codes", -1)).as("one list of exit codes on the top page, not a stale second one")
+                .hasSize(2);
         for (ExitCode e : ExitCode.values()) {
             String words = Messages.get("cli.exit." + e.kind());
             assertThat(help.out()).containsPattern("(?m)^\\s*" + e.code() + "\\s+" + java.util.regex.Pattern.quote(words.substring(0,
