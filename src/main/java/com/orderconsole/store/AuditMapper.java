@@ -12,8 +12,8 @@ public interface AuditMapper {
             + "VALUES (#{atMs}, #{actor}, #{source}, #{action}, #{orderId}, #{reason}, #{detail})")
     int insert(AuditRow row);
 
-    /** The override records of these orders (action OVERRIDE): order id and detail. */
-    @Select("<script>SELECT order_id, detail FROM audit_log WHERE action = 'OVERRIDE' AND order_id IN "
+    /** The override records of these orders (action OVERRIDE): order id, detail, the actor named and the writer stamped. */
+    @Select("<script>SELECT order_id, detail, actor, written_by FROM audit_log WHERE action = 'OVERRIDE' AND order_id IN "
             + "<foreach item='id' collection='ids' open='(' separator=',' close=')'>#{id}</foreach></script>")
     List<AuditRow> overrides(@Param("ids") List<String> ids);
 }

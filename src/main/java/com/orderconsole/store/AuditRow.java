@@ -10,6 +10,8 @@ public class AuditRow {
     public String orderId;
     public String reason;
     public String detail;
+    /** The login that wrote the row ("user@host"), stamped by the database (V38); null where nothing stamps it. */
+    public String writtenBy;
 
     public AuditRow() {
     }

@@ -10,9 +10,12 @@ public final class AuditStore {
 
     /**
      * The override records of some orders: what the follower requires before it applies a move out of a terminal
-     * status (issue 25).
+     * status (issue 25). A record counts only when the database's writer stamp, where there is one, is the login of the
+     * actor it names: a support account's INSERT of an OVERRIDE row in an admin's (or a job's) name vouches for
+     * nothing (found in the new-user trial: such a row plus one XADD brought a FINISHED order back as PAID).
      *
-     * @return "orderId/version" of every OVERRIDE row of those orders (the version the override moves the order to)
+     * @return "orderId/version/actor" of every such OVERRIDE row of those orders (the version the override moves the
+     *     order to, the actor who recorded it)
      */
     public java.util.Set<String> overrides(java.util.List<String> orderIds) {
         java.util.Set<String> out = new java.util.HashSet<>();
@@ -21,11 +24,23 @@ public final class AuditStore {
         }
         for (AuditRow r : m.overrides(orderIds)) {
             java.util.regex.Matcher v = OVERRIDE_DETAIL.matcher(r.detail == null ? "" : r.detail);
-            if (v.find()) {
-                out.add(r.orderId + "/" + v.group(1));
+            if (v.find() && writtenByActor(r.writtenBy, r.actor)) {
+                out.add(r.orderId + "/" + v.group(1) + "/" + r.actor);
             }
         }
         return out;
+    }
+
+    /**
+     * @param writtenBy the stamp, "user@host", or null where the server stamps nothing (no grant tables: one owner)
+     * @return true when the row was written by the account it names
+     */
+    static boolean writtenByActor(String writtenBy, String actor) {
+        if (writtenBy == null) {
+            return true;
+        }
+        int at = writtenBy.lastIndexOf('@');
+        return (at < 0 ? writtenBy : writtenBy.substring(0, at)).equals(actor);
     }
 
     /** How an override's detail names the version it moves the order to: "… to v7 …" ({@link #overrideDetail}). */

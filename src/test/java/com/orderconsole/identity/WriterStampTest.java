@@ -58,4 +58,41 @@ class WriterStampTest {
             });
         }
     }
+
+    /**
+     * Found in the new-user trial: an OVERRIDE row a support account inserted in an admin's name, plus one XADD of a
+     * well-formed entry, brought a FINISHED order back as PAID. An override record counts only when its writer is the
+     * actor it names; an admin's real override, recorded from her own session, still reaches MySQL.
+     */
+    @Test
+    void anOverrideRecordWrittenByAnotherAccountVouchesForNothing() throws Exception {
+        AccessControlledDb.reset();
+        try (Engine ada = Engine.start(AccessControlledDb.config("ada"))) {
+            var s = ada.services();
+            for (String id : new String[]{"ov-real", "ov-forged"}) {
+                s.orders().create(ada.operator(), id, null, Duration.ofMinutes(30));
+                s.transitions().transitionAndWait(ada.operator(), TransitionRequest.of(id, OrderStatus.CANCELLED, "console", ""),
+                        Duration.ofSeconds(10));
+            }
+            assertThat(s.transitions().transition(ada.operator(), new TransitionRequest("ov-real", OrderStatus.PAID, 2L, "console",
+                    "customer paid by bank transfer", true)).applied()).isTrue();
+            s.follower().drainOnce();
+        }
+        assertThat(AccessControlledDb.count("SELECT status FROM orders WHERE order_id = 'ov-real'")).isEqualTo(OrderStatus.PAID.code());
+        try (Connection c = AccessControlledDb.connect("sam"); Statement st = c.createStatement()) {
+            st.execute("INSERT INTO audit_log (at_ms, actor, source, action, order_id, reason, detail) "
+                    + "VALUES (1, 'ada', 'console', 'OVERRIDE', 'ov-forged', 'forged', 'v2 to v3 PAID')");
+        }
+        try (com.orderconsole.RawRedis raw = new com.orderconsole.RawRedis()) {
+            raw.cmd().xadd(com.orderconsole.redis.RedisKeys.outbox(com.orderconsole.redis.RedisKeys.bucket("ov-forged")),
+                    java.util.Map.of("e", "ov-forged,6,2,3,1\nada\nconsole\nforged"));
+        }
+        try (Engine ada = Engine.start(AccessControlledDb.config("ada"))) {
+            ada.services().follower().drainOnce();
+            assertThat(AccessControlledDb.count("SELECT status FROM orders WHERE order_id = 'ov-forged'"))
+                    .as("still CANCELLED: the override row was sam's, not ada's").isEqualTo(OrderStatus.CANCELLED.code());
+            assertThat(ada.services().deadLetters().open(10)).anySatisfy(d -> assertThat(d.reason())
+                    .contains("ov-forged").contains("without an override"));
+        }
+    }
 }

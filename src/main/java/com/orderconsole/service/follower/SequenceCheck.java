@@ -84,9 +84,10 @@ final class SequenceCheck {
                     if (overrides == null) {
                         overrides = t.audit().overrides(new ArrayList<>(ids));
                     }
-                    if (!overrides.contains(e.orderId() + "/" + e.version())) {
+                    if (!overrides.contains(e.orderId() + "/" + e.version() + "/" + e.actor())) {
                         why = "it moves order " + e.orderId() + " out of terminal status " + e.from() + " without an override "
-                                + "recorded in the audit log for version " + e.version();
+                                + "recorded in the audit log for version " + e.version() + " by " + e.actor() + " from " + e.actor()
+                                + "'s own account";
                     }
                 }
             } else if (e.version() > s[1]) {
