@@ -355,4 +355,27 @@ class TransitionEngineTest {
                 .containsEntry(new Edge(OrderStatus.WAIT_PAY, OrderStatus.PAID), 2L)
                 .containsEntry(new Edge(OrderStatus.PAID, OrderStatus.WAIT_SHIP), 1L);
     }
+
+    /**
+     * Found in the new-user trial: a row written into MySQL's history at the order's next version (by hand, by an
+     * account that may insert history) made the real move answer "applied, MySQL in sync" while the follower set it
+     * aside as a history conflict. Nothing pending is not "MySQL has it".
+     */
+    @Test
+    void aMoveTheFollowerSetsAsideIsNotReportedAsInMySql() {
+        s.orders().create(support, "sq-1", null, Duration.ofMinutes(30));
+        s.follower().drainOnce();
+        RawSql.update("INSERT INTO order_history (order_id, from_status, to_status, version, result_code, actor, source, reason, "
+                + "at_ms, event_key) VALUES ('sq-1', 1, 6, 2, 1, 'cancel-sweeper', 'sweeper', 'squat', 1, 'hand-sq-1')");
+        var outcome = s.transitions().transitionAndWait(support, TransitionRequest.of("sq-1", OrderStatus.PAID, "console", ""),
+                Duration.ofSeconds(10));
+        assertThat(outcome.result().applied()).isTrue();
+        assertThat(outcome.mysqlSynced()).as("MySQL's history has CANCELLED at v2, not this payment").isFalse();
+        assertThat(outcome.mysql().detail()).contains("version 2 of order sq-1 as CANCELLED, not PAID").contains("dead letters");
+
+        s.orders().create(support, "sq-2", null, Duration.ofMinutes(30));
+        var real = s.transitions().transitionAndWait(support, TransitionRequest.of("sq-2", OrderStatus.PAID, "console", ""),
+                Duration.ofSeconds(10));
+        assertThat(real.mysqlSynced()).as("an ordinary move still reads as in MySQL").isTrue();
+    }
 }
