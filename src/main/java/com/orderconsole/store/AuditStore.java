@@ -32,10 +32,13 @@ public final class AuditStore {
     }
 
     /**
+     * Whether a history or audit row was written by the account it names as its actor: the one reading of the
+     * database's writer stamp (V38), for the follower's override check and the audit view's flag alike.
+     *
      * @param writtenBy the stamp, "user@host", or null where the server stamps nothing (no grant tables: one owner)
      * @return true when the row was written by the account it names
      */
-    static boolean writtenByActor(String writtenBy, String actor) {
+    public static boolean writtenByActor(String writtenBy, String actor) {
         if (writtenBy == null) {
             return true;
         }

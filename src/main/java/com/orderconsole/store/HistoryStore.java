@@ -85,6 +85,14 @@ public final class HistoryStore {
     }
 
     /**
+     * @return the applied row MySQL holds for this order at this version, or null when it holds none
+     */
+    public HistoryEntry appliedAt(String orderId, long version) {
+        HistoryEntry probe = new HistoryEntry(orderId, null, null, version, ResultCode.APPLIED, "", "", "", 0, "");
+        return appliedAt(List.of(probe)).get(versionKey(orderId, version));
+    }
+
+    /**
      * The rows recorded under some event keys (the follower asks, after a data-set restore, whether an entry it
      * reads again was recorded under the data set before).
      *

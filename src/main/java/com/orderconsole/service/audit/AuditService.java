@@ -9,6 +9,7 @@ import com.orderconsole.domain.TransitionRules;
 import com.orderconsole.redis.RedisUnavailableException;
 import com.orderconsole.service.rules.RulesJson;
 import com.orderconsole.service.rules.RulesService;
+import com.orderconsole.store.AuditStore;
 import com.orderconsole.store.AuditEventQuery;
 import com.orderconsole.store.AuditEventRow;
 import com.orderconsole.store.Database;
@@ -238,12 +239,7 @@ public final class AuditService {
 
     /** @see AuditEvent#actorUnlike() */
     static boolean actorUnlike(boolean history, String actor, String writtenBy, String eventKey) {
-        if (writtenBy == null || SYSTEM_ACTORS.contains(actor)) {
-            return false;
-        }
-        int at = writtenBy.lastIndexOf('@');
-        String login = at < 0 ? writtenBy : writtenBy.substring(0, at);
-        if (login.equals(actor)) {
+        if (SYSTEM_ACTORS.contains(actor) || AuditStore.writtenByActor(writtenBy, actor)) {
             return false;
         }
         // The follower writes the history rows of everyone's transitions from the outbox, under its own session.

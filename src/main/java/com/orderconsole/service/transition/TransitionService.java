@@ -20,12 +20,10 @@ import com.orderconsole.service.order.OrderService;
 import com.orderconsole.service.rules.RulesService;
 import com.orderconsole.store.Database;
 import com.orderconsole.store.DeadLetterRow;
-import com.orderconsole.store.HistoryStore;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.time.Duration;
-import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ForkJoinPool;
@@ -104,8 +102,7 @@ public final class TransitionService {
      * @return caught up when MySQL's history holds the move at its version, else why not in words
      */
     private CatchUp recordedInMySql(TransitionResult r) {
-        HistoryEntry move = new HistoryEntry(r.orderId(), r.from(), r.target(), r.version(), ResultCode.APPLIED, "", "", "", 0, "");
-        HistoryEntry held = db.read(t -> t.history().appliedAt(List.of(move))).get(HistoryStore.versionKey(r.orderId(), r.version()));
+        HistoryEntry held = db.read(t -> t.history().appliedAt(r.orderId(), r.version()));
         if (held != null && held.to() == r.target()) {
             return new CatchUp(true, "");
         }
