@@ -100,6 +100,10 @@ public final class AuditView {
         cTime.setCellValueFactory(c -> Cells.text(Formats.dateTime(c.getValue().atMs())));
         cActor.setCellValueFactory(c -> Cells.text(c.getValue().actor()));
         cWriter.setCellValueFactory(c -> Cells.text(AuditViewModel.writer(c.getValue())));
+        // Only servers with accounts stamp a writer (V38): on the embedded default the column would be empty and push
+        // "What" off a 1280 px screen (seen in a real window).
+        cWriter.visibleProperty().bind(javafx.beans.binding.Bindings.createBooleanBinding(
+                () -> vm.rows().stream().anyMatch(e -> e.writtenBy() != null), vm.rows()));
         cSource.setCellValueFactory(c -> Cells.text(c.getValue().source()));
         cOrder.setCellValueFactory(c -> Cells.text(c.getValue().orderId()));
         cWhat.setCellValueFactory(c -> Cells.text(AuditViewModel.what(c.getValue())));

@@ -39,6 +39,9 @@ class AuditViewTest extends ConsoleFxTest {
         assertThat(e.orderId()).isEqualTo("u-2");
         assertThat(AuditViewModel.what(e)).isEqualTo("WAIT_PAY → PAID v2");
         assertThat(text("#pageLabel")).isEqualTo("Page 1");
+        javafx.scene.control.TableView<?> table = lookup("#auditTable").query();
+        assertThat(table.getColumns()).filteredOn(c -> "cWriter".equals(c.getId())).singleElement()
+                .satisfies(c -> assertThat(c.isVisible()).as("no row has a writer stamp without grant tables: no empty column").isFalse());
     }
 
     /**
