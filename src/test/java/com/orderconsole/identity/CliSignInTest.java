@@ -41,7 +41,12 @@ class CliSignInTest {
 
     @Test
     void theHistoryRecordsTheAccountThatSignedInAtTheTerminal() {
-        Run r = cli("pw-sam", "transition", "--id", "c-1", "--to", "PAID", "--db-user", "sam", "--reason", "paid by phone");
+        Run r;
+        // The follower runs under serve's service account (issue 25), here in the same JVM.
+        try (Engine serve = Engine.start(AccessControlledDb.config(AccessControlledDb.FOLLOWER)
+                .withBackgroundJobs(null, Duration.ofMillis(50)))) {
+            r = cli("pw-sam", "transition", "--id", "c-1", "--to", "PAID", "--db-user", "sam", "--reason", "paid by phone");
+        }
         assertThat(r.code()).as(r.err()).isZero();
         assertThat(asked).containsExactly("Password of database account 'sam': ");
         assertThat(r.out() + r.err()).doesNotContain("pw-sam");
