@@ -791,7 +791,9 @@ public final class Follower implements AutoCloseable {
         try {
             FollowerStatus st = status();
             return new CatchUp(false, st.pending() + (st.pendingCapped() ? "+" : "") + " changes wait in the Redis outbox"
-                    + (st.lastError() == null ? "" : " (" + st.lastError() + ")"));
+                    + (st.lastError() == null ? "" : " (" + st.lastError() + ")")
+                    + (applies ? "" : "; this account does not apply them: is 'serve' running under an account holding "
+                    + com.orderconsole.store.ConsoleRoles.FOLLOWER + "?"));
         } catch (RuntimeException e) {
             return new CatchUp(false, "changes wait in the Redis outbox (" + e.getMessage() + ")");
         }
