@@ -4,8 +4,8 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.orderconsole.domain.HistoryEntry;
 
-import java.sql.CallableStatement;
 import java.sql.Connection;
+import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -75,7 +75,9 @@ final class Procedures {
 
     private static void call(Connection c, String procedure, String what, Object... args) {
         String marks = String.join(", ", Arrays.stream(args).map(a -> "?").toList());
-        try (CallableStatement cs = c.prepareCall("{CALL " + procedure + "(" + marks + ")}")) {
+        // A plain prepared CALL: Connector/J's prepareCall first reads the procedure's parameter metadata, which an
+        // account holding only EXECUTE may not see (refused on MariaDB 10.11, found in the hand trial).
+        try (PreparedStatement cs = c.prepareStatement("CALL " + procedure + "(" + marks + ")")) {
             cs.setQueryTimeout(Database.STATEMENT_TIMEOUT_SECONDS);
             for (int i = 0; i < args.length; i++) {
                 cs.setObject(i + 1, args[i]);

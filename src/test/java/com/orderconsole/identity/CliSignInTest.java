@@ -55,6 +55,17 @@ class CliSignInTest {
         assertThat(last.to()).isEqualTo(OrderStatus.PAID);
     }
 
+    /** Issue 25: serve is where the follower runs; a person's account would leave every move waiting in Redis unseen. */
+    @Test
+    void serveNeedsTheFollowerRoleAndAPersonIsToldToWaitForIt() {
+        Run serve = cli("pw-olga", "serve", "--db-user", "olga");
+        assertThat(serve.code()).isEqualTo(1);
+        assertThat(serve.err()).contains("account olga does not hold order_console_follower");
+        Run follower = cli("pw-sam", "follower", "--db-user", "sam");
+        assertThat(follower.code()).as(follower.err()).isNotZero();
+        assertThat(follower.err()).contains("sam may not run the MySQL follower").contains("'serve'");
+    }
+
     @Test
     void thePasswordCanComeFromAVariableAndIsNeverPrinted() {
         // PATH is set in every environment; account 'pat' has its value as password.

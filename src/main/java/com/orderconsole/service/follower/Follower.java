@@ -43,6 +43,9 @@ import java.util.concurrent.atomic.AtomicLong;
 public final class Follower implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(Follower.class);
 
+    /** The database role an account must hold to run the follower on a server that checks accounts. */
+    public static final String SERVICE_ROLE = com.orderconsole.store.ConsoleRoles.FOLLOWER;
+
     /** A batch that lost a deadlock (InnoDB rolled it back whole) is tried again this many times. */
     private static final int DEADLOCK_RETRIES = 5;
 
