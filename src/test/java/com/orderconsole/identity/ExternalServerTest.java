@@ -1,12 +1,17 @@
 package com.orderconsole.identity;
 
 import com.orderconsole.Slow;
+import com.orderconsole.domain.HistoryEntry;
+import com.orderconsole.domain.OrderStatus;
+import com.orderconsole.domain.ResultCode;
 import com.orderconsole.domain.Role;
 import com.orderconsole.store.AuditEventQuery;
+import com.orderconsole.store.AuditRow;
 import com.orderconsole.store.ConsoleRoles;
 import com.orderconsole.store.CursorStore;
 import com.orderconsole.store.Database;
 import com.orderconsole.store.DatabaseAccounts;
+import com.orderconsole.store.OrderRow;
 import com.orderconsole.store.SqlDialect;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -65,7 +70,7 @@ class ExternalServerTest {
         }
         run(st -> {
             st.execute("DROP DATABASE IF EXISTS " + SCHEMA);
-            for (String u : List.of("compat_sam", "compat_olga", "compat_lead", "compat_lite")) {
+            for (String u : List.of("compat_sam", "compat_olga", "compat_fred", "compat_lead", "compat_lite")) {
                 st.execute("DROP USER IF EXISTS '" + u + "'@'%'");
             }
             st.execute("DROP ROLE IF EXISTS compat_team");
@@ -90,6 +95,7 @@ class ExternalServerTest {
         run(st -> {
             account(st, dialect, "compat_sam", ConsoleRoles.name(Role.SUPPORT));
             account(st, dialect, "compat_olga", ConsoleRoles.name(Role.OPS));
+            account(st, dialect, "compat_fred", ConsoleRoles.FOLLOWER);
             st.execute("CREATE ROLE compat_team");
             st.execute("GRANT " + ConsoleRoles.name(Role.OPS) + " TO compat_team");
             account(st, dialect, "compat_lead", "compat_team");
@@ -99,7 +105,28 @@ class ExternalServerTest {
         assertThat(DatabaseAccounts.signIn(url, "compat_lead", "pw-Compat-1", Duration.ofSeconds(5)).active())
                 .as("a console role granted to the default team role").isEqualTo(Role.OPS);
 
-        try (Database db = Database.connectSignedIn(url, "compat_olga", "pw-Compat-1", Duration.ofSeconds(5))) {
+        // Issue 25: a person's writes go through the V39 procedures, which name the caller whatever the rows say.
+        try (Database db = Database.connectSignedIn(url, "compat_sam", "pw-Compat-1", Duration.ofSeconds(5))) {
+            assertThat(db.mayFollow()).isFalse();
+            db.recordSignIn(false);
+            db.inTransaction(t -> {
+                assertThat(t.orders().existingIdsLocked(List.of("cx-1"))).isEmpty();
+                t.orders().create(List.of(new OrderRow("cx-1", null, 1, 1, 1L, 1L, 2L, false)), List.of(new HistoryEntry("cx-1", null,
+                        OrderStatus.WAIT_PAY, 1, ResultCode.APPLIED, "someone-else", "create", "", 1L, "create:cx-1")));
+                t.orders().markRedisReady(List.of("cx-1"));
+                t.orders().setExpiry("cx-1", 3L);
+                t.audit().append(new AuditRow(1L, "someone-else", "console", "QUEUE_EXTEND", "cx-1", "", ""));
+                return null;
+            });
+            List<HistoryEntry> history = db.read(t -> t.history().byOrder("cx-1"));
+            assertThat(history).extracting(HistoryEntry::actor).containsExactly("compat_sam");
+            assertThat(db.read(t -> t.orders().find("cx-1")).expireAtMs).isEqualTo(3L);
+        }
+        try (Database db = Database.connectSignedIn(url, "compat_fred", "pw-Compat-1", Duration.ofSeconds(5))) {
+            assertThat(db.mayFollow()).isTrue();
+            db.recordSignIn(true);
+            java.util.Set<String> followers = db.read(t -> t.accounts().followers());
+            assertThat(followers).containsExactly("compat_fred");
             // The upsert, twice: inserted, then replaced.
             db.inTransaction(t -> {
                 t.cursors().save(7, "1-0", "e1", 1L);
@@ -110,7 +137,7 @@ class ExternalServerTest {
             assertThat(saved).isEqualTo(new CursorStore.Cursor("2-0", "e1"));
             // The audit EXPLAIN answers the tabular plan (MySQL 8.3+ may default to TREE or JSON).
             AuditEventQuery q = new AuditEventQuery();
-            q.actor = "compat_olga";
+            q.actor = "compat_sam";
             List<Map<String, Object>> plan = db.read(t -> t.auditEvents().explainHistory(q));
             assertThat(plan).isNotEmpty().allSatisfy(row -> assertThat(row.keySet()).contains("key", "rows", "Extra"));
         }

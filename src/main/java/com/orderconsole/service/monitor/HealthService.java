@@ -88,9 +88,9 @@ public final class HealthService {
                     warn.accept("cancel sweeper has not ticked for " + silentS + " s", new Health.Notice("sweeperSilent", List.of(silentS)));
                 }
                 if (sync.waitingForRestore()) {
-                    // Only ops and admin processes restore; a support-only serve would wait here for ever, in silence.
+                    // Only a process that runs the follower and holds ops restores; elsewhere this would wait for ever, in silence.
                     warn.accept("Redis has no data-set marker (it lost its data or went back in time): the cancel sweeper and "
-                            + "the MySQL follower wait until an ops or admin session (console or serve) restores it from MySQL",
+                            + "the MySQL follower wait until serve (or the console of the embedded servers) restores it from MySQL",
                             new Health.Notice("noMarker", List.of()));
                 }
                 if ("1".equals(sw.get("paused"))) {
