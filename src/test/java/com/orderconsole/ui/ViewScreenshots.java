@@ -128,7 +128,7 @@ class ViewScreenshots extends ConsoleFxTest {
             vm.bulk().preview();
         });
         waitUntil(() -> vm.bulk().previewProperty().get() != null && !rows("#batchTable").isEmpty());
-        interact(() -> vm.bulk().selectedBatchProperty().set(vm.bulk().batches().get(0)));
+        interact(() -> vm.bulk().record().selectedBatchProperty().set(vm.bulk().record().batches().get(0)));
         waitUntil(() -> !rows("#resultTable").isEmpty());
         shootAtEverySize(dir, "bulk" + variant, cut);
         interact(() -> lookup("#tabs").<javafx.scene.control.TabPane>query().getSelectionModel().select(1));
