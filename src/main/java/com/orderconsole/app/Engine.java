@@ -23,8 +23,9 @@ import java.util.Objects;
  * {@link #services()} and {@link #operator()} only; they never see a connection.
  *
  * <p>A session writes only what its role allows: read-only sessions run no background jobs; support
- * sessions run the follower and the sweeper; the rules seeding, the recovery after a Redis data loss and
- * the maintenance job (which write the rules archive) run in ops and admin sessions.
+ * sessions run the sweeper, and the follower where they may ({@code Follower#appliesHere}: on servers that check
+ * accounts, only an account holding order_console_follower); the rules seeding runs in ops and admin sessions, the
+ * recovery after a Redis data loss and the maintenance job in those that also run the follower.
  */
 public final class Engine implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(Engine.class);
@@ -129,11 +130,17 @@ public final class Engine implements AutoCloseable {
             Role role = operator.role();
             // Only those who may write record a new pairing; everyone is refused a Redis of another system.
             services.dataset().verifyPairing(role.includes(Role.OPS));
+            // The database records who signed in: the follower sets aside outbox entries naming anyone else.
+            db.recordSignIn(false);
+            // Restoring a lost Redis drains its outbox first: it runs where the follower may (issue 25).
+            boolean follows = services.follower().appliesHere();
             if (role.includes(Role.OPS)) {
                 services.rules().ensureSeeded();
-                services.maintenance().recoverIfRedisLostData();
+                if (follows) {
+                    services.maintenance().recoverIfRedisLostData();
+                }
             }
-            if (config.syncIdle() != null && role.includes(Role.SUPPORT)) {
+            if (config.syncIdle() != null && role.includes(Role.SUPPORT) && follows) {
                 services.follower().start(config.syncIdle());
                 if (role.includes(Role.OPS)) {
                     services.maintenance().start(Duration.ofSeconds(5));

@@ -207,13 +207,18 @@ abstract class CliCommand implements Callable<Integer> {
      *         and the next {@code follower} run or the console applies them)
      */
     boolean catchUpMySql(Services s) {
-        return reportCatchUp(s.follower().catchUp(SYNC_WAIT));
+        return reportCatchUp(s, s.follower().catchUp(SYNC_WAIT));
     }
 
-    /** Warns on stderr when MySQL did not catch up. @return whether it did */
-    boolean reportCatchUp(CatchUp c) {
+    /**
+     * Warns on stderr when MySQL did not catch up; suggests the {@code follower} command only to an account that may run
+     * it (elsewhere the follower of {@code serve} applies the changes, and the detail says so).
+     *
+     * @return whether it did
+     */
+    boolean reportCatchUp(Services s, CatchUp c) {
         if (!c.caughtUp()) {
-            err().println(Messages.format("cli.notInSync", c.detail()));
+            err().println(Messages.format(s.follower().appliesHere() ? "cli.notInSync" : "cli.notInSyncElsewhere", c.detail()));
         }
         return c.caughtUp();
     }

@@ -6,6 +6,7 @@ import com.orderconsole.app.Messages;
 import com.orderconsole.app.Termination;
 import com.orderconsole.domain.Role;
 import com.orderconsole.service.DaemonScheduler;
+import com.orderconsole.service.follower.Follower;
 import com.orderconsole.app.Services;
 import com.orderconsole.service.metrics.Alert;
 import org.slf4j.Logger;
@@ -55,6 +56,11 @@ final class ServeCommand extends CliCommand {
             Services s = engine.services();
             if (!operator().role().includes(Role.SUPPORT)) {
                 err().println(Messages.format("cli.serve.readOnly", operator().describe()));
+                return ExitCode.FAILED.code();
+            }
+            if (!s.follower().appliesHere()) {
+                // serve is where the follower runs for everyone; without it every move waits in Redis unseen.
+                err().println(Messages.format("cli.serve.notFollower", operator().name(), Follower.SERVICE_ROLE));
                 return ExitCode.FAILED.code();
             }
             int bound = s.metrics().startEndpoint(port);

@@ -69,7 +69,7 @@ final class TransitionCommand extends CliCommand {
                 // The service already tried to rebuild the state from MySQL: neither store knows the order.
                 throw new OrderNotFoundException(id);
             }
-            boolean synced = outcome.mysql() == null || reportCatchUp(outcome.mysql());
+            boolean synced = outcome.mysql() == null || reportCatchUp(s, outcome.mysql());
             Map<String, Object> doc = new LinkedHashMap<>();
             doc.put("orderId", r.orderId());
             doc.put("applied", r.applied());

@@ -19,6 +19,12 @@ public record Operator(String name, Role role, boolean local) {
         }
     }
 
+    /**
+     * The cancel sweeper's name in the history. Its one move is WAIT_PAY → CANCELLED; the follower sets aside an entry
+     * in its name that is any other.
+     */
+    public static final String CANCEL_SWEEPER = "cancel-sweeper";
+
     /** An operator who signed in (not local). */
     public Operator(String name, Role role) {
         this(name, role, false);

@@ -13,4 +13,9 @@ public class PermissionDeniedException extends RuntimeException {
         super(operator.name() + " (" + operator.role().name().toLowerCase(Locale.ROOT) + ") may not " + action
                 + ": needs role " + needed.name().toLowerCase(Locale.ROOT));
     }
+
+    /** @param message what was refused and why, in words */
+    public PermissionDeniedException(String message) {
+        super(message);
+    }
 }

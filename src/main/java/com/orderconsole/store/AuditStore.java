@@ -3,9 +3,14 @@ package com.orderconsole.store;
 /** The append-only {@code audit_log}: operator actions that are not status transitions. */
 public final class AuditStore {
     private final AuditMapper m;
+    private final org.apache.ibatis.session.SqlSession session;
+    /** A person's session: rows go through V39's procedure, which sets the actor and time itself. */
+    private final boolean stamped;
 
-    AuditStore(AuditMapper m) {
+    AuditStore(AuditMapper m, org.apache.ibatis.session.SqlSession session, boolean stamped) {
         this.m = m;
+        this.session = session;
+        this.stamped = stamped;
     }
 
     /**
@@ -39,11 +44,16 @@ public final class AuditStore {
      * @return true when the row was written by the account it names
      */
     public static boolean writtenByActor(String writtenBy, String actor) {
+        return writtenBy == null || login(writtenBy).equals(actor);
+    }
+
+    /** @return the login of a writer stamp: "user" of "user@client host" (a user name may itself hold '@') */
+    public static String login(String writtenBy) {
         if (writtenBy == null) {
-            return true;
+            return null;
         }
         int at = writtenBy.lastIndexOf('@');
-        return (at < 0 ? writtenBy : writtenBy.substring(0, at)).equals(actor);
+        return at < 0 ? writtenBy : writtenBy.substring(0, at);
     }
 
     /** How an override's detail names the version it moves the order to: "… to v7 …" ({@link #overrideDetail}). */
@@ -58,8 +68,15 @@ public final class AuditStore {
         return "v" + (toVersion - 1) + " to v" + toVersion + " " + target;
     }
 
-    /** Appends one action. */
+    /**
+     * Appends one action. In a person's session the database writes the row with the signed-in login as actor and its
+     * own clock's time; the row's actor and time are used only where no account is checked (local servers).
+     */
     public void append(AuditRow row) {
-        m.insert(row);
+        if (stamped) {
+            Procedures.recordAction(session.getConnection(), row);
+        } else {
+            m.insert(row);
+        }
     }
 }

@@ -17,25 +17,51 @@ import java.util.Set;
 
 /**
  * The console's database roles, one per {@link Role} ({@code order_console_read_only} …
- * {@code order_console_admin}), each granted to the next higher one, and what each may do to the tables
- * of the schema. An operator's console role is the highest of these the database account holds.
+ * {@code order_console_admin}), each granted to the next higher one, the follower's service role
+ * {@link #FOLLOWER}, and what each may do to the tables of the schema. An operator's console role is the highest of
+ * the people's roles the database account holds.
  *
- * <p>Every role may read every table. Writing starts at support and follows what the engine's writers
- * need: INSERT and UPDATE on the tables changed in place ({@link #UPDATED_IN_PLACE}); INSERT only on every
- * other table, so history, archives and audit tables stay append-only, enforced by the database; the
- * rules archive from ops up. No role gets DELETE anywhere. A migration that adds a table calls
- * {@link #createAndGrant} again.
+ * <p>Every role may read every table. No person's role writes a row that names who acted, nor an order's status
+ * (issue 25): history, audit log and new orders are written by the stored procedures of V39, which stamp the calling
+ * login as the actor, and by the follower. Writing starts at support and follows what the engine's writers need:
+ * INSERT and UPDATE on the tables changed in place ({@link #UPDATED_IN_PLACE}); INSERT only on every other table, so
+ * archives stay append-only, enforced by the database; the rules archive from ops up. No role gets DELETE anywhere.
+ * The follower role holds ops (serve also runs maintenance, which restores a lost Redis and writes the rules archive)
+ * and adds the history, the order's status and the follower's cursor; it is meant for the account of {@code serve},
+ * never for a person. A migration that adds a table calls {@link #createAndGrant} again.
  */
 public final class ConsoleRoles {
     private static final Logger log = LoggerFactory.getLogger(ConsoleRoles.class);
     /** Prefix of the role names. */
     public static final String PREFIX = "order_console_";
-    /** Tables whose rows the engine changes in place: the order record and the MySQL follower's cursor. */
-    static final Set<String> UPDATED_IN_PLACE = Set.of("orders", "sync_cursor", "dead_letter", "bulk_batch");
+    /** The MySQL follower's service role: ops, plus the rows that carry other people's names. */
+    public static final String FOLLOWER = PREFIX + "follower";
+    /** Tables whose rows the people's roles change in place. */
+    static final Set<String> UPDATED_IN_PLACE = Set.of("dead_letter", "bulk_batch");
     /** Tables written from a higher role than support. */
     static final Map<String, Role> WRITTEN_FROM = Map.of("transition_rules", Role.OPS);
-    /** Tables no console role writes: Flyway's record of the migrations. */
-    static final Set<String> NEVER_WRITTEN = Set.of("flyway_schema_history");
+    /**
+     * Tables only the follower writes directly, and how: the history (rows naming whoever acted), the order's status
+     * and version, the follower's cursor.
+     */
+    static final Map<String, String> FOLLOWER_WRITES = Map.of("order_history", "INSERT", "orders", "UPDATE",
+            "sync_cursor", "INSERT, UPDATE");
+    /**
+     * Tables no role writes directly: Flyway's record of the migrations, the audit log and the accounts seen (written
+     * by the V39 procedures only).
+     */
+    static final Set<String> NEVER_WRITTEN = Set.of("flyway_schema_history", "audit_log", "console_account");
+    /** The V39 procedures and the lowest role that may call them ({@link #FOLLOWER}'s own is null here). */
+    public static final Map<String, Role> PROCEDURES = Map.of(
+            "order_console_sign_in", Role.READ_ONLY,
+            "order_console_follower_sign_in", Role.READ_ONLY, // granted to FOLLOWER only, below
+            "order_console_record_action", Role.SUPPORT,
+            "order_console_create_orders", Role.SUPPORT,
+            "order_console_mark_loaded", Role.SUPPORT,
+            "order_console_set_expiry", Role.SUPPORT,
+            "order_console_follow_history", Role.SUPPORT);
+    /** MySQL/MariaDB errors: no such grant to revoke (on the table, at all). */
+    private static final Set<Integer> NO_SUCH_GRANT = Set.of(1141, 1147);
     /** MySQL/MariaDB error: the server runs with an option that forbids the statement (--skip-grant-tables). */
     private static final int ER_OPTION_PREVENTS_STATEMENT = 1290;
 
@@ -87,15 +113,13 @@ public final class ConsoleRoles {
                 }
                 throw e;
             }
+            st.execute("CREATE ROLE IF NOT EXISTS " + FOLLOWER);
             Role[] roles = Role.values();
             for (int i = 1; i < roles.length; i++) {
                 st.execute("GRANT " + name(roles[i - 1]) + " TO " + name(roles[i]));
             }
-            String schema;
-            try (ResultSet rs = st.executeQuery("SELECT DATABASE()")) {
-                rs.next();
-                schema = rs.getString(1);
-            }
+            st.execute("GRANT " + name(Role.OPS) + " TO " + FOLLOWER);
+            String schema = schema(st);
             List<String> tables = new ArrayList<>();
             try (ResultSet rs = st.executeQuery("SELECT TABLE_NAME FROM information_schema.TABLES "
                     + "WHERE TABLE_SCHEMA = DATABASE() AND TABLE_TYPE = 'BASE TABLE'")) {
@@ -105,14 +129,66 @@ public final class ConsoleRoles {
             }
             for (String table : tables) {
                 String on = quote(schema) + "." + quote(table);
+                if (FOLLOWER_WRITES.containsKey(table) || NEVER_WRITTEN.contains(table)) {
+                    // What earlier versions granted people (INSERT on the history and audit log, UPDATE of orders)
+                    // goes. One privilege a statement: the migrating account may revoke only what it holds itself.
+                    for (Role r : Role.values()) {
+                        revokeIfGranted(st, "REVOKE INSERT ON " + on + " FROM " + name(r));
+                        revokeIfGranted(st, "REVOKE UPDATE ON " + on + " FROM " + name(r));
+                    }
+                }
                 st.execute("GRANT SELECT ON " + on + " TO " + name(Role.READ_ONLY));
-                if (!NEVER_WRITTEN.contains(table)) {
+                if (FOLLOWER_WRITES.containsKey(table)) {
+                    st.execute("GRANT " + FOLLOWER_WRITES.get(table) + " ON " + on + " TO " + FOLLOWER);
+                } else if (!NEVER_WRITTEN.contains(table)) {
                     String privileges = UPDATED_IN_PLACE.contains(table) ? "INSERT, UPDATE" : "INSERT";
                     st.execute("GRANT " + privileges + " ON " + on + " TO " + name(WRITTEN_FROM.getOrDefault(table, Role.SUPPORT)));
                 }
             }
+            grantProcedures(c);
             log.info("console roles granted on {} tables of schema {}", tables.size(), schema);
             return true;
+        }
+    }
+
+    /**
+     * Lets the roles call the V39 procedures that exist on the schema (none before V39). Safe to run again.
+     *
+     * @param c a connection of the account that created the procedures
+     */
+    public static void grantProcedures(Connection c) throws SQLException {
+        try (Statement st = c.createStatement()) {
+            String schema = schema(st);
+            Set<String> present = new java.util.HashSet<>();
+            try (ResultSet rs = st.executeQuery("SELECT ROUTINE_NAME FROM information_schema.ROUTINES "
+                    + "WHERE ROUTINE_SCHEMA = DATABASE() AND ROUTINE_TYPE = 'PROCEDURE'")) {
+                while (rs.next()) {
+                    present.add(rs.getString(1));
+                }
+            }
+            for (Map.Entry<String, Role> p : PROCEDURES.entrySet()) {
+                if (present.contains(p.getKey())) {
+                    String to = p.getKey().equals("order_console_follower_sign_in") ? FOLLOWER : name(p.getValue());
+                    st.execute("GRANT EXECUTE ON PROCEDURE " + quote(schema) + "." + quote(p.getKey()) + " TO " + to);
+                }
+            }
+        }
+    }
+
+    private static void revokeIfGranted(Statement st, String revoke) throws SQLException {
+        try {
+            st.execute(revoke);
+        } catch (SQLException e) {
+            if (!NO_SUCH_GRANT.contains(e.getErrorCode())) {
+                throw e;
+            }
+        }
+    }
+
+    private static String schema(Statement st) throws SQLException {
+        try (ResultSet rs = st.executeQuery("SELECT DATABASE()")) {
+            rs.next();
+            return rs.getString(1);
         }
     }
 

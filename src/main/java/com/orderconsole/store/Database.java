@@ -19,6 +19,7 @@ import org.flywaydb.core.api.output.RepairResult;
 
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.sql.Statement;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
@@ -36,8 +37,8 @@ import java.util.stream.Collectors;
  * {@link DatabaseRefusedException} saying so.
  */
 public final class Database implements AutoCloseable {
-    /** MySQL/MariaDB errors: command denied on a table or column, database denied, privilege missing. */
-    private static final Set<Integer> ACCESS_DENIED = Set.of(1142, 1143, 1044, 1227);
+    /** MySQL/MariaDB errors: command denied on a table or column, database denied, privilege missing, routine denied. */
+    private static final Set<Integer> ACCESS_DENIED = Set.of(1142, 1143, 1044, 1227, 1370);
     private static final Pattern TABLE_DENIED = Pattern.compile("^(\\w+) command denied to user .* for table (\\S+)");
     /** A statement running longer than this many seconds is cancelled (MyBatis and the plain JDBC of {@link MultiRowSql}). */
     static final int STATEMENT_TIMEOUT_SECONDS = 30;
@@ -46,13 +47,25 @@ public final class Database implements AutoCloseable {
     private final String where;
     private final String account;
     private final SqlDialect dialect;
+    /** A signed-in person's session: what names an actor is written through the V39 procedures. */
+    private final boolean stamped;
+    /** This session may run the MySQL follower: it holds {@link ConsoleRoles#FOLLOWER}, or it is not a person's. */
+    private final boolean mayFollow;
 
-    private Database(HikariDataSource dataSource, String where, String account) {
+    private Database(HikariDataSource dataSource, String where, String account, boolean signedIn) {
         this.dataSource = dataSource;
         this.where = where;
         this.account = account;
+        this.stamped = signedIn;
         try (Connection c = dataSource.getConnection()) {
             this.dialect = SqlDialect.of(c);
+            if (signedIn) {
+                try (Statement st = c.createStatement()) {
+                    this.mayFollow = SqlDialect.rolesInForce(st).inForce().contains(ConsoleRoles.FOLLOWER);
+                }
+            } else {
+                this.mayFollow = true;
+            }
         } catch (SQLException e) {
             dataSource.close();
             throw new DatabaseUnavailableException("cannot open the orders database at " + where + ": " + rootMessage(e), e);
@@ -80,6 +93,7 @@ public final class Database implements AutoCloseable {
         cfg.addMapper(AuditMapper.class);
         cfg.addMapper(BulkMapper.class);
         cfg.addMapper(AuditEventMapper.class);
+        cfg.addMapper(AccountMapper.class);
         return cfg;
     }
 
@@ -117,7 +131,7 @@ public final class Database implements AutoCloseable {
             ds.close();
             throw new DatabaseUnavailableException("cannot open the orders database at " + describe(jdbcUrl) + ": " + rootMessage(e), e);
         }
-        return new Database(ds, describe(jdbcUrl), user);
+        return new Database(ds, describe(jdbcUrl), user, false);
     }
 
     /**
@@ -144,7 +158,7 @@ public final class Database implements AutoCloseable {
                     .map(m -> "V" + m.getVersion() + " " + m.getDescription()).collect(Collectors.joining(", "))
                     + "); a database administrator applies them with 'order-console migrate'", null);
         }
-        return new Database(ds, where, user);
+        return new Database(ds, where, user, true);
     }
 
     /**
@@ -258,10 +272,40 @@ public final class Database implements AutoCloseable {
         return new HikariDataSource(hc);
     }
 
+    /**
+     * @return true for a signed-in person's session: the audit log, new orders and the order columns a person changes
+     *     are written through the V39 procedures, which stamp the session's login as the actor
+     */
+    public boolean writesStamped() {
+        return stamped;
+    }
+
+    /**
+     * @return true when this session may run the MySQL follower: its account holds {@code order_console_follower}, or
+     *     it is the administrator's session of local servers (issue 25: a person's console never writes history in
+     *     other people's names)
+     */
+    public boolean mayFollow() {
+        return mayFollow;
+    }
+
+    /**
+     * Records in {@code console_account} that this session's login signed in (as the follower when {@code follower}).
+     * Does nothing for sessions that are not a person's: there every name is the one owner's.
+     */
+    public void recordSignIn(boolean follower) {
+        if (stamped) {
+            inTransaction(t -> {
+                t.recordSignIn(follower);
+                return null;
+            });
+        }
+    }
+
     /** Runs work in one transaction, committing on success and rolling back on any exception. */
     public <T> T inTransaction(Function<Tables, T> work) {
         try (SqlSession s = sessions.openSession(false)) {
-            T r = work.apply(new Tables(s));
+            T r = work.apply(new Tables(s, stamped));
             s.commit();
             return r;
         } catch (RuntimeException e) {
@@ -275,7 +319,7 @@ public final class Database implements AutoCloseable {
      */
     public <T> T inBatch(Function<Tables, T> work) {
         try (SqlSession s = sessions.openSession(ExecutorType.BATCH, false)) {
-            T r = work.apply(new Tables(s));
+            T r = work.apply(new Tables(s, stamped));
             s.flushStatements();
             s.commit();
             return r;
@@ -287,7 +331,7 @@ public final class Database implements AutoCloseable {
     /** Runs a read in auto-commit mode. */
     public <T> T read(Function<Tables, T> work) {
         try (SqlSession s = sessions.openSession(true)) {
-            return work.apply(new Tables(s));
+            return work.apply(new Tables(s, stamped));
         } catch (RuntimeException e) {
             throw wrap(e);
         }

@@ -23,6 +23,12 @@ public final class DatabaseAccounts {
     /** MySQL/MariaDB error: access denied for user (wrong password or no such account). */
     private static final int ER_ACCESS_DENIED = 1045;
     /**
+     * MariaDB error: access denied, "no password" flavour. MariaDB answers an unknown user by pretending to authenticate
+     * it like some existing entry, and when that entry is a role (no password) the refusal comes as 1698: seen once the
+     * schema had a fifth role (order_console_follower), for a user who does not exist.
+     */
+    private static final int ER_ACCESS_DENIED_NO_PASSWORD = 1698;
+    /**
      * A Connector/J URL: plain, DNS SRV ({@code jdbc:mysql+srv://}) or with several hosts
      * ({@code jdbc:mysql:replication://}, {@code jdbc:mysql:loadbalance://}); the host part may list hosts with commas.
      */
@@ -84,7 +90,7 @@ public final class DatabaseAccounts {
             if (Database.publicKeyRefused(e)) {
                 throw new AccountRefusedException("the database at " + where + " " + Database.publicKeyWords(), e);
             }
-            if (e.getErrorCode() == ER_ACCESS_DENIED) {
+            if (e.getErrorCode() == ER_ACCESS_DENIED || e.getErrorCode() == ER_ACCESS_DENIED_NO_PASSWORD) {
                 throw new AccountRefusedException("the database at " + where + " refused account '" + user + "': "
                         + (password.isEmpty() ? "no password was given" : "wrong password, or no such account"), e);
             }

@@ -48,12 +48,14 @@ public interface OrderMapper {
     int markRedisReadyAll(@Param("ids") List<String> ids);
 
     /**
-     * Which of {@code ids} exist, locking them and the gaps where absent ones would go until the
-     * transaction ends, so a concurrent create cannot slip in between this check and a bulk insert.
+     * Which of {@code ids} exist, share-locking them and the gaps where absent ones would go until the transaction
+     * ends, so a concurrent create cannot slip in between this check and a bulk insert. LOCK IN SHARE MODE: both
+     * servers take it, and MySQL 8.0.22+ asks only SELECT privilege for it (FOR UPDATE needs UPDATE).
      */
     @Select("<script>SELECT order_id FROM orders WHERE order_id IN "
-            + "<foreach item='id' collection='ids' open='(' separator=',' close=')'>#{id}</foreach> FOR UPDATE</script>")
-    List<String> existingIdsForUpdate(@Param("ids") List<String> ids);
+            + "<foreach item='id' collection='ids' open='(' separator=',' close=')'>#{id}</foreach> LOCK IN SHARE MODE</script>")
+    List<String> existingIdsLocked(@Param("ids") List<String> ids);
+
 
     /** Orders whose Redis state may not exist yet (creation interrupted), created before {@code beforeMs}. */
     @Select("SELECT " + COLUMNS + " FROM orders WHERE redis_ready = 0 AND created_at_ms < #{beforeMs} LIMIT #{limit}")

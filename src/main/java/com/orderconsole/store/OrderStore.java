@@ -1,5 +1,7 @@
 package com.orderconsole.store;
 
+import com.orderconsole.domain.HistoryEntry;
+
 import org.apache.ibatis.session.SqlSession;
 
 import java.sql.PreparedStatement;
@@ -49,23 +51,41 @@ public final class OrderStore {
 
     private final OrderMapper m;
     private final SqlSession session;
+    /** A person's session: new orders and the columns a person changes go through the V39 procedures. */
+    private final boolean stamped;
 
-    OrderStore(OrderMapper m, SqlSession session) {
+    OrderStore(OrderMapper m, SqlSession session, boolean stamped) {
         this.m = m;
         this.session = session;
-    }
-
-    /** Inserts unless the id exists. @return true when inserted */
-    public boolean insertIgnore(OrderRow row) {
-        return m.insertIgnore(row) == 1;
+        this.stamped = stamped;
     }
 
     /**
-     * Which of {@code ids} exist, locking them and the gaps where absent ones would go until the
-     * transaction ends, so a concurrent create cannot slip in between this check and an insert.
+     * Stores new orders and their history (ids that exist are skipped, and their history with them). In a person's
+     * session the actor of every history row is the database's stamp of the signed-in login, whatever the entries say.
+     *
+     * @param rows orders whose ids {@link #existingIdsLocked} found absent in this transaction
+     * @param history their history entries
      */
-    public List<String> existingIdsForUpdate(List<String> ids) {
-        return m.existingIdsForUpdate(ids);
+    public void create(List<OrderRow> rows, List<HistoryEntry> history) {
+        if (rows.isEmpty()) {
+            return;
+        }
+        if (stamped) {
+            Procedures.createOrders(session.getConnection(), rows, history);
+            return;
+        }
+        rows.forEach(m::insertIgnore);
+        new HistoryStore(session.getMapper(HistoryMapper.class), session).appendEach(history);
+    }
+
+    /**
+     * Which of {@code ids} exist, with a shared lock on them and the gaps where absent ones would go until the
+     * transaction ends, so a concurrent create cannot slip in between this check and an insert. Shared, not FOR UPDATE:
+     * MySQL 8 asks UPDATE privilege for that, and a person's role has none on orders.
+     */
+    public List<String> existingIdsLocked(List<String> ids) {
+        return m.existingIdsLocked(ids);
     }
 
     /** @return the row, or null */
@@ -231,12 +251,36 @@ public final class OrderStore {
 
     /** Records a payment deadline (epoch ms), so a rebuild after a Redis loss keeps it. */
     public void setExpiry(String id, long expireAtMs) {
-        m.setExpiry(id, expireAtMs);
+        if (stamped) {
+            Procedures.setExpiry(session.getConnection(), id, expireAtMs);
+        } else {
+            m.setExpiry(id, expireAtMs);
+        }
+    }
+
+    /**
+     * Moves an order's row to a version its own history records as applied, when the row is older (reconciliation);
+     * the status and time come from that history row. A person's session calls V39's procedure, which reads the
+     * history row itself; others apply the row the caller read under the same version guard.
+     *
+     * @param applied the history row MySQL records at that version, as read in this transaction
+     */
+    public void followHistory(HistoryEntry applied) {
+        if (stamped) {
+            Procedures.followHistory(session.getConnection(), applied.orderId(), applied.version());
+        } else {
+            m.applyIfNewer(applied.orderId(), applied.to().code(), applied.version(), applied.atMs());
+        }
     }
 
     /** Marks orders whose Redis state now exists. */
     public void markRedisReady(List<String> ids) {
-        if (!ids.isEmpty()) {
+        if (ids.isEmpty()) {
+            return;
+        }
+        if (stamped) {
+            Procedures.markLoaded(session.getConnection(), ids);
+        } else {
             m.markRedisReadyAll(ids);
         }
     }

@@ -8,9 +8,16 @@ import org.apache.ibatis.session.SqlSession;
  */
 public final class Tables {
     private final SqlSession session;
+    /** Writes that name an actor go through the V39 procedures ({@link Database#writesStamped()}). */
+    private final boolean stamped;
 
-    Tables(SqlSession session) {
+    Tables(SqlSession session, boolean stamped) {
         this.session = session;
+        this.stamped = stamped;
+    }
+
+    void recordSignIn(boolean follower) {
+        Procedures.signIn(session.getConnection(), follower);
     }
 
     /**
@@ -52,7 +59,7 @@ public final class Tables {
 
     /** @return the {@code orders} table */
     public OrderStore orders() {
-        return new OrderStore(session.getMapper(OrderMapper.class), session);
+        return new OrderStore(session.getMapper(OrderMapper.class), session, stamped);
     }
 
     /** @return the append-only {@code order_history} table */
@@ -77,7 +84,7 @@ public final class Tables {
 
     /** @return the append-only log of operator actions that are not transitions */
     public AuditStore audit() {
-        return new AuditStore(session.getMapper(AuditMapper.class));
+        return new AuditStore(session.getMapper(AuditMapper.class), session, stamped);
     }
 
     /** @return the {@code transition_rules} archive */
@@ -88,6 +95,11 @@ public final class Tables {
     /** @return bulk transitions: batches and their per-order results */
     public BulkStore bulk() {
         return new BulkStore(session.getMapper(BulkMapper.class));
+    }
+
+    /** @return the logins the database has seen sign in (V39) */
+    public AccountStore accounts() {
+        return new AccountStore(session.getMapper(AccountMapper.class));
     }
 
     /** @return every recorded action (order history and audit log), read for the audit view */

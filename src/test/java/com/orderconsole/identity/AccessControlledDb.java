@@ -34,6 +34,8 @@ public final class AccessControlledDb {
         ACCOUNTS.put("ada", Role.ADMIN);
     }
 
+    /** The account of 'serve': holds order_console_follower (ops, plus the writes in other people's names). */
+    static final String FOLLOWER = "fred";
     /** Holds no console role. */
     static final String NO_ROLE = "nora";
     /** Holds order_console_ops, but not as its default role. */
@@ -58,7 +60,8 @@ public final class AccessControlledDb {
                 for (Map.Entry<String, Role> a : ACCOUNTS.entrySet()) {
                     createAccount(st, a.getKey(), "pw-" + a.getKey(), a.getValue(), true);
                 }
-                createAccount(st, NO_ROLE, "pw-" + NO_ROLE, null, false);
+                createAccount(st, FOLLOWER, "pw-" + FOLLOWER, ConsoleRoles.FOLLOWER, true);
+                createAccount(st, NO_ROLE, "pw-" + NO_ROLE, (String) null, false);
                 createAccount(st, NO_DEFAULT_ROLE, "pw-" + NO_DEFAULT_ROLE, Role.OPS, false);
                 createAccount(st, PATH_PASSWORD, System.getenv("PATH"), Role.SUPPORT, true);
             });
@@ -68,12 +71,16 @@ public final class AccessControlledDb {
 
     /** What an administrator runs for one operator (see README: Accounts and roles). */
     private static void createAccount(Statement st, String name, String password, Role role, boolean asDefault) throws SQLException {
+        createAccount(st, name, password, role == null ? null : ConsoleRoles.name(role), asDefault);
+    }
+
+    private static void createAccount(Statement st, String name, String password, String role, boolean asDefault) throws SQLException {
         String account = "'" + name + "'@'%'";
         st.execute("CREATE USER " + account + " IDENTIFIED BY '" + password.replace("\\", "\\\\").replace("'", "''") + "'");
         if (role != null) {
-            st.execute("GRANT " + ConsoleRoles.name(role) + " TO " + account);
+            st.execute("GRANT " + role + " TO " + account);
             if (asDefault) {
-                st.execute(SqlDialect.of(st.getConnection()).setDefaultRole(ConsoleRoles.name(role), account));
+                st.execute(SqlDialect.of(st.getConnection()).setDefaultRole(role, account));
             }
         }
     }

@@ -41,13 +41,29 @@ class CliSignInTest {
 
     @Test
     void theHistoryRecordsTheAccountThatSignedInAtTheTerminal() {
-        Run r = cli("pw-sam", "transition", "--id", "c-1", "--to", "PAID", "--db-user", "sam", "--reason", "paid by phone");
+        Run r;
+        // The follower runs under serve's service account (issue 25), here in the same JVM.
+        try (Engine serve = Engine.start(AccessControlledDb.config(AccessControlledDb.FOLLOWER)
+                .withBackgroundJobs(null, Duration.ofMillis(50)))) {
+            r = cli("pw-sam", "transition", "--id", "c-1", "--to", "PAID", "--db-user", "sam", "--reason", "paid by phone");
+        }
         assertThat(r.code()).as(r.err()).isZero();
         assertThat(asked).containsExactly("Password of database account 'sam': ");
         assertThat(r.out() + r.err()).doesNotContain("pw-sam");
         HistoryEntry last = history("c-1").get(1);
         assertThat(last.actor()).isEqualTo("sam");
         assertThat(last.to()).isEqualTo(OrderStatus.PAID);
+    }
+
+    /** Issue 25: serve is where the follower runs; a person's account would leave every move waiting in Redis unseen. */
+    @Test
+    void serveNeedsTheFollowerRoleAndAPersonIsToldToWaitForIt() {
+        Run serve = cli("pw-olga", "serve", "--db-user", "olga");
+        assertThat(serve.code()).isEqualTo(1);
+        assertThat(serve.err()).contains("account olga does not hold order_console_follower");
+        Run follower = cli("pw-sam", "follower", "--db-user", "sam");
+        assertThat(follower.code()).as(follower.err()).isNotZero();
+        assertThat(follower.err()).contains("sam may not run the MySQL follower").contains("'serve'");
     }
 
     @Test

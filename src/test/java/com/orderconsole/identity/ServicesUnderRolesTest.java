@@ -38,7 +38,9 @@ class ServicesUnderRolesTest {
 
     @Test
     void aSupportAccountAppliesATransitionAndTheFollowerWritesItUnderTheAccountsName() {
-        try (Engine e = Engine.start(AccessControlledDb.config("sam"))) {
+        // The follower runs under serve's service account (issue 25), here in the same JVM.
+        try (Engine serve = Engine.start(AccessControlledDb.config(AccessControlledDb.FOLLOWER).withBackgroundJobs(null, Duration.ofMillis(50)));
+             Engine e = Engine.start(AccessControlledDb.config("sam"))) {
             Services s = e.services();
             s.orders().create(e.operator(), "s-1", null, Duration.ofMinutes(30));
             TransitionOutcome out = s.transitions().transitionAndWait(e.operator(),

@@ -76,6 +76,14 @@ class MySqlGrammarTest {
                 "SET DEFAULT ROLE role TO user (refman/8.4/en/set-default-role.html)");
         PARSER_GAPS.put(rule("^DROP\\s+TRIGGER\\s+(IF\\s+EXISTS\\s+)?\\w+$"),
                 "DROP TRIGGER [IF EXISTS] name (refman/8.4/en/drop-trigger.html)");
+        PARSER_GAPS.put(rule("^REVOKE\\s+(INSERT|UPDATE)\\s+ON\\s+\\S+\\s+FROM\\s+\\w+$"),
+                "REVOKE priv ON db.table FROM role (refman/8.4/en/revoke.html)");
+        PARSER_GAPS.put(rule("^DROP\\s+PROCEDURE\\s+(IF\\s+EXISTS\\s+)?\\w+$"),
+                "DROP PROCEDURE [IF EXISTS] name (refman/8.4/en/drop-procedure.html)");
+        PARSER_GAPS.put(rule("^GRANT\\s+EXECUTE\\s+ON\\s+PROCEDURE\\s+\\S+\\s+TO\\s+\\w+$"),
+                "GRANT EXECUTE ON PROCEDURE db.name TO role (refman/8.4/en/grant.html, Routine privileges)");
+        PARSER_GAPS.put(rule("\\s+LOCK\\s+IN\\s+SHARE\\s+MODE$"),
+                "SELECT ... LOCK IN SHARE MODE, kept by MySQL 8 as FOR SHARE (refman/8.4/en/innodb-locking-reads.html); the SELECT is parsed");
         PARSER_GAPS.put(rule("^EXPLAIN\\s+FORMAT\\s*=\\s*TRADITIONAL\\s+"),
                 "EXPLAIN FORMAT=TRADITIONAL (refman/8.4/en/explain.html); the statement explained is parsed");
         PARSER_GAPS.put(rule("(?<=\\bINDEX)\\s+FOR\\s+ORDER\\s+BY(?=\\s*\\()"),

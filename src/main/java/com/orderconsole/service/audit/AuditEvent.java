@@ -22,9 +22,9 @@ import com.orderconsole.domain.ResultCode;
  * @param detail what changed (actions)
  * @param writtenBy the login that wrote the row, as the database stamped it ("user@host", V38); null for rows written
  *     before V38 or on a server without grant tables
- * @param actorUnlike true when the row names an actor other than the account that wrote it and that is not the
- *     follower's normal work (applying an outbox entry, whose key starts "b&lt;bucket&gt;/") nor a system actor
- *     (cancel-sweeper, import): a row someone wrote in another person's name (issue 25)
+ * @param actorUnlike true when the row names an actor other than the account that wrote it, and is not the follower's
+ *     normal work (a history row written by a login the database recorded running the follower, V39): a row someone
+ *     wrote in another person's name (issue 25)
  */
 public record AuditEvent(Kind kind, long id, long atMs, String actor, String source, String orderId, OrderStatus from, OrderStatus to,
                          Long version, ResultCode code, String action, String reason, String detail, String writtenBy,

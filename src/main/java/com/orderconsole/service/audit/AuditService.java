@@ -126,7 +126,9 @@ public final class AuditService {
         next.historyDone = c.historyDone || hist.size() < limit && takenH == hist.size();
         next.auditDone = c.auditDone || !filter.includesActions() || acts.size() < limit && takenA == acts.size();
         String nextCursor = next.historyDone && next.auditDone ? null : next.encode();
-        return new AuditPage(taken.stream().map(AuditService::toEvent).toList(), nextCursor);
+        java.util.Set<String> followers = taken.stream().anyMatch(r -> r.writtenBy != null)
+                ? db.read(t -> t.accounts().followers()) : java.util.Set.of();
+        return new AuditPage(taken.stream().map(r -> toEvent(r, followers)).toList(), nextCursor);
     }
 
     private AuditEventQuery query(AuditFilter f, int limit, Long afterAt, Long afterId) {
@@ -225,25 +227,25 @@ public final class AuditService {
         return s == null ? "" : s.name();
     }
 
-    private static AuditEvent toEvent(AuditEventRow r) {
+    private static AuditEvent toEvent(AuditEventRow r, java.util.Set<String> followers) {
         boolean h = r.kind.equals("H");
         return new AuditEvent(h ? AuditEvent.Kind.TRANSITION : AuditEvent.Kind.ACTION, r.id, r.atMs, r.actor, r.source, r.orderId,
                 r.fromStatus == null ? null : OrderStatus.ofCode(r.fromStatus), r.toStatus == null ? null : OrderStatus.ofCode(r.toStatus),
                 r.version, r.resultCode == null ? null : ResultCode.ofCode(r.resultCode), r.action, r.reason, r.detail, r.writtenBy,
-                actorUnlike(h, r.actor, r.writtenBy, r.eventKey));
+                actorUnlike(h, r.actor, r.writtenBy, followers));
     }
 
-    /** Actors the product itself writes in someone's session: the sweeper's cancels, the bundled import. */
-    private static final java.util.Set<String> SYSTEM_ACTORS = java.util.Set.of(com.orderconsole.service.queue.CancelSweeper.ACTOR,
-            com.orderconsole.service.importer.OlistImporter.ACTOR);
-
-    /** @see AuditEvent#actorUnlike() */
-    static boolean actorUnlike(boolean history, String actor, String writtenBy, String eventKey) {
-        if (SYSTEM_ACTORS.contains(actor) || AuditStore.writtenByActor(writtenBy, actor)) {
+    /**
+     * @see AuditEvent#actorUnlike()
+     * @param followers logins the database recorded as running the follower (console_account, V39)
+     */
+    static boolean actorUnlike(boolean history, String actor, String writtenBy, java.util.Set<String> followers) {
+        if (AuditStore.writtenByActor(writtenBy, actor)) {
             return false;
         }
-        // The follower writes the history rows of everyone's transitions from the outbox, under its own session.
-        return !(history && eventKey != null && eventKey.matches("b\\d+/.*"));
+        // The follower writes the history rows of everyone's transitions from the outbox, under its own account. What
+        // a row says of itself (its event key, a job's name as actor) proves nothing: anyone could write it.
+        return !(history && followers.contains(AuditStore.login(writtenBy)));
     }
 
     /** One keyset position per table, and whether the table is exhausted: "h:at:id|a:at:id", "-" for not started, "x" for done. */

@@ -43,6 +43,9 @@ import java.util.concurrent.atomic.AtomicLong;
 public final class Follower implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(Follower.class);
 
+    /** The database role an account must hold to run the follower on a server that checks accounts. */
+    public static final String SERVICE_ROLE = com.orderconsole.store.ConsoleRoles.FOLLOWER;
+
     /** A batch that lost a deadlock (InnoDB rolled it back whole) is tried again this many times. */
     private static final int DEADLOCK_RETRIES = 5;
 
@@ -72,6 +75,13 @@ public final class Follower implements AutoCloseable {
     /** Every entry must follow MySQL's history (issue 25). */
     private final SequenceCheck sequence;
     private volatile boolean sequenceCheck = true;
+    /** Logins seen in console_account: only added to (a login is never removed). */
+    private final java.util.Set<String> knownActors = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    /**
+     * This session may write history in other people's names: it holds order_console_follower, or it is the owner's
+     * session of local servers (issue 25). Otherwise it never applies; it reads, and waits for the follower elsewhere.
+     */
+    private final boolean applies;
 
     /**
      * Built by the wiring ({@code app.Services}); {@code clock} gives Redis {@code TIME}, {@code states} tells
@@ -82,6 +92,7 @@ public final class Follower implements AutoCloseable {
     public Follower(RedisConnection clock, OutboxStore outbox, RulesStore rules, OrderStateStore states, Database db, Access access,
                     java.util.function.Supplier<java.util.Set<OrderStatus>> terminal, TerminalRetention retention) {
         this.sequence = new SequenceCheck(terminal);
+        this.applies = db.mayFollow();
         this.loop = new FollowerLoop(db.where(), () -> drainOnce(), this::countQuietly, e -> lastError = e);
         this.retention = retention;
         this.clock = clock;
@@ -102,7 +113,20 @@ public final class Follower implements AutoCloseable {
      */
     public int runOnce(Operator operator) {
         access.require(operator, Role.SUPPORT, "run the MySQL follower");
+        if (!applies) {
+            throw new com.orderconsole.domain.PermissionDeniedException(operator.name() + " may not run the MySQL follower: "
+                    + "the account does not hold role " + com.orderconsole.store.ConsoleRoles.FOLLOWER + "; the follower runs "
+                    + "under the service account of 'serve', which writes history in other people's names (README, Accounts)");
+        }
         return drainOnce();
+    }
+
+    /**
+     * @return true when this session applies the outbox; false for a person's session on a server that checks accounts,
+     *     where the follower of 'serve' does and this session only reads and waits
+     */
+    public boolean appliesHere() {
+        return applies;
     }
 
     /**
@@ -112,6 +136,9 @@ public final class Follower implements AutoCloseable {
      * @throws com.orderconsole.store.DatabaseUnavailableException when MySQL is down (nothing is lost; retry later)
      */
     public int drainOnce() {
+        if (!applies) {
+            return 0;
+        }
         ensureCursors();
         int total = 0;
         if (threads == 1) {
@@ -184,6 +211,9 @@ public final class Follower implements AutoCloseable {
      * @return entries applied
      */
     public int drainForRecovery(String epoch) {
+        if (!applies) {
+            return 0;
+        }
         ensureCursors();
         int total = 0;
         for (int b = 0; b < RedisKeys.buckets(); b++) {
@@ -211,6 +241,9 @@ public final class Follower implements AutoCloseable {
      * @return entries applied
      */
     public int drainBucket(int bucket) {
+        if (!applies) {
+            return 0;
+        }
         ensureCursors();
         bucketLocks[bucket].lock();
         try {
@@ -249,6 +282,8 @@ public final class Follower implements AutoCloseable {
 
     private synchronized void ensureCursors() {
         if (!cursorsEnsured) {
+            // Recorded once, by the database: the audit view tells this login's rows as the follower's work.
+            db.recordSignIn(true);
             db.inTransaction(t -> {
                 for (int b = 0; b < RedisKeys.buckets(); b++) {
                     t.cursors().ensure(b);
@@ -345,6 +380,13 @@ public final class Follower implements AutoCloseable {
                     setAside(t, DeadLetterRow.OUTBOX_ENTRY, e, orderIdOf(e.body()), "outbox entry cannot be read: " + e.problem());
                 }
             }
+            if (db.writesStamped()) {
+                java.util.Set<String> strangers = setAsideUnknownActors(t, batch, recordedBefore);
+                if (!strangers.isEmpty()) {
+                    recordedBefore = without(recordedBefore, strangers);
+                    rows = rowsOf(batch, recordedBefore);
+                }
+            }
             // The sequence check (issue 25), cheap on the common path: the batch's own entries are checked against each
             // other here (no statement), each order's first move against MySQL by the guarded UPDATE itself
             // (applyAllInSequence). Only when that fails, or for orders the UPDATE cannot vouch for (refused attempts
@@ -417,6 +459,44 @@ public final class Follower implements AutoCloseable {
             r.afterCommit(committed); // after the commit only: until then the hash is the newest state's one copy
         }
         return n;
+    }
+
+    /**
+     * The actor check (issue 25), on servers that check accounts: every entry must name a login the database saw sign in
+     * ({@code console_account}, stamped by the database), or be the cancel sweeper's one move. A well-formed entry
+     * XADDed in a made-up name was applied before. The logins are read once and again only when a name is new.
+     *
+     * @return stream ids of the entries set aside as UNKNOWN_ACTOR dead letters
+     */
+    private java.util.Set<String> setAsideUnknownActors(Tables t, List<OutboxEntry> batch, java.util.Set<String> recordedBefore) {
+        java.util.Set<String> ids = new java.util.HashSet<>();
+        boolean reread = false;
+        for (OutboxEntry oe : batch) {
+            if (!oe.readable() || recordedBefore.contains(oe.streamId())) {
+                continue;
+            }
+            HistoryEntry e = oe.entry();
+            String why = null;
+            if (Operator.CANCEL_SWEEPER.equals(e.actor())) {
+                if (e.from() != OrderStatus.WAIT_PAY || e.to() != OrderStatus.CANCELLED) {
+                    why = "it names the cancel sweeper, whose only move is WAIT_PAY → CANCELLED, for a move from "
+                            + e.from() + " to " + e.to();
+                }
+            } else if (!knownActors.contains(e.actor())) {
+                if (!reread) {
+                    knownActors.addAll(t.accounts().logins());
+                    reread = true;
+                }
+                if (!knownActors.contains(e.actor())) {
+                    why = "its actor '" + e.actor() + "' never signed in to this database, so no console wrote it";
+                }
+            }
+            if (why != null) {
+                ids.add(oe.streamId());
+                setAside(t, DeadLetterRow.UNKNOWN_ACTOR, oe, e.orderId(), "outbox entry not applied: " + why);
+            }
+        }
+        return ids;
     }
 
     /** @return stream ids of the entries {@link SequenceCheck#outOfSequence} found, each set aside as a dead letter */
@@ -662,7 +742,8 @@ public final class Follower implements AutoCloseable {
             if (h == null || h.to() != status) {
                 return false;
             }
-            t.orders().applyIfNewer(orderId, status.code(), version, h.atMs());
+            // Through the same statement a person's session calls as a procedure: the row takes what its history says.
+            t.orders().followHistory(h);
             return true;
         });
     }
@@ -677,6 +758,11 @@ public final class Follower implements AutoCloseable {
      * while MySQL or Redis is down, and says in the log when MySQL stops answering.
      */
     public void start(Duration idle) {
+        if (!applies) {
+            log.info("this account does not hold {}: the MySQL follower is not started here (it runs in 'serve')",
+                    com.orderconsole.store.ConsoleRoles.FOLLOWER);
+            return;
+        }
         loop.start(idle);
     }
 
@@ -708,14 +794,17 @@ public final class Follower implements AutoCloseable {
         try {
             FollowerStatus st = status();
             return new CatchUp(false, st.pending() + (st.pendingCapped() ? "+" : "") + " changes wait in the Redis outbox"
-                    + (st.lastError() == null ? "" : " (" + st.lastError() + ")"));
+                    + (st.lastError() == null ? "" : " (" + st.lastError() + ")")
+                    + (applies ? "" : "; this account does not apply them: is 'serve' running under an account holding "
+                    + com.orderconsole.store.ConsoleRoles.FOLLOWER + "?"));
         } catch (RuntimeException e) {
             return new CatchUp(false, "changes wait in the Redis outbox (" + e.getMessage() + ")");
         }
     }
 
     /**
-     * Blocks until no entry is pending or the timeout passes, draining meanwhile.
+     * Blocks until no entry is pending or the timeout passes, draining meanwhile (or, where this session does not
+     * apply, waiting for the follower that does).
      *
      * @return true when caught up
      */

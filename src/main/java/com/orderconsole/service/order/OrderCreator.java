@@ -104,18 +104,19 @@ public final class OrderCreator {
 
     private static List<NewOrder> insertNew(Tables t, List<NewOrder> orders, List<String> ids) {
         OrderStore rows = t.orders();
-        Set<String> existing = new HashSet<>(rows.existingIdsForUpdate(ids));
+        Set<String> existing = new HashSet<>(rows.existingIdsLocked(ids));
         List<NewOrder> fresh = new ArrayList<>();
+        List<OrderRow> freshRows = new ArrayList<>();
         List<HistoryEntry> history = new ArrayList<>();
         for (NewOrder o : orders) {
             if (existing.add(o.row().orderId)) {
                 o.row().redisReady = false;
-                rows.insertIgnore(o.row());
+                freshRows.add(o.row());
                 history.addAll(o.history());
                 fresh.add(o);
             }
         }
-        t.history().appendEach(history);
+        rows.create(freshRows, history);
         return fresh;
     }
 

@@ -123,6 +123,18 @@ public final class OrderService {
     }
 
     /**
+     * Records in MySQL an order that only Redis holds (reconciliation's "missing in MySQL" repair), through the one
+     * creation path: its row at the Redis status and version, and one history row saying it was copied.
+     *
+     * @param row the MySQL row to store
+     * @param copied the history row that explains it
+     * @return true when stored now, false when MySQL had the order meanwhile
+     */
+    public boolean recordFromRedis(OrderRow row, HistoryEntry copied) {
+        return !creator.createAll(List.of(new OrderCreator.NewOrder(row, List.of(copied))), false).created().isEmpty();
+    }
+
+    /**
      * Puts back the Redis state and (already due) cancel-queue entry of unpaid orders that MySQL holds
      * more than 30 s past their payment deadline and Redis has no state for. Redis restarted from an
      * append-only file written once a second can lose a creation that MySQL already has (seen in the

@@ -42,7 +42,7 @@ import java.util.concurrent.atomic.AtomicLong;
 public final class CancelSweeper implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(CancelSweeper.class);
     /** Operator name written to the history for timeout cancels. */
-    public static final String ACTOR = "cancel-sweeper";
+    public static final String ACTOR = Operator.CANCEL_SWEEPER;
 
     private final RedisConnection redis;
     private final CancelQueueStore queue;

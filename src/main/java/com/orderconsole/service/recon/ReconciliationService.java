@@ -584,13 +584,9 @@ public final class ReconciliationService {
                 long now = redis.nowMs();
                 HistoryEntry h = new HistoryEntry(id, null, st.status(), st.version(), ResultCode.APPLIED, operator.name(),
                         "repair", "copied from Redis, no recorded transition: " + reason.strip(), now, "repair:" + id + ":" + st.version());
-                db.inTransaction(t -> {
-                    t.orders().insertIgnore(new OrderRow(id, null, st.status().code(), st.version(), st.createTimeMs(),
-                            st.updateTimeMs(), expiry, true));
-                    t.history().append(List.of(h));
-                    return null;
-                });
-                return "MySQL row created from Redis: " + describe(st);
+                boolean stored = orders.recordFromRedis(new OrderRow(id, null, st.status().code(), st.version(), st.createTimeMs(),
+                        st.updateTimeMs(), expiry, false), h);
+                return stored ? "MySQL row created from Redis: " + describe(st) : null;
             }
             case STATE_MISMATCH -> {
                 OrderState st = states.get(id);

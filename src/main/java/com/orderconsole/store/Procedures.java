@@ -1,0 +1,90 @@
+package com.orderconsole.store;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.orderconsole.domain.HistoryEntry;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * Calls of the V39 stored procedures, through which a signed-in person's session writes what names who acted: the
+ * audit log, new orders with their first history, and the order columns a person's work changes (issue 25). The
+ * database stamps the calling login as the actor; nothing here passes a name. Used by the stores when
+ * {@link Database#writesStamped()}.
+ */
+final class Procedures {
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private Procedures() {
+    }
+
+    /** Records the login of this session as seen by the database; as the follower when {@code follower}. */
+    static void signIn(Connection c, boolean follower) {
+        call(c, follower ? "order_console_follower_sign_in" : "order_console_sign_in", "record this sign-in");
+    }
+
+    /** Appends an audit row whose actor and time the database sets (this session's login, its clock). */
+    static void recordAction(Connection c, AuditRow r) {
+        call(c, "order_console_record_action", "record the action", r.source, r.action, r.orderId, r.reason, r.detail);
+    }
+
+    /**
+     * Inserts orders that do not exist yet and the history of those, the actor of every history row being this login.
+     *
+     * @param rows the orders (status, version and times as they are to be stored)
+     * @param history their history; rows of orders that exist already are not written
+     */
+    static void createOrders(Connection c, List<OrderRow> rows, List<HistoryEntry> history) {
+        List<Object[]> o = new ArrayList<>(rows.size());
+        for (OrderRow r : rows) {
+            o.add(new Object[]{r.orderId, r.customerId, r.status, r.version, r.createdAtMs, r.statusSinceMs, r.expireAtMs});
+        }
+        List<Object[]> h = new ArrayList<>(history.size());
+        for (HistoryEntry e : history) {
+            h.add(new Object[]{e.orderId(), e.from() == null ? null : e.from().code(), e.to().code(), e.version(),
+                    e.code().code(), e.source(), e.reason() == null ? "" : e.reason(), e.atMs(), e.eventKey()});
+        }
+        call(c, "order_console_create_orders", "create the orders", json(o), json(h));
+    }
+
+    static void markLoaded(Connection c, List<String> ids) {
+        call(c, "order_console_mark_loaded", "mark the orders loaded into Redis", json(ids));
+    }
+
+    static void setExpiry(Connection c, String orderId, long expireAtMs) {
+        call(c, "order_console_set_expiry", "record the payment deadline", orderId, expireAtMs);
+    }
+
+    /** Moves an order's row to the version its own history records as applied, if the row is older. */
+    static void followHistory(Connection c, String orderId, long version) {
+        call(c, "order_console_follow_history", "bring the order's row to its history", orderId, version);
+    }
+
+    private static String json(Object value) {
+        try {
+            return JSON.writeValueAsString(value);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("cannot write the rows as JSON: " + e.getMessage(), e);
+        }
+    }
+
+    private static void call(Connection c, String procedure, String what, Object... args) {
+        String marks = String.join(", ", Arrays.stream(args).map(a -> "?").toList());
+        // A plain prepared CALL: Connector/J's prepareCall first reads the procedure's parameter metadata, which an
+        // account holding only EXECUTE may not see (refused on MariaDB 10.11, found in the hand trial).
+        try (PreparedStatement cs = c.prepareStatement("CALL " + procedure + "(" + marks + ")")) {
+            cs.setQueryTimeout(Database.STATEMENT_TIMEOUT_SECONDS);
+            for (int i = 0; i < args.length; i++) {
+                cs.setObject(i + 1, args[i]);
+            }
+            cs.execute();
+        } catch (SQLException e) {
+            throw new IllegalStateException("cannot " + what + " in MySQL: " + Database.rootMessage(e), e);
+        }
+    }
+}
