@@ -163,7 +163,7 @@ public final class Services implements AutoCloseable {
         return queue;
     }
 
-    /** @return counts for the state graph, the metrics page and {@code stats} */
+    /** @return counts for the state graph, the Monitor page and {@code stats} */
     public MonitorService monitor() {
         return monitor;
     }

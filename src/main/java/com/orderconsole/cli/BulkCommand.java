@@ -1,6 +1,5 @@
 package com.orderconsole.cli;
 
-import com.orderconsole.app.ProgressThrottle;
 import com.orderconsole.app.Engine;
 import com.orderconsole.app.Messages;
 import com.orderconsole.app.ProductionGuard;
@@ -182,15 +181,8 @@ final class BulkCommand extends CliCommand {
 
     /** Progress on stderr for a person at a terminal only (never with --json or when stderr is redirected). */
     private BulkProgress progress(String key) {
-        if (!showsProgress()) {
-            return BulkProgress.NONE;
-        }
-        ProgressThrottle throttle = ProgressThrottle.standard();
-        return (done, total, counts) -> {
-            if (throttle.due(System.currentTimeMillis(), total >= 0 && done >= total)) {
-                err().print("\r" + Messages.format(key, done, total < 0 ? "?" : Integer.toString(total)));
-            }
-        };
+        return progress(BulkProgress.NONE, line -> (done, total, counts) -> line.draw(total >= 0 && done >= total,
+                () -> Messages.format(key, done, total < 0 ? "?" : Integer.toString(total))));
     }
 
     private static Map<String, Object> previewDoc(BulkPreview p) {

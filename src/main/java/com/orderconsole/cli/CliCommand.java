@@ -5,6 +5,7 @@ import com.orderconsole.app.Engine;
 import com.orderconsole.app.EngineConfig;
 import com.orderconsole.app.NotConfirmedException;
 import com.orderconsole.app.ProductionGuard;
+import com.orderconsole.app.ProgressThrottle;
 import com.orderconsole.domain.Operator;
 import com.orderconsole.app.Services;
 import com.orderconsole.service.follower.CatchUp;
@@ -15,6 +16,8 @@ import picocli.CommandLine.Spec;
 import java.io.PrintStream;
 import java.time.Duration;
 import java.util.concurrent.Callable;
+import java.util.function.Function;
+import java.util.function.Supplier;
 
 /**
  * Base of the subcommands: access to the global options, the engine and the output. Marked a command (with no
@@ -139,6 +142,44 @@ abstract class CliCommand implements Callable<Integer> {
      */
     boolean showsProgress() {
         return !json() && System.console() != null;
+    }
+
+    /**
+     * The progress listener of a long job: {@code none} unless {@link #showsProgress()}, else the command's own listener
+     * drawing on one {@link ProgressLine}. The import, the reconciliation and bulk moves report with different
+     * listeners (the service's types) but draw the same way.
+     *
+     * @param none the service's listener that ignores progress
+     * @param drawing builds the command's listener, in its own words, from the line it draws on
+     * @return the listener to hand to the service
+     */
+    <P> P progress(P none, Function<ProgressLine, P> drawing) {
+        return showsProgress() ? drawing.apply(new ProgressLine(err(), ProgressThrottle.standard())) : none;
+    }
+
+    /** One job's progress line on stderr, redrawn in place; throttled so a large job does not flood the terminal. */
+    static final class ProgressLine {
+        private final PrintStream err;
+        private final ProgressThrottle throttle;
+
+        /** @param throttle the pace: {@link ProgressThrottle#standard()} (tests give a slower one) */
+        ProgressLine(PrintStream err, ProgressThrottle throttle) {
+            this.err = err;
+            this.throttle = throttle;
+        }
+
+        /**
+         * Draws the text over the line when the throttle says it is due ({@link ProgressThrottle#EVERY_MS} ms apart),
+         * and always the job's last report. Called from the job's thread.
+         *
+         * @param finished true for the job's last report
+         * @param text the report in words, built only when drawn
+         */
+        void draw(boolean finished, Supplier<String> text) {
+            if (throttle.due(System.currentTimeMillis(), finished)) {
+                err.print("\r" + text.get());
+            }
+        }
     }
 
     /** Ends a progress line, when one was drawn, so the result starts on a line of its own. */

@@ -1,6 +1,5 @@
 package com.orderconsole.cli;
 
-import com.orderconsole.app.ProgressThrottle;
 import com.orderconsole.app.Messages;
 import com.orderconsole.app.Engine;
 import com.orderconsole.domain.Operator;
@@ -47,17 +46,10 @@ final class ImportCommand extends CliCommand {
         }
     }
 
-    /** Progress on stderr, only for a person at a terminal (never in --json runs or pipes). */
+    /** Progress on stderr, only for a person at a terminal (never in --json runs or pipes); the last report ends the line. */
     private ImportProgress progress() {
-        if (!showsProgress()) {
-            return ImportProgress.NONE;
-        }
-        ProgressThrottle throttle = ProgressThrottle.standard();
-        return (done, total) -> {
-            if (throttle.due(System.currentTimeMillis(), done == total)) {
-                err().print("\r" + (total >= 0 ? Messages.format("cli.import.progress.total", done, total)
-                        : Messages.format("cli.import.progress", done)) + (done == total ? System.lineSeparator() : ""));
-            }
-        };
+        return progress(ImportProgress.NONE, line -> (done, total) -> line.draw(done == total,
+                () -> (total >= 0 ? Messages.format("cli.import.progress.total", done, total) : Messages.format("cli.import.progress", done))
+                        + (done == total ? System.lineSeparator() : "")));
     }
 }

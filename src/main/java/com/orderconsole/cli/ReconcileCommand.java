@@ -1,6 +1,5 @@
 package com.orderconsole.cli;
 
-import com.orderconsole.app.ProgressThrottle;
 import com.orderconsole.app.Messages;
 import com.orderconsole.app.Engine;
 import com.orderconsole.app.ProductionGuard;
@@ -125,15 +124,9 @@ final class ReconcileCommand extends CliCommand {
 
     /** Progress on stderr for a person at a terminal only (never with --json or when stderr is redirected). */
     private ReconProgress progress() {
-        if (!showsProgress()) {
-            return ReconProgress.NONE;
-        }
-        ProgressThrottle throttle = ProgressThrottle.standard();
-        return (phase, done, total) -> {
-            if (throttle.due(System.currentTimeMillis(), done >= total)) {
-                err().print("\r" + Messages.format("cli.reconcile.progress", phase, done, total) + "   ");
-            }
-        };
+        // Padded: the next phase's line may be shorter than the one it is drawn over.
+        return progress(ReconProgress.NONE, line -> (phase, done, total) -> line.draw(done >= total,
+                () -> Messages.format("cli.reconcile.progress", phase, done, total) + "   "));
     }
 
     /** @return a category's name in the language in use */

@@ -24,7 +24,7 @@ public record RedisStores(RedisConnection connection, OrderStateStore orders, Ca
      * @throws RedisUnavailableException when the server cannot be reached
      */
     public static RedisStores connect(String uri, Duration commandTimeout) {
-        RedisConnection c = RedisConnection.connect(uri, commandTimeout);
+        RedisConnection c = RedisConnector.connect(uri, commandTimeout);
         return new RedisStores(c, new OrderStateStore(c), new CancelQueueStore(c), new OutboxStore(c), new RulesStore(c),
                 new StatsStore(c));
     }

@@ -454,20 +454,6 @@ class OrderCliTest {
     }
 
     @Test
-    void withoutServerOptionsItRunsEmbeddedServersInTheDataDirectory() {
-        Path dataDir = Path.of("target", "cli-embedded").toAbsolutePath();
-        TestServers.deleteTree(dataDir.resolve("redis"));
-        TestServers.deleteTree(dataDir.resolve("mariadb").resolve("data"));
-        Run created = raw("create", "--id", "e-1", "--data-dir", dataDir.toString(), "--json");
-        assertThat(created.code()).as(created.err()).isZero();
-        Run shown = raw("show", "--id", "e-1", "--data-dir", dataDir.toString(), "--json");
-        assertThat(shown.code()).as("the data survives between runs: " + shown.err()).isZero();
-        assertThat(shown.json().get("summary").get("mysqlStatus").asText()).isEqualTo("WAIT_PAY");
-        TestServers.deleteTree(dataDir.resolve("redis"));
-        TestServers.deleteTree(dataDir.resolve("mariadb").resolve("data"));
-    }
-
-    @Test
     void oneServerOptionWithoutTheOtherIsAUsageErrorAndStartsNothing() {
         EngineConfig c = TestServers.config();
         Run redisOnly = raw("--redis", c.redisUri(), "follower");

@@ -16,7 +16,7 @@ class ConnectFailureWordsTest {
     void aHandshakeBrokenByAnotherServersGreetingIsNamedInWords() {
         RedisException e = new RedisConnectionException("Unable to connect to 127.0.0.1:3306",
                 new RedisException("RedisHandshakeHandler not registered"));
-        RuntimeException words = RedisConnection.connectFailure(e, "127.0.0.1:3306");
+        RuntimeException words = RedisFailures.connectFailure(e, "127.0.0.1:3306");
         assertThat(words).isInstanceOf(RedisUnavailableException.class)
                 .hasMessageStartingWith("the server at 127.0.0.1:3306 does not speak the Redis protocol")
                 .hasMessageNotContaining("RedisHandshakeHandler");

@@ -29,7 +29,7 @@ class ReconnectLogTest {
         logged.start();
         logger.addAppender(logged);
         try (StallingProxy proxy = new StallingProxy(TestServers.redis().port());
-             RedisConnection redis = RedisConnection.connect("redis://127.0.0.1:" + proxy.port(), Duration.ofSeconds(2));
+             RedisConnection redis = RedisConnector.connect("redis://127.0.0.1:" + proxy.port(), Duration.ofSeconds(2));
              RedisConnection sweeper = redis.separate()) {
             assertThat(redis.ping() && sweeper.ping()).isTrue();
             assertThat(logged.list).as("a first connection is no reconnect").isEmpty();

@@ -83,8 +83,8 @@ class ChineseConsoleTest extends ConsoleFxTest {
         assertThat(text("#progressText")).contains("检查了", "个订单");
         check("对账", problems);
 
-        interact(() -> vm.pageProperty().set(Page.METRICS));
-        waitUntil(() -> vm.metrics().readingProperty().get() != null);
+        interact(() -> vm.pageProperty().set(Page.MONITOR));
+        waitUntil(() -> vm.monitor().readingProperty().get() != null);
         assertThat(text("#totals")).contains("已执行");
         check("指标", problems);
 

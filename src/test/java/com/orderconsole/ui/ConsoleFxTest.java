@@ -9,6 +9,7 @@ import com.orderconsole.ui.common.FxBackground;
 import com.orderconsole.ui.common.FxDialogService;
 import com.orderconsole.ui.main.MainView;
 import com.orderconsole.ui.main.MainViewModel;
+import javafx.geometry.Bounds;
 import javafx.scene.Node;
 import javafx.scene.control.Labeled;
 import javafx.scene.control.ListView;
@@ -88,6 +89,32 @@ public abstract class ConsoleFxTest extends FxRobot {
     protected void waitUntil(Callable<Boolean> condition) throws TimeoutException {
         WaitForAsyncUtils.waitFor(WAIT_S, TimeUnit.SECONDS, () -> onFx(condition));
     }
+
+    /**
+     * Waits until a node has stood still for {@value #SETTLED_MS} ms, e.g. a collapsible pane's opening animation has
+     * ended, so that a click lands where the node is drawn rather than where it was a frame ago.
+     */
+    protected void waitUntilSettled(String query) throws TimeoutException {
+        Bounds[] last = {null};
+        long[] since = {0};
+        waitUntil(() -> {
+            Node n = lookup(query).tryQuery().orElse(null);
+            if (n == null) {
+                return false;
+            }
+            Bounds b = n.localToScene(n.getBoundsInLocal());
+            long now = System.nanoTime();
+            if (!b.equals(last[0])) {
+                last[0] = b;
+                since[0] = now;
+                return false;
+            }
+            return now - since[0] >= TimeUnit.MILLISECONDS.toNanos(SETTLED_MS);
+        });
+    }
+
+    /** How long a node must keep its place to count as settled, ms: several frames at 60 per second. */
+    private static final long SETTLED_MS = 100;
 
     /** Evaluates something on the FX thread and returns it. */
     protected <T> T onFx(Callable<T> c) {

@@ -36,7 +36,7 @@ import javax.imageio.ImageIO;
 
 /**
  * Renders every page of the console (the state graph with its live-traffic panel, orders, cancel queue,
- * reconciliation, metrics, rules, bulk moves with its batches tab, audit) to PNG (docs/screenshots), with
+ * reconciliation, monitor, rules, bulk moves with its batches tab, audit) to PNG (docs/screenshots), with
  * sample data, on the headless Monocle platform, each page in every variant (English, Chinese, dark) under
  * its own name. Not part of the normal test run: enabled by -Dscreenshots.dir=DIR (see
  * scripts/screenshots.sh).
@@ -106,9 +106,9 @@ class ViewScreenshots extends ConsoleFxTest {
         waitUntil(() -> !rows("#findingTable").isEmpty());
         shootAtEverySize(dir, "reconciliation" + variant, cut);
 
-        interact(() -> vm.pageProperty().set(Page.METRICS));
-        waitUntil(() -> vm.metrics().readingProperty().get() != null);
-        shootAtEverySize(dir, "metrics" + variant, cut);
+        interact(() -> vm.pageProperty().set(Page.MONITOR));
+        waitUntil(() -> vm.monitor().readingProperty().get() != null);
+        shootAtEverySize(dir, "monitor" + variant, cut);
 
         interact(() -> vm.pageProperty().set(Page.RULES));
         waitUntil(() -> vm.rules().inForceProperty().get() != null);
@@ -128,7 +128,7 @@ class ViewScreenshots extends ConsoleFxTest {
             vm.bulk().preview();
         });
         waitUntil(() -> vm.bulk().previewProperty().get() != null && !rows("#batchTable").isEmpty());
-        interact(() -> vm.bulk().selectedBatchProperty().set(vm.bulk().batches().get(0)));
+        interact(() -> vm.bulk().record().selectedBatchProperty().set(vm.bulk().record().batches().get(0)));
         waitUntil(() -> !rows("#resultTable").isEmpty());
         shootAtEverySize(dir, "bulk" + variant, cut);
         interact(() -> lookup("#tabs").<javafx.scene.control.TabPane>query().getSelectionModel().select(1));
@@ -141,7 +141,7 @@ class ViewScreenshots extends ConsoleFxTest {
         assertThat(cut).as("text cut short with … on some page").isEmpty();
     }
 
-    /** A production profile's window: the band in its colour, and the metrics page with its endpoint switch. */
+    /** A production profile's window: the band in its colour, and the Monitor page with its Prometheus endpoint switch. */
     @Test
     void renderAProductionProfilesBand() throws Exception {
         Path dir = Path.of(System.getProperty("screenshots.dir"));
@@ -152,9 +152,9 @@ class ViewScreenshots extends ConsoleFxTest {
         List<String> cut = new ArrayList<>();
         waitUntil(() -> vm.graph().snapshotProperty().get() != null && !"–".equals(text("#count-PAID")));
         shootAtEverySize(dir, "production-band", cut);
-        interact(() -> vm.pageProperty().set(Page.METRICS));
-        waitUntil(() -> vm.metrics().readingProperty().get() != null);
-        shootAtEverySize(dir, "production-metrics", cut);
+        interact(() -> vm.pageProperty().set(Page.MONITOR));
+        waitUntil(() -> vm.monitor().readingProperty().get() != null);
+        shootAtEverySize(dir, "production-monitor", cut);
         assertThat(cut).as("text cut short with … on some page").isEmpty();
     }
 

@@ -122,14 +122,14 @@ public final class BulkView {
         outcomes.addAll(Arrays.asList(BulkItem.Outcome.values()));
         outcomeBox.setItems(FXCollections.observableArrayList(outcomes));
         Cells.label(outcomeBox, o -> o == null ? Messages.get("bulk.outcome.any") : outcomeText(o));
-        outcomeBox.valueProperty().bindBidirectional(vm.outcomeFilterProperty());
-        Actions.bind(exportCsvButton, vm.exportCommand(), vm::exportCsv);
-        Actions.bind(exportJsonButton, vm.exportCommand(), vm::exportJson);
-        Actions.bind(closeButton, vm.closeCommand(), vm::closeAbandoned);
-        shownBatchText.textProperty().bind(Bindings.createStringBinding(() -> vm.shownBatchProperty().get() == null
-                ? Messages.get("bulk.results.none") : BulkViewModel.batchSummary(vm.shownBatchProperty().get()), vm.shownBatchProperty()));
+        outcomeBox.valueProperty().bindBidirectional(vm.record().outcomeFilterProperty());
+        Actions.bind(exportCsvButton, vm.record().exportCommand(), vm.record()::exportCsv);
+        Actions.bind(exportJsonButton, vm.record().exportCommand(), vm.record()::exportJson);
+        Actions.bind(closeButton, vm.record().closeCommand(), vm.record()::closeAbandoned);
+        shownBatchText.textProperty().bind(Bindings.createStringBinding(() -> vm.record().shownBatchProperty().get() == null
+                ? Messages.get("bulk.results.none") : BulkViewModel.batchSummary(vm.record().shownBatchProperty().get()), vm.record().shownBatchProperty()));
 
-        Tables.bind(resultTable, vm.results(), vm.selectedResultProperty(), BulkItem::orderId, Messages.get("bulk.results.empty"));
+        Tables.bind(resultTable, vm.record().results(), vm.record().selectedResultProperty(), BulkItem::orderId, Messages.get("bulk.results.empty"));
         rId.setCellValueFactory(c -> Cells.text(c.getValue().orderId()));
         rOutcome.setCellValueFactory(c -> Cells.text(outcomeText(c.getValue().outcome())));
         rCode.setCellValueFactory(c -> Cells.text(c.getValue().code() == null ? "" : c.getValue().code().code() + " · "
@@ -138,7 +138,7 @@ public final class BulkView {
         rVersion.setCellValueFactory(c -> Cells.text("v" + c.getValue().version()));
         rError.setCellValueFactory(c -> Cells.text(c.getValue().error()));
 
-        Tables.bind(batchTable, vm.batches(), vm.selectedBatchProperty(), BulkBatch::id, Messages.get("bulk.batches.empty"));
+        Tables.bind(batchTable, vm.record().batches(), vm.record().selectedBatchProperty(), BulkBatch::id, Messages.get("bulk.batches.empty"));
         bId.setCellValueFactory(c -> Cells.text(Long.toString(c.getValue().id())));
         bState.setCellValueFactory(c -> Cells.text(BulkViewModel.stateText(c.getValue().state())));
         bWho.setCellValueFactory(c -> Cells.text(c.getValue().actor() + " · " + c.getValue().source()));

@@ -9,7 +9,6 @@ import com.orderconsole.domain.ResultCode;
 import com.orderconsole.domain.Role;
 import com.orderconsole.service.bulk.BulkBatch;
 import com.orderconsole.service.bulk.BulkCounts;
-import com.orderconsole.service.bulk.BulkItem;
 import com.orderconsole.service.bulk.BulkPreview;
 import com.orderconsole.service.bulk.BulkProgress;
 import com.orderconsole.service.bulk.BulkScope;
@@ -37,11 +36,6 @@ import javafx.beans.property.StringProperty;
 import javafx.collections.FXCollections;
 import javafx.collections.ObservableList;
 
-import java.io.BufferedWriter;
-import java.io.OutputStream;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Supplier;
@@ -51,12 +45,9 @@ import java.util.function.Supplier;
  * preview (what each target would do, a sample of ids), one reason, a confirmation stating the count (typed
  * on production, {@link ProductionGuard}), then the move with progress, rate, ETA and cancel; the
  * per-order results and the list of recorded batches, both exportable. One preview, move or export at a time.
+ * This model owns choosing, previewing and moving; the recorded batches are {@link BulkRecordViewModel}'s.
  */
 public final class BulkViewModel implements Refreshable {
-    /** Least time between two progress updates on screen, ms. */
-    /** Results and batches shown per page. */
-    static final int PAGE = 500;
-
     private final BulkService bulk;
     private final Operator operator;
     private final Background background;
@@ -73,20 +64,11 @@ public final class BulkViewModel implements Refreshable {
     private final ObservableList<TargetCount> perTarget = FXCollections.observableArrayList();
     private final ReadOnlyDoubleWrapper progress = new ReadOnlyDoubleWrapper(0);
     private final ReadOnlyStringWrapper progressText = new ReadOnlyStringWrapper("");
-    private final ObservableList<BulkItem> results = FXCollections.observableArrayList();
-    private final ObjectProperty<BulkItem> selectedResult = new SimpleObjectProperty<>();
-    private final ObjectProperty<BulkItem.Outcome> outcomeFilter = new SimpleObjectProperty<>();
-    private final ObservableList<BulkBatch> batches = FXCollections.observableArrayList();
-    private final ObjectProperty<BulkBatch> selectedBatch = new SimpleObjectProperty<>();
-    private final ReadOnlyObjectWrapper<BulkBatch> shownBatch = new ReadOnlyObjectWrapper<>();
     private final Feedback feedback = new Feedback();
     private final Command runCommand;
     private final Command previewCommand;
     private final Command applyCommand;
-    private final Command exportCommand;
-    private final Command closeCommand;
-    private final Command batchesCommand;
-    private final Command resultsCommand;
+    private final BulkRecordViewModel record;
     /** True while a preview runs: changing the choice abandons it (its answer would be for the old choice). */
     private boolean previewing;
 
@@ -107,21 +89,10 @@ public final class BulkViewModel implements Refreshable {
         this.runCommand = new Command(background, feedback::error);
         this.previewCommand = runCommand.when(scope.isNotNull().and(target.isNotNull()));
         this.applyCommand = runCommand.when(preview.isNotNull());
-        this.exportCommand = runCommand.when(shownBatch.isNotNull());
-        this.closeCommand = runCommand.when(javafx.beans.binding.Bindings.createBooleanBinding(
-                () -> operator.role().includes(Role.OPS) && shownBatch.get() != null && shownBatch.get().closable(), shownBatch));
-        this.batchesCommand = new Command(background, feedback::error);
-        this.resultsCommand = new Command(background, feedback::error);
+        this.record = new BulkRecordViewModel(bulk, operator, background, dialogs, runCommand, feedback);
         // A preview belongs to its scope, target and override: change one and it must be made again.
         target.addListener((o, a, b) -> clearPreview());
         override.addListener((o, a, b) -> clearPreview());
-        outcomeFilter.addListener((o, a, b) -> loadResults());
-        selectedBatch.addListener((o, a, b) -> {
-            if (b != null && (a == null || a.id() != b.id())) {
-                shownBatch.set(b);
-                loadResults();
-            }
-        });
     }
 
     /** Chooses exactly these orders (the order table's selection). */
@@ -261,9 +232,8 @@ public final class BulkViewModel implements Refreshable {
             previewText.set("");
             reason.set("");
             feedback.ok(Messages.format("bulk.done", b.id()));
-            shownBatch.set(b);
-            loadResults();
-            refresh();
+            record.shown(b);
+            record.refresh();
         });
     }
 
@@ -287,75 +257,10 @@ public final class BulkViewModel implements Refreshable {
         runCommand.cancel();
     }
 
-    /**
-     * Asks for a confirmation, then closes the shown abandoned batch (ops): every order it did not handle gets a result
-     * ({@link BulkService#close}); afterwards shows its results again.
-     */
-    public void closeAbandoned() {
-        BulkBatch b = shownBatch.get();
-        if (b == null || !b.closable() || runCommand.isRunning()
-                || !dialogs.confirm(Messages.get("bulk.close.title"), Messages.format("bulk.close.statement", b.id()),
-                        Messages.get("bulk.close.details"), Messages.get("bulk.close.button"))) {
-            return;
-        }
-        runCommand.run(Messages.get("bulk.do.close"), j -> bulk.close(operator, b.id(), "console"), closed -> {
-            feedback.ok(Messages.format("bulk.closed", closed.id()));
-            shownBatch.set(closed);
-            loadResults();
-            refresh();
-        });
-    }
-
     /** Reloads the list of batches (newest first); the selected one stays selected. */
     @Override
     public void refresh() {
-        batchesCommand.run(Messages.get("bulk.do.batches"), j -> bulk.batches(null, PAGE), batches::setAll);
-    }
-
-    private void loadResults() {
-        BulkBatch b = shownBatch.get();
-        if (b == null) {
-            results.clear();
-            return;
-        }
-        BulkItem.Outcome o = outcomeFilter.get();
-        resultsCommand.runLatest(Messages.get("bulk.do.results"), j -> bulk.items(b.id(), o, null, PAGE), results::setAll);
-    }
-
-    /** Asks where to save the shown batch's results as CSV, then writes them. */
-    public void exportCsv() {
-        BulkBatch b = shownBatch.get();
-        if (b != null) {
-            dialogs.askSaveFile(Messages.get("bulk.export.csvTitle"), "bulk-" + b.id() + ".csv", "CSV", "*.csv")
-                    .ifPresent(f -> exportTo(b, f, false));
-        }
-    }
-
-    /** Asks where to save the shown batch and its results as JSON, then writes them. */
-    public void exportJson() {
-        BulkBatch b = shownBatch.get();
-        if (b != null) {
-            dialogs.askSaveFile(Messages.get("bulk.export.jsonTitle"), "bulk-" + b.id() + ".json", "JSON", "*.json")
-                    .ifPresent(f -> exportTo(b, f, true));
-        }
-    }
-
-    /**
-     * Writes a batch's results to a file (all of them, streamed page by page).
-     *
-     * @param json true for JSON, else CSV
-     */
-    public void exportTo(BulkBatch b, Path file, boolean json) {
-        runCommand.run(Messages.get("bulk.do.export"), j -> {
-            if (json) {
-                try (OutputStream o = Files.newOutputStream(file)) {
-                    return bulk.exportJson(b.id(), o);
-                }
-            }
-            try (BufferedWriter w = Files.newBufferedWriter(file, StandardCharsets.UTF_8)) {
-                return bulk.exportCsv(b.id(), w);
-            }
-        }, n -> feedback.ok(Messages.format("bulk.exported", n, file.toString())));
+        record.refresh();
     }
 
     private void startRun(String text) {
@@ -462,36 +367,7 @@ public final class BulkViewModel implements Refreshable {
         return progressText.getReadOnlyProperty();
     }
 
-    /** @return per-order results of the shown batch (first {@value #PAGE}; exports hold all) */
-    public ObservableList<BulkItem> results() {
-        return results;
-    }
-
-    public ObjectProperty<BulkItem> selectedResultProperty() {
-        return selectedResult;
-    }
-
-    /** @return only results with this outcome, null for all */
-    public ObjectProperty<BulkItem.Outcome> outcomeFilterProperty() {
-        return outcomeFilter;
-    }
-
-    /** @return recorded batches, newest first */
-    public ObservableList<BulkBatch> batches() {
-        return batches;
-    }
-
-    /** @return the batch selected in the list; selecting one shows its results */
-    public ObjectProperty<BulkBatch> selectedBatchProperty() {
-        return selectedBatch;
-    }
-
-    /** @return the batch whose results are shown */
-    public ReadOnlyObjectProperty<BulkBatch> shownBatchProperty() {
-        return shownBatch.getReadOnlyProperty();
-    }
-
-    /** @return previews, moves and exports, one at a time */
+    /** @return previews, moves, exports and closes, one at a time */
     public Command runCommand() {
         return runCommand;
     }
@@ -506,14 +382,9 @@ public final class BulkViewModel implements Refreshable {
         return applyCommand;
     }
 
-    /** @return executable while a batch is shown and nothing runs */
-    public Command exportCommand() {
-        return exportCommand;
-    }
-
-    /** @return executable for an ops user while an abandoned batch no one closed is shown and nothing runs */
-    public Command closeCommand() {
-        return closeCommand;
+    /** @return the record half of the page: recorded batches, their results, exports and closing */
+    public BulkRecordViewModel record() {
+        return record;
     }
 
     /** @return the last outcome or error in words */

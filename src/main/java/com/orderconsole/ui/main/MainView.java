@@ -2,6 +2,7 @@ package com.orderconsole.ui.main;
 
 import com.orderconsole.app.Messages;
 import com.orderconsole.ui.metrics.MetricsEndpointView;
+import com.orderconsole.ui.monitor.MonitorView;
 import org.controlsfx.control.Notifications;
 
 import com.orderconsole.service.monitor.Health;
@@ -10,7 +11,6 @@ import com.orderconsole.ui.common.Styles;
 import com.orderconsole.ui.audit.AuditView;
 import com.orderconsole.ui.bulk.BulkView;
 import com.orderconsole.ui.graph.StateGraphView;
-import com.orderconsole.ui.metrics.MetricsView;
 import com.orderconsole.ui.order.OrderDetailView;
 import com.orderconsole.ui.order.OrderTableView;
 import com.orderconsole.ui.queue.CancelQueueView;
@@ -208,8 +208,8 @@ public final class MainView {
             }
             case QUEUE -> new CancelQueueView(vm.queue()).root();
             case RECON -> new ReconciliationView(vm.recon(), vm.deadLetters()).root();
-            case METRICS -> {
-                Node page = new MetricsView(vm.metrics()).root();
+            case MONITOR -> {
+                Node page = new MonitorView(vm.monitor()).root();
                 VBox.setVgrow(page, javafx.scene.layout.Priority.ALWAYS);
                 yield new VBox(new MetricsEndpointView(vm.metricsEndpoint()).root(), page);
             }

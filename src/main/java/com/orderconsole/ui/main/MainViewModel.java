@@ -4,6 +4,7 @@ import com.orderconsole.app.Settings;
 import com.orderconsole.app.Messages;
 import com.orderconsole.domain.Environment;
 import com.orderconsole.ui.metrics.MetricsEndpointViewModel;
+import com.orderconsole.ui.monitor.MonitorViewModel;
 
 import com.orderconsole.domain.Operator;
 import com.orderconsole.app.Services;
@@ -16,7 +17,6 @@ import com.orderconsole.ui.common.Refreshable;
 import com.orderconsole.ui.audit.AuditViewModel;
 import com.orderconsole.ui.bulk.BulkViewModel;
 import com.orderconsole.ui.graph.StateGraphViewModel;
-import com.orderconsole.ui.metrics.MetricsViewModel;
 import com.orderconsole.ui.order.OrderDetailViewModel;
 import com.orderconsole.ui.order.OrderTableViewModel;
 import com.orderconsole.ui.queue.CancelQueueViewModel;
@@ -50,7 +50,7 @@ public final class MainViewModel implements Navigator {
     private final CancelQueueViewModel queue;
     private final ReconciliationViewModel recon;
     private final DeadLettersViewModel deadLetters;
-    private final MetricsViewModel metrics;
+    private final MonitorViewModel monitor;
     private final TrafficViewModel traffic;
     private final Refreshable graphPage;
     private final Refreshable ordersPage;
@@ -102,7 +102,7 @@ public final class MainViewModel implements Navigator {
         queue = new CancelQueueViewModel(s.queue(), s.sweeper(), operator, bg, dialogs);
         deadLetters = new DeadLettersViewModel(s.deadLetters(), operator, bg, dialogs);
         recon = new ReconciliationViewModel(s.reconciliation(), operator, bg, dialogs, orders::currentQuery);
-        metrics = new MetricsViewModel(s.monitor(), bg);
+        monitor = new MonitorViewModel(s.monitor(), bg);
         traffic = new TrafficViewModel(s.simulator(), operator, bg, dialogs);
         // The traffic panel sits on the graph page: its counters refresh with the graph.
         graphPage = () -> {
@@ -169,7 +169,7 @@ public final class MainViewModel implements Navigator {
             case GRAPH -> graphPage;
             case ORDERS -> ordersPage;
             case QUEUE -> queue;
-            case METRICS -> metrics;
+            case MONITOR -> monitor;
             case RULES -> rules;
             case RECON -> null;
             case BULK -> bulk;
@@ -220,7 +220,7 @@ public final class MainViewModel implements Navigator {
         return alerts;
     }
 
-    /** @return the metrics page's Prometheus endpoint switch */
+    /** @return the Prometheus endpoint switch, shown on the Monitor page */
     public MetricsEndpointViewModel metricsEndpoint() {
         return metricsEndpoint;
     }
@@ -302,8 +302,9 @@ public final class MainViewModel implements Navigator {
         return deadLetters;
     }
 
-    public MetricsViewModel metrics() {
-        return metrics;
+    /** @return the Monitor page's model */
+    public MonitorViewModel monitor() {
+        return monitor;
     }
 
     /** @return the rules page's model */

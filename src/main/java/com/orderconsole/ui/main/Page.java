@@ -8,7 +8,7 @@ public enum Page {
     ORDERS(true),
     QUEUE(true),
     RECON(false),
-    METRICS(true),
+    MONITOR(true),
     RULES(false),
     BULK(true),
     AUDIT(false);

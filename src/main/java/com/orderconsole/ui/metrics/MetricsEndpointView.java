@@ -11,7 +11,7 @@ import javafx.scene.control.Tooltip;
 import javafx.scene.layout.HBox;
 import javafx.scene.layout.Priority;
 
-/** The metrics page's endpoint bar: a switch, the port, and where it is served. */
+/** The Prometheus endpoint bar on the Monitor page: a switch, the port, and where it is served. */
 public final class MetricsEndpointView {
     private final HBox root;
 

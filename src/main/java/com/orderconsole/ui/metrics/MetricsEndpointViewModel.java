@@ -11,7 +11,7 @@ import javafx.beans.property.SimpleStringProperty;
 import javafx.beans.property.StringProperty;
 
 /**
- * The metrics page's switch for the Prometheus endpoint: the same {@code /metrics} as the {@code serve}
+ * The switch for the Prometheus endpoint (a bar on the Monitor page): the same {@code /metrics} as the {@code serve}
  * command, served by this console on a loopback port while switched on.
  */
 public final class MetricsEndpointViewModel {

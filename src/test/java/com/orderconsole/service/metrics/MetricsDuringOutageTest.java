@@ -1,5 +1,6 @@
 package com.orderconsole.service.metrics;
 
+import com.orderconsole.Slow;
 import com.orderconsole.StallingProxy;
 import com.orderconsole.TestServers;
 import com.orderconsole.app.Engine;
@@ -27,7 +28,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  * Monitoring while MySQL hangs, as an on-call engineer meets it: a new-user trial found the endpoint silent for 20-120 s
  * (its one thread waited on a blocked MySQL read) and the sync-lag alert raised only after MySQL came back. Here MySQL
  * hangs behind a proxy that stops forwarding (as a SIGSTOPped server: no error, no answer) while serve's jobs run.
+ * A MySQL hang of several seconds: {@link Slow}, as the other outage tests.
  */
+@Slow
 class MetricsDuringOutageTest {
     /** Shortened for the test through the documented system property (default 30 s). */
     private static final int LAG_THRESHOLD_S = 4;

@@ -68,27 +68,27 @@ class BulkViewModelTest extends ViewModelTestBase {
 
         dialogs.yes();
         vm.apply();
-        BulkBatch b = vm.shownBatchProperty().get();
+        BulkBatch b = vm.record().shownBatchProperty().get();
         assertThat(b.state()).isEqualTo(BulkBatch.State.DONE);
         assertThat(vm.progressTextProperty().get()).isEqualTo("Batch #" + b.id() + " done: 3 applied, 0 rejected, 0 conflicts "
                 + "(moved since the preview, left as they were), 0 failed, 0 not run.");
-        assertThat(vm.results()).extracting(BulkItem::orderId).containsExactly("m-1", "m-2", "m-3");
-        assertThat(vm.batches()).extracting(BulkBatch::id).containsExactly(b.id());
+        assertThat(vm.record().results()).extracting(BulkItem::orderId).containsExactly("m-1", "m-2", "m-3");
+        assertThat(vm.record().batches()).extracting(BulkBatch::id).containsExactly(b.id());
         assertThat(vm.previewProperty().get()).as("the seen versions are spent").isNull();
         assertThat(services.orders().lookup("m-2").summary().redisStatus()).isEqualTo(OrderStatus.WAIT_SHIP);
 
         // Selection survives a refresh of the batch list.
-        vm.selectedBatchProperty().set(vm.batches().get(0));
+        vm.record().selectedBatchProperty().set(vm.record().batches().get(0));
         vm.refresh();
-        assertThat(vm.selectedBatchProperty().get()).isNotNull();
+        assertThat(vm.record().selectedBatchProperty().get()).isNotNull();
 
-        vm.outcomeFilterProperty().set(BulkItem.Outcome.CONFLICT);
-        assertThat(vm.results()).isEmpty();
-        vm.outcomeFilterProperty().set(null);
+        vm.record().outcomeFilterProperty().set(BulkItem.Outcome.CONFLICT);
+        assertThat(vm.record().results()).isEmpty();
+        vm.record().outcomeFilterProperty().set(null);
 
         Path csv = dir.resolve("b.csv");
         dialogs.file(csv);
-        vm.exportCsv();
+        vm.record().exportCsv();
         assertThat(Files.readAllLines(csv)).hasSize(4).anyMatch(l -> l.contains("m-3,APPLIED"));
         assertThat(vm.feedback().messageProperty().get()).isEqualTo("Exported 3 results to " + csv + ".");
     }
@@ -156,26 +156,26 @@ class BulkViewModelTest extends ViewModelTestBase {
         support.reasonProperty().set("paid offline");
         dialogs.yes();
         support.apply();
-        long id = support.shownBatchProperty().get().id();
+        long id = support.record().shownBatchProperty().get().id();
         // Its process died before the second order was recorded.
         com.orderconsole.RawSql.update("DELETE FROM bulk_item WHERE order_id = 'a-2'");
         com.orderconsole.RawSql.update("UPDATE bulk_batch SET state = 'RUNNING', finished_at_ms = NULL, applied = 1, heartbeat_ms = 1");
 
-        support.selectedBatchProperty().set(services.bulk().batch(id));
-        assertThat(BulkViewModel.stateText(support.shownBatchProperty().get().state())).isEqualTo("abandoned (its process stopped)");
-        assertThat(support.closeCommand().executableProperty().get()).as("closing needs ops").isFalse();
+        support.record().selectedBatchProperty().set(services.bulk().batch(id));
+        assertThat(BulkViewModel.stateText(support.record().shownBatchProperty().get().state())).isEqualTo("abandoned (its process stopped)");
+        assertThat(support.record().closeCommand().executableProperty().get()).as("closing needs ops").isFalse();
 
         BulkViewModel ops = vm(Role.OPS);
-        ops.selectedBatchProperty().set(services.bulk().batch(id));
-        assertThat(ops.closeCommand().executableProperty().get()).isTrue();
+        ops.record().selectedBatchProperty().set(services.bulk().batch(id));
+        assertThat(ops.record().closeCommand().executableProperty().get()).isTrue();
         dialogs.yes();
-        ops.closeAbandoned();
+        ops.record().closeAbandoned();
         assertThat(dialogs.asked().get(dialogs.asked().size() - 1).statement()).isEqualTo("Close abandoned batch #" + id + "?");
-        BulkBatch closed = ops.shownBatchProperty().get();
+        BulkBatch closed = ops.record().shownBatchProperty().get();
         assertThat(closed.state()).isEqualTo(BulkBatch.State.ABANDONED);
         assertThat(closed.finishedAtMs()).isNotNull();
         assertThat(closed.counts().applied()).as("a-2's move is in its history").isEqualTo(2);
-        assertThat(ops.closeCommand().executableProperty().get()).isFalse();
+        assertThat(ops.record().closeCommand().executableProperty().get()).isFalse();
         assertThat(ops.feedback().messageProperty().get()).isEqualTo("Batch #" + id + " closed; every order it set out to move now has a result.");
     }
 }

@@ -97,6 +97,7 @@ class OrderDetailViewTest extends ConsoleFxTest {
         clickOn("#overridePane");
         waitUntil(() -> shown("#overrideTarget"));
         interact(() -> lookup("#overrideTarget").<ComboBox<OrderStatus>>query().setValue(OrderStatus.FINISHED));
+        waitUntilSettled("#overrideButton"); // the pane opens with an animation
         clickOn("#overrideButton");
         waitUntil(() -> shown("#reasonField"));
         clickOn("#reasonField").write("delivered, courier scan missing");
@@ -121,6 +122,7 @@ class OrderDetailViewTest extends ConsoleFxTest {
         clickOn("#overridePane");
         waitUntil(() -> shown("#overrideTarget"));
         interact(() -> lookup("#overrideTarget").<ComboBox<OrderStatus>>query().setValue(OrderStatus.SHIPPED));
+        waitUntilSettled("#overrideButton"); // the pane opens with an animation
         clickOn("#overrideButton");
         waitUntil(() -> shown("#reasonField"));
         interact(() -> lookup("#reasonField").<TextArea>query().setText("force ship"));

@@ -1,4 +1,4 @@
-package com.orderconsole.ui.metrics;
+package com.orderconsole.ui.monitor;
 
 import com.orderconsole.app.Messages;
 import com.orderconsole.domain.ResultCode;
@@ -17,8 +17,11 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
-/** Metrics: result codes counted by the transition script, and transitions/rejections per minute. */
-public final class MetricsViewModel implements Refreshable {
+/**
+ * The Monitor page: result codes counted by the transition script, and transitions/rejections per minute, read from
+ * {@code service/monitor} (the Prometheus endpoint shown on the same page is {@code ui/metrics}).
+ */
+public final class MonitorViewModel implements Refreshable {
     /** How far back the per-minute chart goes. */
     public static final Duration WINDOW = Duration.ofMinutes(60);
 
@@ -81,14 +84,14 @@ public final class MetricsViewModel implements Refreshable {
      * @param monitor reads the counters
      * @param background where the reads run
      */
-    public MetricsViewModel(MonitorService monitor, Background background) {
+    public MonitorViewModel(MonitorService monitor, Background background) {
         this.monitor = monitor;
         this.reads = new Command(background, feedback::error);
     }
 
     @Override
     public void refresh() {
-        reads.run(Messages.get("metrics.read.action"), job -> new Reading(monitor.resultCounts(), monitor.perMinute(WINDOW),
+        reads.run(Messages.get("monitor.read.action"), job -> new Reading(monitor.resultCounts(), monitor.perMinute(WINDOW),
                 System.currentTimeMillis()), r -> {
             feedback.clear();
             reading.set(r);

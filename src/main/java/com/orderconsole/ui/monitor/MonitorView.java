@@ -1,11 +1,11 @@
-package com.orderconsole.ui.metrics;
+package com.orderconsole.ui.monitor;
 
 import com.orderconsole.app.Messages;
 import com.orderconsole.domain.ResultCode;
 import com.orderconsole.ui.common.Formats;
 import com.orderconsole.ui.common.Fxml;
 import com.orderconsole.ui.common.Styles;
-import com.orderconsole.ui.metrics.MetricsViewModel.Reading;
+import com.orderconsole.ui.monitor.MonitorViewModel.Reading;
 import javafx.fxml.FXML;
 import javafx.scene.chart.BarChart;
 import javafx.scene.chart.LineChart;
@@ -18,28 +18,28 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
-/** The metrics page: rejections by result code and transitions/rejections per minute. */
-public final class MetricsView {
-    private final MetricsViewModel vm;
+/** The Monitor page: rejections by result code and transitions/rejections per minute ({@link MonitorViewModel}). */
+public final class MonitorView {
+    private final MonitorViewModel vm;
     private final BorderPane root;
     private final XYChart.Series<String, Number> rejections = new XYChart.Series<>();
     private final XYChart.Series<Number, Number> appliedPerMinute = new XYChart.Series<>();
     private final XYChart.Series<Number, Number> rejectedPerMinute = new XYChart.Series<>();
 
     @FXML private Label totals;
-    @FXML private Label metricsMessage;
+    @FXML private Label monitorMessage;
     @FXML private Label updated;
     @FXML private BarChart<String, Number> rejectionChart;
     @FXML private LineChart<Number, Number> minuteChart;
 
-    public MetricsView(MetricsViewModel vm) {
+    public MonitorView(MonitorViewModel vm) {
         this.vm = vm;
-        this.root = Fxml.load("/fxml/metrics/MetricsView.fxml", this);
+        this.root = Fxml.load("/fxml/monitor/MonitorView.fxml", this);
         rejectionChart.getData().add(rejections);
-        appliedPerMinute.setName(Messages.get("metrics.series.applied"));
-        rejectedPerMinute.setName(Messages.get("metrics.series.rejected"));
+        appliedPerMinute.setName(Messages.get("monitor.series.applied"));
+        rejectedPerMinute.setName(Messages.get("monitor.series.rejected"));
         minuteChart.getData().setAll(List.of(appliedPerMinute, rejectedPerMinute));
-        Styles.toggle(metricsMessage, vm.feedback());
+        Styles.toggle(monitorMessage, vm.feedback());
         vm.readingProperty().addListener((o, a, r) -> show(r));
     }
 
@@ -52,7 +52,7 @@ public final class MetricsView {
             if (!(d.getNode() instanceof StackPane bar)) {
                 return;
             }
-            Label value = new Label(Messages.format("metrics.bar", d.getYValue().longValue()));
+            Label value = new Label(Messages.format("monitor.bar", d.getYValue().longValue()));
             value.getStyleClass().add(Styles.BAR_VALUE);
             value.setManaged(false);
             bar.getChildren().setAll(value);
@@ -77,8 +77,8 @@ public final class MetricsView {
     }
 
     private void show(Reading r) {
-        totals.setText(Messages.format("metrics.totals", r.applied(), r.rejections()));
-        updated.setText(Messages.format("metrics.updated", Formats.time(r.atMs()), Formats.zone()));
+        totals.setText(Messages.format("monitor.totals", r.applied(), r.rejections()));
+        updated.setText(Messages.format("monitor.updated", Formats.time(r.atMs()), Formats.zone()));
         List<XYChart.Data<String, Number>> bars = new ArrayList<>();
         for (Map.Entry<ResultCode, Long> e : r.resultCounts().entrySet()) {
             if (!e.getKey().applied()) {
@@ -86,10 +86,10 @@ public final class MetricsView {
             }
         }
         rejections.getData().setAll(bars);
-        bars.forEach(MetricsView::labelBar);
+        bars.forEach(MonitorView::labelBar);
         List<XYChart.Data<Number, Number>> applied = new ArrayList<>();
         List<XYChart.Data<Number, Number>> rejected = new ArrayList<>();
-        for (MetricsViewModel.MinutePoint m : r.minutes()) {
+        for (MonitorViewModel.MinutePoint m : r.minutes()) {
             applied.add(new XYChart.Data<>(m.minutesAgo(), m.applied()));
             rejected.add(new XYChart.Data<>(m.minutesAgo(), m.rejected()));
         }

@@ -1,11 +1,11 @@
-package com.orderconsole.ui.metrics;
+package com.orderconsole.ui.monitor;
 
 import com.orderconsole.domain.OrderStatus;
 import com.orderconsole.domain.ResultCode;
 import com.orderconsole.service.monitor.MinuteCount;
 import com.orderconsole.ui.ViewModelTestBase;
-import com.orderconsole.ui.metrics.MetricsViewModel.MinutePoint;
-import com.orderconsole.ui.metrics.MetricsViewModel.Reading;
+import com.orderconsole.ui.monitor.MonitorViewModel.MinutePoint;
+import com.orderconsole.ui.monitor.MonitorViewModel.Reading;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
@@ -13,7 +13,7 @@ import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-class MetricsViewModelTest extends ViewModelTestBase {
+class MonitorViewModelTest extends ViewModelTestBase {
 
     @Test
     void countsAppliedAndRejectedTransitions() {
@@ -22,7 +22,7 @@ class MetricsViewModelTest extends ViewModelTestBase {
         move("u-1", OrderStatus.FINISHED);
         move("u-1", OrderStatus.PAID);
         services.follower().drainOnce();
-        MetricsViewModel vm = new MetricsViewModel(services.monitor(), background);
+        MonitorViewModel vm = new MonitorViewModel(services.monitor(), background);
         vm.refresh();
 
         Reading r = vm.readingProperty().get();
