@@ -98,7 +98,8 @@ public final class AuditView {
         // or a long reason is shown whole.
         Tables.bind(auditTable, vm.rows(), vm.selectedProperty(), e -> e.kind() + ":" + e.id(), Messages.get("audit.none"));
         cTime.setCellValueFactory(c -> Cells.text(Formats.dateTime(c.getValue().atMs())));
-        cActor.setCellValueFactory(c -> Cells.text(c.getValue().actor()));
+        // The flag stands by the actor too: the writer's column comes after What, off a 1280 px window's first view.
+        cActor.setCellValueFactory(c -> Cells.text((c.getValue().actorUnlike() ? "⚠ " : "") + c.getValue().actor()));
         cWriter.setCellValueFactory(c -> Cells.text(AuditViewModel.writer(c.getValue())));
         // Only servers with accounts stamp a writer (V38): on the embedded default the column would be empty and push
         // "What" off a 1280 px screen (seen in a real window).
@@ -109,7 +110,7 @@ public final class AuditView {
         cWhat.setCellValueFactory(c -> Cells.text(AuditViewModel.what(c.getValue())));
         cResult.setCellValueFactory(c -> Cells.text(AuditViewModel.result(c.getValue())));
         cReason.setCellValueFactory(c -> Cells.text(c.getValue().reason()));
-        for (TableColumn<AuditEvent, String> free : List.of(cWhat, cResult, cReason)) {
+        for (TableColumn<AuditEvent, String> free : List.of(cWhat, cWriter, cResult, cReason)) {
             free.setCellFactory(Tables.wrapping());
         }
         Label timeHeader = new Label(Messages.get("audit.col.time"));

@@ -74,6 +74,19 @@ class AuditViewTest extends ConsoleFxTest {
      */
     @Test
     void aReconciliationRepairIsShownWholeAt1280x800() throws Exception {
+        repairShownWhole(false);
+    }
+
+    /**
+     * Where the database stamps writers (servers with accounts), the "Written by" column shows; a real window at
+     * 1280x800 then showed the first letters of What only. What stays whole on screen, left of the writer's column.
+     */
+    @Test
+    void whatStaysOnScreenWhenTheWriterColumnShows() throws Exception {
+        repairShownWhole(true);
+    }
+
+    private void repairShownWhole(boolean stamped) throws Exception {
         createOrder("u-4");
         services.transitions().transition(new Operator("setup", Role.SUPPORT), TransitionRequest.of("u-4", OrderStatus.PAID, "test", "paid"));
         services.follower().drainOnce();
@@ -84,9 +97,18 @@ class AuditViewTest extends ConsoleFxTest {
                 com.orderconsole.service.recon.ReconProgress.NONE, () -> false);
         services.reconciliation().repair(ops, report, com.orderconsole.service.recon.ReconCategory.STATE_MISMATCH,
                 com.orderconsole.service.recon.ReconProgress.NONE, () -> false);
+        if (stamped) {
+            com.orderconsole.RawSql.update("UPDATE order_history SET written_by = 'orders-serve@10.0.0.7'");
+            com.orderconsole.RawSql.update("UPDATE audit_log SET written_by = 'olga@10.0.0.8'");
+        }
         openConsole("rita", Role.READ_ONLY);
         clickOn("#nav-AUDIT");
         waitUntil(() -> rows("#auditTable").stream().anyMatch(r -> "reconciliation".equals(((AuditEvent) r).source())));
+        boolean writerShown = onFx(() -> {
+            javafx.scene.control.TableView<?> t = lookup("#auditTable").queryAs(javafx.scene.control.TableView.class);
+            return t.getColumns().stream().filter(c -> "cWriter".equals(c.getId())).findFirst().orElseThrow().isVisible();
+        });
+        assertThat(writerShown).as("the writer's column shows").isEqualTo(stamped);
         AuditEvent repair = (AuditEvent) rows("#auditTable").stream()
                 .filter(r -> "reconciliation".equals(((AuditEvent) r).source())).findFirst().orElseThrow();
         String what = AuditViewModel.what(repair);
@@ -107,6 +129,9 @@ class AuditViewTest extends ConsoleFxTest {
             javafx.scene.layout.Region cell = (javafx.scene.layout.Region) t.getParent();
             return t.getBoundsInParent().getMaxX() <= cell.getWidth() + 0.5 && t.getBoundsInParent().getMaxY() <= cell.getHeight() + 0.5;
         }))).as("the repair's text wraps inside its column and its row is tall enough").isTrue();
+        javafx.scene.Node table = lookup("#auditTable").query();
+        assertThat(onFx(() -> shown.stream().allMatch(t -> table.sceneToLocal(t.localToScene(t.getBoundsInLocal())).getMaxX()
+                <= ((javafx.scene.layout.Region) table).getWidth()))).as("What is on screen without scrolling sideways").isTrue();
     }
 
     /** @return the text a cell draws: its graphic when it draws the text itself, else its label's text, or null */
