@@ -2,16 +2,16 @@ package com.orderconsole.service.recon;
 
 import com.orderconsole.domain.Operator;
 import com.orderconsole.redis.OrderStateStore;
-import com.orderconsole.service.order.OrderService;
+import com.orderconsole.service.order.OrderRebuilder;
 
 /** MISSING_IN_REDIS: rebuilds the order's Redis state from its MySQL row, never overwriting state Redis has meanwhile. */
 final class RebuildRedisRepair implements Repair.OneByOne {
     private final OrderStateStore states;
-    private final OrderService orders;
+    private final OrderRebuilder rebuilder;
 
-    RebuildRedisRepair(OrderStateStore states, OrderService orders) {
+    RebuildRedisRepair(OrderStateStore states, OrderRebuilder rebuilder) {
         this.states = states;
-        this.orders = orders;
+        this.rebuilder = rebuilder;
     }
 
     @Override
@@ -24,7 +24,7 @@ final class RebuildRedisRepair implements Repair.OneByOne {
         if (states.get(f.orderId()) != null) {
             return null;
         }
-        orders.rebuild(f.orderId());
+        rebuilder.rebuild(f.orderId());
         return "Redis rebuilt from MySQL: " + Repair.describe(states.get(f.orderId()));
     }
 }

@@ -17,6 +17,7 @@ import com.orderconsole.service.follower.FollowerStatus;
 import com.orderconsole.service.follower.TerminalRetention;
 import com.orderconsole.service.order.OrderPage;
 import com.orderconsole.service.order.OrderQuery;
+import com.orderconsole.service.order.OrderRebuilder;
 import com.orderconsole.service.order.OrderService;
 import com.orderconsole.service.order.OrderSummary;
 import com.orderconsole.store.Database;
@@ -54,6 +55,7 @@ public final class ReconciliationService {
     private final CancelQueueStore queue;
     private final Database db;
     private final OrderService orders;
+    private final OrderRebuilder rebuilder;
     private final ReconFollower follower;
     private final Access access;
     private final AuditTrail audit;
@@ -69,12 +71,14 @@ public final class ReconciliationService {
      * terminal orders leave Redis after it, so Redis' counters of terminal statuses are not compared (null: they stay).
      */
     public ReconciliationService(RedisConnection clock, OrderStateStore states, CancelQueueStore queue, StatsStore stats, Database db,
-                                 OrderService orders, Follower follower, Access access, AuditTrail audit, TerminalRetention retention) {
+                                 OrderService orders, OrderRebuilder rebuilder, Follower follower, Access access, AuditTrail audit,
+                                 TerminalRetention retention) {
         this.audit = audit;
         this.states = states;
         this.queue = queue;
         this.db = db;
         this.orders = orders;
+        this.rebuilder = rebuilder;
         this.follower = ReconFollower.of(follower);
         this.access = access;
         this.counters = new LiveCounters(states, stats, retention);
@@ -87,10 +91,10 @@ public final class ReconciliationService {
     /** The one place that says which class repairs which category (the switch fails to compile when one is missing). */
     private Repair repairOf(ReconCategory c, RedisConnection clock) {
         return switch (c) {
-            case MISSING_IN_REDIS -> new RebuildRedisRepair(states, orders);
-            case MALFORMED_IN_REDIS, REDIS_UNEXPLAINED -> new RestoreRedisRepair(states, orders);
+            case MISSING_IN_REDIS -> new RebuildRedisRepair(states, rebuilder);
+            case MALFORMED_IN_REDIS, REDIS_UNEXPLAINED -> new RestoreRedisRepair(states, rebuilder);
             case MISSING_IN_MYSQL -> new CopyToMysqlRepair(clock, states, queue, db, orders, access);
-            case STATE_MISMATCH -> new StateMismatchRepair(states, db, orders, follower);
+            case STATE_MISMATCH -> new StateMismatchRepair(states, db, rebuilder, follower);
             case WAIT_PAY_WITHOUT_QUEUE -> new RequeueRepair(clock, queue, db);
             case QUEUE_ENTRY_NOT_WAIT_PAY -> new DequeueRepair(states, queue);
             case COUNTERS_DRIFT -> new RecountRepair(counters, audit);

@@ -3,7 +3,7 @@ package com.orderconsole.service.recon;
 import com.orderconsole.domain.Operator;
 import com.orderconsole.domain.OrderState;
 import com.orderconsole.redis.OrderStateStore;
-import com.orderconsole.service.order.OrderService;
+import com.orderconsole.service.order.OrderRebuilder;
 
 /**
  * MALFORMED_IN_REDIS and REDIS_UNEXPLAINED: Redis holds something no recorded transition explains, so its state
@@ -11,11 +11,11 @@ import com.orderconsole.service.order.OrderService;
  */
 final class RestoreRedisRepair implements Repair.OneByOne {
     private final OrderStateStore states;
-    private final OrderService orders;
+    private final OrderRebuilder rebuilder;
 
-    RestoreRedisRepair(OrderStateStore states, OrderService orders) {
+    RestoreRedisRepair(OrderStateStore states, OrderRebuilder rebuilder) {
         this.states = states;
-        this.orders = orders;
+        this.rebuilder = rebuilder;
     }
 
     /** @return the dry-run step of a repair that copies MySQL's record into Redis */
@@ -32,7 +32,7 @@ final class RestoreRedisRepair implements Repair.OneByOne {
     @Override
     public String apply(ReconFinding f, Operator operator, String reason) {
         String before = states.raw(f.orderId());
-        OrderState now = orders.restoreFromMysql(f.orderId());
+        OrderState now = rebuilder.restoreFromMysql(f.orderId());
         if (now == null) {
             throw new IllegalStateException("MySQL has no record of it: it stays in the dead-letter list");
         }

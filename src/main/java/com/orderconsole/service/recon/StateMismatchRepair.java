@@ -4,7 +4,7 @@ import com.orderconsole.domain.Operator;
 import com.orderconsole.domain.OrderState;
 import com.orderconsole.domain.OrderStatus;
 import com.orderconsole.redis.OrderStateStore;
-import com.orderconsole.service.order.OrderService;
+import com.orderconsole.service.order.OrderRebuilder;
 import com.orderconsole.store.Database;
 import com.orderconsole.store.OrderRow;
 
@@ -15,13 +15,13 @@ import com.orderconsole.store.OrderRow;
 final class StateMismatchRepair implements Repair.OneByOne {
     private final OrderStateStore states;
     private final Database db;
-    private final OrderService orders;
+    private final OrderRebuilder rebuilder;
     private final ReconFollower follower;
 
-    StateMismatchRepair(OrderStateStore states, Database db, OrderService orders, ReconFollower follower) {
+    StateMismatchRepair(OrderStateStore states, Database db, OrderRebuilder rebuilder, ReconFollower follower) {
         this.states = states;
         this.db = db;
-        this.orders = orders;
+        this.rebuilder = rebuilder;
         this.follower = follower;
     }
 
@@ -56,7 +56,7 @@ final class StateMismatchRepair implements Repair.OneByOne {
         }
         if (row.version > st.version() || row.status != st.status().code()) {
             // MySQL holds the newer record (Redis restored from an older copy): Redis follows it.
-            OrderState now = orders.restoreFromMysql(id);
+            OrderState now = rebuilder.restoreFromMysql(id);
             return "Redis restored from MySQL: was " + Repair.describe(st) + ", now " + Repair.describe(now);
         }
         return null;
