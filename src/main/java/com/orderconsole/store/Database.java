@@ -1,6 +1,5 @@
 package com.orderconsole.store;
 
-import com.orderconsole.domain.Failures;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import org.apache.ibatis.mapping.Environment;
@@ -68,7 +67,7 @@ public final class Database implements AutoCloseable {
             }
         } catch (SQLException e) {
             dataSource.close();
-            throw new DatabaseUnavailableException("cannot open the orders database at " + where + ": " + rootMessage(e), e);
+            throw new DatabaseUnavailableException("cannot open the orders database at " + where + ": " + DatabaseFailures.rootMessage(e), e);
         }
         Configuration cfg = mappers(dialect);
         cfg.setEnvironment(new Environment("main", new JdbcTransactionFactory(), dataSource));
@@ -129,9 +128,9 @@ public final class Database implements AutoCloseable {
             flyway(ds).migrate();
         } catch (RuntimeException e) {
             ds.close();
-            throw new DatabaseUnavailableException("cannot open the orders database at " + describe(jdbcUrl) + ": " + rootMessage(e), e);
+            throw new DatabaseUnavailableException("cannot open the orders database at " + DatabaseFailures.describe(jdbcUrl) + ": " + DatabaseFailures.rootMessage(e), e);
         }
-        return new Database(ds, describe(jdbcUrl), user, false);
+        return new Database(ds, DatabaseFailures.describe(jdbcUrl), user, false);
     }
 
     /**
@@ -143,13 +142,13 @@ public final class Database implements AutoCloseable {
      */
     public static Database connectSignedIn(String jdbcUrl, String user, String password, Duration timeout) {
         HikariDataSource ds = pool(jdbcUrl, user, password, timeout);
-        String where = describe(jdbcUrl);
+        String where = DatabaseFailures.describe(jdbcUrl);
         MigrationInfo[] pending;
         try {
             pending = flyway(ds).info().pending();
         } catch (RuntimeException e) {
             ds.close();
-            throw new DatabaseUnavailableException("cannot open the orders database at " + where + ": " + rootMessage(e), e);
+            throw new DatabaseUnavailableException("cannot open the orders database at " + where + ": " + DatabaseFailures.rootMessage(e), e);
         }
         if (pending.length > 0) {
             ds.close();
@@ -185,26 +184,26 @@ public final class Database implements AutoCloseable {
             try (Connection c = ds.getConnection()) {
                 missing = MigrationPrivileges.missing(c);
             } catch (SQLException e) {
-                throw new DatabaseUnavailableException("cannot migrate the orders database at " + describe(jdbcUrl) + ": "
-                        + rootMessage(e), e);
+                throw new DatabaseUnavailableException("cannot migrate the orders database at " + DatabaseFailures.describe(jdbcUrl) + ": "
+                        + DatabaseFailures.rootMessage(e), e);
             }
             if (!missing.isEmpty()) {
                 throw new DatabaseRefusedException("account '" + user + "' may not migrate the orders database at "
-                        + describe(jdbcUrl) + "; nothing was changed. It lacks:" + System.lineSeparator() + "  "
+                        + DatabaseFailures.describe(jdbcUrl) + "; nothing was changed. It lacks:" + System.lineSeparator() + "  "
                         + String.join(System.lineSeparator() + "  ", missing) + System.lineSeparator()
                         + "A database administrator grants them (README: Accounts and roles, Setting up).", null);
             }
             MigrateResult r = flyway(ds).migrate();
             return new Migrated(r.migrationsExecuted, r.targetSchemaVersion != null ? r.targetSchemaVersion : r.initialSchemaVersion);
         } catch (FlywayValidateException e) {
-            throw new DatabaseUnavailableException("cannot migrate the orders database at " + describe(jdbcUrl) + ": "
-                    + rootMessage(e) + (e.getMessage().contains("failed migration") ? " (undo what the failed migration "
+            throw new DatabaseUnavailableException("cannot migrate the orders database at " + DatabaseFailures.describe(jdbcUrl) + ": "
+                    + DatabaseFailures.rootMessage(e) + (e.getMessage().contains("failed migration") ? " (undo what the failed migration "
                     + "did, if anything, then run 'order-console migrate --repair' and 'migrate' again)" : ""), e);
         } catch (DatabaseRefusedException | DatabaseUnavailableException e) {
             throw e;
         } catch (RuntimeException e) {
-            throw new DatabaseUnavailableException("cannot migrate the orders database at " + describe(jdbcUrl) + ": "
-                    + rootMessage(e), e);
+            throw new DatabaseUnavailableException("cannot migrate the orders database at " + DatabaseFailures.describe(jdbcUrl) + ": "
+                    + DatabaseFailures.rootMessage(e), e);
         }
     }
 
@@ -232,7 +231,7 @@ public final class Database implements AutoCloseable {
             return new Repaired(names(r.migrationsRemoved), names(r.migrationsAligned), names(r.migrationsDeleted));
         } catch (RuntimeException e) {
             throw new DatabaseUnavailableException("cannot repair the migration record of the orders database at "
-                    + describe(jdbcUrl) + ": " + rootMessage(e), e);
+                    + DatabaseFailures.describe(jdbcUrl) + ": " + DatabaseFailures.rootMessage(e), e);
         }
     }
 
@@ -346,7 +345,7 @@ public final class Database implements AutoCloseable {
             if (t instanceof java.sql.SQLTransientConnectionException || t instanceof java.sql.SQLNonTransientConnectionException
                     || t instanceof com.mysql.cj.exceptions.CJCommunicationsException
                     || t instanceof com.mysql.cj.jdbc.exceptions.CommunicationsException) {
-                return new DatabaseUnavailableException("MySQL at " + where + " is unreachable: " + rootMessage(e), e);
+                return new DatabaseUnavailableException("MySQL at " + where + " is unreachable: " + DatabaseFailures.rootMessage(e), e);
             }
             if (t instanceof SQLException sql && ACCESS_DENIED.contains(sql.getErrorCode())) {
                 return new DatabaseRefusedException(refusal(sql.getMessage()), e);
@@ -403,64 +402,6 @@ public final class Database implements AutoCloseable {
     public javax.sql.DataSource dataSource() {
         return dataSource;
     }
-
-    static String describe(String jdbcUrl) {
-        String s = jdbcUrl.replaceFirst("^jdbc:[a-z]+(\\+srv)?(:[a-z]+)?://", "");
-        int q = s.indexOf('?');
-        if (q >= 0) {
-            s = s.substring(0, q);
-        }
-        int at = s.lastIndexOf('@');
-        return at >= 0 ? s.substring(at + 1) : s;
-    }
-
-    static String rootMessage(Throwable t) {
-        Throwable r = Failures.root(t);
-        String m = r.getMessage() == null ? r.getClass().getSimpleName() : r.getMessage().lines().findFirst().orElse("");
-        if (publicKeyRefused(t)) {
-            return "the server " + publicKeyWords();
-        }
-        Matcher pool = POOL_TIMEOUT.matcher(m);
-        if (pool.find()) {
-            String wait = String.format(Locale.ROOT, "no connection within %.1f s", Long.parseLong(pool.group(1)) / 1000.0);
-            return "0".equals(pool.group(2)) ? wait + " (the server did not answer)"
-                    : wait + " (the server did not answer, or all " + pool.group(2) + " in use)";
-        }
-        return m;
-    }
-
-    /**
-     * Connector/J's text when MySQL 8's default authentication ({@code caching_sha2_password}) must send the
-     * password over a connection without TLS and the URL does not let the driver fetch the server's RSA key.
-     */
-    static final String PUBLIC_KEY_REFUSED = "Public Key Retrieval is not allowed";
-
-    /**
-     * The product does not turn {@code allowPublicKeyRetrieval} on by itself: without TLS a machine in the middle
-     * could hand over its own key and read the password (Connector/J reference, "Security":
-     * dev.mysql.com/doc/connector-j/en/connector-j-connp-props-security.html).
-     *
-     * @return true when a failure (or one of its causes) is that refusal
-     */
-    static boolean publicKeyRefused(Throwable t) {
-        for (Throwable c = t; c != null; c = c.getCause() == c ? null : c.getCause()) {
-            if (c.getMessage() != null && c.getMessage().startsWith(PUBLIC_KEY_REFUSED)) {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    /** @return what to change, in words, after "the server" or "the database at X" */
-    static String publicKeyWords() {
-        return "needs the password sent over TLS or encrypted with its RSA public key (MySQL 8's caching_sha2_password), "
-                + "and this connection has no TLS: use sslMode=REQUIRED in the JDBC URL (best), or give the server's key "
-                + "with serverRSAPublicKeyFile=PATH, or add allowPublicKeyRetrieval=true (only on a network you trust: "
-                + "a machine in the middle could read the password)";
-    }
-
-    /** HikariCP's text when no connection came within the timeout: "pool - Connection is not available, request timed out after 2011ms (total=4, …)". */
-    private static final Pattern POOL_TIMEOUT = Pattern.compile("Connection is not available, request timed out after (\\d+)ms \\(total=(\\d+)");
 
     @Override
     public void close() {

@@ -66,7 +66,7 @@ public final class DatabaseAccounts {
      * @throws DatabaseUnavailableException when the server cannot be reached
      */
     public static Account signIn(String jdbcUrl, String user, String password, Duration timeout) {
-        String where = Database.describe(jdbcUrl);
+        String where = DatabaseFailures.describe(jdbcUrl);
         Properties props = new Properties();
         props.setProperty("user", user);
         props.setProperty("password", password);
@@ -87,8 +87,8 @@ public final class DatabaseAccounts {
             SqlDialect.Roles roles = SqlDialect.rolesInForce(st);
             return new Account(name, current.substring(at + 1), highest(roles.held()), highest(roles.inForce()));
         } catch (SQLException e) {
-            if (Database.publicKeyRefused(e)) {
-                throw new AccountRefusedException("the database at " + where + " " + Database.publicKeyWords(), e);
+            if (DatabaseFailures.publicKeyRefused(e)) {
+                throw new AccountRefusedException("the database at " + where + " " + DatabaseFailures.publicKeyWords(), e);
             }
             if (e.getErrorCode() == ER_ACCESS_DENIED || e.getErrorCode() == ER_ACCESS_DENIED_NO_PASSWORD) {
                 throw new AccountRefusedException("the database at " + where + " refused account '" + user + "': "
@@ -96,10 +96,10 @@ public final class DatabaseAccounts {
             }
             if (e.getSQLState() != null && e.getSQLState().startsWith("08")) { // SQL state class 08: connection exception
                 throw new DatabaseUnavailableException("cannot reach the database at " + where + ": "
-                        + Database.rootMessage(e), e);
+                        + DatabaseFailures.rootMessage(e), e);
             }
             throw new AccountRefusedException("the database at " + where + " refused account '" + user + "': "
-                    + Database.rootMessage(e), e);
+                    + DatabaseFailures.rootMessage(e), e);
         }
     }
 
@@ -119,7 +119,7 @@ public final class DatabaseAccounts {
         Matcher m = URL.matcher(jdbcUrl);
         if (!m.matches()) {
             throw new IllegalArgumentException("not a MySQL JDBC URL of the form jdbc:mysql://host:port/schema: "
-                    + Database.describe(jdbcUrl));
+                    + DatabaseFailures.describe(jdbcUrl));
         }
         return m.group(1) + "/" + (m.group(2) == null ? "" : m.group(2));
     }

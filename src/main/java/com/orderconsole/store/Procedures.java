@@ -84,7 +84,7 @@ final class Procedures {
             }
             cs.execute();
         } catch (SQLException e) {
-            throw new IllegalStateException("cannot " + what + " in MySQL: " + Database.rootMessage(e), e);
+            throw new IllegalStateException("cannot " + what + " in MySQL: " + DatabaseFailures.rootMessage(e), e);
         }
     }
 }

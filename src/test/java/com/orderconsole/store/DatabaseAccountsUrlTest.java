@@ -29,9 +29,9 @@ class DatabaseAccountsUrlTest {
 
     @Test
     void whereTheDatabaseIsNamesEveryHostWithoutAccountOrParameters() {
-        assertThat(Database.describe("jdbc:mysql:replication://u:p@src:3306,replica:3306/orders?password=x"))
+        assertThat(DatabaseFailures.describe("jdbc:mysql:replication://u:p@src:3306,replica:3306/orders?password=x"))
                 .isEqualTo("src:3306,replica:3306/orders");
-        assertThat(Database.describe("jdbc:mysql+srv://_mysql._tcp.db.internal/orders")).isEqualTo("_mysql._tcp.db.internal/orders");
+        assertThat(DatabaseFailures.describe("jdbc:mysql+srv://_mysql._tcp.db.internal/orders")).isEqualTo("_mysql._tcp.db.internal/orders");
     }
 
     @Test
@@ -52,7 +52,7 @@ class DatabaseAccountsUrlTest {
     void mySqlsPublicKeyRefusalIsSaidInWordsWithWhatToAdd() {
         // Connector/J's own exception when caching_sha2_password meets a connection without TLS.
         SQLNonTransientConnectionException e = new SQLNonTransientConnectionException("Public Key Retrieval is not allowed", "08001");
-        assertThat(Database.rootMessage(new RuntimeException("pool failed", e)))
+        assertThat(DatabaseFailures.rootMessage(new RuntimeException("pool failed", e)))
                 .startsWith("the server needs the password sent over TLS or encrypted with its RSA public key")
                 .contains("sslMode=REQUIRED", "allowPublicKeyRetrieval=true", "serverRSAPublicKeyFile");
     }

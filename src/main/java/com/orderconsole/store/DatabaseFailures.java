@@ -1,0 +1,77 @@
+package com.orderconsole.store;
+
+import com.orderconsole.domain.Failures;
+
+import java.util.Locale;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * MySQL and driver failures put into words for people: where a database is (without account or parameters), the one
+ * line of a failure worth showing, the MySQL 8 public-key refusal and what to change. Split from {@link Database}
+ * (issue 28), as {@code redis/RedisFailures} is from the Redis connection.
+ */
+final class DatabaseFailures {
+    private DatabaseFailures() {
+    }
+
+    /** @return "host:port/schema" of a JDBC URL, without account, parameters or scheme */
+    static String describe(String jdbcUrl) {
+        String s = jdbcUrl.replaceFirst("^jdbc:[a-z]+(\\+srv)?(:[a-z]+)?://", "");
+        int q = s.indexOf('?');
+        if (q >= 0) {
+            s = s.substring(0, q);
+        }
+        int at = s.lastIndexOf('@');
+        return at >= 0 ? s.substring(at + 1) : s;
+    }
+
+    /** @return the first line of the root cause, or what to change where the driver's words would not help */
+    static String rootMessage(Throwable t) {
+        Throwable r = Failures.root(t);
+        String m = r.getMessage() == null ? r.getClass().getSimpleName() : r.getMessage().lines().findFirst().orElse("");
+        if (publicKeyRefused(t)) {
+            return "the server " + publicKeyWords();
+        }
+        Matcher pool = POOL_TIMEOUT.matcher(m);
+        if (pool.find()) {
+            String wait = String.format(Locale.ROOT, "no connection within %.1f s", Long.parseLong(pool.group(1)) / 1000.0);
+            return "0".equals(pool.group(2)) ? wait + " (the server did not answer)"
+                    : wait + " (the server did not answer, or all " + pool.group(2) + " in use)";
+        }
+        return m;
+    }
+
+    /**
+     * Connector/J's text when MySQL 8's default authentication ({@code caching_sha2_password}) must send the
+     * password over a connection without TLS and the URL does not let the driver fetch the server's RSA key.
+     */
+    static final String PUBLIC_KEY_REFUSED = "Public Key Retrieval is not allowed";
+
+    /**
+     * The product does not turn {@code allowPublicKeyRetrieval} on by itself: without TLS a machine in the middle
+     * could hand over its own key and read the password (Connector/J reference, "Security":
+     * dev.mysql.com/doc/connector-j/en/connector-j-connp-props-security.html).
+     *
+     * @return true when a failure (or one of its causes) is that refusal
+     */
+    static boolean publicKeyRefused(Throwable t) {
+        for (Throwable c = t; c != null; c = c.getCause() == c ? null : c.getCause()) {
+            if (c.getMessage() != null && c.getMessage().startsWith(PUBLIC_KEY_REFUSED)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** @return what to change, in words, after "the server" or "the database at X" */
+    static String publicKeyWords() {
+        return "needs the password sent over TLS or encrypted with its RSA public key (MySQL 8's caching_sha2_password), "
+                + "and this connection has no TLS: use sslMode=REQUIRED in the JDBC URL (best), or give the server's key "
+                + "with serverRSAPublicKeyFile=PATH, or add allowPublicKeyRetrieval=true (only on a network you trust: "
+                + "a machine in the middle could read the password)";
+    }
+
+    /** HikariCP's text when no connection came within the timeout: "pool - Connection is not available, request timed out after 2011ms (total=4, …)". */
+    private static final Pattern POOL_TIMEOUT = Pattern.compile("Connection is not available, request timed out after (\\d+)ms \\(total=(\\d+)");
+}
