@@ -19,6 +19,7 @@ import com.orderconsole.service.metrics.MetricsService;
 import com.orderconsole.service.monitor.HealthService;
 import com.orderconsole.service.monitor.MonitorService;
 import com.orderconsole.service.order.OrderCreator;
+import com.orderconsole.service.order.OrderRebuilder;
 import com.orderconsole.service.order.OrderService;
 import com.orderconsole.service.queue.CancelSweeper;
 import com.orderconsole.service.queue.QueueService;
@@ -51,6 +52,7 @@ public final class Services implements AutoCloseable {
     private final RulesService rules;
     private final RulesWhatIf rulesWhatIf;
     private final OrderService orders;
+    private final OrderRebuilder rebuilder;
     private final TransitionService transitions;
     private final Follower follower;
     private final CancelSweeper sweeper;
@@ -79,25 +81,27 @@ public final class Services implements AutoCloseable {
         OrderCreator creator = new OrderCreator(redis.orders(), db, retention);
         this.follower = new Follower(clock, redis.outbox(), redis.rules(), redis.orders(), db, access,
                 () -> rules.current().terminal(), retention);
-        this.orders = new OrderService(clock, redis.orders(), redis.queue(), db, creator, follower, access, rules, stuck, retention);
-        this.transitions = new TransitionService(clock, redis.orders(), db, orders, rules, follower, audit, access);
+        this.rebuilder = new OrderRebuilder(clock, redis.orders(), db, follower, retention);
+        this.orders = new OrderService(clock, redis.orders(), redis.queue(), db, creator, rebuilder, follower, access, rules, stuck,
+                retention);
+        this.transitions = new TransitionService(clock, redis.orders(), db, rebuilder, rules, follower, audit, access);
         // The sweeper's cancels go over a Redis connection of their own: a storm's batches never queue in front of payments.
-        TransitionService sweeps = new TransitionService(clock, redis.orders().onOwnConnection(), db, orders, rules, follower, audit, access);
+        TransitionService sweeps = new TransitionService(clock, redis.orders().onOwnConnection(), db, rebuilder, rules, follower, audit, access);
         this.sweeper = new CancelSweeper(clock, redis.queue(), redis.rules(), sweeps, follower::fenceHolds, access, audit, SWEEP_BATCH, SWEEP_ROUNDS);
         this.queue = new QueueService(clock, redis.queue(), redis.orders(), transitions, sweeper, orders, access, audit);
         this.monitor = new MonitorService(clock, redis.stats(), db, stuck, retention);
         this.rulesWhatIf = new RulesWhatIf(rules, clock, redis.stats(), db, stuck);
         this.health = new HealthService(clock, redis.queue(), db, rules, follower);
-        this.reconciliation = new ReconciliationService(clock, redis.orders(), redis.queue(), redis.stats(), db, orders, follower, access,
+        this.reconciliation = new ReconciliationService(clock, redis.orders(), redis.queue(), redis.stats(), db, orders, rebuilder, follower, access,
                 audit, retention);
         this.dataset = new DataSetIdentity(clock, redis.rules(), db);
-        this.maintenance = new Maintenance(clock, redis.rules(), dataset, rules, orders, follower, retention);
-        this.deadLetters = new DeadLetterService(db, orders, access, audit);
+        this.maintenance = new Maintenance(clock, redis.rules(), dataset, rules, rebuilder, follower, retention);
+        this.deadLetters = new DeadLetterService(db, rebuilder, access, audit);
         this.importer = new OlistImporter(creator, db, access, paymentTimeout);
         this.simulator = new TrafficSimulator(orders, transitions, access);
         // Bulk moves keep 500 calls in flight: on a Redis connection of their own, like the sweeper's, they never queue in
         // front of single moves (run 2 of issue 13 in docs/benchmarks-history.md: single-move p99 16 -> 83 ms on the shared connection).
-        TransitionService bulkMoves = new TransitionService(clock, redis.orders().onOwnConnection(), db, orders, rules, follower, audit, access);
+        TransitionService bulkMoves = new TransitionService(clock, redis.orders().onOwnConnection(), db, rebuilder, rules, follower, audit, access);
         this.bulk = new BulkService(clock, redis.orders(), db, orders, bulkMoves, rules, access, follower, audit);
         this.auditView = new AuditService(db, rules);
         this.metrics = new MetricsService(follower, queue, monitor, reconciliation, Alerts.Thresholds.fromSystemProperties());
@@ -144,6 +148,11 @@ public final class Services implements AutoCloseable {
 
     public OrderService orders() {
         return orders;
+    }
+
+    /** @return what puts orders' Redis state back from MySQL (interrupted creations, lost or stale states) */
+    public OrderRebuilder rebuilder() {
+        return rebuilder;
     }
 
     public TransitionService transitions() {

@@ -154,6 +154,16 @@ class LayerRulesTest {
     }
 
     @Test
+    void reconciliationReachesTheFollowerThroughOneSeam() {
+        noClasses().that().resideInAPackage("com.orderconsole.service.recon..")
+                .and().haveNameNotMatching(".*\\.ReconFollower(\\$.*)?")
+                .should().accessClassesThat().haveFullyQualifiedName(Follower.class.getName())
+                .because("compares and repairs ask the follower for what they need through ReconFollower alone, so a repair "
+                        + "does not find a second way to it (issue 28)")
+                .check(classes);
+    }
+
+    @Test
     void theServiceRootHoldsOnlyHelpersBelowEveryCapability() {
         noClasses().that().resideInAPackage("com.orderconsole.service")
                 .should().dependOnClassesThat().resideInAPackage("com.orderconsole.service.*..")

@@ -5,7 +5,7 @@ import com.orderconsole.domain.OrderState;
 import com.orderconsole.domain.Role;
 import com.orderconsole.service.Access;
 import com.orderconsole.service.AuditTrail;
-import com.orderconsole.service.order.OrderService;
+import com.orderconsole.service.order.OrderRebuilder;
 import com.orderconsole.store.Database;
 import com.orderconsole.store.DeadLetterRow;
 import org.slf4j.Logger;
@@ -22,15 +22,15 @@ public final class DeadLetterService {
     private static final Logger log = LoggerFactory.getLogger(DeadLetterService.class);
 
     private final Database db;
-    private final OrderService orders;
+    private final OrderRebuilder rebuilder;
     private final Access access;
     private final AuditTrail audit;
 
     /** Built by the wiring ({@code app.Services}). */
-    public DeadLetterService(Database db, OrderService orders, Access access, AuditTrail audit) {
+    public DeadLetterService(Database db, OrderRebuilder rebuilder, Access access, AuditTrail audit) {
         this.audit = audit;
         this.db = db;
-        this.orders = orders;
+        this.rebuilder = rebuilder;
         this.access = access;
     }
 
@@ -66,7 +66,7 @@ public final class DeadLetterService {
         if (row.orderId == null) {
             throw new IllegalArgumentException("dead letter " + id + " names no order: discard it instead");
         }
-        OrderState st = orders.restoreFromMysql(row.orderId);
+        OrderState st = rebuilder.restoreFromMysql(row.orderId);
         if (st == null) {
             throw new IllegalStateException("MySQL has no record of order " + row.orderId + ": discard dead letter "
                     + id + " instead");

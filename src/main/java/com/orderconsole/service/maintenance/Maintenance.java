@@ -7,7 +7,7 @@ import com.orderconsole.service.LogLimiter;
 import com.orderconsole.redis.RedisConnection;
 import com.orderconsole.redis.RulesStore;
 import com.orderconsole.service.follower.Follower;
-import com.orderconsole.service.order.OrderService;
+import com.orderconsole.service.order.OrderRebuilder;
 import com.orderconsole.service.rules.RulesJson;
 import com.orderconsole.service.rules.RulesService;
 import com.orderconsole.store.DatabaseUnavailableException;
@@ -39,7 +39,7 @@ public final class Maintenance implements AutoCloseable {
     private final RedisConnection redis;
     private final RulesStore marker;
     private final RulesService rules;
-    private final OrderService orders;
+    private final OrderRebuilder rebuilder;
     private final Follower follower;
     private final DataSetIdentity dataset;
     private ScheduledExecutorService scheduler;
@@ -56,7 +56,7 @@ public final class Maintenance implements AutoCloseable {
     static final Duration UNTRACKED_PASS_RETRY = Duration.ofMinutes(1);
 
     /** Built by the wiring ({@code app.Services}); {@code retention} also gives terminal orders stored without an expiry theirs. */
-    public Maintenance(RedisConnection redis, RulesStore marker, DataSetIdentity dataset, RulesService rules, OrderService orders,
+    public Maintenance(RedisConnection redis, RulesStore marker, DataSetIdentity dataset, RulesService rules, OrderRebuilder rebuilder,
                        Follower follower, TerminalRetention retention) {
         this.retention = retention;
         this.redis = redis;
@@ -64,7 +64,7 @@ public final class Maintenance implements AutoCloseable {
         this.follower = follower;
         this.marker = marker;
         this.rules = rules;
-        this.orders = orders;
+        this.rebuilder = rebuilder;
     }
 
     /**
@@ -98,8 +98,8 @@ public final class Maintenance implements AutoCloseable {
             dataset.verifyPairing();
             rules.ensureSeeded();
             follower.drainForRecovery(epoch);
-            stale = orders.restoreStale();
-            unpaid = orders.rebuildUnpaid();
+            stale = rebuilder.restoreStale();
+            unpaid = rebuilder.rebuildUnpaid();
         } catch (RuntimeException e) {
             // MySQL or Redis failed half-way: give the claim back, so the next round (here or elsewhere)
             // restores at once instead of everyone waiting for the claim to expire.
@@ -122,10 +122,10 @@ public final class Maintenance implements AutoCloseable {
             if (redis.scriptsCached().containsValue(false)) {
                 redis.loadScripts();
             }
-            orders.finishPendingCreations();
+            rebuilder.finishPendingCreations();
             if (marker.epoch() != null) {
                 // While a data-set restore is under way (marker absent) that restore rebuilds the unpaid orders itself.
-                orders.restoreOverdueUnpaid();
+                rebuilder.restoreOverdueUnpaid();
             }
         } catch (DatabaseUnavailableException e) {
             // The follower, which runs wherever this job does, says so once in words: a second line would

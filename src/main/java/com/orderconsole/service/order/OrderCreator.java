@@ -23,7 +23,7 @@ import java.util.Set;
  * The one way orders come into being, for creation and import alike: MySQL rows and their history
  * first, in one transaction, marked "Redis pending"; then the Redis state (init_order.lua, which never
  * overwrites) in one pipelined round, retried three times; then the rows marked ready. If the process
- * dies in between, {@link OrderService#finishPendingCreations} completes the job, and a lookup or a
+ * dies in between, {@link OrderRebuilder#finishPendingCreations} completes the job, and a lookup or a
  * transition rebuilds the state too.
  */
 public final class OrderCreator {

@@ -10,7 +10,6 @@ import com.orderconsole.domain.Role;
 import com.orderconsole.redis.CancelQueueStore;
 import com.orderconsole.redis.OrderStateStore;
 import com.orderconsole.redis.RedisConnection;
-import com.orderconsole.redis.RedisKeys;
 import com.orderconsole.service.Access;
 import com.orderconsole.service.rules.StuckThresholds;
 import com.orderconsole.service.follower.Follower;
@@ -18,12 +17,9 @@ import com.orderconsole.service.rules.RulesService;
 import com.orderconsole.store.Database;
 import com.orderconsole.store.OrderPageQuery;
 import com.orderconsole.store.OrderRow;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -31,29 +27,18 @@ import java.util.Set;
 /**
  * Order creation, lookup and the order table. Creation goes through {@link OrderCreator} (MySQL
  * first, then Redis). Lookups only read; rebuilding missing Redis state from MySQL (never treating a
- * known order as new) happens where a caller asks for it by name.
+ * known order as new) is {@link OrderRebuilder}'s, asked for by name ({@link #rebuildAndLookup}).
  */
 public final class OrderService {
-    private static final Logger log = LoggerFactory.getLogger(OrderService.class);
     /** Longest payment timeout accepted; beyond it a typo (99999999999d) would park an order for ever. */
     public static final Duration MAX_PAYMENT_TIMEOUT = Duration.ofDays(365);
-    /** Creations younger than this (ms) are left to the process that is creating them. */
-    private static final long PENDING_GRACE_MS = 5000;
-    /**
-     * How far past its deadline (ms) an unpaid order in MySQL must be before {@link #restoreOverdueUnpaid}
-     * looks at it: well beyond one sweep (1 s) plus normal follower lag, so an order the sweeper has
-     * just cancelled in Redis is not even read.
-     */
-    private static final long OVERDUE_GRACE_MS = 30_000;
-    /** Pages of 1,000 one round reads at most, so a long follower backlog cannot make a round slow. */
-    private static final int OVERDUE_MAX_PAGES = 20;
-
     private final RedisConnection clock;
     private final OrderStateStore states;
     private final Follower follower;
     private final CancelQueueStore queue;
     private final Database db;
     private final OrderCreator creator;
+    private final OrderRebuilder rebuilder;
     private final Access access;
     private final RulesService rules;
     private final StuckThresholds stuck;
@@ -61,12 +46,12 @@ public final class OrderService {
     private final com.orderconsole.service.follower.TerminalRetention retention;
 
     /**
-     * Built by the wiring ({@code app.Services}); {@code clock} gives Redis {@code TIME}; a terminal order rebuilt
-     * from MySQL leaves Redis again after {@code retention} (at least {@link com.orderconsole.service.follower.TerminalRetention#REBUILD_GRACE}; null: it stays).
+     * Built by the wiring ({@code app.Services}); {@code clock} gives Redis {@code TIME}; {@code retention} tells a terminal
+     * order that left Redis on purpose from one Redis lost (null: terminal orders stay in Redis).
      */
     public OrderService(RedisConnection clock, OrderStateStore states, CancelQueueStore queue, Database db,
-                        OrderCreator creator, Follower follower, Access access, RulesService rules, StuckThresholds stuck,
-                        com.orderconsole.service.follower.TerminalRetention retention) {
+                        OrderCreator creator, OrderRebuilder rebuilder, Follower follower, Access access, RulesService rules,
+                        StuckThresholds stuck, com.orderconsole.service.follower.TerminalRetention retention) {
         this.retention = retention;
         this.clock = clock;
         this.states = states;
@@ -74,6 +59,7 @@ public final class OrderService {
         this.queue = queue;
         this.db = db;
         this.creator = creator;
+        this.rebuilder = rebuilder;
         this.access = access;
         this.rules = rules;
         this.stuck = stuck;
@@ -82,7 +68,7 @@ public final class OrderService {
     /**
      * Creates an order in WAIT_PAY: MySQL row first, then Redis state and cancel-queue entry (retried
      * three times). If Redis stays unavailable the row is kept marked "Redis pending" and
-     * {@link #finishPendingCreations} completes it later; a transition rebuilds it too.
+     * {@link OrderRebuilder#finishPendingCreations} completes it later; a transition rebuilds it too.
      *
      * @param operator who creates (support or higher)
      * @param orderId a valid id
@@ -135,178 +121,6 @@ public final class OrderService {
     }
 
     /**
-     * Puts back the Redis state and (already due) cancel-queue entry of unpaid orders that MySQL holds
-     * more than 30 s past their payment deadline and Redis has no state for. Redis restarted from an
-     * append-only file written once a second can lose a creation that MySQL already has (seen in the
-     * 30-minute fault soak); the epoch marker survives, so no data-set restore runs, and without this
-     * nothing would ever cancel the order. State that exists is never overwritten (an order paid or
-     * cancelled in Redis and not yet in MySQL stays as it is), and the buckets involved are drained
-     * first, as in {@link #rebuild}. The sweeper cancels a restored order on its next tick.
-     *
-     * @return orders whose Redis state was restored
-     */
-    public long restoreOverdueUnpaid() {
-        long before = clock.nowMs() - OVERDUE_GRACE_MS;
-        long afterSince = Long.MIN_VALUE;
-        String afterId = "";
-        long restored = 0;
-        for (int page = 0; page < OVERDUE_MAX_PAGES; page++) {
-            long since = afterSince;
-            String id = afterId;
-            List<OrderRow> rows = db.read(t -> t.orders().overdueUnpaid(before, since, id, 1000));
-            if (rows.isEmpty()) {
-                break;
-            }
-            Map<String, OrderRow> missing = new LinkedHashMap<>();
-            OrderStateStore.States seen = states.getAllChecked(rows.stream().map(r -> r.orderId).toList());
-            rows.stream().filter(r -> seen.states().get(r.orderId) == null && !seen.malformed().containsKey(r.orderId))
-                    .forEach(r -> missing.put(r.orderId, r));
-            if (!missing.isEmpty()) {
-                missing.keySet().stream().map(RedisKeys::bucket).distinct().forEach(follower::drainBucket);
-                Map<OrderState, Long> toInit = new LinkedHashMap<>();
-                for (OrderRow r : db.read(t -> t.orders().findAll(List.copyOf(missing.keySet())))) {
-                    if (r.status == OrderStatus.WAIT_PAY.code()) {
-                        toInit.put(OrderCreator.stateOf(r), OrderCreator.expiryOf(r));
-                    }
-                }
-                long n = states.initOrders(toInit);
-                if (n > 0) {
-                    log.warn("restored the Redis state of {} unpaid orders past their payment deadline that Redis had lost "
-                            + "(e.g. {}); the sweeper cancels them now", n, toInit.keySet().iterator().next().orderId());
-                }
-                restored += n;
-            }
-            if (rows.size() < 1000) {
-                break;
-            }
-            OrderRow last = rows.get(rows.size() - 1);
-            afterSince = last.statusSinceMs;
-            afterId = last.orderId;
-        }
-        return restored;
-    }
-
-    /**
-     * Creates Redis state for orders whose creation stopped after the MySQL step (older than 5 s).
-     *
-     * @return how many were completed
-     */
-    public int finishPendingCreations() {
-        long before = clock.nowMs() - PENDING_GRACE_MS;
-        List<OrderRow> pending = db.read(t -> t.orders().redisPending(before, 500));
-        for (OrderRow r : pending) {
-            rebuildFrom(r);
-        }
-        List<String> ids = pending.stream().map(r -> r.orderId).toList();
-        db.inTransaction(t -> {
-            t.orders().markRedisReady(ids);
-            return null;
-        });
-        int done = ids.size();
-        if (done > 0) {
-            log.info("completed Redis state of {} orders whose creation was interrupted", done);
-        }
-        return done;
-    }
-
-    /**
-     * Rebuilds one order's Redis state from its MySQL row, if Redis has none (never overwrites). What
-     * the outbox still holds for the order's bucket is applied to MySQL first, so a transition Redis
-     * accepted before it lost the state is part of the rebuilt state.
-     *
-     * @return true when MySQL knows the order (state now exists in Redis), false when it does not
-     */
-    public boolean rebuild(String orderId) {
-        OrderId.require(orderId);
-        follower.drainBucket(RedisKeys.bucket(orderId));
-        OrderRow row = db.read(t -> t.orders().find(orderId));
-        if (row == null) {
-            return false;
-        }
-        rebuildFrom(row);
-        return true;
-    }
-
-    /**
-     * Replaces one order's Redis state with MySQL's (the durable record), after applying what the outbox
-     * still holds for its bucket: for a record set aside as malformed, or a Redis state no recorded
-     * transition explains.
-     *
-     * @return the state now in Redis, or null when MySQL has no record of the order (Redis unchanged)
-     */
-    public OrderState restoreFromMysql(String orderId) {
-        OrderId.require(orderId);
-        follower.drainBucket(RedisKeys.bucket(orderId));
-        OrderRow row = db.read(t -> t.orders().find(orderId));
-        if (row == null) {
-            return null;
-        }
-        states.forget(orderId);
-        rebuildFrom(row);
-        return states.get(orderId);
-    }
-
-    /**
-     * Replaces every Redis order state that is older than MySQL's (a lower version, or the same version with
-     * another status), or malformed, after Redis was restored from an older copy and the outbox it still
-     * held was applied; in SCAN pages joined with MySQL.
-     *
-     * @return states replaced
-     */
-    public long restoreStale() {
-        long[] replaced = {0};
-        states.scan(1000, page -> {
-            List<String> ids = new ArrayList<>(page.states().keySet());
-            Map<String, OrderRow> rows = new LinkedHashMap<>();
-            db.read(t -> t.orders().findAll(ids)).forEach(r -> rows.put(r.orderId, r));
-            for (String id : ids) {
-                OrderRow row = rows.get(id);
-                OrderState st = page.states().get(id);
-                boolean stale = st != null && row != null && (row.version > st.version()
-                        || row.version == st.version() && row.status != st.status().code());
-                if (row != null && (stale || page.malformed().containsKey(id))) {
-                    states.forget(id);
-                    rebuildFrom(row);
-                    replaced[0]++;
-                }
-            }
-        });
-        return replaced[0];
-    }
-
-    /**
-     * Recreates the Redis state and cancel-queue entry of every order MySQL has in WAIT_PAY (after Redis
-     * lost its data), in keyset pages of 1,000 with pipelined writes. Existing state is never overwritten.
-     *
-     * @return orders whose state was recreated
-     */
-    public long rebuildUnpaid() {
-        OrderPageQuery pq = new OrderPageQuery();
-        pq.statuses = List.of(OrderStatus.WAIT_PAY.code());
-        pq.limit = 1000;
-        long created = 0;
-        while (true) {
-            List<OrderRow> rows = db.read(t -> t.orders().page(pq));
-            Map<OrderState, Long> toInit = new LinkedHashMap<>();
-            rows.forEach(r -> toInit.put(OrderCreator.stateOf(r), OrderCreator.expiryOf(r)));
-            created += states.initOrders(toInit);
-            if (rows.size() < pq.limit) {
-                return created;
-            }
-            pq.afterId = rows.get(rows.size() - 1).orderId;
-        }
-    }
-
-    private void rebuildFrom(OrderRow row) {
-        OrderState st = OrderCreator.stateOf(row);
-        com.orderconsole.service.follower.TerminalRetention r = retention;
-        Long retireAt = r == null ? null : r.rebuiltRetireAtMs(st, clock.nowMs());
-        if (states.initOrder(st, OrderCreator.expiryOf(row), retireAt)) {
-            log.info("rebuilt Redis state of order {} from MySQL: {} v{}", row.orderId, st.status(), st.version());
-        }
-    }
-
-    /**
      * Looks one order up, reading only: MySQL row, Redis state, history, legal moves. An order whose
      * Redis state is missing is shown from MySQL alone ({@link #rebuildAndLookup} restores it).
      *
@@ -330,17 +144,12 @@ public final class OrderService {
     public OrderDetails rebuildAndLookup(String orderId) {
         OrderId.require(orderId);
         OrderState st = states.get(orderId);
-        if (st == null) {
-            follower.drainBucket(RedisKeys.bucket(orderId));
-        }
-        OrderRow row = db.read(t -> t.orders().find(orderId));
         boolean rebuilt = false;
-        if (st == null && row != null) {
-            rebuildFrom(row);
+        if (st == null && rebuilder.rebuild(orderId)) {
             st = states.get(orderId);
             rebuilt = true;
         }
-        return details(orderId, row, st, rebuilt);
+        return details(orderId, db.read(t -> t.orders().find(orderId)), st, rebuilt);
     }
 
     private OrderDetails details(String orderId, OrderRow row, OrderState st, boolean rebuilt) {

@@ -1,10 +1,8 @@
 package com.orderconsole.service.recon;
 
-import com.orderconsole.domain.HistoryEntry;
 import com.orderconsole.domain.Operator;
 import com.orderconsole.domain.OrderState;
 import com.orderconsole.domain.OrderStatus;
-import com.orderconsole.domain.ResultCode;
 import com.orderconsole.domain.Role;
 import com.orderconsole.redis.CancelQueueStore;
 import com.orderconsole.redis.OrderStateStore;
@@ -16,13 +14,13 @@ import com.orderconsole.service.Access;
 import com.orderconsole.service.AuditTrail;
 import com.orderconsole.service.follower.Follower;
 import com.orderconsole.service.follower.FollowerStatus;
+import com.orderconsole.service.follower.TerminalRetention;
 import com.orderconsole.service.order.OrderPage;
 import com.orderconsole.service.order.OrderQuery;
+import com.orderconsole.service.order.OrderRebuilder;
 import com.orderconsole.service.order.OrderService;
 import com.orderconsole.service.order.OrderSummary;
 import com.orderconsole.store.Database;
-import com.orderconsole.store.HistoryStore;
-import com.orderconsole.store.OrderRow;
 import org.apache.commons.csv.CSVFormat;
 import org.apache.commons.csv.CSVPrinter;
 import org.slf4j.Logger;
@@ -43,45 +41,65 @@ import java.util.function.BooleanSupplier;
 /**
  * Compares Redis with MySQL for every order, streaming: MySQL in keyset pages of 1,000 joined with
  * pipelined Redis reads, then Redis by SCAN (orders MySQL lacks), then each cancel queue in pages.
- * Memory stays flat at any number of orders; findings kept are capped per category.
+ * Memory stays flat at any number of orders; findings kept are capped per category. Repairs are dispatched:
+ * each category's lives in a small class of its own ({@link Repair}), which reaches the follower only through
+ * {@link ReconFollower}.
  */
 public final class ReconciliationService {
     private static final Logger log = LoggerFactory.getLogger(ReconciliationService.class);
     /** Findings kept per category; counts go on beyond it. */
     public static final int MAX_FINDINGS_KEPT = 100_000;
     private static final int PAGE = 1000;
-    /** Outbox entries of one bucket a compare reads to tell lag from drift; beyond it the bucket is not checked. */
-    private static final int PENDING_READ_CAP = 20_000;
 
-    private final RedisConnection redis;
     private final OrderStateStore states;
     private final CancelQueueStore queue;
-    private final StatsStore stats;
     private final Database db;
     private final OrderService orders;
-    private final Follower sync;
+    private final OrderRebuilder rebuilder;
+    private final ReconFollower follower;
     private final Access access;
     private final AuditTrail audit;
-    /** Null: terminal orders stay in Redis and their counters are compared too. */
-    /** Null: terminal orders stay in Redis. Otherwise they leave it after their retention, so Redis' counters of
-     * terminal statuses count nothing meaningful (the state graph takes those counts from MySQL) and are not compared. */
-    private final com.orderconsole.service.follower.TerminalRetention retention;
+    private final LiveCounters counters;
+    private final RedisAheadCheck redisAhead;
+    /** Each category's repair: {@link #repairOf} names them all. */
+    private final Map<ReconCategory, Repair> repairs = new EnumMap<>(ReconCategory.class);
     /** The last complete, unfiltered compare of this process (the metrics' findings gauges), or null. */
     private volatile ReconReport lastFull;
 
-    /** Built by the wiring ({@code app.Services}). */
-    public ReconciliationService(RedisConnection redis, OrderStateStore states, CancelQueueStore queue, StatsStore stats, Database db, OrderService orders, Follower sync, Access access,
-                                 AuditTrail audit, com.orderconsole.service.follower.TerminalRetention retention) {
-        this.retention = retention;
+    /**
+     * Built by the wiring ({@code app.Services}); {@code clock} gives Redis {@code TIME}. With a {@code retention}
+     * terminal orders leave Redis after it, so Redis' counters of terminal statuses are not compared (null: they stay).
+     */
+    public ReconciliationService(RedisConnection clock, OrderStateStore states, CancelQueueStore queue, StatsStore stats, Database db,
+                                 OrderService orders, OrderRebuilder rebuilder, Follower follower, Access access, AuditTrail audit,
+                                 TerminalRetention retention) {
         this.audit = audit;
-        this.redis = redis;
         this.states = states;
         this.queue = queue;
-        this.stats = stats;
         this.db = db;
         this.orders = orders;
-        this.sync = sync;
+        this.rebuilder = rebuilder;
+        this.follower = ReconFollower.of(follower);
         this.access = access;
+        this.counters = new LiveCounters(states, stats, retention);
+        this.redisAhead = new RedisAheadCheck(db, this.follower);
+        for (ReconCategory c : ReconCategory.values()) {
+            repairs.put(c, repairOf(c, clock));
+        }
+    }
+
+    /** The one place that says which class repairs which category (the switch fails to compile when one is missing). */
+    private Repair repairOf(ReconCategory c, RedisConnection clock) {
+        return switch (c) {
+            case MISSING_IN_REDIS -> new RebuildRedisRepair(states, rebuilder);
+            case MALFORMED_IN_REDIS, REDIS_UNEXPLAINED -> new RestoreRedisRepair(states, rebuilder);
+            case MISSING_IN_MYSQL -> new CopyToMysqlRepair(clock, states, queue, db, orders, access);
+            case STATE_MISMATCH -> new StateMismatchRepair(states, db, rebuilder, follower);
+            case WAIT_PAY_WITHOUT_QUEUE -> new RequeueRepair(clock, queue, db);
+            case QUEUE_ENTRY_NOT_WAIT_PAY -> new DequeueRepair(states, queue);
+            case COUNTERS_DRIFT -> new RecountRepair(counters, audit);
+            case SYNC_PENDING -> new CatchUpRepair(follower);
+        };
     }
 
     /**
@@ -94,13 +112,13 @@ public final class ReconciliationService {
      */
     public ReconReport run(OrderQuery filter, ReconProgress progress, BooleanSupplier cancelled) {
         long start = System.currentTimeMillis();
-        Compare c = new Compare(db.read(t -> t.orders().countAll()) * (filter == null ? 2 : 1), progress, cancelled);
+        CompareRun c = new CompareRun(db.read(t -> t.orders().countAll()) * (filter == null ? 2 : 1), progress, cancelled);
         compareMySqlRows(c, filter == null ? OrderQuery.all() : filter);
         if (filter == null && !c.stop) {
             compareRedisOnlyOrders(c);
             compareQueues(c);
         }
-        classifyRedisAhead(c.redisAhead, c.counts, c.kept);
+        redisAhead.classify(c);
         addSyncPending(c);
         c.compared += c.counts.get(ReconCategory.MISSING_IN_MYSQL);
         ReconReport r = new ReconReport(c.counts, c.kept, c.compared, System.currentTimeMillis() - start, c.stop, filter != null);
@@ -111,32 +129,8 @@ public final class ReconciliationService {
         return r;
     }
 
-    /** One compare's running state: what it found so far, how far it got, whether it was asked to stop. */
-    private static final class Compare {
-        final Map<ReconCategory, Long> counts = ReconReport.zeroCounts();
-        final Map<ReconCategory, List<ReconFinding>> kept = new EnumMap<>(ReconCategory.class);
-        /** Redis ahead of MySQL: maybe only lag, classified at the end (phase 4). */
-        final List<OrderSummary> redisAhead = new ArrayList<>();
-        /** Seen in one read while traffic flows, they may be a creation or a payment half-way: read again after the page. */
-        final List<ReconFinding> recheck = new ArrayList<>();
-        final long total;
-        final ReconProgress progress;
-        final BooleanSupplier cancelled;
-        long done;
-        long compared;
-        boolean stop;
-
-        Compare(long total, ReconProgress progress, BooleanSupplier cancelled) {
-            this.total = total;
-            this.progress = progress;
-            this.cancelled = cancelled;
-        }
-    }
-
     /** Phase 1: every MySQL row (of the filter) with its Redis state and, while unpaid, its cancel-queue entry. */
-    private void compareMySqlRows(Compare c, OrderQuery q) {
-        Map<ReconCategory, Long> counts = c.counts;
-        Map<ReconCategory, List<ReconFinding>> kept = c.kept;
+    private void compareMySqlRows(CompareRun c, OrderQuery q) {
         String cursor = null;
         do {
             OrderPage page = orders.page(q, cursor, PAGE);
@@ -145,11 +139,11 @@ public final class ReconciliationService {
             Map<String, String> malformed = noState.isEmpty() ? Map.of() : states.getAllChecked(noState).malformed();
             for (OrderSummary o : page.rows()) {
                 if (malformed.containsKey(o.orderId())) {
-                    add(counts, kept, finding(ReconCategory.MALFORMED_IN_REDIS, o, malformed.get(o.orderId())));
+                    c.add(CompareRun.finding(ReconCategory.MALFORMED_IN_REDIS, o, malformed.get(o.orderId())));
                 } else if (o.retired()) {
                     continue; // a terminal order that left Redis after its retention: rebuilt on access, not missing
                 } else if (o.redisStatus() == null) {
-                    c.recheck.add(finding(ReconCategory.MISSING_IN_REDIS, o, "no Redis state", FindingDetail.NO_REDIS_STATE));
+                    c.recheck.add(CompareRun.finding(ReconCategory.MISSING_IN_REDIS, o, "no Redis state", FindingDetail.NO_REDIS_STATE));
                 } else if (o.disagrees()) {
                     long diff = o.redisVersion() - o.mysqlVersion();
                     if (diff > 0) {
@@ -158,10 +152,10 @@ public final class ReconciliationService {
                             c.redisAhead.add(o);
                         }
                     } else if (diff < 0) {
-                        add(counts, kept, finding(ReconCategory.STATE_MISMATCH, o, "MySQL ahead by " + (-diff) + " version"
+                        c.add(CompareRun.finding(ReconCategory.STATE_MISMATCH, o, "MySQL ahead by " + (-diff) + " version"
                                 + (diff == -1 ? "" : "s"), FindingDetail.MYSQL_AHEAD, -diff));
                     } else {
-                        add(counts, kept, finding(ReconCategory.REDIS_UNEXPLAINED, o, "same version " + o.redisVersion()
+                        c.add(CompareRun.finding(ReconCategory.REDIS_UNEXPLAINED, o, "same version " + o.redisVersion()
                                 + ", but MySQL's record is " + o.mysqlStatus(), FindingDetail.SAME_VERSION, o.redisVersion(), o.mysqlStatus()));
                     }
                 }
@@ -174,12 +168,12 @@ public final class ReconciliationService {
                 page.rows().forEach(o -> byId.put(o.orderId(), o));
                 queue.scores(waitPay).forEach((id, score) -> {
                     if (score == null) {
-                        c.recheck.add(finding(ReconCategory.WAIT_PAY_WITHOUT_QUEUE, byId.get(id), "no cancel-queue entry", FindingDetail.NO_QUEUE_ENTRY));
+                        c.recheck.add(CompareRun.finding(ReconCategory.WAIT_PAY_WITHOUT_QUEUE, byId.get(id), "no cancel-queue entry", FindingDetail.NO_QUEUE_ENTRY));
                     }
                 });
             }
             // Read again after the page, not at the end: memory stays flat however many there are.
-            confirm(c.recheck, counts, kept);
+            confirm(c);
             c.recheck.clear();
             c.done += page.rows().size();
             c.compared += page.rows().size();
@@ -190,9 +184,7 @@ public final class ReconciliationService {
     }
 
     /** Phase 2: Redis orders MySQL does not have, in one SCAN pass over every bucket's order keys; then the live counters. */
-    private void compareRedisOnlyOrders(Compare c) {
-        Map<ReconCategory, Long> counts = c.counts;
-        Map<ReconCategory, List<ReconFinding>> kept = c.kept;
+    private void compareRedisOnlyOrders(CompareRun c) {
         Map<Integer, Map<Integer, Long>> counted = new HashMap<>();
         states.scan(PAGE * 4, page -> {
             if (c.stop) {
@@ -209,10 +201,10 @@ public final class ReconciliationService {
                     return; // compared in phase 1
                 }
                 if (st != null) {
-                    add(counts, kept, new ReconFinding(ReconCategory.MISSING_IN_MYSQL, id, null, 0,
+                    c.add(new ReconFinding(ReconCategory.MISSING_IN_MYSQL, id, null, 0,
                             st.status(), st.version(), "no MySQL row", FindingDetail.NO_MYSQL_ROW, List.of()));
                 } else if (page.malformed().containsKey(id)) {
-                    add(counts, kept, new ReconFinding(ReconCategory.MALFORMED_IN_REDIS, id, null, 0, null, 0,
+                    c.add(new ReconFinding(ReconCategory.MALFORMED_IN_REDIS, id, null, 0, null, 0,
                             page.malformed().get(id) + "; no MySQL row either", FindingDetail.MALFORMED_NO_ROW, List.of(page.malformed().get(id))));
                 }
             });
@@ -221,12 +213,12 @@ public final class ReconciliationService {
             c.stop = c.cancelled.getAsBoolean();
         });
         if (!c.stop) {
-            reportDrift(counted, counts, kept);
+            reportDrift(counted, c);
         }
     }
 
     /** Phase 3: cancel-queue entries of orders that are not waiting for payment. */
-    private void compareQueues(Compare c) {
+    private void compareQueues(CompareRun c) {
         for (int b = 0; b < RedisKeys.buckets() && !c.stop; b++) {
             for (long off = 0; ; off += PAGE) {
                 List<QueueEntry> entries = queue.entries(b, off, PAGE);
@@ -243,7 +235,7 @@ public final class ReconciliationService {
                                 st == null ? FindingDetail.QUEUE_NO_STATE : FindingDetail.QUEUE_ORDER_IS, st == null ? List.of() : List.of(st.status())));
                     }
                 }
-                confirm(c.recheck, c.counts, c.kept);
+                confirm(c);
                 c.recheck.clear();
                 if (entries.size() < PAGE) {
                     break;
@@ -254,9 +246,9 @@ public final class ReconciliationService {
         }
     }
 
-    /** Phase 5: changes Redis accepted that MySQL has not received yet (phase 4, Redis ahead, is {@link #classifyRedisAhead}). */
-    private void addSyncPending(Compare c) {
-        FollowerStatus s = sync.status();
+    /** Phase 5: changes Redis accepted that MySQL has not received yet (phase 4, Redis ahead, is {@link RedisAheadCheck}). */
+    private void addSyncPending(CompareRun c) {
+        FollowerStatus s = follower.status();
         if (s.pending() > 0) {
             c.counts.put(ReconCategory.SYNC_PENDING, s.pending());
             c.kept.computeIfAbsent(ReconCategory.SYNC_PENDING, k -> new ArrayList<>()).add(new ReconFinding(
@@ -278,8 +270,8 @@ public final class ReconciliationService {
      * Reads each candidate again and keeps those that still disagree: an order created between the
      * MySQL and the Redis step, or paid between reading its state and its queue entry, is no finding.
      */
-    private void confirm(List<ReconFinding> candidates, Map<ReconCategory, Long> counts,
-                         Map<ReconCategory, List<ReconFinding>> kept) {
+    private void confirm(CompareRun c) {
+        List<ReconFinding> candidates = c.recheck;
         for (int from = 0; from < candidates.size(); from += PAGE) {
             List<ReconFinding> page = candidates.subList(from, Math.min(candidates.size(), from + PAGE));
             List<String> ids = page.stream().map(ReconFinding::orderId).toList();
@@ -294,143 +286,16 @@ public final class ReconciliationService {
                     default -> true;
                 };
                 if (still) {
-                    add(counts, kept, f);
+                    c.add(f);
                 }
             }
         }
     }
 
-    /**
-     * Redis ahead of MySQL is lag when the outbox still holds the entries that bring MySQL there, or when
-     * MySQL's history has that version by now; otherwise no recorded transition explains it. The outbox
-     * is read before the history, so an entry the follower applies in between is seen in one of them.
-     */
-    private void classifyRedisAhead(List<OrderSummary> ahead, Map<ReconCategory, Long> counts,
-                                    Map<ReconCategory, List<ReconFinding>> kept) {
-        Map<Integer, Map<String, Long>> pending = new HashMap<>();
-        for (OrderSummary o : ahead) {
-            pending.computeIfAbsent(RedisKeys.bucket(o.orderId()), b -> {
-                Map<String, Long> p = sync.pendingVersions(b, PENDING_READ_CAP);
-                return p == null ? Map.of("", -1L) : p; // "" marks a bucket too far behind to check
-            });
-        }
-        for (int from = 0; from < ahead.size(); from += PAGE) {
-            List<OrderSummary> page = ahead.subList(from, Math.min(ahead.size(), from + PAGE));
-            List<HistoryEntry> probes = page.stream().map(o -> new HistoryEntry(o.orderId(), null, o.redisStatus(),
-                    o.redisVersion(), ResultCode.APPLIED, "", "", "", 0, "")).toList();
-            Map<String, HistoryEntry> recorded = db.read(t -> t.history().appliedAt(probes));
-            Map<String, Long> rowVersions = new HashMap<>();
-            db.read(t -> t.orders().findAll(page.stream().map(OrderSummary::orderId).toList()))
-                    .forEach(r -> rowVersions.put(r.orderId, r.version));
-            for (OrderSummary o : page) {
-                Map<String, Long> p = pending.get(RedisKeys.bucket(o.orderId()));
-                long diff = o.redisVersion() - o.mysqlVersion();
-                HistoryEntry h = recorded.get(HistoryStore.versionKey(o.orderId(), o.redisVersion()));
-                if (p.getOrDefault(o.orderId(), 0L) >= o.redisVersion()) {
-                    continue; // lag: the follower will apply it
-                }
-                if (h != null && h.to() == o.redisStatus()) {
-                    if (rowVersions.getOrDefault(o.orderId(), 0L) < o.redisVersion()) {
-                        // The history has the move but the order row does not: the row follows its history.
-                        add(counts, kept, finding(ReconCategory.STATE_MISMATCH, o, "Redis ahead by " + diff + " version"
-                                + (diff == 1 ? "" : "s"), FindingDetail.REDIS_AHEAD, diff));
-                    }
-                    continue; // otherwise lag: the follower applied it meanwhile
-                }
-                if (p.containsKey("")) {
-                    add(counts, kept, finding(ReconCategory.STATE_MISMATCH, o, "Redis ahead by " + diff + "; more than "
-                            + PENDING_READ_CAP + " changes of its bucket wait in the outbox, so it was not checked: compare "
-                            + "again when the follower has caught up", FindingDetail.REDIS_AHEAD_UNCHECKED, diff, PENDING_READ_CAP));
-                } else {
-                    String unexplained = "Redis ahead by " + diff + " version" + (diff == 1 ? "" : "s")
-                            + " that no recorded transition explains";
-                    add(counts, kept, h == null
-                            ? finding(ReconCategory.REDIS_UNEXPLAINED, o, unexplained, FindingDetail.UNEXPLAINED, diff)
-                            : finding(ReconCategory.REDIS_UNEXPLAINED, o, unexplained + " (MySQL's history has " + h.to() + " at version "
-                            + o.redisVersion() + ")", FindingDetail.UNEXPLAINED_HISTORY, diff, h.to(), o.redisVersion()));
-                }
-            }
-        }
-    }
-
-    /** @return how the live counters of non-terminal statuses differ from the counted orders, in words, or null when they agree */
-    private String drift(Map<Integer, Long> counters, Map<Integer, Long> counted) {
-        StringBuilder b = new StringBuilder();
-        com.orderconsole.service.follower.TerminalRetention r = retention;
-        for (OrderStatus s : OrderStatus.values()) {
-            if (r != null && r.isTerminal(s)) {
-                continue;
-            }
-            long c = counters.getOrDefault(s.code(), 0L);
-            long n = counted.getOrDefault(s.code(), 0L);
-            if (c != n) {
-                b.append(b.length() == 0 ? "" : ", ").append(s).append(" counter ").append(c).append(", orders ").append(n);
-            }
-        }
-        return b.length() == 0 ? null : b.toString();
-    }
-
-    /**
-     * Reports buckets whose counters differ from the counted orders. Under live traffic a count and the
-     * counters are never read at the same instant, so a difference is reported only when a second count
-     * finds exactly the same difference again.
-     */
-    private void reportDrift(Map<Integer, Map<Integer, Long>> firstCount, Map<ReconCategory, Long> counts,
-                             Map<ReconCategory, List<ReconFinding>> kept) {
-        Map<Integer, String> first = new HashMap<>();
-        for (int b = 0; b < RedisKeys.buckets(); b++) {
-            String d = drift(stats.statusCounts(b), firstCount.getOrDefault(b, Map.of()));
-            if (d != null) {
-                first.put(b, d);
-            }
-        }
-        if (first.isEmpty()) {
-            return;
-        }
-        Map<Integer, Map<Integer, Long>> second = countStatuses();
-        first.forEach((b, d) -> {
-            if (d.equals(drift(stats.statusCounts(b), second.getOrDefault(b, Map.of())))) {
-                add(counts, kept, new ReconFinding(ReconCategory.COUNTERS_DRIFT, "", null, 0, null, 0, "bucket " + b + ": " + d,
-                        FindingDetail.DRIFT, List.of(b, String.valueOf(d))));
-            }
-        });
-    }
-
-    /** @return per bucket, per status code, the orders Redis holds (one SCAN pass) */
-    private Map<Integer, Map<Integer, Long>> countStatuses() {
-        Map<Integer, Map<Integer, Long>> counted = new HashMap<>();
-        states.scan(PAGE * 4, page -> page.states().forEach((id, st) -> {
-            if (st != null) {
-                counted.computeIfAbsent(RedisKeys.bucket(id), b -> new HashMap<>()).merge(st.status().code(), 1L, Long::sum);
-            }
-        }));
-        return counted;
-    }
-
-    /** Counts the orders Redis holds per bucket and status and overwrites the live counters with the counts. */
-    private void recount() {
-        Map<Integer, Map<Integer, Long>> counted = countStatuses();
-        for (int b = 0; b < RedisKeys.buckets(); b++) {
-            stats.setStatusCounts(b, counted.getOrDefault(b, Map.of()));
-        }
-    }
-
-    private static ReconFinding finding(ReconCategory c, OrderSummary o, String detail) {
-        return new ReconFinding(c, o.orderId(), o.mysqlStatus(), o.mysqlVersion(), o.redisStatus(), o.redisVersion(), detail);
-    }
-
-    /** A finding whose detail is also given as its kind and values, for the user's language. */
-    private static ReconFinding finding(ReconCategory c, OrderSummary o, String detail, FindingDetail key, Object... args) {
-        return new ReconFinding(c, o.orderId(), o.mysqlStatus(), o.mysqlVersion(), o.redisStatus(), o.redisVersion(), detail,
-                key, List.of(args));
-    }
-
-    private static void add(Map<ReconCategory, Long> counts, Map<ReconCategory, List<ReconFinding>> kept, ReconFinding f) {
-        counts.merge(f.category(), 1L, Long::sum);
-        List<ReconFinding> l = kept.computeIfAbsent(f.category(), k -> new ArrayList<>());
-        if (l.size() < MAX_FINDINGS_KEPT) {
-            l.add(f);
-        }
+    /** Reports the buckets whose live counters differ from the counted orders, twice in a row ({@link LiveCounters#confirmedDrift}). */
+    private void reportDrift(Map<Integer, Map<Integer, Long>> firstCount, CompareRun c) {
+        counters.confirmedDrift(firstCount).forEach((b, d) -> c.add(new ReconFinding(ReconCategory.COUNTERS_DRIFT, "",
+                null, 0, null, 0, "bucket " + b + ": " + d, FindingDetail.DRIFT, List.of(b, String.valueOf(d)))));
     }
 
     /**
@@ -466,24 +331,25 @@ public final class ReconciliationService {
     public RepairResult repair(Operator operator, ReconReport report, ReconCategory category, String reason,
                                ReconProgress progress, BooleanSupplier cancelled) {
         access.require(operator, Role.OPS, "repair reconciliation findings");
-        if (category == ReconCategory.MISSING_IN_MYSQL && report.counts().get(category) > 0) {
-            access.require(operator, Role.ADMIN, "copy Redis-only orders into MySQL (no recorded transition explains them)");
-            if (reason == null || reason.isBlank()) {
-                throw new IllegalArgumentException("copying Redis-only orders into MySQL needs a reason");
-            }
-        }
+        Repair repair = repairs.get(category);
+        long found = report.counts().getOrDefault(category, 0L);
+        repair.authorize(operator, reason, found);
+        RepairResult result = repair instanceof Repair.Whole whole
+                ? new RepairResult(category, found, whole.applyAll(operator, reason, found), 0, List.of(), false)
+                : repairEach((Repair.OneByOne) repair, operator, report.findings(category), category, reason, progress, cancelled);
+        log.info("{} repaired {} of {} findings in category {} ({} failed)", operator.name(), result.repaired(), result.attempted(),
+                category, result.failed());
+        return result;
+    }
+
+    /** Repairs the findings one by one, each recorded in the audit trail; one that fails does not stop the others. */
+    private RepairResult repairEach(Repair.OneByOne repair, Operator operator, List<ReconFinding> todo, ReconCategory category,
+                                    String reason, ReconProgress progress, BooleanSupplier cancelled) {
+        repair.prepare();
         List<String> errors = new ArrayList<>();
         long repaired = 0;
         long failed = 0;
         long attempted = 0;
-        if (category == ReconCategory.SYNC_PENDING || category == ReconCategory.STATE_MISMATCH) {
-            sync.drainOnce();
-        }
-        if (category == ReconCategory.COUNTERS_DRIFT) {
-            recount();
-        }
-        List<ReconFinding> todo = category == ReconCategory.SYNC_PENDING || category == ReconCategory.COUNTERS_DRIFT
-                ? List.of() : report.findings(category);
         boolean stop = false;
         for (ReconFinding f : todo) {
             if (cancelled.getAsBoolean()) {
@@ -492,7 +358,7 @@ public final class ReconciliationService {
             }
             attempted++;
             try {
-                String done = repairOne(f, operator, reason);
+                String done = repair.apply(f, operator, reason);
                 if (done != null) {
                     audit.record(operator, "reconciliation", AuditTrail.REPAIR, f.orderId(), reason == null ? "" : reason,
                             category.label() + ": " + done);
@@ -506,17 +372,6 @@ public final class ReconciliationService {
             }
             progress.update("repairing " + category.label(), attempted, todo.size());
         }
-        if (category == ReconCategory.SYNC_PENDING) {
-            attempted = report.counts().get(category);
-            repaired = sync.status().pending() == 0 ? attempted : 0;
-        }
-        if (category == ReconCategory.COUNTERS_DRIFT) {
-            attempted = report.counts().get(category);
-            repaired = attempted;
-            audit.record(operator, "reconciliation", AuditTrail.REPAIR, null, reason == null ? "" : reason,
-                    category.label() + ": live counters recounted");
-        }
-        log.info("{} repaired {} of {} findings in category {} ({} failed)", operator.name(), repaired, attempted, category, failed);
         return new RepairResult(category, attempted, repaired, failed, errors, stop);
     }
 
@@ -536,100 +391,8 @@ public final class ReconciliationService {
      * @return the steps a repair of this category would take, in report order
      */
     public List<RepairStep> plan(ReconReport report, ReconCategory category) {
-        List<RepairStep> out = new ArrayList<>();
-        for (ReconFinding f : report.findings(category)) {
-            String mysql = f.mysqlStatus() == null ? "no MySQL record" : f.mysqlStatus() + " v" + f.mysqlVersion();
-            String redis = f.redisStatus() == null ? "no Redis state" : f.redisStatus() + " v" + f.redisVersion();
-            out.add(switch (category) {
-                case STATE_MISMATCH -> f.redisVersion() > f.mysqlVersion()
-                        ? new RepairStep(f.orderId(), "MySQL history → MySQL row", redis)
-                        : new RepairStep(f.orderId(), "MySQL → Redis", mysql);
-                case MISSING_IN_REDIS, MALFORMED_IN_REDIS, REDIS_UNEXPLAINED ->
-                        new RepairStep(f.orderId(), "MySQL → Redis", f.mysqlStatus() == null ? "left to the dead-letter list" : mysql);
-                case MISSING_IN_MYSQL -> new RepairStep(f.orderId(), "Redis → MySQL (admin override, with a history row)", redis);
-                case WAIT_PAY_WITHOUT_QUEUE -> new RepairStep(f.orderId(), "MySQL deadline → cancel queue", "queued");
-                case QUEUE_ENTRY_NOT_WAIT_PAY -> new RepairStep(f.orderId(), "cancel queue", "entry removed");
-                case COUNTERS_DRIFT -> new RepairStep("", "Redis orders → live counters", f.detail());
-                case SYNC_PENDING -> new RepairStep("", "outbox → MySQL", "applied by the follower");
-            });
-        }
-        return out;
-    }
-
-    /** @return what the repair changed, in words (state before and after), or null when nothing needed changing */
-    private String repairOne(ReconFinding f, Operator operator, String reason) {
-        String id = f.orderId();
-        switch (f.category()) {
-            case MISSING_IN_REDIS -> {
-                if (states.get(id) != null) {
-                    return null;
-                }
-                orders.rebuild(id);
-                return "Redis rebuilt from MySQL: " + describe(states.get(id));
-            }
-            case MALFORMED_IN_REDIS, REDIS_UNEXPLAINED -> {
-                String before = states.raw(id);
-                OrderState now = orders.restoreFromMysql(id);
-                if (now == null) {
-                    throw new IllegalStateException("MySQL has no record of it: it stays in the dead-letter list");
-                }
-                return "Redis restored from MySQL: was " + before + ", now " + describe(now);
-            }
-            case MISSING_IN_MYSQL -> {
-                OrderState st = states.get(id);
-                if (st == null || db.read(t -> t.orders().find(id)) != null) {
-                    return null;
-                }
-                Long expiry = st.status() == OrderStatus.WAIT_PAY ? queue.score(id) : null;
-                long now = redis.nowMs();
-                HistoryEntry h = new HistoryEntry(id, null, st.status(), st.version(), ResultCode.APPLIED, operator.name(),
-                        "repair", "copied from Redis, no recorded transition: " + reason.strip(), now, "repair:" + id + ":" + st.version());
-                boolean stored = orders.recordFromRedis(new OrderRow(id, null, st.status().code(), st.version(), st.createTimeMs(),
-                        st.updateTimeMs(), expiry, false), h);
-                return stored ? "MySQL row created from Redis: " + describe(st) : null;
-            }
-            case STATE_MISMATCH -> {
-                OrderState st = states.get(id);
-                OrderRow row = db.read(t -> t.orders().find(id));
-                if (st == null || row == null) {
-                    throw new IllegalStateException("order disappeared from " + (st == null ? "Redis" : "MySQL"));
-                }
-                if (st.version() > row.version) {
-                    // Only what MySQL's own history records is applied to the row; anything else is not a repair.
-                    if (!sync.reapplyHistory(id, st.version(), st.status())) {
-                        throw new IllegalStateException("Redis is ahead of MySQL and MySQL's history has no such version: it is "
-                                + "listed as " + ReconCategory.REDIS_UNEXPLAINED.label() + " on the next compare");
-                    }
-                    return "MySQL row follows its history: was " + OrderStatus.ofCode(row.status) + " v" + row.version + ", now "
-                            + st.status() + " v" + st.version();
-                }
-                if (row.version > st.version() || row.status != st.status().code()) {
-                    // MySQL holds the newer record (Redis restored from an older copy): Redis follows it.
-                    OrderState now = orders.restoreFromMysql(id);
-                    return "Redis restored from MySQL: was " + describe(st) + ", now " + describe(now);
-                }
-                return null;
-            }
-            case WAIT_PAY_WITHOUT_QUEUE -> {
-                OrderRow row = db.read(t -> t.orders().find(id));
-                long expiry = row != null && row.expireAtMs != null ? row.expireAtMs : redis.nowMs();
-                return queue.requeue(id, expiry) == 1 ? "queued with payment deadline " + expiry + " (epoch ms)" : null;
-            }
-            case QUEUE_ENTRY_NOT_WAIT_PAY -> {
-                OrderState st = states.get(id);
-                if (st == null || st.status() != OrderStatus.WAIT_PAY) {
-                    return queue.dequeue(id) ? "queue entry removed (order is " + describe(st) + ")" : null;
-                }
-                return null;
-            }
-            default -> {
-                return null; // SYNC_PENDING and COUNTERS_DRIFT are repaired for the whole category in repair()
-            }
-        }
-    }
-
-    private static String describe(OrderState st) {
-        return st == null ? "no Redis state" : st.status() + " v" + st.version();
+        Repair repair = repairs.get(category);
+        return report.findings(category).stream().map(repair::plan).toList();
     }
 
     /**

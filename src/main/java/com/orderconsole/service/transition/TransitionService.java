@@ -16,7 +16,7 @@ import com.orderconsole.service.Access;
 import com.orderconsole.service.LogLimiter;
 import com.orderconsole.service.follower.CatchUp;
 import com.orderconsole.service.follower.Follower;
-import com.orderconsole.service.order.OrderService;
+import com.orderconsole.service.order.OrderRebuilder;
 import com.orderconsole.service.rules.RulesService;
 import com.orderconsole.store.Database;
 import com.orderconsole.store.DeadLetterRow;
@@ -40,7 +40,7 @@ public final class TransitionService {
     private final RedisConnection redis;
     private final OrderStateStore states;
     private final Database db;
-    private final OrderService orders;
+    private final OrderRebuilder rebuilder;
     private final RulesService rules;
     private final Access access;
     private final Follower follower;
@@ -56,13 +56,13 @@ public final class TransitionService {
      * @param follower woken after every recorded outcome, and waited for by {@link #transitionAndWait}
      * @param audit where an override is recorded before it runs (the follower requires the record)
      */
-    public TransitionService(RedisConnection redis, OrderStateStore states, Database db, OrderService orders, RulesService rules,
+    public TransitionService(RedisConnection redis, OrderStateStore states, Database db, OrderRebuilder rebuilder, RulesService rules,
                              Follower follower, com.orderconsole.service.AuditTrail audit, Access access) {
         this.audit = audit;
         this.redis = redis;
         this.states = states;
         this.db = db;
-        this.orders = orders;
+        this.rebuilder = rebuilder;
         this.rules = rules;
         this.follower = follower;
         this.access = access;
@@ -197,7 +197,7 @@ public final class TransitionService {
     private CompletableFuture<TransitionResult> heal(Operator operator, TransitionRequest request, TransitionResult r,
                                                      boolean mayRebuild, boolean mayRepublish) {
         if (r.code() == ResultCode.STATE_MISSING && mayRebuild) {
-            return CompletableFuture.supplyAsync(() -> orders.rebuild(request.orderId()), blocking)
+            return CompletableFuture.supplyAsync(() -> rebuilder.rebuild(request.orderId()), blocking)
                     .thenCompose(found -> found
                             ? states.transitionAsync(request, operator.name()).thenCompose(again -> heal(operator, request, again, false, mayRepublish))
                             : CompletableFuture.completedFuture(r));

@@ -215,7 +215,7 @@ class DurabilityTest {
                 raw.cmd().zrem(RedisKeys.cancelQueue(RedisKeys.bucket("half-1")), "half-1");
             }
             RawSql.update("UPDATE orders SET redis_ready = 0, created_at_ms = created_at_ms - 60000 WHERE order_id = 'half-1'");
-            assertThat(s.orders().finishPendingCreations()).isEqualTo(1);
+            assertThat(s.rebuilder().finishPendingCreations()).isEqualTo(1);
             OrderDetails d = s.orders().lookup("half-1");
             assertThat(d.rebuilt()).isFalse();
             assertThat(d.summary().redisStatus()).isEqualTo(OrderStatus.WAIT_PAY);

@@ -1,0 +1,32 @@
+package com.orderconsole.service.recon;
+
+import com.orderconsole.domain.Operator;
+import com.orderconsole.redis.CancelQueueStore;
+import com.orderconsole.redis.RedisConnection;
+import com.orderconsole.store.Database;
+import com.orderconsole.store.OrderRow;
+
+/** WAIT_PAY_WITHOUT_QUEUE: queues the unpaid order for cancellation at its MySQL payment deadline (now when it has none). */
+final class RequeueRepair implements Repair.OneByOne {
+    private final RedisConnection clock;
+    private final CancelQueueStore queue;
+    private final Database db;
+
+    RequeueRepair(RedisConnection clock, CancelQueueStore queue, Database db) {
+        this.clock = clock;
+        this.queue = queue;
+        this.db = db;
+    }
+
+    @Override
+    public ReconciliationService.RepairStep plan(ReconFinding f) {
+        return new ReconciliationService.RepairStep(f.orderId(), "MySQL deadline → cancel queue", "queued");
+    }
+
+    @Override
+    public String apply(ReconFinding f, Operator operator, String reason) {
+        OrderRow row = db.read(t -> t.orders().find(f.orderId()));
+        long expiry = row != null && row.expireAtMs != null ? row.expireAtMs : clock.nowMs();
+        return queue.requeue(f.orderId(), expiry) == 1 ? "queued with payment deadline " + expiry + " (epoch ms)" : null;
+    }
+}
