@@ -15,6 +15,13 @@ class LogFilesTest {
     void infoLinesAreWrittenToTheDataDirectorysLogFile() throws Exception {
         Path dataDir = Path.of("target", "log-files-test").toAbsolutePath();
         com.orderconsole.TestServers.deleteTree(dataDir);
+        // A serve run earlier in this test JVM (CliSignInTest's refused one) installed its own file: one per process.
+        ch.qos.logback.classic.Logger rootLogger = (ch.qos.logback.classic.Logger) LoggerFactory.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME);
+        var earlier = rootLogger.getAppender("FILE");
+        if (earlier != null) {
+            rootLogger.detachAppender(earlier);
+            earlier.stop();
+        }
         Path folder = LogFiles.install(dataDir);
         assertThat(folder).isEqualTo(dataDir.resolve("logs"));
         assertThat(LogFiles.install(dataDir)).as("a second call changes nothing").isEqualTo(folder);

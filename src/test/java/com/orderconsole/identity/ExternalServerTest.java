@@ -30,13 +30,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
- * Opt-in: set-up, sign-in and the statements that differ per server, against a real MySQL 8.0.22+/8.4 (or any
- * MariaDB) the tests did not start, when one is given; skipped otherwise (README, "Compatibility"):
+ * Set-up, sign-in, the statements that differ per server and the stamped writes of issue 25, against a server the
+ * product did not start: the one given (a real MySQL 8.0.22+/8.4, or any MariaDB; README, "Compatibility"):
  * <pre>
  * mvn -B test -Dtest=ExternalServerTest -Dmysql.url='jdbc:mysql://db:3306/?sslMode=REQUIRED' -Dmysql.user=root -Dmysql.password=…
  * </pre>
- * The URL names the server without a schema; the account is an administrator. The test makes the schema
- * {@code orders_compat_it} and the accounts {@code compat_*}, and drops them afterwards. No Redis is needed.
+ * or, when none is given, the operating system's own MariaDB ({@link DistroMariaDb}: Debian's mariadbd, started from a
+ * fresh data directory); skipped when neither exists. The URL names the server without a schema; the account is an
+ * administrator. The test makes the schema {@code orders_compat_it} and the accounts {@code compat_*}, and drops them
+ * afterwards. No Redis is needed.
  */
 @Slow
 class ExternalServerTest {
@@ -45,14 +47,23 @@ class ExternalServerTest {
     private static String admin;
     private static String adminPassword;
 
+    /** Started when no server is given and the distribution's MariaDB is installed; null otherwise. */
+    private static DistroMariaDb distro;
+
     @BeforeAll
-    static void given() throws SQLException {
+    static void given() throws Exception {
         server = System.getProperty("mysql.url");
+        admin = System.getProperty("mysql.user", "root");
+        adminPassword = System.getProperty("mysql.password", "");
+        if ((server == null || server.isBlank()) && DistroMariaDb.available()) {
+            distro = DistroMariaDb.start();
+            server = distro.url();
+            admin = DistroMariaDb.ADMIN;
+            adminPassword = DistroMariaDb.ADMIN_PASSWORD;
+        }
         if (server == null || server.isBlank()) {
             return;
         }
-        admin = System.getProperty("mysql.user", "root");
-        adminPassword = System.getProperty("mysql.password", "");
         dropAll();
         run(st -> st.execute("CREATE DATABASE " + SCHEMA + " CHARACTER SET utf8mb4"));
     }
@@ -60,10 +71,9 @@ class ExternalServerTest {
     /** Each test is reported as skipped, by name, when no server is given. */
     @BeforeEach
     void serverGiven() {
-        assumeTrue(server != null && !server.isBlank(), "no -Dmysql.url given: the tests against an external MySQL are skipped");
+        assumeTrue(server != null && !server.isBlank(), "no -Dmysql.url given and no distribution MariaDB (/usr/sbin/mariadbd) here: the tests against a server the product did not start are skipped");
     }
 
-    @AfterAll
     static void dropAll() throws SQLException {
         if (server == null || server.isBlank()) {
             return;
@@ -75,6 +85,17 @@ class ExternalServerTest {
             }
             st.execute("DROP ROLE IF EXISTS compat_team");
         });
+    }
+
+    @AfterAll
+    static void cleanUp() throws SQLException {
+        try {
+            dropAll();
+        } finally {
+            if (distro != null) {
+                distro.close();
+            }
+        }
     }
 
     @Test
