@@ -51,15 +51,15 @@ public final class ConsoleRoles {
      * by the V39 procedures only).
      */
     static final Set<String> NEVER_WRITTEN = Set.of("flyway_schema_history", "audit_log", "console_account");
-    /** The V39 procedures and the lowest role that may call them ({@link #FOLLOWER}'s own is null here). */
-    public static final Map<String, Role> PROCEDURES = Map.of(
-            "order_console_sign_in", Role.READ_ONLY,
-            "order_console_follower_sign_in", Role.READ_ONLY, // granted to FOLLOWER only, below
-            "order_console_record_action", Role.SUPPORT,
-            "order_console_create_orders", Role.SUPPORT,
-            "order_console_mark_loaded", Role.SUPPORT,
-            "order_console_set_expiry", Role.SUPPORT,
-            "order_console_follow_history", Role.SUPPORT);
+    /** The V39 procedures and the role granted EXECUTE on each (the roles above a people's role inherit it). */
+    public static final Map<String, String> PROCEDURES = Map.of(
+            "order_console_sign_in", name(Role.READ_ONLY),
+            "order_console_follower_sign_in", FOLLOWER,
+            "order_console_record_action", name(Role.SUPPORT),
+            "order_console_create_orders", name(Role.SUPPORT),
+            "order_console_mark_loaded", name(Role.SUPPORT),
+            "order_console_set_expiry", name(Role.SUPPORT),
+            "order_console_follow_history", name(Role.SUPPORT));
     /** MySQL/MariaDB errors: no such grant to revoke (on the table, at all). */
     private static final Set<Integer> NO_SUCH_GRANT = Set.of(1141, 1147);
     /** MySQL/MariaDB error: the server runs with an option that forbids the statement (--skip-grant-tables). */
@@ -166,10 +166,9 @@ public final class ConsoleRoles {
                     present.add(rs.getString(1));
                 }
             }
-            for (Map.Entry<String, Role> p : PROCEDURES.entrySet()) {
+            for (Map.Entry<String, String> p : PROCEDURES.entrySet()) {
                 if (present.contains(p.getKey())) {
-                    String to = p.getKey().equals("order_console_follower_sign_in") ? FOLLOWER : name(p.getValue());
-                    st.execute("GRANT EXECUTE ON PROCEDURE " + quote(schema) + "." + quote(p.getKey()) + " TO " + to);
+                    st.execute("GRANT EXECUTE ON PROCEDURE " + quote(schema) + "." + quote(p.getKey()) + " TO " + p.getValue());
                 }
             }
         }

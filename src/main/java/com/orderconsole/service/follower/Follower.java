@@ -3,7 +3,6 @@ package com.orderconsole.service.follower;
 import com.orderconsole.domain.HistoryEntry;
 import com.orderconsole.domain.Operator;
 import com.orderconsole.domain.OrderStatus;
-import com.orderconsole.domain.ResultCode;
 import com.orderconsole.domain.Role;
 import com.orderconsole.redis.OrderStateStore;
 import com.orderconsole.redis.OutboxStore;
@@ -12,7 +11,6 @@ import com.orderconsole.redis.RedisKeys;
 import com.orderconsole.redis.RulesStore;
 import com.orderconsole.service.Access;
 import com.orderconsole.store.Database;
-import com.orderconsole.store.HistoryStore;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -96,7 +94,7 @@ public final class Follower implements AutoCloseable {
         access.require(operator, Role.SUPPORT, "run the MySQL follower");
         if (!applies) {
             throw new com.orderconsole.domain.PermissionDeniedException(operator.name() + " may not run the MySQL follower: "
-                    + "the account does not hold role " + com.orderconsole.store.ConsoleRoles.FOLLOWER + "; the follower runs "
+                    + "the account does not hold role " + SERVICE_ROLE + "; the follower runs "
                     + "under the service account of 'serve', which writes history in other people's names (README, Accounts)");
         }
         return drainOnce();
@@ -263,8 +261,7 @@ public final class Follower implements AutoCloseable {
      */
     public boolean reapplyHistory(String orderId, long version, OrderStatus status) {
         return db.inTransaction(t -> {
-            HistoryEntry probe = new HistoryEntry(orderId, null, status, version, ResultCode.APPLIED, "", "", "", 0, "");
-            HistoryEntry h = t.history().appliedAt(List.of(probe)).get(HistoryStore.versionKey(orderId, version));
+            HistoryEntry h = t.history().appliedAt(orderId, version);
             if (h == null || h.to() != status) {
                 return false;
             }
@@ -286,7 +283,7 @@ public final class Follower implements AutoCloseable {
     public void start(Duration idle) {
         if (!applies) {
             log.info("this account does not hold {}: the MySQL follower is not started here (it runs in 'serve')",
-                    com.orderconsole.store.ConsoleRoles.FOLLOWER);
+                    SERVICE_ROLE);
             return;
         }
         loop.start(idle);
@@ -322,7 +319,7 @@ public final class Follower implements AutoCloseable {
             return new CatchUp(false, st.pending() + (st.pendingCapped() ? "+" : "") + " changes wait in the Redis outbox"
                     + (st.lastError() == null ? "" : " (" + st.lastError() + ")")
                     + (applies ? "" : "; this account does not apply them: is 'serve' running under an account holding "
-                    + com.orderconsole.store.ConsoleRoles.FOLLOWER + "?"));
+                    + SERVICE_ROLE + "?"));
         } catch (RuntimeException e) {
             return new CatchUp(false, "changes wait in the Redis outbox (" + e.getMessage() + ")");
         }
