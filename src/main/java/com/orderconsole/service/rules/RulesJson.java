@@ -109,27 +109,61 @@ public final class RulesJson {
             return new Draft(defaultVersion, Map.of(), Set.of(), Map.of(), List.of(RulesFault.of("rules.fault.notObject",
                     "malformed rules: expected a JSON object with \"transitions\" and \"terminal\"", null, null)), false);
         }
-        Map<String, int[]> at = locate(text);
-        List<RulesFault> faults = new ArrayList<>();
-        long version = defaultVersion;
-        JsonNode v = root.get("version");
-        if (v != null && !v.isNull()) {
-            if (v.canConvertToLong() && v.isIntegralNumber()) {
-                version = v.asLong();
-            } else {
-                faults.add(place(RulesFault.of("rules.fault.versionNotInteger", "\"version\" must be an integer, got " + v,
-                        null, null, v.toString()), at, "/version"));
-            }
+        return new DraftReader(root, locate(text)).read(defaultVersion);
+    }
+
+    /**
+     * One reading of a parsed document: each part is read in turn, every fault collected with where it stands, so one
+     * fault never hides the next.
+     */
+    private static final class DraftReader {
+        private final JsonNode root;
+        private final Map<String, int[]> at;
+        private final List<RulesFault> faults = new ArrayList<>();
+        private final Set<OrderStatus> terminal = EnumSet.noneOf(OrderStatus.class);
+        private final Map<OrderStatus, String> terminalAt = new EnumMap<>(OrderStatus.class);
+        private final Map<OrderStatus, Set<OrderStatus>> edges = new EnumMap<>(OrderStatus.class);
+        private final Map<OrderStatus, String> fromAt = new EnumMap<>(OrderStatus.class);
+        private final Map<String, String> edgeAt = new HashMap<>();
+        private final Map<OrderStatus, String> stuckKeys = new EnumMap<>(OrderStatus.class);
+
+        DraftReader(JsonNode root, Map<String, int[]> at) {
+            this.root = root;
+            this.at = at;
         }
-        boolean readable = true;
-        Set<OrderStatus> terminal = EnumSet.noneOf(OrderStatus.class);
-        Map<OrderStatus, String> terminalAt = new EnumMap<>(OrderStatus.class);
-        JsonNode t = root.get("terminal");
-        if (t == null || !t.isArray()) {
-            readable = false;
-            faults.add(place(RulesFault.of("rules.fault.terminalNotArray", "\"terminal\" must be an array of statuses", null, null),
-                    at, "/terminal"));
-        } else {
+
+        Draft read(long defaultVersion) {
+            long version = version(defaultVersion);
+            boolean readable = terminal() & transitions();
+            Map<OrderStatus, Duration> stuck = stuck(root.get("stuck"), terminal, faults, at, stuckKeys);
+            unknownFields();
+            if (readable) {
+                graphFaults(version, stuck);
+            }
+            return new Draft(version, edges, terminal, stuck, faults, readable);
+        }
+
+        private long version(long defaultVersion) {
+            JsonNode v = root.get("version");
+            if (v == null || v.isNull()) {
+                return defaultVersion;
+            }
+            if (v.canConvertToLong() && v.isIntegralNumber()) {
+                return v.asLong();
+            }
+            faults.add(place(RulesFault.of("rules.fault.versionNotInteger", "\"version\" must be an integer, got " + v,
+                    null, null, v.toString()), at, "/version"));
+            return defaultVersion;
+        }
+
+        /** @return whether "terminal" could be read as an array */
+        private boolean terminal() {
+            JsonNode t = root.get("terminal");
+            if (t == null || !t.isArray()) {
+                faults.add(place(RulesFault.of("rules.fault.terminalNotArray", "\"terminal\" must be an array of statuses", null, null),
+                        at, "/terminal"));
+                return false;
+            }
             int i = 0;
             for (JsonNode n : t) {
                 String ptr = "/terminal/" + i++;
@@ -139,56 +173,64 @@ public final class RulesJson {
                     terminalAt.putIfAbsent(s, ptr);
                 }
             }
+            return true;
         }
-        Map<OrderStatus, Set<OrderStatus>> edges = new EnumMap<>(OrderStatus.class);
-        Map<OrderStatus, String> fromAt = new EnumMap<>(OrderStatus.class);
-        Map<String, String> edgeAt = new HashMap<>();
-        JsonNode tr = root.get("transitions");
-        if (tr == null || !tr.isObject()) {
-            readable = false;
-            faults.add(place(RulesFault.of("rules.fault.transitionsNotObject",
-                    "\"transitions\" must be an object mapping a status to an array of statuses", null, null), at, "/transitions"));
-        } else {
+
+        /** @return whether "transitions" could be read as an object */
+        private boolean transitions() {
+            JsonNode tr = root.get("transitions");
+            if (tr == null || !tr.isObject()) {
+                faults.add(place(RulesFault.of("rules.fault.transitionsNotObject",
+                        "\"transitions\" must be an object mapping a status to an array of statuses", null, null), at, "/transitions"));
+                return false;
+            }
             for (Iterator<Map.Entry<String, JsonNode>> it = tr.fields(); it.hasNext(); ) {
                 Map.Entry<String, JsonNode> e = it.next();
-                String keyPtr = "/transitions/" + escape(e.getKey());
-                OrderStatus from = status(JSON.getNodeFactory().textNode(e.getKey()), faults, at, keyPtr);
-                if (from != null) {
-                    fromAt.putIfAbsent(from, keyPtr);
-                }
-                if (!e.getValue().isArray()) {
-                    faults.add(place(RulesFault.of("rules.fault.targetsNotArray", "targets of " + e.getKey() + " must be an array",
-                            from, null, e.getKey()), at, keyPtr));
-                    continue;
-                }
-                Set<OrderStatus> tos = EnumSet.noneOf(OrderStatus.class);
-                int i = 0;
-                for (JsonNode n : e.getValue()) {
-                    String ptr = keyPtr + "/" + i++;
-                    OrderStatus to = status(n, faults, at, ptr);
-                    if (to != null) {
-                        tos.add(to);
-                        if (from != null) {
-                            edgeAt.putIfAbsent(from + ">" + to, ptr);
-                        }
+                exitsOf(e.getKey(), e.getValue());
+            }
+            return true;
+        }
+
+        private void exitsOf(String key, JsonNode targets) {
+            String keyPtr = "/transitions/" + escape(key);
+            OrderStatus from = status(JSON.getNodeFactory().textNode(key), faults, at, keyPtr);
+            if (from != null) {
+                fromAt.putIfAbsent(from, keyPtr);
+            }
+            if (!targets.isArray()) {
+                faults.add(place(RulesFault.of("rules.fault.targetsNotArray", "targets of " + key + " must be an array",
+                        from, null, key), at, keyPtr));
+                return;
+            }
+            Set<OrderStatus> tos = EnumSet.noneOf(OrderStatus.class);
+            int i = 0;
+            for (JsonNode n : targets) {
+                String ptr = keyPtr + "/" + i++;
+                OrderStatus to = status(n, faults, at, ptr);
+                if (to != null) {
+                    tos.add(to);
+                    if (from != null) {
+                        edgeAt.putIfAbsent(from + ">" + to, ptr);
                     }
                 }
-                if (from != null) {
-                    edges.computeIfAbsent(from, k -> EnumSet.noneOf(OrderStatus.class)).addAll(tos);
+            }
+            if (from != null) {
+                edges.computeIfAbsent(from, k -> EnumSet.noneOf(OrderStatus.class)).addAll(tos);
+            }
+        }
+
+        private void unknownFields() {
+            for (Iterator<String> it = root.fieldNames(); it.hasNext(); ) {
+                String f = it.next();
+                if (!Set.of("version", "terminal", "transitions", "stuck").contains(f)) {
+                    faults.add(place(RulesFault.of("rules.fault.unknownField", "unknown field \"" + f + "\"", null, null, f),
+                            at, "/" + escape(f)));
                 }
             }
         }
-        Map<OrderStatus, String> stuckKeys = new EnumMap<>(OrderStatus.class);
-        Map<OrderStatus, Duration> stuck = stuck(root.get("stuck"), terminal, faults, at, stuckKeys);
-        for (Iterator<String> it = root.fieldNames(); it.hasNext(); ) {
-            String f = it.next();
-            if (!Set.of("version", "terminal", "transitions", "stuck").contains(f)) {
-                faults.add(place(RulesFault.of("rules.fault.unknownField", "unknown field \"" + f + "\"", null, null, f),
-                        at, "/" + escape(f)));
-            }
-        }
-        if (readable) {
-            // The graph as far as it was read: its faults are real even when some status above was not.
+
+        /** The graph as far as it was read: its faults are real even when some status above was not. */
+        private void graphFaults(long version, Map<OrderStatus, Duration> stuck) {
             for (RulesFault f : TransitionRules.check(Math.max(1, version), edges, terminal)) {
                 String ptr = f.target() != null ? edgeAt.get(f.subject() + ">" + f.target())
                         : "rules.fault.initialTerminal".equals(f.key()) ? terminalAt.get(f.subject())
@@ -199,9 +241,7 @@ public final class RulesJson {
                 faults.add(place(f, at, "/stuck/" + escape(stuckKeys.getOrDefault(f.subject(), f.subject().name()))));
             }
         }
-        return new Draft(version, edges, terminal, stuck, faults, readable);
     }
-
 
     /** Reads "stuck"; {@code keys} gets the document's key of each status, to place faults found later. */
     private static Map<OrderStatus, Duration> stuck(JsonNode node, Set<OrderStatus> terminal, List<RulesFault> faults,
