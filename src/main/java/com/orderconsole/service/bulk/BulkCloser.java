@@ -54,17 +54,8 @@ final class BulkCloser {
     /** See {@link BulkService#close}. */
     BulkBatch close(Operator operator, long batchId, String source) {
         access.require(operator, Role.OPS, "close an abandoned bulk batch");
-        BulkBatch b = records.batch(batchId);
-        if (!b.closable()) {
-            throw new IllegalArgumentException("bulk #" + batchId + " is " + b.state().name().toLowerCase(Locale.ROOT)
-                    + (b.finishedAtMs() != null ? " and finished" : "") + ": only a RUNNING batch whose heartbeat stopped for longer than "
-                    + leaseMs / 1000 + " s (its process died) can be closed");
-        }
-        CatchUp caught = follower.catchUp(Duration.ofSeconds(CLOSE_CATCH_UP_S));
-        if (!caught.caughtUp()) {
-            throw new IllegalStateException("bulk #" + batchId + " not closed: MySQL has not caught up with the Redis outbox (" + caught.detail()
-                    + "), so whether the orders of the chunk in flight moved cannot be told yet; try again once it has");
-        }
+        requireClosable(batchId);
+        awaitFollower(batchId);
         String prefix = "bulk #" + batchId + ": ";
         long now = clock.nowMs();
         List<BulkPlanRow> open = db.read(t -> t.bulk().unrecorded(batchId));
@@ -74,38 +65,7 @@ final class BulkCloser {
         BulkBatchRow row = db.read(t -> t.bulk().findBatch(batchId));
         List<BulkItemRow> items = new ArrayList<>(open.size());
         for (int i = 0; i < open.size(); i++) {
-            BulkPlanRow p = open.get(i);
-            BulkItemRow item = new BulkItemRow();
-            item.batchId = batchId;
-            item.orderId = p.orderId;
-            item.seenStatus = p.seenStatus;
-            item.seenVersion = p.seenVersion;
-            item.version = p.seenVersion;
-            item.atMs = now;
-            HistoryRow h = i < inFlight.size() ? written.get(p.orderId) : null;
-            if (h != null) {
-                ResultCode code = ResultCode.ofCode(h.resultCode);
-                item.outcome = code.applied() ? BulkItem.Outcome.APPLIED.name()
-                        : code == ResultCode.VERSION_CONFLICT ? BulkItem.Outcome.CONFLICT.name() : BulkItem.Outcome.REJECTED.name();
-                item.resultCode = code.code();
-                item.version = h.version;
-                item.atMs = h.atMs;
-                item.error = BulkService.ABANDONED + " while this order's chunk was in flight: outcome read from its history row";
-                if (code.applied()) {
-                    row.applied++;
-                } else if (code == ResultCode.VERSION_CONFLICT) {
-                    row.conflicts++;
-                } else {
-                    row.rejected++;
-                }
-            } else {
-                item.outcome = BulkItem.Outcome.NOT_RUN.name();
-                item.error = i < inFlight.size()
-                        ? BulkService.ABANDONED + " while this order's chunk was in flight: no history row of bulk #" + batchId
-                          + " once MySQL caught up, so not moved by it (it may never have been sent)"
-                        : BulkService.ABANDONED + ": never attempted";
-            }
-            items.add(item);
+            items.add(item(row, open.get(i), i < inFlight.size(), written, now));
         }
         row.finishedAtMs = now;
         boolean closed = db.inTransaction(t -> {
@@ -124,5 +84,61 @@ final class BulkCloser {
         audit.record(operator, source, BulkService.CLOSE_ACTION, null, BulkService.ABANDONED, detail);
         log.info("{} by {}", detail, operator.name());
         return records.batch(batchId);
+    }
+
+    private void requireClosable(long batchId) {
+        BulkBatch b = records.batch(batchId);
+        if (!b.closable()) {
+            throw new IllegalArgumentException("bulk #" + batchId + " is " + b.state().name().toLowerCase(Locale.ROOT)
+                    + (b.finishedAtMs() != null ? " and finished" : "") + ": only a RUNNING batch whose heartbeat stopped for longer than "
+                    + leaseMs / 1000 + " s (its process died) can be closed");
+        }
+    }
+
+    /** Whether the chunk in flight moved can only be read from MySQL's history once the follower has applied the outbox. */
+    private void awaitFollower(long batchId) {
+        CatchUp caught = follower.catchUp(Duration.ofSeconds(CLOSE_CATCH_UP_S));
+        if (!caught.caughtUp()) {
+            throw new IllegalStateException("bulk #" + batchId + " not closed: MySQL has not caught up with the Redis outbox (" + caught.detail()
+                    + "), so whether the orders of the chunk in flight moved cannot be told yet; try again once it has");
+        }
+    }
+
+    /**
+     * The record of one unrecorded order of the plan: for the chunk in flight, the outcome its history row of this batch
+     * shows (counted on {@code row}); otherwise, or without such a row, not run.
+     */
+    private static BulkItemRow item(BulkBatchRow row, BulkPlanRow p, boolean inFlight, Map<String, HistoryRow> written, long now) {
+        BulkItemRow item = new BulkItemRow();
+        item.batchId = row.id;
+        item.orderId = p.orderId;
+        item.seenStatus = p.seenStatus;
+        item.seenVersion = p.seenVersion;
+        item.version = p.seenVersion;
+        item.atMs = now;
+        HistoryRow h = inFlight ? written.get(p.orderId) : null;
+        if (h == null) {
+            item.outcome = BulkItem.Outcome.NOT_RUN.name();
+            item.error = inFlight
+                    ? BulkService.ABANDONED + " while this order's chunk was in flight: no history row of bulk #" + row.id
+                      + " once MySQL caught up, so not moved by it (it may never have been sent)"
+                    : BulkService.ABANDONED + ": never attempted";
+            return item;
+        }
+        ResultCode code = ResultCode.ofCode(h.resultCode);
+        item.outcome = code.applied() ? BulkItem.Outcome.APPLIED.name()
+                : code == ResultCode.VERSION_CONFLICT ? BulkItem.Outcome.CONFLICT.name() : BulkItem.Outcome.REJECTED.name();
+        item.resultCode = code.code();
+        item.version = h.version;
+        item.atMs = h.atMs;
+        item.error = BulkService.ABANDONED + " while this order's chunk was in flight: outcome read from its history row";
+        if (code.applied()) {
+            row.applied++;
+        } else if (code == ResultCode.VERSION_CONFLICT) {
+            row.conflicts++;
+        } else {
+            row.rejected++;
+        }
+        return item;
     }
 }
