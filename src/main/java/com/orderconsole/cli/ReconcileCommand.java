@@ -68,10 +68,9 @@ final class ReconcileCommand extends CliCommand {
                         order.add(c);
                     }
                 }
-                boolean adminWithReason = reason != null && !reason.isBlank() && op.role().includes(Role.ADMIN);
                 long acting = 0;
                 for (ReconCategory c : order) {
-                    if (c != ReconCategory.MISSING_IN_MYSQL || adminWithReason) {
+                    if (c.mayRepair(op.role(), reason)) {
                         acting += before.counts().get(c);
                     }
                 }
@@ -79,8 +78,8 @@ final class ReconcileCommand extends CliCommand {
                     confirm(ProductionGuard.Action.REPAIR, acting, Messages.format("cli.reconcile.what", acting));
                 }
                 for (ReconCategory c : order) {
-                    if (c == ReconCategory.MISSING_IN_MYSQL && before.counts().get(c) > 0
-                            && (reason == null || reason.isBlank() || !op.role().includes(Role.ADMIN))) {
+                    // A category this account may not repair, or not without a reason, is reported, not refused: the others go on.
+                    if (before.counts().get(c) > 0 && op.role().includes(Role.OPS) && !c.mayRepair(op.role(), reason)) {
                         text.append(Messages.format("cli.reconcile.notRepaired", label(c), before.counts().get(c))).append(System.lineSeparator());
                         continue;
                     }
@@ -131,7 +130,7 @@ final class ReconcileCommand extends CliCommand {
 
     /** @return a category's name in the language in use */
     private static String label(ReconCategory c) {
-        return Messages.get("recon.category." + c.name());
+        return Messages.get(c.wordsKey());
     }
 
     private static String describe(String title, ReconReport r) {

@@ -5,18 +5,16 @@ import com.orderconsole.domain.Operator;
 import com.orderconsole.domain.OrderState;
 import com.orderconsole.domain.OrderStatus;
 import com.orderconsole.domain.ResultCode;
-import com.orderconsole.domain.Role;
 import com.orderconsole.redis.CancelQueueStore;
 import com.orderconsole.redis.OrderStateStore;
 import com.orderconsole.redis.RedisConnection;
-import com.orderconsole.service.Access;
 import com.orderconsole.service.order.OrderService;
 import com.orderconsole.store.Database;
 import com.orderconsole.store.OrderRow;
 
 /**
  * MISSING_IN_MYSQL: copies a Redis-only order into MySQL with a history row that says so. No recorded transition
- * explains it, so this is an admin override with a reason; the row is created only through the one creation path
+ * explains it, so this is an admin override with a reason ({@link ReconCategory#MISSING_IN_MYSQL}'s policy); the row is created only through the one creation path
  * ({@link OrderService#recordFromRedis}).
  */
 final class CopyToMysqlRepair implements Repair.OneByOne {
@@ -25,26 +23,13 @@ final class CopyToMysqlRepair implements Repair.OneByOne {
     private final CancelQueueStore queue;
     private final Database db;
     private final OrderService orders;
-    private final Access access;
 
-    CopyToMysqlRepair(RedisConnection clock, OrderStateStore states, CancelQueueStore queue, Database db, OrderService orders,
-                      Access access) {
+    CopyToMysqlRepair(RedisConnection clock, OrderStateStore states, CancelQueueStore queue, Database db, OrderService orders) {
         this.clock = clock;
         this.states = states;
         this.queue = queue;
         this.db = db;
         this.orders = orders;
-        this.access = access;
-    }
-
-    @Override
-    public void authorize(Operator operator, String reason, long found) {
-        if (found > 0) {
-            access.require(operator, Role.ADMIN, "copy Redis-only orders into MySQL (no recorded transition explains them)");
-            if (reason == null || reason.isBlank()) {
-                throw new IllegalArgumentException("copying Redis-only orders into MySQL needs a reason");
-            }
-        }
     }
 
     @Override

@@ -93,7 +93,7 @@ public final class ReconciliationService {
         return switch (c) {
             case MISSING_IN_REDIS -> new RebuildRedisRepair(states, rebuilder);
             case MALFORMED_IN_REDIS, REDIS_UNEXPLAINED -> new RestoreRedisRepair(states, rebuilder);
-            case MISSING_IN_MYSQL -> new CopyToMysqlRepair(clock, states, queue, db, orders, access);
+            case MISSING_IN_MYSQL -> new CopyToMysqlRepair(clock, states, queue, db, orders);
             case STATE_MISMATCH -> new StateMismatchRepair(states, db, rebuilder, follower);
             case WAIT_PAY_WITHOUT_QUEUE -> new RequeueRepair(clock, queue, db);
             case QUEUE_ENTRY_NOT_WAIT_PAY -> new DequeueRepair(states, queue);
@@ -333,13 +333,28 @@ public final class ReconciliationService {
         access.require(operator, Role.OPS, "repair reconciliation findings");
         Repair repair = repairs.get(category);
         long found = report.counts().getOrDefault(category, 0L);
-        repair.authorize(operator, reason, found);
+        authorize(operator, category, reason, found);
         RepairResult result = repair instanceof Repair.Whole whole
                 ? new RepairResult(category, found, whole.applyAll(operator, reason, found), 0, List.of(), false)
                 : repairEach((Repair.OneByOne) repair, operator, report.findings(category), category, reason, progress, cancelled);
         log.info("{} repaired {} of {} findings in category {} ({} failed)", operator.name(), result.repaired(), result.attempted(),
                 category, result.failed());
         return result;
+    }
+
+    /**
+     * The category's own policy, checked before anything changes: its role, and its reason where it needs one. With
+     * nothing found there is nothing to act on, and ops (checked by the caller) suffices.
+     */
+    private void authorize(Operator operator, ReconCategory category, String reason, long found) {
+        if (found == 0) {
+            return;
+        }
+        access.require(operator, category.repairRole(), "repair \"" + category.label() + "\" findings");
+        if (!category.mayRepair(operator.role(), reason)) {
+            throw new IllegalArgumentException("repairing \"" + category.label() + "\" needs a reason: no recorded transition explains "
+                    + "these orders, so the reason is what their history will say");
+        }
     }
 
     /** Repairs the findings one by one, each recorded in the audit trail; one that fails does not stop the others. */

@@ -13,15 +13,6 @@ sealed interface Repair permits Repair.OneByOne, Repair.Whole {
     /** @return the step a repair of this finding would take: direction and resulting state (changes nothing) */
     ReconciliationService.RepairStep plan(ReconFinding f);
 
-    /**
-     * Checks, before anything changes, what this repair needs beyond the ops role the service already checked.
-     *
-     * @param found how many findings of the category the report counts
-     * @throws IllegalArgumentException when the reason is missing where one is required
-     */
-    default void authorize(Operator operator, String reason, long found) {
-    }
-
     /** A category repaired finding by finding; each repair re-reads the current state first. */
     non-sealed interface OneByOne extends Repair {
         /** Runs once before the findings are visited (default: nothing), e.g. lets the follower catch up. */

@@ -146,7 +146,7 @@ public final class ReconciliationViewModel {
      * @return its name in the language in use, e.g. "Missing in Redis", "Redis 中缺失"
      */
     public static String label(ReconCategory c) {
-        return Messages.get("recon.category." + c.name());
+        return Messages.get(c.wordsKey());
     }
 
     static String summary(ReconReport r) {
@@ -191,8 +191,7 @@ public final class ReconciliationViewModel {
         String details = Messages.format("recon.repair.dryRun", n, repairAction(c)) + System.lineSeparator()
                 + planText(reconciliation.plan(report.get(), c)) + Messages.get("recon.repair.reread");
         String label = Messages.format("recon.repair.confirm", n);
-        if (c == ReconCategory.MISSING_IN_MYSQL) {
-            // No recorded transition explains these orders: copying them is an admin override, with a reason.
+        if (c.reasonRequired()) {
             dialogs.askReason(Messages.get("recon.repair.title"), Messages.format("recon.repair.statement", label(c))
                     + System.lineSeparator() + details, label)
                     .filter(reason -> typedOnProduction(c, n))
