@@ -37,7 +37,6 @@ final class ReconcileCommand extends CliCommand {
     @Override
     public Integer call() {
         try (Engine engine = engine()) {
-            Operator op = operator();
             Services s = engine.services();
             ReconciliationService recon = s.reconciliation();
             ReconReport before = recon.run(null, progress(), () -> false);
@@ -45,67 +44,78 @@ final class ReconcileCommand extends CliCommand {
             Map<String, Object> doc = new LinkedHashMap<>();
             doc.put("before", before);
             StringBuilder text = new StringBuilder(describe(Messages.format("cli.reconcile.compared", before.ordersCompared()), before));
+            ReconReport last = before;
             if (repair && dryRun) {
-                Map<String, Object> plans = new LinkedHashMap<>();
-                for (ReconCategory c : ReconCategory.values()) {
-                    List<ReconciliationService.RepairStep> steps = recon.plan(before, c);
-                    if (!steps.isEmpty()) {
-                        plans.put(c.name(), steps);
-                        text.append(Messages.format("cli.reconcile.wouldRepair", label(c))).append(System.lineSeparator());
-                        steps.stream().limit(LISTED).forEach(st -> text.append(String.format("    %s%s -> %s%n",
-                                st.orderId().isEmpty() ? "" : st.orderId() + ": ", st.direction(), st.resulting())));
-                    }
-                }
-                doc.put("plan", plans);
-                emit(doc, text.toString());
-                return exit(before);
+                doc.put("plan", plan(recon, before, text));
             } else if (repair) {
-                List<RepairResult> results = new ArrayList<>();
-                // Sync first: a pending outbox explains most status mismatches, and applying it fixes them.
-                List<ReconCategory> order = new ArrayList<>(List.of(ReconCategory.SYNC_PENDING));
-                for (ReconCategory c : ReconCategory.values()) {
-                    if (c != ReconCategory.SYNC_PENDING) {
-                        order.add(c);
-                    }
-                }
-                long acting = 0;
-                for (ReconCategory c : order) {
-                    if (c.mayRepair(op.role(), reason)) {
-                        acting += before.counts().get(c);
-                    }
-                }
-                if (acting > 0) {
-                    confirm(ProductionGuard.Action.REPAIR, acting, Messages.format("cli.reconcile.what", acting));
-                }
-                for (ReconCategory c : order) {
-                    // A category this account may not repair, or not without a reason, is reported, not refused: the others go on.
-                    if (before.counts().get(c) > 0 && op.role().includes(Role.OPS) && !c.mayRepair(op.role(), reason)) {
-                        text.append(Messages.format("cli.reconcile.notRepaired", label(c), before.counts().get(c))).append(System.lineSeparator());
-                        continue;
-                    }
-                    // Called for empty categories too: the service's role check then refuses --repair to a
-                    // support user even when there is nothing to repair.
-                    RepairResult r = recon.repair(op, before, c, reason == null ? "" : reason, progress(), () -> false);
-                    endProgress();
-                    if (before.counts().get(c) > 0) {
-                        results.add(r);
-                        text.append(Messages.format("cli.reconcile.repaired", label(c), r.repaired(), r.attempted(),
-                                r.failed() > 0 ? Messages.format("cli.reconcile.failed", r.failed(), String.join("; ", r.errors())) : ""))
-                                .append(System.lineSeparator());
-                    }
-                }
+                List<RepairResult> repairs = repairAll(recon, before, text);
                 doc.put("mysqlSynced", catchUpMySql(s));
-                ReconReport after = recon.run(null, progress(), () -> false);
+                doc.put("repairs", repairs);
+                last = recon.run(null, progress(), () -> false);
                 endProgress();
-                doc.put("repairs", results);
-                doc.put("after", after);
-                text.append(describe(Messages.get("cli.reconcile.after"), after));
-                emit(doc, text.toString());
-                return exit(after);
+                doc.put("after", last);
+                text.append(describe(Messages.get("cli.reconcile.after"), last));
             }
             emit(doc, text.toString());
-            return exit(before);
+            return exit(last);
         }
+    }
+
+    /** A dry run: per category with findings, the steps a repair would take (changes nothing). */
+    private Map<String, Object> plan(ReconciliationService recon, ReconReport before, StringBuilder text) {
+        Map<String, Object> plans = new LinkedHashMap<>();
+        for (ReconCategory c : ReconCategory.values()) {
+            List<ReconciliationService.RepairStep> steps = recon.plan(before, c);
+            if (!steps.isEmpty()) {
+                plans.put(c.name(), steps);
+                text.append(Messages.format("cli.reconcile.wouldRepair", label(c))).append(System.lineSeparator());
+                steps.stream().limit(LISTED).forEach(st -> text.append(String.format("    %s%s -> %s%n",
+                        st.orderId().isEmpty() ? "" : st.orderId() + ": ", st.direction(), st.resulting())));
+            }
+        }
+        return plans;
+    }
+
+    /**
+     * Repairs every category this account may repair, after one confirmation of the count acted on; the outbox first,
+     * since a pending outbox explains most status mismatches and applying it fixes them.
+     */
+    private List<RepairResult> repairAll(ReconciliationService recon, ReconReport before, StringBuilder text) {
+        Operator op = operator();
+        List<ReconCategory> order = new ArrayList<>(List.of(ReconCategory.SYNC_PENDING));
+        for (ReconCategory c : ReconCategory.values()) {
+            if (c != ReconCategory.SYNC_PENDING) {
+                order.add(c);
+            }
+        }
+        long acting = 0;
+        for (ReconCategory c : order) {
+            if (c.mayRepair(op.role(), reason)) {
+                acting += before.counts().get(c);
+            }
+        }
+        if (acting > 0) {
+            confirm(ProductionGuard.Action.REPAIR, acting, Messages.format("cli.reconcile.what", acting));
+        }
+        List<RepairResult> results = new ArrayList<>();
+        for (ReconCategory c : order) {
+            // A category this account may not repair, or not without a reason, is reported, not refused: the others go on.
+            if (before.counts().get(c) > 0 && op.role().includes(Role.OPS) && !c.mayRepair(op.role(), reason)) {
+                text.append(Messages.format("cli.reconcile.notRepaired", label(c), before.counts().get(c))).append(System.lineSeparator());
+                continue;
+            }
+            // Called for empty categories too: the service's role check then refuses --repair to a
+            // support user even when there is nothing to repair.
+            RepairResult r = recon.repair(op, before, c, reason == null ? "" : reason, progress(), () -> false);
+            endProgress();
+            if (before.counts().get(c) > 0) {
+                results.add(r);
+                text.append(Messages.format("cli.reconcile.repaired", label(c), r.repaired(), r.attempted(),
+                        r.failed() > 0 ? Messages.format("cli.reconcile.failed", r.failed(), String.join("; ", r.errors())) : ""))
+                        .append(System.lineSeparator());
+            }
+        }
+        return results;
     }
 
     /**
