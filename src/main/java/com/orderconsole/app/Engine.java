@@ -140,8 +140,8 @@ public final class Engine implements AutoCloseable {
                     services.maintenance().recoverIfRedisLostData();
                 }
             }
-            if (config.syncIdle() != null && role.includes(Role.SUPPORT) && follows) {
-                services.follower().start(config.syncIdle());
+            if (config.followerIdle() != null && role.includes(Role.SUPPORT) && follows) {
+                services.follower().start(config.followerIdle());
                 if (role.includes(Role.OPS)) {
                     services.maintenance().start(Duration.ofSeconds(5));
                 }

@@ -22,7 +22,7 @@ import java.time.Duration;
  * @param dataDir where the embedded servers keep their data
  * @param commandTimeout how long one Redis or MySQL call may take before it fails
  * @param sweepInterval cancel sweeper period (1 s by default); null to run no sweeper in this process
- * @param syncIdle the MySQL follower drains at least this often; null to run no follower in this process
+ * @param followerIdle the MySQL follower drains at least this often; null to run no follower in this process
  * @param paymentTimeout default payment deadline of new orders
  * @param buckets bucket count for a data set not yet initialised ({@code --buckets}); null for 16 on one
  *     server, 64 on a Redis Cluster. Against an initialised data set it must be null or its count.
@@ -31,7 +31,7 @@ import java.time.Duration;
  */
 public record EngineConfig(String redisUri, String jdbcUrl, String dbUser, String dbPassword, Role role,
                            boolean localIdentity, Path dataDir, Duration commandTimeout, Duration sweepInterval,
-                           Duration syncIdle, Duration paymentTimeout, Integer buckets, Duration terminalRetention) {
+                           Duration followerIdle, Duration paymentTimeout, Integer buckets, Duration terminalRetention) {
 
 
     /** Most buckets a data set may have ({@code --buckets}); the key layout's limit. */
@@ -66,7 +66,7 @@ public record EngineConfig(String redisUri, String jdbcUrl, String dbUser, Strin
 
     public EngineConfig withDataDir(Path dir) {
         return new EngineConfig(redisUri, jdbcUrl, dbUser, dbPassword, role, localIdentity, dir, commandTimeout,
-                sweepInterval, syncIdle, paymentTimeout, buckets, terminalRetention);
+                sweepInterval, followerIdle, paymentTimeout, buckets, terminalRetention);
     }
 
     /**
@@ -90,25 +90,25 @@ public record EngineConfig(String redisUri, String jdbcUrl, String dbUser, Strin
     /** Other servers and account; whether the identity is local stays as it was. */
     public EngineConfig withServers(String redis, String jdbc, String user, String password) {
         return new EngineConfig(redis, jdbc, user, password, role, localIdentity, dataDir, commandTimeout,
-                sweepInterval, syncIdle, paymentTimeout, buckets, terminalRetention);
+                sweepInterval, followerIdle, paymentTimeout, buckets, terminalRetention);
     }
 
     /** The account to sign in with. */
     public EngineConfig withAccount(String user, String password) {
         return new EngineConfig(redisUri, jdbcUrl, user, password, role, localIdentity, dataDir, commandTimeout,
-                sweepInterval, syncIdle, paymentTimeout, buckets, terminalRetention);
+                sweepInterval, followerIdle, paymentTimeout, buckets, terminalRetention);
     }
 
     /** @param lowered the role to work in (null: the highest the account holds) */
     public EngineConfig withRole(Role lowered) {
         return new EngineConfig(redisUri, jdbcUrl, dbUser, dbPassword, lowered, localIdentity, dataDir, commandTimeout,
-                sweepInterval, syncIdle, paymentTimeout, buckets, terminalRetention);
+                sweepInterval, followerIdle, paymentTimeout, buckets, terminalRetention);
     }
 
     /** The servers are the OS user's own: no sign-in, the OS user is the local admin (see {@link #localIdentity()}). */
     public EngineConfig withLocalIdentity() {
         return new EngineConfig(redisUri, jdbcUrl, dbUser, dbPassword, role, true, dataDir, commandTimeout,
-                sweepInterval, syncIdle, paymentTimeout, buckets, terminalRetention);
+                sweepInterval, followerIdle, paymentTimeout, buckets, terminalRetention);
     }
 
     public EngineConfig withBackgroundJobs(Duration sweep, Duration sync) {
@@ -119,7 +119,7 @@ public record EngineConfig(String redisUri, String jdbcUrl, String dbUser, Strin
     /** @param count bucket count for a data set not yet initialised (null: 16 on one server, 64 on a cluster) */
     public EngineConfig withBuckets(Integer count) {
         return new EngineConfig(redisUri, jdbcUrl, dbUser, dbPassword, role, localIdentity, dataDir, commandTimeout,
-                sweepInterval, syncIdle, paymentTimeout, count, terminalRetention);
+                sweepInterval, followerIdle, paymentTimeout, count, terminalRetention);
     }
 
     /** @param retention how long terminal orders stay in Redis after they became terminal (positive) */
@@ -129,12 +129,12 @@ public record EngineConfig(String redisUri, String jdbcUrl, String dbUser, Strin
                     + retention);
         }
         return new EngineConfig(redisUri, jdbcUrl, dbUser, dbPassword, role, localIdentity, dataDir, commandTimeout,
-                sweepInterval, syncIdle, paymentTimeout, buckets, retention);
+                sweepInterval, followerIdle, paymentTimeout, buckets, retention);
     }
 
     public EngineConfig withCommandTimeout(Duration timeout) {
         return new EngineConfig(redisUri, jdbcUrl, dbUser, dbPassword, role, localIdentity, dataDir, timeout,
-                sweepInterval, syncIdle, paymentTimeout, buckets, terminalRetention);
+                sweepInterval, followerIdle, paymentTimeout, buckets, terminalRetention);
     }
 
     /**
