@@ -268,7 +268,7 @@ public final class OrderCli {
     @Command(name = "order-console", scope = ScopeType.INHERIT, mixinStandardHelpOptions = true,
             versionProvider = VersionProvider.class,
             subcommands = {CommandLine.HelpCommand.class, ImportCommand.class, CreateCommand.class, TransitionCommand.class, ShowCommand.class,
-                    SweepCommand.class, FollowerCommand.class, ReconcileCommand.class, StatsCommand.class, RulesCommand.class,
+                    SweepCommand.class, QueueCommand.class, FollowerCommand.class, ReconcileCommand.class, StatsCommand.class, RulesCommand.class,
                     DeadLettersCommand.class, MigrateCommand.class, BulkCommand.class, AuditCommand.class,
                     ServeCommand.class, TrafficCommand.class, CompletionCommand.class, ManCommand.class, InstallCommand.class})
     static final class Root extends GlobalOptions implements Runnable {
