@@ -398,6 +398,19 @@ public final class Database implements AutoCloseable {
         return dialect;
     }
 
+    /**
+     * Publishes the connection pool's state into the registry through HikariCP's own Micrometer tracker
+     * ({@code hikaricp_connections_active}, {@code _idle}, {@code _pending}, {@code _acquire_seconds}, ... tagged
+     * {@code pool="orders-db"}). Once per database; a second call is ignored (Hikari takes one registry).
+     *
+     * @param registry the process's meter registry
+     */
+    public synchronized void recordPoolMetrics(io.micrometer.core.instrument.MeterRegistry registry) {
+        if (dataSource.getMetricRegistry() == null) {
+            dataSource.setMetricRegistry(registry);
+        }
+    }
+
     /** Raw pool, for benchmarks that compare against plain SQL. */
     public javax.sql.DataSource dataSource() {
         return dataSource;
