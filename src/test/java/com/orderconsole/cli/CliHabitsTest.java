@@ -83,6 +83,12 @@ class CliHabitsTest {
 
         CliRunner.Run show = cli("show", "--id", "nobody");
         assertThat(show.err().lines().findFirst()).hasValue("[local] local · show");
+
+        CliRunner.Run queue = cli("queue", "show");
+        assertThat(queue.err().lines().findFirst()).as("a subcommand's whole name").hasValue("[local] local · queue show");
+
+        CliRunner.Run migrate = cli("migrate");
+        assertThat(migrate.err().lines().findFirst()).hasValue("[local] local · migrate");
     }
 
     @Test
