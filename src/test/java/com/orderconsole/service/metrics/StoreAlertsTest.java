@@ -1,5 +1,6 @@
 package com.orderconsole.service.metrics;
 
+import com.orderconsole.Slow;
 import com.orderconsole.StallingProxy;
 import com.orderconsole.TestServers;
 import com.orderconsole.app.Engine;
@@ -15,8 +16,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Issue 34: {@code serve} raised no alert when Redis went down (the figure alerts judge nothing without Redis). Each store
- * that stops answering is now one incident, reported once when it begins and once when it ends.
+ * that stops answering is now one incident, reported once when it begins and once when it ends. A Redis outage of several
+ * seconds: {@link Slow}, as the other outage tests.
  */
+@Slow
 class StoreAlertsTest {
     @Test
     void redisGoingDownIsReportedOnceAndItsReturnOnce() throws Exception {
