@@ -75,8 +75,8 @@ final class InstallCommand extends CliCommand {
         } else {
             run = quote(java) + " $ORDER_CONSOLE_JAVA_OPTS -cp " + quote(System.getProperty("java.class.path")) + " com.orderconsole.Launcher";
         }
-        return "#!/bin/sh\n" // i18n-ok: roff requests, man section names and shell text, not words for the user
-                + "# order-console launcher, written by 'order-console install'. ORDER_CONSOLE_JAVA_OPTS: extra JVM options, e.g. -Xmx4g\n" // i18n-ok: roff requests, man section names and shell text, not words for the user
+        return "#!/bin/sh\n" // i18n-ok: shell script text
+                + "# order-console launcher, written by 'order-console install'. ORDER_CONSOLE_JAVA_OPTS: extra JVM options, e.g. -Xmx4g\n" // i18n-ok: shell script text
                 + "exec " + run + " \"$@\"\n";
     }
 

@@ -46,27 +46,30 @@ final class RoffManPage {
         StringBuilder b = new StringBuilder();
         String title = spec.qualifiedName("-");
         b.append(".TH \"").append(title.toUpperCase(Locale.ROOT)).append("\" 1 \"\" \"order-console ")
-                .append(escape(BuildInfo.version())).append("\" \"Order State Console\"\n"); // i18n-ok: roff requests, man section names and shell text, not words for the user
-        b.append(".SH NAME\n").append(escape(title)).append(" \\- ").append(escape(firstLine(spec))).append('\n'); // i18n-ok: roff requests, man section names and shell text, not words for the user
-        b.append(".SH SYNOPSIS\n.nf\n"); // i18n-ok: roff requests, man section names and shell text, not words for the user
+                .append(escape(BuildInfo.version())).append("\" \"Order State Console\"\n"); // i18n-ok: roff requests and man section names
+        b.append(".SH NAME\n").append(escape(title)).append(" \\- ").append(escape(firstLine(spec))).append('\n'); // i18n-ok: roff requests and man section names
+        b.append(".SH SYNOPSIS\n.nf\n"); // i18n-ok: roff requests and man section names
         String synopsis = new CommandLine.Help(spec, CommandLine.Help.defaultColorScheme(CommandLine.Help.Ansi.OFF)).synopsis(0)
-                .replaceFirst("^Usage: ", "").replaceFirst("^用法: ", "").strip(); // i18n-ok: roff requests, man section names and shell text, not words for the user
+                .strip();
+        // The heading ("Usage:", "用法：") is the help's, not the page's: the synopsis starts at the program's name.
+        int at = synopsis.indexOf(spec.root().name());
+        synopsis = at > 0 ? synopsis.substring(at) : synopsis;
         for (String line : synopsis.split("\\R")) {
             b.append(text(line)).append('\n');
         }
-        b.append(".fi\n"); // i18n-ok: roff requests, man section names and shell text, not words for the user
+        b.append(".fi\n"); // i18n-ok: roff requests and man section names
         String[] description = spec.usageMessage().description();
         if (description.length > 0) {
-            b.append(".SH DESCRIPTION\n"); // i18n-ok: roff requests, man section names and shell text, not words for the user
+            b.append(".SH DESCRIPTION\n"); // i18n-ok: roff requests and man section names
             for (String line : description) {
                 b.append(text(line)).append('\n');
             }
         }
         List<OptionSpec> options = spec.options().stream().filter(o -> !o.hidden()).toList();
         if (!options.isEmpty()) {
-            b.append(".SH OPTIONS\n"); // i18n-ok: roff requests, man section names and shell text, not words for the user
+            b.append(".SH OPTIONS\n"); // i18n-ok: roff requests and man section names
             for (OptionSpec o : options) {
-                b.append(".TP\n.B ").append(escape(String.join(", ", o.names()))); // i18n-ok: roff requests, man section names and shell text, not words for the user
+                b.append(".TP\n.B ").append(escape(String.join(", ", o.names()))); // i18n-ok: roff requests and man section names
                 if (o.arity().max() > 0) {
                     b.append(" \\fI").append(escape(o.paramLabel())).append("\\fR");
                 }
@@ -79,17 +82,17 @@ final class RoffManPage {
         List<CommandSpec> subs = spec.subcommands().values().stream().map(CommandLine::getCommandSpec).distinct()
                 .filter(s -> !(s.userObject() instanceof CommandLine.HelpCommand)).toList();
         if (!subs.isEmpty()) {
-            b.append(".SH COMMANDS\n"); // i18n-ok: roff requests, man section names and shell text, not words for the user
+            b.append(".SH COMMANDS\n"); // i18n-ok: roff requests and man section names
             for (CommandSpec s : subs) {
-                b.append(".TP\n.B ").append(escape(s.name())).append('\n').append(text(firstLine(s))).append('\n'); // i18n-ok: roff requests, man section names and shell text, not words for the user
+                b.append(".TP\n.B ").append(escape(s.name())).append('\n').append(text(firstLine(s))).append('\n'); // i18n-ok: roff requests and man section names
             }
         }
         Map<String, String> exits = spec.usageMessage().exitCodeList();
         if (!exits.isEmpty()) {
-            b.append(".SH \"EXIT STATUS\"\n"); // i18n-ok: roff requests, man section names and shell text, not words for the user
-            exits.forEach((code, words) -> b.append(".TP\n.B ").append(escape(code.strip())).append('\n').append(text(words)).append('\n')); // i18n-ok: roff requests, man section names and shell text, not words for the user
+            b.append(".SH \"EXIT STATUS\"\n"); // i18n-ok: roff requests and man section names
+            exits.forEach((code, words) -> b.append(".TP\n.B ").append(escape(code.strip())).append('\n').append(text(words)).append('\n')); // i18n-ok: roff requests and man section names
         }
-        b.append(".SH \"SEE ALSO\"\n"); // i18n-ok: roff requests, man section names and shell text, not words for the user
+        b.append(".SH \"SEE ALSO\"\n"); // i18n-ok: roff requests and man section names
         List<String> see = new ArrayList<>();
         if (spec.parent() != null) {
             see.add("\\fB" + escape(spec.parent().qualifiedName("-")) + "\\fR(1)");
