@@ -1,14 +1,18 @@
 package com.orderconsole.app;
 
+import com.orderconsole.domain.ControlChars;
 import com.orderconsole.domain.Environment;
+import com.orderconsole.domain.TransitionRequest;
 
 import java.util.Objects;
 
 /**
  * What an environment's kind allows, for the console and the command line alike: the demo sample and the
  * traffic simulator belong to local and dev; on production every change of more than one order, every
- * override, repair, bulk move, rules change and dead-letter action needs its count confirmed (typed in the
- * console, {@code --yes=COUNT} or a y/N at the terminal in commands). Source of the rules: issue 26.
+ * override, repair, bulk move, rules change, dead-letter action, import and queue action needs its count confirmed
+ * (typed in the console, {@code --yes=COUNT} or a y/N at the terminal in commands). Actions that stop or remove work
+ * (pausing or resuming the sweepers, removing a queue entry, cancelling from the queue) also need a reason on
+ * production, kept in the audit trail ({@link #reasonProblem}). Source of the rules: issues 26 and 34.
  *
  * @param environment where the console or command works
  */
@@ -26,12 +30,33 @@ public record ProductionGuard(Environment environment) {
         /** A new version of the transition rules. */
         RULES_CHANGE(true),
         /** Retrying or discarding dead letters. */
-        DEAD_LETTER(true);
+        DEAD_LETTER(true),
+        /** Importing orders from a CSV file: the count is the file's data rows. */
+        IMPORT(true),
+        /** Pausing every cancel sweeper ({@code serve}'s too): unpaid orders stop being cancelled. Count 1. */
+        SWEEPER_PAUSE(true, true),
+        /** Resuming the cancel sweepers: every overdue order is cancelled at once. Count 1. */
+        SWEEPER_RESUME(true, true),
+        /** Removing an order's cancel-queue entry: that order is then never cancelled by its deadline. Count 1. */
+        QUEUE_REMOVE(true, true),
+        /** Cancelling an unpaid order from the cancel queue before the sweeper does. Count 1. */
+        QUEUE_CANCEL(true, true);
 
         private final boolean always;
+        private final boolean reason;
 
         Action(boolean always) {
+            this(always, false);
+        }
+
+        Action(boolean always, boolean reason) {
             this.always = always;
+            this.reason = reason;
+        }
+
+        /** @return true when the action stops or removes work: on production it needs a reason as well as the count */
+        public boolean stopsWork() {
+            return reason;
         }
     }
 
@@ -78,6 +103,48 @@ public record ProductionGuard(Environment environment) {
      */
     public boolean needsCount(Action action, long count) {
         return environment.production() && (action.always || count > 1);
+    }
+
+    /**
+     * @param action what is about to change
+     * @return true when the action needs a reason here: on production, for an action that stops or removes work
+     */
+    public boolean needsReason(Action action) {
+        return environment.production() && action.reason;
+    }
+
+    /**
+     * What is wrong with a reason for an action, before anything is asked of a server: a dialog shows it while it
+     * is still open, a command refuses with it (usage error).
+     *
+     * @param action what is about to change
+     * @param reason the operator's reason as typed (null or blank when none)
+     * @return the problem in words naming the environment, or "" when the reason will do
+     */
+    public String reasonProblem(Action action, String reason) {
+        if (needsReason(action) && (reason == null || reason.isBlank())) {
+            return Messages.format("guard.reason.missing", environment.name());
+        }
+        if (reason != null && reason.length() > TransitionRequest.MAX_REASON) {
+            return Messages.format("guard.reason.tooLong", reason.length(), TransitionRequest.MAX_REASON);
+        }
+        // A line break or escape code could forge audit lines or recolour a terminal (the history's rule, TransitionRequest).
+        if (reason != null && ControlChars.in(reason)) {
+            return Messages.get("guard.reason.control");
+        }
+        return "";
+    }
+
+    /**
+     * Refuses an action whose reason will not do ({@link #reasonProblem}).
+     *
+     * @throws IllegalArgumentException in words, when the reason is missing on production or not plain text
+     */
+    public void requireReason(Action action, String reason) {
+        String problem = reasonProblem(action, reason);
+        if (!problem.isEmpty()) {
+            throw new IllegalArgumentException(problem);
+        }
     }
 
     /**

@@ -116,7 +116,7 @@ public final class Profiles {
     /**
      * @param file a profile file
      * @return the profile it holds
-     * @throws ProfileException naming file, line and field of the first fault
+     * @throws ProfileException naming file, line and field of every fault (see {@link #parse})
      */
     public static Profile read(Path file) {
         List<String> lines;
@@ -134,19 +134,22 @@ public final class Profiles {
     }
 
     /**
-     * Parses a profile's lines.
+     * Parses a profile's lines, reporting every fault of the file at once (a person fixing it should not have to run the
+     * command once per mistake).
      *
      * @param file the file they came from (named in errors)
      * @param name the profile's name (the file name without {@code .properties})
      * @param lines the file's lines
      * @return the profile
-     * @throws ProfileException naming file, line and field of the first fault
+     * @throws ProfileException naming file, line and field of each fault (the lines first, then the fields' values); its {@link ProfileException#line()}
+     *     and {@link ProfileException#field()} are the first fault's
      */
     static Profile parse(Path file, String name, List<String> lines) {
         String where = file.getFileName().toString();
         if (!NAME.matcher(name).matches()) {
             throw new ProfileException(file, 0, null, Messages.format("profile.error.badName", name));
         }
+        List<ProfileException> faults = new ArrayList<>();
         Map<String, String> values = new HashMap<>();
         Map<String, Integer> lineOf = new HashMap<>();
         for (int i = 0; i < lines.size(); i++) {
@@ -157,84 +160,91 @@ public final class Profiles {
             }
             int eq = firstSeparator(line);
             if (eq <= 0) {
-                throw new ProfileException(file, no, null, Messages.format("profile.error.syntax", where, no, line));
+                faults.add(new ProfileException(file, no, null, Messages.format("profile.error.syntax", where, no, line)));
+                continue;
             }
             String key = line.substring(0, eq).strip().toLowerCase(Locale.ROOT);
             String value = line.substring(eq + 1).strip();
             if (key.contains("password") && !key.endsWith("password-env") || key.equals("secret") || key.equals("pass")) {
-                throw new ProfileException(file, no, key, Messages.format("profile.error.password", where, no, key));
+                faults.add(new ProfileException(file, no, key, Messages.format("profile.error.password", where, no, key)));
+                continue;
             }
             if (!FIELDS.contains(key)) {
-                throw new ProfileException(file, no, key, Messages.format("profile.error.unknownField", where, no, key,
-                        String.join(", ", FIELDS)));
+                faults.add(new ProfileException(file, no, key, Messages.format("profile.error.unknownField", where, no, key,
+                        String.join(", ", FIELDS))));
+                continue;
             }
             String canonical = key.equals("color") ? "colour" : key;
             if (values.containsKey(canonical)) {
-                throw new ProfileException(file, no, key, Messages.format("profile.error.twice", where, no, key, lineOf.get(canonical)));
+                faults.add(new ProfileException(file, no, key, Messages.format("profile.error.twice", where, no, key, lineOf.get(canonical))));
+                continue;
             }
             if (value.isEmpty()) {
-                throw new ProfileException(file, no, key, Messages.format("profile.error.empty", where, no, key));
+                faults.add(new ProfileException(file, no, key, Messages.format("profile.error.empty", where, no, key)));
+                continue;
             }
             values.put(canonical, value);
             lineOf.put(canonical, no);
         }
         if (values.containsKey("name") && !values.get("name").equals(name)) {
             int no = lineOf.get("name");
-            throw new ProfileException(file, no, "name", Messages.format("profile.error.nameMismatch", where, no, values.get("name"), name));
+            faults.add(new ProfileException(file, no, "name", Messages.format("profile.error.nameMismatch", where, no, values.get("name"), name)));
         }
+        Environment.Kind kind = null;
         if (!values.containsKey("kind")) {
-            throw new ProfileException(file, 0, "kind", Messages.format("profile.error.missing", where, "kind"));
+            faults.add(new ProfileException(file, 0, "kind", Messages.format("profile.error.missing", where, "kind")));
+        } else {
+            try {
+                kind = Environment.Kind.parse(values.get("kind"));
+            } catch (IllegalArgumentException e) {
+                int no = lineOf.get("kind");
+                faults.add(new ProfileException(file, no, "kind", Messages.format("profile.error.kind", where, no, values.get("kind"))));
+            }
         }
-        Environment.Kind kind;
-        try {
-            kind = Environment.Kind.parse(values.get("kind"));
-        } catch (IllegalArgumentException e) {
-            int no = lineOf.get("kind");
-            throw new ProfileException(file, no, "kind", Messages.format("profile.error.kind", where, no, values.get("kind")));
-        }
-        String colour = values.getOrDefault("colour", kind.defaultColour());
+        String colour = values.getOrDefault("colour", kind == null ? Environment.Kind.PRODUCTION.defaultColour() : kind.defaultColour());
         if (!Environment.isColour(colour)) {
             int no = lineOf.get("colour");
-            throw new ProfileException(file, no, "colour", Messages.format("profile.error.colour", where, no, colour));
+            faults.add(new ProfileException(file, no, "colour", Messages.format("profile.error.colour", where, no, colour)));
         }
         String redis = values.get("redis");
         String jdbc = values.get("jdbc");
         if (redis != null && !redis.startsWith("redis://") && !redis.startsWith("rediss://")) {
             int no = lineOf.get("redis");
-            throw new ProfileException(file, no, "redis", Messages.format("profile.error.redis", where, no, mask(redis)));
-        }
-        if (redis != null && redis.matches("rediss?://[^/@]*:[^/@]*@.*")) {
+            faults.add(new ProfileException(file, no, "redis", Messages.format("profile.error.redis", where, no, mask(redis))));
+        } else if (redis != null && redis.matches("rediss?://[^/@]*:[^/@]*@.*")) {
             int no = lineOf.get("redis");
-            throw new ProfileException(file, no, "redis", Messages.format("profile.error.redisPassword", where, no));
+            faults.add(new ProfileException(file, no, "redis", Messages.format("profile.error.redisPassword", where, no)));
         }
         if (jdbc != null && jdbc.toLowerCase(Locale.ROOT).matches(".*[?&;]password=.*")) {
             int no = lineOf.get("jdbc");
-            throw new ProfileException(file, no, "jdbc", Messages.format("profile.error.password", where, no, "jdbc"));
-        }
-        if (jdbc != null && !jdbc.startsWith("jdbc:")) {
+            faults.add(new ProfileException(file, no, "jdbc", Messages.format("profile.error.password", where, no, "jdbc")));
+        } else if (jdbc != null && !jdbc.startsWith("jdbc:")) {
             int no = lineOf.get("jdbc");
-            throw new ProfileException(file, no, "jdbc", Messages.format("profile.error.jdbc", where, no));
+            faults.add(new ProfileException(file, no, "jdbc", Messages.format("profile.error.jdbc", where, no)));
         }
         if (redis != null && jdbc == null) {
-            throw new ProfileException(file, lineOf.get("redis"), "jdbc", Messages.format("profile.error.half", where, "redis", "jdbc"));
+            faults.add(new ProfileException(file, lineOf.get("redis"), "jdbc", Messages.format("profile.error.half", where, "redis", "jdbc")));
         }
         if (jdbc != null && redis == null) {
-            throw new ProfileException(file, lineOf.get("jdbc"), "redis", Messages.format("profile.error.half", where, "jdbc", "redis"));
+            faults.add(new ProfileException(file, lineOf.get("jdbc"), "redis", Messages.format("profile.error.half", where, "jdbc", "redis")));
         }
-        if (jdbc == null) {
+        if (jdbc == null && redis == null) {
             for (String external : List.of("db-user", "password-env", "redis-user", "redis-password-env")) {
                 if (values.containsKey(external)) {
                     int no = lineOf.get(external);
-                    throw new ProfileException(file, no, external, Messages.format("profile.error.localAccount", where, no, external));
+                    faults.add(new ProfileException(file, no, external, Messages.format("profile.error.localAccount", where, no, external)));
                 }
             }
             if (kind == Environment.Kind.PRODUCTION) {
-                throw new ProfileException(file, lineOf.get("kind"), "kind", Messages.format("profile.error.productionLocal", where,
-                        lineOf.get("kind")));
+                faults.add(new ProfileException(file, lineOf.get("kind"), "kind", Messages.format("profile.error.productionLocal", where,
+                        lineOf.get("kind"))));
             }
         } else if (values.containsKey("data-dir")) {
             int no = lineOf.get("data-dir");
-            throw new ProfileException(file, no, "data-dir", Messages.format("profile.error.dataDirExternal", where, no));
+            faults.add(new ProfileException(file, no, "data-dir", Messages.format("profile.error.dataDirExternal", where, no)));
+        }
+        if (!faults.isEmpty()) {
+            throw ProfileException.all(faults);
         }
         Path dataDir = values.containsKey("data-dir") ? Path.of(values.get("data-dir")).toAbsolutePath() : null;
         return new Profile(file, new Environment(name, kind, colour), redis, jdbc, values.get("db-user"), values.get("password-env"),

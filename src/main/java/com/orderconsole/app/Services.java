@@ -104,7 +104,11 @@ public final class Services implements AutoCloseable {
         TransitionService bulkMoves = new TransitionService(clock, redis.orders().onOwnConnection(), db, rebuilder, rules, follower, audit, access);
         this.bulk = new BulkService(clock, redis.orders(), db, orders, bulkMoves, rules, access, follower, audit);
         this.auditView = new AuditService(db, rules);
-        this.metrics = new MetricsService(follower, queue, monitor, reconciliation, Alerts.Thresholds.fromSystemProperties());
+        this.metrics = new MetricsService(follower, queue, monitor, reconciliation, deadLetters, Alerts.Thresholds.fromSystemProperties(),
+                BuildInfo.version());
+        // The client libraries' own meters: HikariCP's pool tracker and Lettuce's command latency recorder.
+        db.recordPoolMetrics(metrics.registry());
+        clock.recordCommandLatency(metrics.registry());
         transitions.observe(metrics);
         sweeps.observe(metrics);
         bulkMoves.observe(metrics);

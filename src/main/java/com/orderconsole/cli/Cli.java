@@ -91,6 +91,21 @@ final class Cli {
         }
     }
 
+    /**
+     * --yes: nothing ({@code --yes} alone) or a whole number, the count the person confirms. Words, a sign or a fraction
+     * are a usage error (exit 2) naming the form, not a refusal by the environment.
+     */
+    static final class YesConverter implements ITypeConverter<String> {
+        @Override
+        public String convert(String value) {
+            String v = value.strip();
+            if (v.isEmpty() || v.chars().allMatch(c -> c >= '0' && c <= '9') && v.length() <= 18) {
+                return v;
+            }
+            throw new TypeConversionException(Messages.format("cli.yes.notCount", value));
+        }
+    }
+
     /** --redis: a Redis URI's form, checked before any server is asked (a malformed one is a usage error). */
     static final class RedisUriConverter implements ITypeConverter<String> {
         @Override

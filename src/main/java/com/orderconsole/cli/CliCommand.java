@@ -90,6 +90,7 @@ abstract class CliCommand implements Callable<Integer> {
         EngineConfig config;
         try {
             g.checkIdentity(actor);
+            announceEnvironment();
             config = adjust.apply(g.config(g.password()));
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), e.getMessage());
@@ -98,6 +99,16 @@ abstract class CliCommand implements Callable<Integer> {
         Operator signedIn = engine.operator();
         operator = actor == null ? signedIn : new Operator(actor, signedIn.role(), signedIn.local());
         return engine;
+    }
+
+    /**
+     * Names the environment on stderr as the run's first line ("[prod-eu] production · bulk"), before any password is
+     * asked or server started, so a person sees where the command works and a script's stdout stays one document.
+     */
+    void announceEnvironment() {
+        com.orderconsole.domain.Environment env = global().environment();
+        err().println(Messages.format("cli.environment", env.name(), Messages.get("env.kind." + env.kind().key()),
+                spec.qualifiedName(" ").replaceFirst("^\\S+ ", "")));
     }
 
     /** @return who acts in this run: set by {@link #engine(String)} */
@@ -137,11 +148,11 @@ abstract class CliCommand implements Callable<Integer> {
     }
 
     /**
-     * @return true when progress goes to stderr: a person at a terminal ({@code System.console()} present) and no
-     *     --json; scripts and pipes get no progress lines
+     * @return true when progress goes to stderr: when stderr is a terminal (a person watching it), whatever stdout is;
+     *     {@code 2>log} and pipes get no progress lines, {@code >file} and {@code --json} still show them
      */
     boolean showsProgress() {
-        return !json() && System.console() != null;
+        return global().stderrIsTerminal();
     }
 
     /**

@@ -19,7 +19,12 @@ public enum ExitCode {
      * A change on production was not confirmed: {@code --yes=COUNT} missing or naming another count, or the
      * terminal's y/N answered no. Nothing was changed.
      */
-    NOT_CONFIRMED(5, "not_confirmed");
+    NOT_CONFIRMED(5, "not_confirmed"),
+    /**
+     * {@code import}: the file had no good row (every row bad, or no data row), so nothing was imported; the bad rows are
+     * listed as for any import. A file with some good rows exits 0 and lists its bad ones.
+     */
+    NO_GOOD_ROW(6, "no_good_row");
 
     private final int code;
     private final String kind;
@@ -29,7 +34,7 @@ public enum ExitCode {
         this.kind = kind;
     }
 
-    /** @return the process exit status, 0 to 5 */
+    /** @return the process exit status, 0 to 6 */
     public int code() {
         return code;
     }

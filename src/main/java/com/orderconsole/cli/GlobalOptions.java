@@ -68,10 +68,25 @@ class GlobalOptions {
     @Option(scope = ScopeType.INHERIT, names = "--profile", paramLabel = "NAME", descriptionKey = "cli.option.profile")
     String profileName;
 
-    /** Null when not given, "" when given without a count ({@code --yes} alone: enough for the simulator on staging). */
+    /**
+     * Null when not given, "" when given without a count ({@code --yes} alone: enough for the simulator on staging); a count
+     * otherwise. Anything else ({@code --yes=abc}) is a usage error, not a refused confirmation.
+     */
     @Option(scope = ScopeType.INHERIT, names = "--yes", paramLabel = "COUNT", arity = "0..1", fallbackValue = "",
-            descriptionKey = "cli.opt.yes")
+            converter = Cli.YesConverter.class, descriptionKey = "cli.opt.yes")
     String yes;
+
+    /** Asked once per run whether stderr is a terminal (progress lines); tests give their own answer. */
+    java.util.function.BooleanSupplier stderrTerminal = () -> false;
+    private Boolean stderrIsTerminal;
+
+    /** @return whether this run's stderr is a terminal, asked once */
+    boolean stderrIsTerminal() {
+        if (stderrIsTerminal == null) {
+            stderrIsTerminal = stderrTerminal.getAsBoolean();
+        }
+        return stderrIsTerminal;
+    }
 
     /** The profile named by --profile, once read; null without one. */
     private Profile profile;

@@ -2,6 +2,8 @@ package com.orderconsole.cli;
 
 import com.orderconsole.app.Messages;
 import com.orderconsole.app.Engine;
+import com.orderconsole.app.ProductionGuard;
+import com.orderconsole.service.importer.OlistImporter;
 import com.orderconsole.domain.Operator;
 import com.orderconsole.service.importer.ImportProblem;
 import com.orderconsole.service.importer.ImportProgress;
@@ -14,7 +16,10 @@ import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
-/** {@code import --csv FILE}: imports Olist orders; bad rows are listed and skipped. */
+/**
+ * {@code import --csv FILE}: imports Olist orders; bad rows are listed and skipped. On production the file's row count
+ * is confirmed first ({@code --yes=ROWS}); a file with no good row exits {@link ExitCode#NO_GOOD_ROW}.
+ */
 @Command(name = "import")
 final class ImportCommand extends CliCommand {
     @Option(names = "--csv", required = true, paramLabel = "FILE", descriptionKey = "cli.opt.csv")
@@ -25,8 +30,10 @@ final class ImportCommand extends CliCommand {
         if (!Files.isRegularFile(csv)) {
             throw new IllegalArgumentException(Messages.format("cli.import.noFile", csv));
         }
+        long rows = OlistImporter.dataRows(csv);
         try (Engine engine = engine()) {
             Operator op = operator();
+            confirm(ProductionGuard.Action.IMPORT, rows, Messages.format("cli.import.what", rows, csv.getFileName().toString()));
             ImportReport r = engine.services().importer().importCsv(op, csv, progress());
             Map<String, Object> doc = new LinkedHashMap<>();
             doc.put("file", csv.toString());
@@ -41,8 +48,15 @@ final class ImportCommand extends CliCommand {
             for (ImportProblem p : r.problems()) {
                 text.append(Messages.format("cli.import.problem", p.line(), p.reason())).append(System.lineSeparator());
             }
+            boolean noGoodRow = r.imported() + r.skippedDuplicates() == 0;
+            if (noGoodRow) {
+                String why = Messages.format("cli.import.noGoodRow", csv.getFileName().toString(), r.rowsRead());
+                // The one document keeps the report (the bad rows) and says why the exit is not 0, as every --json failure does.
+                doc.putAll(OrderCli.errorDocument(why, ExitCode.NO_GOOD_ROW, ExitCode.NO_GOOD_ROW.kind()));
+                err().println(Messages.format("cli.error", why));
+            }
             emit(doc, text.toString());
-            return ExitCode.OK.code();
+            return noGoodRow ? ExitCode.NO_GOOD_ROW.code() : ExitCode.OK.code();
         }
     }
 

@@ -29,6 +29,7 @@ final class MigrateCommand extends CliCommand {
             if (g.jdbcUrl == null) {
                 throw new IllegalArgumentException(Messages.get("cli.migrate.noJdbc"));
             }
+            announceEnvironment();
             password = g.password();
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), e.getMessage());

@@ -157,7 +157,17 @@ public final class OrderCli {
         return run(new Root(out, err, (java.util.function.Consumer<ConsoleStart>) null, PasswordPrompt.TERMINAL, yes, true), args);
     }
 
+    /** As {@link #runOnLocalServers(String[], PrintStream, PrintStream)}, with {@code err} taken for a terminal or not. */
+    static int runOnLocalServers(String[] args, PrintStream out, PrintStream err, boolean errIsTerminal) {
+        Root root = new Root(out, err, (java.util.function.Consumer<ConsoleStart>) null, PasswordPrompt.TERMINAL, question -> null, true);
+        root.stderrTerminal = () -> errIsTerminal;
+        return run(root, args);
+    }
+
     private static int run(Root root, String[] args) {
+        if (root.out == System.out && root.err == System.err) {
+            root.stderrTerminal = StderrTerminal::check;
+        }
         PrintStream out = root.out;
         PrintStream err = root.err;
         if (System.getProperty(LOG_LEVEL_PROPERTY) == null) {
@@ -182,6 +192,10 @@ public final class OrderCli {
         cl.setErr(new PrintWriter(err, true, StandardCharsets.UTF_8));
         cl.setParameterExceptionHandler((ex, a) -> {
             err.println(Messages.format("cli.error", ex.getMessage()));
+            if (ex instanceof CommandLine.UnmatchedArgumentException u && !u.getSuggestions().isEmpty()) {
+                // picocli's own nearest names ("trasition" -> transition, "--reson" -> --reason)
+                err.println(Messages.format("cli.usage.suggest", String.join(", ", u.getSuggestions())));
+            }
             CommandLine c = ex.getCommandLine();
             err.println(Messages.format("cli.usage.hint", c.getCommandSpec().qualifiedName()));
             return jsonError(json, out, ex.getMessage(), ExitCode.USAGE, ExitCode.USAGE.kind());
@@ -252,11 +266,11 @@ public final class OrderCli {
 
     /** The top command: global options; subcommands do the work. */
     @Command(name = "order-console", scope = ScopeType.INHERIT, mixinStandardHelpOptions = true,
-            version = "order-console 0.1.0",
-            subcommands = {ImportCommand.class, CreateCommand.class, TransitionCommand.class, ShowCommand.class,
-                    SweepCommand.class, FollowerCommand.class, ReconcileCommand.class, StatsCommand.class, RulesCommand.class,
+            versionProvider = VersionProvider.class,
+            subcommands = {CommandLine.HelpCommand.class, ImportCommand.class, CreateCommand.class, TransitionCommand.class, ShowCommand.class,
+                    SweepCommand.class, QueueCommand.class, FollowerCommand.class, ReconcileCommand.class, StatsCommand.class, RulesCommand.class,
                     DeadLettersCommand.class, MigrateCommand.class, BulkCommand.class, AuditCommand.class,
-                    ServeCommand.class, TrafficCommand.class, CompletionCommand.class, ManCommand.class})
+                    ServeCommand.class, TrafficCommand.class, CompletionCommand.class, ManCommand.class, InstallCommand.class})
     static final class Root extends GlobalOptions implements Runnable {
         private final java.util.function.Consumer<ConsoleStart> openConsole;
 

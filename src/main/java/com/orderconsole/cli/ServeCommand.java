@@ -23,8 +23,9 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * {@code serve}: what a server runs, with no window: the cancel sweeper, the MySQL follower and
- * maintenance, the metrics endpoint in Prometheus text format on a loopback port, and the alert
- * thresholds checked every 5 s (logged at WARN when an incident begins, INFO when it clears). Logs to
+ * maintenance, the metrics endpoint in Prometheus text format (loopback unless {@code --metrics-bind} says another
+ * address), and the alert thresholds checked every 5 s, Redis or MySQL not answering among them (logged at WARN when an
+ * incident begins, INFO when it clears). Logs to
  * stderr and to the data directory's log file. Stops in order on SIGTERM or Ctrl+C and exits 0.
  */
 @Command(name = "serve")
@@ -36,6 +37,10 @@ final class ServeCommand extends CliCommand {
     @Option(names = "--metrics-port", paramLabel = "PORT", defaultValue = "9464", descriptionKey = "cli.serve.option.port")
     int port;
 
+    /** Where the metrics endpoint listens: loopback unless a Prometheus on another host must reach it. */
+    @Option(names = "--metrics-bind", paramLabel = "ADDR", defaultValue = "127.0.0.1", descriptionKey = "cli.serve.option.bind")
+    String bind;
+
     @Option(names = "--reconcile-every", paramLabel = "DURATION", converter = Cli.DurationConverter.class,
             descriptionKey = "cli.serve.option.reconcile")
     Duration reconcileEvery;
@@ -44,6 +49,12 @@ final class ServeCommand extends CliCommand {
     public Integer call() {
         if (port < 0 || port > 65535) {
             throw new picocli.CommandLine.ParameterException(spec.commandLine(), Messages.format("cli.serve.badPort", port));
+        }
+        java.net.InetAddress bindAddress;
+        try {
+            bindAddress = java.net.InetAddress.getByName(bind.strip());
+        } catch (java.net.UnknownHostException | SecurityException e) {
+            throw new picocli.CommandLine.ParameterException(spec.commandLine(), Messages.format("cli.serve.badBind", bind));
         }
         CountDownLatch stop = new CountDownLatch(1);
         Termination.onTerminate(stop::countDown);
@@ -63,9 +74,10 @@ final class ServeCommand extends CliCommand {
                 err().println(Messages.format("cli.serve.notFollower", operator().name(), Follower.SERVICE_ROLE));
                 return ExitCode.FAILED.code();
             }
-            int bound = s.metrics().startEndpoint(port);
-            String url = "http://127.0.0.1:" + bound + "/metrics";
-            jobs.scheduleWithFixedDelay(() -> checkAlerts(s), ALERT_PERIOD.toMillis(), ALERT_PERIOD.toMillis(), TimeUnit.MILLISECONDS);
+            int bound = s.metrics().startEndpoint(bindAddress, port);
+            String host = bindAddress.getHostAddress();
+            String url = "http://" + (host.contains(":") ? "[" + host + "]" : host) + ":" + bound + "/metrics"; // i18n-ok: a URL
+            jobs.scheduleWithFixedDelay(() -> checkAlerts(s), 0, ALERT_PERIOD.toMillis(), TimeUnit.MILLISECONDS);
             if (reconcileEvery != null) {
                 jobs.scheduleWithFixedDelay(() -> reconcile(s), 0, reconcileEvery.toMillis(), TimeUnit.MILLISECONDS);
             }
@@ -95,6 +107,14 @@ final class ServeCommand extends CliCommand {
 
     private static void checkAlerts(Services s) {
         try {
+            // A store that stops answering is an incident of its own: the figure alerts below say nothing while Redis is down.
+            for (com.orderconsole.service.metrics.MetricsService.StoreChange c : s.metrics().checkStores()) {
+                if (c.up()) {
+                    log.info("alert {}_DOWN cleared: {} answers again", c.store().toUpperCase(java.util.Locale.ROOT), c.store()); // i18n-ok: log
+                } else {
+                    log.warn("alert {}_DOWN: {}", c.store().toUpperCase(java.util.Locale.ROOT), c.reason()); // i18n-ok: log
+                }
+            }
             for (Alert a : s.metrics().checkAlerts()) {
                 if (a.raised()) {
                     log.warn("alert {}: {} (threshold {})", a.kind(), figure(a.value()), figure(a.threshold())); // i18n-ok: log

@@ -344,11 +344,26 @@ public final class RedisConnection implements AutoCloseable {
         }
     }
 
+    /**
+     * Starts recording every command's latency into the registry, for this connection and every other one of its client
+     * (Lettuce's Micrometer timers {@code lettuce.command.firstresponse} and {@code lettuce.command.completion}, by command
+     * and server). Nothing when the client was not built by {@link RedisConnector} (a test's own).
+     *
+     * @param registry the process's meter registry
+     */
+    public void recordCommandLatency(io.micrometer.core.instrument.MeterRegistry registry) {
+        if (client.getResources().commandLatencyRecorder() instanceof LatencySwitch s) {
+            s.recordTo(registry);
+        }
+    }
+
     @Override
     public void close() {
         connection.close();
         if (ownsClient) {
             client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
+            // The connector gave the client resources of its own (the latency recorder): the client leaves them running.
+            client.getResources().shutdown(0, 2, java.util.concurrent.TimeUnit.SECONDS);
         }
     }
 }

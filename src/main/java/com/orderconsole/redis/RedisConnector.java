@@ -49,7 +49,7 @@ final class RedisConnector {
     static RedisConnection connect(String uri, Duration commandTimeout) {
         RedisURI redisUri = parse(uri);
         redisUri.setTimeout(commandTimeout);
-        RedisClient client = RedisClient.create(redisUri);
+        RedisClient client = RedisClient.create(resources(), redisUri);
         client.setOptions(ClientOptions.builder()
                 .autoReconnect(true)
                 // Fail fast while disconnected instead of queueing commands for a server that is gone.
@@ -72,6 +72,7 @@ final class RedisConnector {
             }
         } catch (RedisException e) {
             client.shutdown();
+            client.getResources().shutdown();
             if (String.valueOf(RedisFailures.rootMessage(e)).contains("SELECT is not allowed in cluster mode")) {
                 // The connection selects the URI's database first, which a cluster node refuses.
                 throw onlyDatabaseZero(where, redisUri.getDatabase());
@@ -84,6 +85,14 @@ final class RedisConnector {
             // A read-only session's Redis user may not touch scripts (ACL -@scripting); it can still read.
         }
         return redis;
+    }
+
+    /**
+     * @return the client's own resources (threads, timers) with a command latency recorder that starts recording when the
+     *     metrics are bound ({@link RedisConnection#recordCommandLatency}); shut down with the client
+     */
+    private static io.lettuce.core.resource.ClientResources resources() {
+        return io.lettuce.core.resource.DefaultClientResources.builder().commandLatencyRecorder(new LatencySwitch()).build();
     }
 
     private static IllegalArgumentException onlyDatabaseZero(String where, int database) {
@@ -105,7 +114,7 @@ final class RedisConnector {
     }
 
     private static RedisConnection connectCluster(RedisURI seed, Duration commandTimeout, String where) {
-        RedisClusterClient client = RedisClusterClient.create(seed);
+        RedisClusterClient client = RedisClusterClient.create(resources(), seed);
         client.setOptions(ClusterClientOptions.builder()
                 .autoReconnect(true)
                 // Not REJECT_COMMANDS: the cluster client opens a master's connection when its first command
@@ -126,6 +135,7 @@ final class RedisConnector {
             return new RedisConnection(client, client.connect(), commandTimeout, where + " (cluster)", true);
         } catch (RedisException e) {
             client.shutdown();
+            client.getResources().shutdown();
             throw e;
         }
     }

@@ -133,6 +133,20 @@ class ProfilesTest {
     }
 
     @Test
+    void everyFaultOfAFileIsReportedAtOnce() throws IOException {
+        write("many", "kind = prod\ncolour = red\nhost = x\nredis = redis://r:6379\n");
+        assertThatThrownBy(() -> Profiles.load(dir, "many")).isInstanceOfSatisfying(ProfileException.class, e -> {
+            assertThat(e.faults()).hasSize(4);
+            assertThat(e.faults().get(0)).startsWith("many.properties line 3, field 'host': unknown field");
+            assertThat(e.faults().get(1)).startsWith("many.properties line 1, field 'kind': unknown environment kind 'prod'");
+            assertThat(e.faults().get(2)).startsWith("many.properties line 2, field 'colour': 'red' is not a colour");
+            assertThat(e.faults().get(3)).startsWith("many.properties: field 'redis' is given without 'jdbc'");
+            assertThat(e.line()).as("the first fault's line").isEqualTo(3);
+            assertThat(e.getMessage()).startsWith("the profile has 4 faults:").contains(e.faults().get(0)).contains(e.faults().get(3));
+        });
+    }
+
+    @Test
     void aMissingProfileNamesThoseThereAre() throws IOException {
         write("dev", "kind = dev\n");
         write("staging", "kind = staging\nredis = redis://r:6379\njdbc = jdbc:mysql://m:3306/o\n");

@@ -76,6 +76,23 @@ class OrderCliTest {
     }
 
     @Test
+    void anImportWithNoGoodRowExitsSixWithTheBadRowsListed(@TempDir Path dir) throws Exception {
+        Path csv = dir.resolve("bad.csv");
+        Files.writeString(csv, String.join("\n", HEADER, ",c1,shipped,10/2/2017 10:56,,,,", "bad id!,c2,shipped,10/2/2017 10:56,,,,") + "\n");
+
+        Run r = cli("import", "--csv", csv.toString());
+        assertThat(r.code()).as(r.err()).isEqualTo(ExitCode.NO_GOOD_ROW.code()).isEqualTo(6);
+        assertThat(r.out()).contains("line 2: order_id is empty");
+        assertThat(r.err()).contains("bad.csv has no good row: nothing was imported (all 2 rows are bad).");
+
+        Run json = cli("import", "--csv", csv.toString(), "--json");
+        assertThat(json.code()).isEqualTo(6);
+        assertThat(json.json().get("badRows").asInt()).isEqualTo(2);
+        assertThat(json.json().get("error").get("kind").asText()).isEqualTo("no_good_row");
+        assertThat(json.json().get("exit").asInt()).isEqualTo(6);
+    }
+
+    @Test
     void importOfAMissingFileFailsAndWithoutCsvIsAUsageError(@TempDir Path dir) {
         Run missing = cli("import", "--csv", dir.resolve("nope.csv").toString());
         assertThat(missing.code()).isEqualTo(ExitCode.FAILED.code());

@@ -218,4 +218,32 @@ class ProductionGuardCliTest {
         assertThat(letter.code()).as(letter.err()).isEqualTo(ExitCode.NOT_CONFIRMED.code());
         assertThat(letter.err()).contains("retry dead letter 1").contains("--yes=1");
     }
+
+    private static final String OLIST_HEADER = "order_id,customer_id,order_status,order_purchase_timestamp,order_approved_at,"
+            + "order_delivered_carrier_date,order_delivered_customer_date,order_estimated_delivery_date";
+
+    @Test
+    void anImportOnProductionNeedsItsRowCountConfirmedAndWithoutItImportsNothing() throws IOException {
+        Path csv = dir.resolve("olist.csv");
+        Files.writeString(csv, String.join("\n", OLIST_HEADER,
+                "pi-1,c1,shipped,2018-06-04 16:44:48,2018-06-05 04:31:18,2018-06-05 14:32:00,,2018-06-28 00:00:00",
+                "pi-2,c2,shipped,2018-06-04 16:44:48,2018-06-05 04:31:18,2018-06-05 14:32:00,,2018-06-28 00:00:00",
+                "pi-3,c3,invoiced,2017-04-11 12:22:08,2017-04-13 13:25:17,,,2017-05-09 00:00:00") + "\n");
+
+        CliRunner.Run refused = cli("import", "--csv", csv.toString(), "--profile", "production");
+        assertThat(refused.code()).as(refused.err()).isEqualTo(ExitCode.NOT_CONFIRMED.code());
+        assertThat(refused.err()).contains("import 3 rows from olist.csv").contains("--yes=3").contains("Nothing was changed");
+        assertThat(s.monitor().mysqlCounts().values().stream().mapToLong(Long::longValue).sum()).as("no order imported").isZero();
+
+        CliRunner.Run wrong = cli("import", "--csv", csv.toString(), "--profile", "production", "--yes=4998");
+        assertThat(wrong.code()).as(wrong.err()).isEqualTo(ExitCode.NOT_CONFIRMED.code());
+        assertThat(s.monitor().mysqlCounts().values().stream().mapToLong(Long::longValue).sum()).isZero();
+
+        CliRunner.Run ok = cli("import", "--csv", csv.toString(), "--profile", "production", "--yes=3");
+        assertThat(ok.code()).as(ok.err()).isZero();
+        assertThat(status("pi-3")).isEqualTo(OrderStatus.WAIT_SHIP);
+
+        CliRunner.Run staging = cli("import", "--csv", csv.toString(), "--profile", "staging");
+        assertThat(staging.code()).as("staging imports without a count").isZero();
+    }
 }

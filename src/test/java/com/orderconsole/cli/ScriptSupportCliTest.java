@@ -65,16 +65,55 @@ class ScriptSupportCliTest {
 
     @Test
     void theManPagesCoverEveryCommandWithItsOptionsAndExitCodes(@TempDir Path dir) throws Exception {
-        CliRunner.Run top = raw("man");
+        CliRunner.Run top = raw("man", "--format", "asciidoc");
         assertThat(top.code()).as(top.err()).isZero();
         assertThat(top.out()).contains("= order-console(1)").contains("bulk").contains("Exit codes");
 
         Path pages = dir.resolve("man");
-        CliRunner.Run all = raw("man", "--out", pages.toString(), "--json");
+        CliRunner.Run all = raw("man", "--format", "asciidoc", "--out", pages.toString(), "--json");
         assertThat(all.code()).as(all.err()).isZero();
         assertThat(pages.resolve("order-console.adoc")).exists();
         String bulk = Files.readString(pages.resolve("order-console-bulk.adoc"));
         assertThat(bulk).contains("--yes").contains("--dry-run").contains("reconcile found disagreements");
         assertThat(all.json().get("pages").size()).isGreaterThan(15);
+    }
+
+    @Test
+    void theManPagesAreRoffThatManShowsWithoutWarnings(@TempDir Path dir) throws Exception {
+        Path pages = dir.resolve("man1");
+        CliRunner.Run all = raw("man", "--out", pages.toString(), "--json");
+        assertThat(all.code()).as(all.err()).isZero();
+        assertThat(all.json().get("pages").size()).isGreaterThan(15);
+        String bulk = Files.readString(pages.resolve("order-console-bulk.1"));
+        assertThat(bulk).startsWith(".TH \"ORDER-CONSOLE-BULK\" 1").contains(".SH OPTIONS").contains("\\-\\-yes");
+
+        // groff as man runs it: -ww reports every warning (a bad request, an unknown escape) on stderr.
+        Process p = new ProcessBuilder("groff", "-man", "-Tutf8", "-ww", pages.resolve("order-console-bulk.1").toString())
+                .redirectError(ProcessBuilder.Redirect.PIPE).start();
+        String shown = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).replaceAll(".\b", "");
+        String warnings = new String(p.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(p.waitFor(30, TimeUnit.SECONDS)).isTrue();
+        assertThat(warnings).isEmpty();
+        assertThat(shown).contains("NAME").contains("order-console-bulk").contains("--yes").contains("EXIT STATUS")
+                .contains("reconcile found disagreements");
+    }
+
+    @Test
+    void installGivesAJavaJarUserTheCommandItsCompletionAndItsManPages(@TempDir Path dir) throws Exception {
+        CliRunner.Run r = raw("install", "--prefix", dir.toString(), "--json");
+        assertThat(r.code()).as(r.err()).isZero();
+        Path launcher = dir.resolve("bin/order-console");
+        assertThat(Files.isExecutable(launcher)).isTrue();
+        assertThat(dir.resolve("share/man/man1/order-console.1")).exists();
+        assertThat(dir.resolve("share/man/man1/order-console-transition.1")).exists();
+
+        Path completion = dir.resolve("share/bash-completion/completions/order-console");
+        assertThat(complete(completion, "order-console", "tra")).contains("transition", "traffic");
+
+        Process p = new ProcessBuilder(launcher.toString(), "--version").redirectErrorStream(true).start();
+        String version = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
+        assertThat(p.exitValue()).as(version).isZero();
+        assertThat(version).startsWith("order-console " + com.orderconsole.app.BuildInfo.version()).doesNotContain("unknown");
     }
 }

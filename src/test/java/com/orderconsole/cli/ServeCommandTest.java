@@ -31,7 +31,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 @Slow
 class ServeCommandTest {
-    private static final Pattern URL = Pattern.compile("http://127\\.0\\.0\\.1:(\\d+)/metrics");
+    /** The URL serve prints: on the address --metrics-bind gave (127.0.0.2, a loopback address other than the default). */
+    private static final Pattern URL = Pattern.compile("http://127\\.0\\.0\\.2:(\\d+)/metrics");
 
     /** A child JVM running the launcher with these arguments, output merged; headless JavaFX for the console. */
     private static Process launcher(String... args) throws java.io.IOException {
@@ -92,7 +93,7 @@ class ServeCommandTest {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         ProcessBuilder pb = new ProcessBuilder(java, "-Xmx512m", "-Duser.language=en", "-Duser.country=US", "-Djava.io.tmpdir=" + System.getProperty("java.io.tmpdir"),
                 "-cp", System.getProperty("java.class.path"), "com.orderconsole.Launcher",
-                "serve", "--data-dir", dataDir.toString(), "--metrics-port", "0");
+                "serve", "--data-dir", dataDir.toString(), "--metrics-port", "0", "--metrics-bind", "127.0.0.2");
         pb.redirectErrorStream(true);
         Process p = pb.start();
         List<String> lines = Collections.synchronizedList(new ArrayList<>());
@@ -114,7 +115,8 @@ class ServeCommandTest {
         reader.start();
         try {
             int bound = port.get(240, TimeUnit.SECONDS);
-            HttpResponse<String> r = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + bound
+            // --metrics-bind (issue 34): the endpoint listens on the address given, a loopback one here.
+            HttpResponse<String> r = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create("http://127.0.0.2:" + bound
                     + "/metrics")).timeout(Duration.ofSeconds(20)).build(), HttpResponse.BodyHandlers.ofString());
             assertThat(r.statusCode()).isEqualTo(200);
             assertThat(r.body()).contains("orderconsole_queue_depth ").contains("orderconsole_sync_backlog ")
@@ -130,6 +132,7 @@ class ServeCommandTest {
             assertThat(out).contains("received SIGTERM").contains("engine stopped")
                     .contains("Stopped: background jobs, connections and embedded servers closed.");
             assertThat(out).as("no stack trace").doesNotContain("Exception").doesNotContain("\tat ");
+            assertThat(lines.get(0)).as("the environment first").isEqualTo("[local] local · serve");
             String log = Files.readString(dataDir.resolve("logs").resolve("order-console.log"), StandardCharsets.UTF_8);
             assertThat(log).as("the rolling log file of the data directory").contains("serve started").contains("engine stopped");
         } finally {

@@ -401,6 +401,11 @@ public final class Follower implements AutoCloseable {
         return backlog.fenceHolds(bucket, epoch);
     }
 
+    /** @return outbox entries this process's follower applied to MySQL since it started (the applied-total metric) */
+    public long appliedTotal() {
+        return applied.get();
+    }
+
     /**
      * The MySQL half of {@link #status()}: how far MySQL has applied each bucket's outbox (its sync cursor). Blocks
      * while MySQL does not answer (up to the socket timeout), so a caller that must answer at once (the metrics

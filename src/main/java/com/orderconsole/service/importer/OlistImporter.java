@@ -137,6 +137,21 @@ public final class OlistImporter {
         }
     }
 
+    /**
+     * The count an import of the file would be confirmed with on production, read before anything is imported.
+     *
+     * @param csv the file
+     * @return its lines minus the header: the data rows when no field holds a line break
+     * @throws UncheckedIOException when the file cannot be read
+     */
+    public static long dataRows(Path csv) {
+        try {
+            return dataLines(csv);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read " + csv + ": " + e.getMessage(), e);
+        }
+    }
+
     /** @return lines of the file minus the header: the row count when no field holds a line break */
     private static long dataLines(Path csv) throws IOException {
         long lines = 0;

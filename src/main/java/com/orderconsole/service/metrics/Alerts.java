@@ -17,7 +17,7 @@ import java.util.Map;
  * <p>Defaults: sync lag 30 s (the follower's own backlog warning starts at 10 s; 30 s means MySQL is
  * really behind), oldest overdue 60 s (the sweeper runs every second), rejection rate 50 % of at
  * least 20 attempts in the last 60 s (late payments after a cancel are normal, a majority is not),
- * sweeper silent 10 s (as the health check). Each can be set by a system property (seconds unless named):
+ * sweeper silent 10 s (as the health check; when no sweeper ever ticked, silent since the first reading judged). Each can be set by a system property (seconds unless named):
  * {@code orderconsole.alert.syncLagSeconds}, {@code orderconsole.alert.overdueSeconds},
  * {@code orderconsole.alert.rejectionRate} (0..1), {@code orderconsole.alert.minAttempts},
  * {@code orderconsole.alert.sweeperSilentSeconds}.
@@ -72,6 +72,8 @@ public final class Alerts {
     private final Map<Alert.Kind, Boolean> open = new EnumMap<>(Alert.Kind.class);
     /** (time ms, applied total, rejected total) of recent readings, for the rate over the window. */
     private final Deque<long[]> recent = new ArrayDeque<>();
+    /** Redis time of the first reading judged, ms; -1 before it. */
+    private long firstJudgedMs = -1;
 
     /** @param limits the thresholds */
     public Alerts(Thresholds limits) {
@@ -96,7 +98,13 @@ public final class Alerts {
             judge(changes, Alert.Kind.SYNC_LAG, r.syncLagMs() / 1000.0, limits.syncLagSeconds(), r.atMs());
         }
         judge(changes, Alert.Kind.OLDEST_OVERDUE, r.oldestOverdueMs() / 1000.0, limits.oldestOverdueSeconds(), r.atMs());
-        double silent = r.sweeperPaused() || r.sweeperTickAgeMs() < 0 ? 0 : r.sweeperTickAgeMs() / 1000.0;
+        if (firstJudgedMs < 0) {
+            firstJudgedMs = r.atMs();
+        }
+        // No sweeper ever ticked: silent for as long as this process has watched, so a system where none runs is
+        // reported once the threshold has passed instead of never.
+        long tickAge = r.sweeperTickAgeMs() < 0 ? r.atMs() - firstJudgedMs : r.sweeperTickAgeMs();
+        double silent = r.sweeperPaused() ? 0 : tickAge / 1000.0;
         judge(changes, Alert.Kind.SWEEPER_STALLED, silent, limits.sweeperSilentSeconds(), r.atMs());
         recent.addLast(new long[]{r.atMs(), r.applied(), r.rejected()});
         while (recent.size() > 1 && recent.peekFirst()[0] < r.atMs() - limits.windowMs()) {

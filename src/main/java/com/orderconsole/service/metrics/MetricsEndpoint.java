@@ -21,8 +21,8 @@ import java.util.concurrent.Executors;
 import java.util.function.Supplier;
 
 /**
- * The scrape endpoint on the loopback interface only (a monitoring agent on the same host, or a tunnel, reads it;
- * nothing is exposed to the network): {@code /metrics} in the Prometheus text format (OpenMetrics and gzip when the
+ * The scrape endpoint, on the loopback interface unless told another address ({@code serve --metrics-bind}: a
+ * Prometheus on another host, or a container's own interface): {@code /metrics} in the Prometheus text format (OpenMetrics and gzip when the
  * scraper asks), served by the Prometheus client's own exporter, and {@code /health}: 200 when the latest readings of
  * Redis and MySQL are fresh and OK, 503 otherwise, with a JSON body giving the reasons. Neither waits on a server:
  * both show the background sampler's latest reading. Two daemon threads, so a slow client does not hold the other.
@@ -37,14 +37,21 @@ final class MetricsEndpoint {
         this.server = server;
     }
 
+    /** As {@link #start(InetAddress, int, PrometheusRegistry, Supplier, Supplier)} on the loopback address. */
+    static MetricsEndpoint start(int port, PrometheusRegistry registry, Supplier<Reading> reading, Supplier<List<Alert.Kind>> incidents) {
+        return start(InetAddress.getLoopbackAddress(), port, registry, reading, incidents);
+    }
+
     /**
-     * @param port TCP port on 127.0.0.1, 0 for any free one
+     * @param bind the address to listen on (loopback by default; 0.0.0.0 for every interface)
+     * @param port TCP port, 0 for any free one
      * @param registry the meters served at /metrics
      * @param reading the latest reading, for /health (must not wait on a server)
      * @param incidents the alert incidents open now, listed in /health
      * @throws UncheckedIOException when the port cannot be bound, naming it
      */
-    static MetricsEndpoint start(int port, PrometheusRegistry registry, Supplier<Reading> reading, Supplier<List<Alert.Kind>> incidents) {
+    static MetricsEndpoint start(InetAddress bind, int port, PrometheusRegistry registry, Supplier<Reading> reading,
+                                 Supplier<List<Alert.Kind>> incidents) {
         ExecutorService executor = Executors.newFixedThreadPool(2, r -> {
             Thread t = new Thread(r, "metrics-endpoint");
             t.setDaemon(true);
@@ -52,14 +59,18 @@ final class MetricsEndpoint {
         });
         HTTPServer server;
         try {
-            server = HTTPServer.builder().inetAddress(InetAddress.getLoopbackAddress()).port(port).registry(registry)
+            server = HTTPServer.builder().inetAddress(bind).port(port).registry(registry)
                     .executorService(executor).registerHealthHandler(false)
                     .defaultHandler(ex -> route(ex, reading, incidents)).buildAndStart();
         } catch (IOException e) {
             executor.shutdownNow();
-            throw new UncheckedIOException("cannot serve metrics on 127.0.0.1:" + port + ": " + e.getMessage(), e);
+            throw new UncheckedIOException("cannot serve metrics on " + hostPort(bind, port) + ": " + e.getMessage(), e);
         }
-        log.info("serving metrics at http://127.0.0.1:{}/metrics and health at /health", server.getPort());
+        log.info("serving metrics at http://{}/metrics and health at /health", hostPort(bind, server.getPort()));
+        if (!bind.isLoopbackAddress()) {
+            log.warn("the metrics endpoint listens on {}, beyond this host: /metrics and /health show counts and server state, "
+                    + "no order data; limit who may reach the port", bind.getHostAddress());
+        }
         return new MetricsEndpoint(server);
     }
 
@@ -99,6 +110,12 @@ final class MetricsEndpoint {
                 out.write(bytes);
             }
         }
+    }
+
+    /** @return "host:port" as a URL writes it (an IPv6 address in brackets) */
+    static String hostPort(InetAddress bind, int port) {
+        String host = bind.getHostAddress();
+        return (host.contains(":") ? "[" + host + "]" : host) + ":" + port;
     }
 
     /** @return the port listened on */

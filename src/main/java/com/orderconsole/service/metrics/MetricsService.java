@@ -16,7 +16,13 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.Timer;
+import com.orderconsole.service.deadletter.DeadLetterService;
+import io.micrometer.core.instrument.binder.jvm.ClassLoaderMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmInfoMetrics;
 import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
+import io.micrometer.core.instrument.binder.system.FileDescriptorMetrics;
+import io.micrometer.core.instrument.binder.system.UptimeMetrics;
 import io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics;
 import io.micrometer.core.instrument.binder.system.ProcessorMetrics;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
@@ -44,15 +50,21 @@ import java.util.function.ToDoubleFunction;
  * <li>{@code orderconsole_sync_lag_seconds}, {@code orderconsole_sync_backlog}: the MySQL follower's lag
  *     (age of the oldest outbox entry not in MySQL) and entries waiting; measured against positions up to one
  *     sample period old, so while the follower keeps up they may read up to about a second high</li>
- * <li>{@code orderconsole_sweeper_tick_age_seconds}: time since any cancel sweeper ticked (NaN: never);
- *     {@code orderconsole_sweeper_paused}: 1 while sweeping is paused</li>
+ * <li>{@code orderconsole_sweeper_tick_age_seconds}: time since a cancel sweeper last finished a tick that did its work
+ *     (swept every bucket, or obeyed a pause; a tick that could not sweep, e.g. with MySQL down under its fence, does not
+ *     count); NaN when none ever did; {@code orderconsole_sweeper_paused}: 1 while sweeping is paused</li>
  * <li>{@code orderconsole_queue_depth}, {@code orderconsole_queue_overdue},
  *     {@code orderconsole_queue_oldest_overdue_seconds}: the cancel queue</li>
  * <li>{@code orderconsole_reconciliation_findings{category}}: findings of this process's last full compare (NaN: none yet)</li>
  * <li>{@code orderconsole_store_up{store}}: 1 when the latest sample of Redis (store="redis") or MySQL
  *     (store="mysql") succeeded and is fresh; {@code orderconsole_reading_ok}: 1 when both are</li>
+ * <li>{@code orderconsole_dead_letters_open}: dead letters waiting for a person (read from MySQL; NaN while it is not OK)</li>
+ * <li>{@code orderconsole_follower_applied_total}: outbox entries this process's follower applied to MySQL</li>
+ * <li>{@code orderconsole_build_info{version,java}}: 1, the labels say which build runs</li>
  * </ul>
- * plus the JVM's memory, threads and CPU.
+ * plus Micrometer's binders: the process's start time and uptime ({@code process_start_time_seconds}), the JVM's memory,
+ * GC pauses, threads, classes and CPU, open file descriptors; the connection pool (HikariCP's tracker, {@code hikaricp_*})
+ * and Redis command latency (Lettuce's recorder, {@code lettuce_command_*}) once the wiring has bound them to {@link #registry()}.
  *
  * <p>Scrapes, alerts and {@code /health} never touch a server: a background sampler reads Redis and MySQL on two
  * threads of their own every {@value #SAMPLE_PERIOD_MS} ms (a hung MySQL blocks only its thread, up to the socket
@@ -77,6 +89,8 @@ public final class MetricsService implements TransitionObserver, AutoCloseable {
     private final QueueService queue;
     private final MonitorService monitor;
     private final ReconciliationService reconciliation;
+    private final DeadLetterService deadLetters;
+    private final JvmGcMetrics gc = new JvmGcMetrics();
     private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     private final Map<ResultCode, Counter> byCode = new EnumMap<>(ResultCode.class);
     private final Counter failed;
@@ -99,11 +113,23 @@ public final class MetricsService implements TransitionObserver, AutoCloseable {
      * The applied positions MySQL last gave and when (0: never), and why the latest attempt failed (null when it did
      * not). While MySQL hangs no attempt ends: the success only grows old.
      */
-    private record MySqlSample(AppliedPositions positions, long okAtNanos, String error) { }
+    private record MySqlSample(AppliedPositions positions, long deadLettersOpen, long okAtNanos, String error) { }
 
-    /** Built by the wiring ({@code app.Services}); registers every meter. */
+    /** As the full constructor, without dead letters (the gauge reads NaN) and with the version unknown. */
     public MetricsService(Follower follower, QueueService queue, MonitorService monitor, ReconciliationService reconciliation,
                           Alerts.Thresholds thresholds) {
+        this(follower, queue, monitor, reconciliation, null, thresholds, "unknown");
+    }
+
+    /**
+     * Built by the wiring ({@code app.Services}); registers every meter.
+     *
+     * @param deadLetters counted on the MySQL sampler's thread, or null for none
+     * @param version the build's version, the label of {@code orderconsole_build_info}
+     */
+    public MetricsService(Follower follower, QueueService queue, MonitorService monitor, ReconciliationService reconciliation,
+                          DeadLetterService deadLetters, Alerts.Thresholds thresholds, String version) {
+        this.deadLetters = deadLetters;
         this.follower = follower;
         this.queue = queue;
         this.monitor = monitor;
@@ -153,9 +179,32 @@ public final class MetricsService implements TransitionObserver, AutoCloseable {
                 .description("1 when the latest sample of the store succeeded and is fresh").tag("store", "mysql").register(registry);
         Gauge.builder("orderconsole.reading.ok", this, m -> m.reading().ok() ? 1 : 0)
                 .description("1 when the latest samples of Redis and MySQL succeeded and are fresh").register(registry);
+        Gauge.builder("orderconsole.dead.letters.open", this, m -> {
+                    MySqlSample sample = m.mysqlSample;
+                    return m.reading().mysqlOk() && sample != null && sample.deadLettersOpen() >= 0 ? sample.deadLettersOpen() : Double.NaN;
+                }).description("dead letters waiting for a person (retry or discard), read from MySQL").register(registry);
+        FunctionCounter.builder("orderconsole.follower.applied", follower, Follower::appliedTotal)
+                .description("outbox entries this process's MySQL follower applied since it started").register(registry);
+        Gauge.builder("orderconsole.build.info", () -> 1).description("the build that runs, in its labels")
+                .tags("version", version, "java", System.getProperty("java.version", "unknown")).register(registry);
+        new UptimeMetrics().bindTo(registry);
+        new JvmInfoMetrics().bindTo(registry);
         new JvmMemoryMetrics().bindTo(registry);
+        gc.bindTo(registry);
         new JvmThreadMetrics().bindTo(registry);
+        new ClassLoaderMetrics().bindTo(registry);
         new ProcessorMetrics().bindTo(registry);
+        new FileDescriptorMetrics().bindTo(registry);
+    }
+
+    /**
+     * The process's meter registry, for client libraries' own binders (HikariCP's tracker, Lettuce's latency recorder)
+     * wired by {@code app.Services}.
+     *
+     * @return the registry scraped at /metrics
+     */
+    public io.micrometer.core.instrument.MeterRegistry registry() {
+        return registry;
     }
 
     private Timer latency(String result) {
@@ -218,10 +267,13 @@ public final class MetricsService implements TransitionObserver, AutoCloseable {
 
     private void sampleMySql() {
         try {
-            mysqlSample = new MySqlSample(follower.appliedPositions(), System.nanoTime(), null);
+            AppliedPositions positions = follower.appliedPositions();
+            long open = deadLetters == null ? -1 : deadLetters.countOpen();
+            mysqlSample = new MySqlSample(positions, open, System.nanoTime(), null);
         } catch (RuntimeException e) {
             MySqlSample before = mysqlSample;
-            mysqlSample = before == null ? new MySqlSample(null, 0, words(e)) : new MySqlSample(before.positions(), before.okAtNanos(), words(e));
+            mysqlSample = before == null ? new MySqlSample(null, -1, 0, words(e))
+                    : new MySqlSample(before.positions(), before.deadLettersOpen(), before.okAtNanos(), words(e));
         } finally {
             firstMySql.countDown();
         }
@@ -326,10 +378,59 @@ public final class MetricsService implements TransitionObserver, AutoCloseable {
      * @throws java.io.UncheckedIOException when the port cannot be bound (e.g. in use), in words
      */
     public synchronized int startEndpoint(int port) {
+        return startEndpoint(java.net.InetAddress.getLoopbackAddress(), port);
+    }
+
+    /**
+     * Serves the meters at {@code http://BIND:PORT/metrics} and the reading's health at {@code /health}; a second call
+     * moves them.
+     *
+     * @param bind the address to listen on: loopback keeps the endpoint on this host, 0.0.0.0 opens it on every interface
+     * @param port TCP port, 0 for any free one
+     * @return the port it listens on
+     * @throws java.io.UncheckedIOException when the address and port cannot be bound (in use, not this host's), in words
+     */
+    public synchronized int startEndpoint(java.net.InetAddress bind, int port) {
         stopEndpoint();
         ensureSampling();
-        endpoint = MetricsEndpoint.start(port, registry.getPrometheusRegistry(), this::reading, alerts::openIncidents);
+        endpoint = MetricsEndpoint.start(bind, port, registry.getPrometheusRegistry(), this::reading, alerts::openIncidents);
         return endpoint.port();
+    }
+
+    /**
+     * A store found down or back by {@link #checkStores()}.
+     *
+     * @param store "redis" or "mysql"
+     * @param up false when it went down, true when it came back
+     * @param reason why it counts as down (the sampler's words), "" when up
+     */
+    public record StoreChange(String store, boolean up, String reason) { }
+
+    private final Map<String, Boolean> storesUp = new java.util.HashMap<>();
+
+    /**
+     * Judges whether Redis and MySQL answer, from the latest reading (never waits on a server): a store that stopped
+     * answering is reported once, and once more when it answers again. Before the first call both count as up, so a store
+     * down at start is reported at once. {@code serve} logs these as alerts beside {@link #checkAlerts()} (which judges
+     * figures and says nothing while Redis is down).
+     *
+     * @return the stores that went down or came back since the last call
+     */
+    public synchronized List<StoreChange> checkStores() {
+        Reading r = reading();
+        List<StoreChange> changes = new ArrayList<>();
+        judgeStore(changes, "redis", r.redisOk(), r.problems(), "Redis");
+        judgeStore(changes, "mysql", r.mysqlOk(), r.problems(), "MySQL");
+        return changes;
+    }
+
+    private void judgeStore(List<StoreChange> changes, String store, boolean up, List<String> problems, String prefix) {
+        boolean was = storesUp.getOrDefault(store, true);
+        if (up != was) {
+            storesUp.put(store, up);
+            String reason = up ? "" : problems.stream().filter(p -> p.startsWith(prefix + " ")).findFirst().orElse(prefix + " is not OK");
+            changes.add(new StoreChange(store, up, reason));
+        }
     }
 
     /** Stops serving the endpoint; nothing when it is not served. */
@@ -355,6 +456,7 @@ public final class MetricsService implements TransitionObserver, AutoCloseable {
                 mysqlSampler.shutdownNow();
             }
         }
+        gc.close();
         registry.close();
     }
 }

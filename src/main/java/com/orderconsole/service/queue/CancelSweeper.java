@@ -113,8 +113,8 @@ public final class CancelSweeper implements AutoCloseable {
     public int tick() {
         long now = redis.nowMs();
         Map<String, String> state = queue.sweeperState();
-        queue.sweeperHeartbeat(Map.of("lastTick", Long.toString(now), "lastTickBy", processName));
         if ("1".equals(state.get("paused"))) {
+            heartbeat(now); // obeying the pause is this tick's whole work
             return 0;
         }
         String epoch = marker.epoch();
@@ -143,6 +143,9 @@ public final class CancelSweeper implements AutoCloseable {
                 }
             }
         }
+        // Recorded only now: a tick that could not sweep every bucket (MySQL down under the fence, Redis gone, the data set
+        // fenced or without its marker) leaves the last tick time to grow old, so the stalled-sweeper alert can fire.
+        heartbeat(now);
         if (done > 0) {
             cancelled.addAndGet(done);
             synchronized (recent) {
@@ -151,6 +154,10 @@ public final class CancelSweeper implements AutoCloseable {
             log.info("cancel sweeper cancelled {} unpaid orders", done);
         }
         return done;
+    }
+
+    private void heartbeat(long now) {
+        queue.sweeperHeartbeat(Map.of("lastTick", Long.toString(now), "lastTickBy", processName));
     }
 
     private int cancelAll(List<QueueEntry> due) {

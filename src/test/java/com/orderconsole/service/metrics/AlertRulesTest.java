@@ -7,6 +7,7 @@ import com.orderconsole.FreshEngine;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.Map;
@@ -51,6 +52,9 @@ class AlertRulesTest {
                     assertThat(exposed).as(name + " names " + m.group()).contains(m.group());
                 }
                 assertThat(named).as(name + " names a metric of the console").isPositive();
+                // promtool test rules (PromtoolRulesTest) has cases for every rule
+                assertThat(Files.readString(RULES.resolveSibling("orderconsole-alerts.test.yml"))).as(name + " has test cases")
+                        .contains("alertname: " + name);
                 exprByAlert.put(name, expr);
             }
         }

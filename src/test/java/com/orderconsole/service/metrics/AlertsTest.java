@@ -65,6 +65,20 @@ class AlertsTest {
                 .satisfies(a -> assertThat(a.raised()).isFalse());
     }
 
+    /** Issue 34: with no sweeper ever run (tick age unknown) the stalled-sweeper incident never began. */
+    @Test
+    void aSweeperThatNeverTickedIsStalledOnceTheThresholdHasPassedSinceWatchingBegan() {
+        Alerts alerts = new Alerts(Alerts.Thresholds.DEFAULT);
+        assertThat(alerts.evaluate(reading(100_000, 0, 0, -1, 0, 0))).as("just started watching").isEmpty();
+        assertThat(alerts.evaluate(reading(105_000, 0, 0, -1, 0, 0))).isEmpty();
+        assertThat(alerts.evaluate(reading(111_000, 0, 0, -1, 0, 0))).singleElement().satisfies(a -> {
+            assertThat(a.kind()).isEqualTo(Alert.Kind.SWEEPER_STALLED);
+            assertThat(a.value()).isEqualTo(11.0);
+        });
+        assertThat(alerts.evaluate(reading(112_000, 0, 0, 300, 0, 0))).as("a sweeper ticked: cleared").singleElement()
+                .satisfies(a -> assertThat(a.raised()).isFalse());
+    }
+
     @Test
     void theRejectionRateIsJudgedOverTheLastMinuteAndNotOnAHandful() {
         Alerts alerts = new Alerts(Alerts.Thresholds.DEFAULT);

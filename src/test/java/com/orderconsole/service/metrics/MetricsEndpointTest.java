@@ -116,6 +116,41 @@ class MetricsEndpointTest {
         assertThatThrownBy(() -> get(port, "/metrics")).isInstanceOf(IOException.class);
     }
 
+    /**
+     * Issue 34: what an SRE also looks for: open dead letters, the follower's applied total, the start time and build, the
+     * JVM's GC, the connection pool (HikariCP's tracker) and Redis command latency (Lettuce's recorder).
+     */
+    @Test
+    void aScrapeShowsDeadLettersAppliedTotalBuildStartTimeGcPoolAndRedisLatency() throws Exception {
+        Services s = fresh.services();
+        s.orders().create(op, "x-1", null, Duration.ofMinutes(30));
+        s.transitions().transition(op, TransitionRequest.of("x-1", OrderStatus.PAID, "test", ""));
+        s.follower().drainOnce();
+        int port = s.metrics().startEndpoint(0);
+        String body = get(port, "/metrics").body();
+
+        assertThat(sample(body, "orderconsole_dead_letters_open", Map.of())).isEqualTo(0.0);
+        assertThat(sample(body, "orderconsole_follower_applied_total", Map.of())).as("the move; a creation is written to MySQL at once")
+                .isEqualTo(1.0);
+        assertThat(sample(body, "orderconsole_build_info", Map.of("version", com.orderconsole.app.BuildInfo.version()))).isEqualTo(1.0);
+        assertThat(com.orderconsole.app.BuildInfo.version()).isNotEqualTo("unknown");
+        assertThat(sample(body, "process_start_time_seconds", Map.of())).isPositive();
+        assertThat(body).contains("jvm_gc_").contains("jvm_classes_loaded_classes");
+        assertThat(sample(body, "hikaricp_connections_max", Map.of("pool", "orders-db"))).isPositive();
+        assertThat(sample(body, "lettuce_command_completion_seconds_count", Map.of("command", "EVALSHA"))).isPositive();
+    }
+
+    /** Issue 34: the endpoint could listen on loopback only; --metrics-bind names the address. */
+    @Test
+    void theEndpointListensOnTheAddressItIsGiven() throws Exception {
+        Services s = fresh.services();
+        int port = s.metrics().startEndpoint(java.net.InetAddress.getByName("127.0.0.2"), 0);
+        HttpResponse<String> r = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create("http://127.0.0.2:" + port + "/metrics"))
+                .timeout(Duration.ofSeconds(10)).build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(r.statusCode()).isEqualTo(200);
+        assertThatThrownBy(() -> get(port, "/metrics")).as("not on 127.0.0.1").isInstanceOf(IOException.class);
+    }
+
     /** Pausing the sweeper on purpose shows on the endpoint, so a silent sweeper can be told from a stopped one. */
     @Test
     void aPausedSweeperReadsOne() throws Exception {
