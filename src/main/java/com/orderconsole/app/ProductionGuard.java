@@ -26,7 +26,13 @@ public record ProductionGuard(Environment environment) {
         /** A new version of the transition rules. */
         RULES_CHANGE(true),
         /** Retrying or discarding dead letters. */
-        DEAD_LETTER(true);
+        DEAD_LETTER(true),
+        /**
+         * Stopping or removing work of the cancel queue: pausing or resuming the cancel sweeper (every sweeper, serve's
+         * too), removing an entry (that order is then never cancelled by its deadline), cancelling an order from the
+         * queue. Guarded on production whatever the count, and always with a reason kept in the audit trail (issue 34).
+         */
+        QUEUE(true);
 
         private final boolean always;
 

@@ -33,6 +33,8 @@ public final class Styles {
     public static final String RUNNING = "running";
     /** Table row: a cancel-queue entry whose order left WAIT_PAY or has no state. */
     public static final String STALE = "stale";
+    /** Queue tiles: an old reading shown because the last one failed (greyed). */
+    public static final String STALE_READING = "stale-reading";
     /** Table row: a cancel-queue entry past its expiry. */
     public static final String OVERDUE = "overdue";
     /** Table row: an order on which Redis and MySQL disagree. */

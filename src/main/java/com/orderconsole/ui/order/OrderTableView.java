@@ -135,7 +135,8 @@ public final class OrderTableView {
             }
         });
 
-        PagerBar.bind(vm.pager(), prevButton, pageLabel, nextButton, n -> Messages.format("order.page", n));
+        PagerBar.bind(vm.pager(), prevButton, pageLabel, nextButton, n -> Messages.format("order.page", n),
+                vm::previousPage, vm::nextPage);
         Styles.toggle(ordersMessage, vm.feedback());
     }
 }
