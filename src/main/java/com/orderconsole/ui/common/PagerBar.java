@@ -41,9 +41,14 @@ public final class PagerBar {
         });
         pager.loadCommand().runningProperty().addListener((o, was, running) -> {
             if (!running && pressed[0] != null) {
-                Button other = pressed[0] == next ? previous : next;
-                (pressed[0].isDisabled() ? other : pressed[0]).requestFocus();
+                Button back = pressed[0];
                 pressed[0] = null;
+                // After the page is shown: "running" ends before the pager tells whether a page follows, and a Next
+                // disabled just after it got the focus would pass it on again.
+                javafx.application.Platform.runLater(() -> {
+                    Button other = back == next ? previous : next;
+                    (back.isDisabled() ? other : back).requestFocus();
+                });
             }
         });
         page.textProperty().bind(Bindings.createStringBinding(

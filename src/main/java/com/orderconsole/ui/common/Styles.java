@@ -109,6 +109,16 @@ public final class Styles {
     }
 
     /**
+     * @param env an environment
+     * @return the inline style of its band (main window, profile picker, sign-in): its colour, white bold text; on
+     *     production a taller band in larger type (24 px read as a thin stripe at 1920×1080, issue 34)
+     */
+    public static String environmentBand(com.orderconsole.domain.Environment env) {
+        return "-fx-background-color: " + env.colour() + "; -fx-text-fill: white; -fx-font-weight: bold; "
+                + (env.production() ? "-fx-padding: 7 14 7 14; -fx-font-size: 1.2em;" : "-fx-padding: 3 14 3 14;");
+    }
+
+    /**
      * Shows a page's feedback in a label: its text, in {@link #MSG_ERROR} or {@link #MSG_OK} as it says.
      *
      * @param label where the feedback is shown; its text is bound from now on

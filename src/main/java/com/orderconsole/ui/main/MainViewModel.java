@@ -205,7 +205,7 @@ public final class MainViewModel implements Navigator {
      * @return e.g. "alice · support", "rita · read-only"
      */
     public static String operatorText(Operator who) {
-        return who.describe(); // "alice · support", or "root · admin (local)" on the embedded servers
+        return com.orderconsole.ui.common.OrderText.operator(who); // "alice · support", or "root · admin (local)" on the embedded servers
     }
 
     /** @return the environment worked on */

@@ -106,6 +106,7 @@ public final class OrderTableView {
         ordersTable.setColumnResizePolicy(TableView.CONSTRAINED_RESIZE_POLICY_FLEX_LAST_COLUMN);
         MultiSelection<OrderSummary> several = MultiSelection.before(ordersTable, vm.rows(), OrderSummary::orderId, vm.selectedIds());
         Tables.bind(ordersTable, vm.rows(), vm.selectedProperty(), OrderSummary::orderId, Messages.get("order.table.empty"));
+        Tables.tooltipsWhereCut(ordersTable); // a cut value is read whole in its tooltip
         several.after();
         bulkButton.textProperty().bind(vm.bulkMoveTextProperty());
         bulkButton.setOnAction(e -> vm.bulkMove());

@@ -100,6 +100,7 @@ public final class CancelQueueView {
 
         queueTable.setColumnResizePolicy(TableView.CONSTRAINED_RESIZE_POLICY_FLEX_LAST_COLUMN);
         Tables.bind(queueTable, vm.entries(), vm.selectedProperty(), QueueItem::orderId, Messages.get("queue.empty"));
+        Tables.tooltipsWhereCut(queueTable); // a cut value is read whole in its tooltip
         cId.setCellValueFactory(c -> new ReadOnlyStringWrapper(c.getValue().orderId()));
         cExpiry.setText(Messages.format("queue.cExpiry.zone", Formats.zone()));
         cExpiry.setCellValueFactory(c -> new ReadOnlyStringWrapper(Formats.shortDateTime(c.getValue().expireAtMs())));

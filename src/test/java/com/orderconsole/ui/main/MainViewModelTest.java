@@ -158,4 +158,16 @@ class MainViewModelTest extends ViewModelTestBase {
         assertThat(vm.detail().summary().status()).isEqualTo(OrderStatus.PAID);
         assertThat(vm.orders().rows()).extracting(o -> o.orderId()).containsExactly("f-2");
     }
+
+    /** Issue 34: the Audit page did not auto-refresh; an action recorded meanwhile shows on the next tick. */
+    @Test
+    void theAuditPageRefreshesOnTheTick() {
+        MainViewModel vm = new MainViewModel(as("olga", Role.OPS));
+        vm.pageProperty().set(Page.AUDIT);
+        int before = vm.audit().rows().size();
+        createOrder("au-1");
+        services.follower().drainOnce();
+        vm.tick();
+        assertThat(vm.audit().rows()).hasSize(before + 1);
+    }
 }
