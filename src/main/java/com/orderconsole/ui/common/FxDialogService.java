@@ -125,18 +125,22 @@ public final class FxDialogService implements DialogService {
                 e.consume();
             }
         });
-        // A reason is one line (the history keeps it on one): Tab moves on to the buttons (Shift+Tab back), Enter
-        // confirms, and Shift+Enter does nothing rather than start a line the history would refuse.
+        // Tab moves on to the buttons (Shift+Tab back), Enter confirms, Shift+Enter starts a new line: the history
+        // keeps a reason on one line, so a second line is refused under the box at once (typed words are never glued
+        // together silently) and the confirm button waits until it is gone.
         reason.addEventFilter(KeyEvent.KEY_PRESSED, e -> {
             if (e.getCode() == KeyCode.TAB && !e.isControlDown()) {
                 e.consume();
                 Node target = e.isShiftDown() ? dialog.getDialogPane().lookupButton(BACK) : confirmButton;
                 (target.isDisabled() ? dialog.getDialogPane().lookupButton(BACK) : target).requestFocus();
-            } else if (e.getCode() == KeyCode.ENTER) {
+            } else if (e.getCode() == KeyCode.ENTER && !e.isShiftDown()) {
                 e.consume();
-                if (!e.isShiftDown() && !confirmButton.isDisabled()) {
+                if (!confirmButton.isDisabled()) {
                     confirmButton.fire();
                 }
+            } else if (e.getCode() == KeyCode.ENTER) {
+                e.consume();
+                reason.insertText(reason.getCaretPosition(), "\n");
             }
         });
         // The characters of those keys are not typed into the reason either.
