@@ -112,6 +112,8 @@ public final class FxDialogService implements DialogService {
         problem.setId("reasonProblem");
         problem.setWrapText(true);
         problem.getStyleClass().add(Styles.MSG_ERROR);
+        // Never cut to one line with "…": the words are the whole point (seen cut in a real window).
+        problem.setMinHeight(javafx.scene.layout.Region.USE_PREF_SIZE);
         problem.textProperty().bind(Bindings.createStringBinding(() -> reasonProblem(reason.getText()), reason.textProperty()));
         problem.visibleProperty().bind(problem.textProperty().isNotEmpty());
         problem.managedProperty().bind(problem.visibleProperty());
@@ -233,8 +235,19 @@ public final class FxDialogService implements DialogService {
 
     /** @return what the history would refuse in this reason, in words; "" when it may be kept */
     private static String reasonProblem(String reason) {
-        String p = com.orderconsole.domain.TransitionRequest.reasonProblem(reason.strip());
-        return p == null ? "" : Messages.format("common.reason.refused", p);
+        String r = reason.strip();
+        String p = com.orderconsole.domain.TransitionRequest.reasonProblem(r);
+        if (p == null) {
+            return "";
+        }
+        // The same rule, in the words of the person typing: the domain's wording is for logs and scripts.
+        if (com.orderconsole.domain.ControlChars.in(r)) {
+            return Messages.get("common.reason.oneLine");
+        }
+        if (r.length() > com.orderconsole.domain.TransitionRequest.MAX_REASON) {
+            return Messages.format("common.reason.tooLong", com.orderconsole.domain.TransitionRequest.MAX_REASON, r.length());
+        }
+        return Messages.format("common.reason.refused", p);
     }
 
     /**

@@ -76,7 +76,11 @@ class DialogKeyboardTest extends ConsoleFxTest {
         write("customer charged twice");
         assertThat(onFx(() -> lookup("#reasonField").queryAs(TextArea.class).getText())).isEqualTo("duplicate order\ncustomer charged twice");
         assertThat(shown("#reasonProblem")).isTrue();
-        assertThat(text("#reasonProblem")).contains("control character");
+        assertThat(text("#reasonProblem")).contains("one line").contains("control character");
+        assertThat(onFx(() -> {
+            Label l = lookup("#reasonProblem").queryAs(Label.class);
+            return l.getHeight() >= l.prefHeight(l.getWidth()) - 0.5;
+        })).as("the words wrap whole, never cut to one line").isTrue();
         clickOn("#confirmButton");
         type(KeyCode.ENTER);
         WaitForAsyncUtils.waitForFxEvents();
