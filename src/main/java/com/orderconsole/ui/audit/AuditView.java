@@ -119,9 +119,10 @@ public final class AuditView {
         auditTable.setColumnResizePolicy(TableView.CONSTRAINED_RESIZE_POLICY_FLEX_LAST_COLUMN);
         Tables.tooltipsWhereCut(auditTable);
         // What "Written by (database)" is, and what its ⚠ means, on the header itself.
-        Label writerHeader = new Label(Messages.get("audit.col.writer"));
-        writerHeader.setWrapText(true);
+        // On two lines of its own making: the column is narrow at 1280 px, and a header does not grow for wrapped text.
+        Label writerHeader = new Label(Messages.get("audit.col.writer.header"));
         writerHeader.setTextAlignment(javafx.scene.text.TextAlignment.CENTER);
+        writerHeader.setMinHeight(Label.USE_PREF_SIZE);
         Tooltip writerTip = new Tooltip(Messages.get("audit.col.writer.tooltip"));
         writerTip.setWrapText(true);
         writerTip.setMaxWidth(420);
