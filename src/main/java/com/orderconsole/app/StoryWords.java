@@ -33,7 +33,7 @@ public final class StoryWords {
         HistoryEntry h = s.entry();
         if (h.code().applied()) {
             String what = h.from() == null ? Messages.format("story.create", h.to().name(), h.actor(), h.source())
-                    : describe(h);
+                    : s.override() ? overridden(h) : describe(h);
             return s.previous() == null ? what : Messages.format("story.line.applied", what, gap(s.gapMs()));
         }
         String attempt = Messages.format("story.attempt", h.to().name(), h.actor(), h.source());
@@ -74,6 +74,12 @@ public final class StoryWords {
             return Messages.format("story.gap.hours", String.format(Locale.ROOT, "%.1f", gapMs / 3_600_000.0));
         }
         return Messages.format("story.gap.days", String.format(Locale.ROOT, "%.1f", gapMs / 86_400_000.0));
+    }
+
+    /** @return an override in words, with its reason: it is the step a reader of the story most needs explained */
+    private static String overridden(HistoryEntry h) {
+        String what = Messages.format("story.override", h.from() == null ? "-" : h.from().name(), h.to().name(), h.actor(), h.source());
+        return h.reason() == null || h.reason().isBlank() ? what : Messages.format("story.because", what, h.reason());
     }
 
     private static String describe(HistoryEntry h) {
@@ -128,6 +134,7 @@ public final class StoryWords {
             n.put("redisVersion", s.redisVersion());
             n.put("mysqlVersion", s.mysqlVersion());
             n.put("pending", s.pending());
+            n.put("override", s.override());
             n.put("explanation", step(s));
         }
         try {

@@ -40,12 +40,9 @@ public record TransitionRequest(String orderId, OrderStatus target, Long expecte
                     + MAX_SOURCE + " characters with no control character");
         }
         reason = reason == null ? "" : reason;
-        if (reason.length() > MAX_REASON) {
-            throw new IllegalArgumentException("reason is " + reason.length() + " characters long (at most " + MAX_REASON + ")");
-        }
-        // A newline or escape code in a reason could forge history lines or recolour a terminal.
-        if (ControlChars.in(reason)) {
-            throw new IllegalArgumentException("reason contains a control character (newline, tab or escape); use plain text");
+        String problem = reasonProblem(reason);
+        if (problem != null) {
+            throw new IllegalArgumentException(problem);
         }
         if (expectedVersion != null && expectedVersion < 1) {
             throw new IllegalArgumentException("expected version must be 1 or more (versions start at 1), got " + expectedVersion);
@@ -53,6 +50,24 @@ public record TransitionRequest(String orderId, OrderStatus target, Long expecte
         if (override && expectedVersion == null) {
             throw new IllegalArgumentException("an override needs the version the operator saw");
         }
+    }
+
+    /**
+     * The rule every reason kept in the history obeys, for a dialog to check before it closes (the console's reason
+     * box refuses what this constructor would refuse, keeping what was typed).
+     *
+     * @param reason a reason as typed, not null
+     * @return what is wrong with it in words, or null when it may be kept
+     */
+    public static String reasonProblem(String reason) {
+        if (reason.length() > MAX_REASON) {
+            return "reason is " + reason.length() + " characters long (at most " + MAX_REASON + ")";
+        }
+        // A newline or escape code in a reason could forge history lines or recolour a terminal.
+        if (ControlChars.in(reason)) {
+            return "reason contains a control character (newline, tab or escape); use plain text";
+        }
+        return null;
     }
 
     /** A plain rule-checked move with no version guard. */

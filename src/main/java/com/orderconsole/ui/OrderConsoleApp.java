@@ -148,7 +148,7 @@ public class OrderConsoleApp extends Application {
         // Against external servers the operator signs in with their database account first; locally at once.
         SignInViewModel signIn = new SignInViewModel(config, background, environment.production());
         BiConsumer<EngineConfig, Operator> then = (signedConfig, signedIn) -> start(stage, starting, signedConfig);
-        signIn.begin(then, () -> new SignInView(signIn).open(stage, then));
+        signIn.begin(then, () -> new SignInView(signIn, environment).open(stage, then));
     }
 
     private void start(Stage stage, StartViewModel starting, EngineConfig signedConfig) {

@@ -63,6 +63,9 @@ class ChineseConsoleTest extends ConsoleFxTest {
         waitUntil(() -> vm.graph().snapshotProperty().get() != null && !"–".equals(text("#count-PAID")));
         assertThat(text("#nav-GRAPH")).isEqualTo("状态图");
         assertThat(onFx(() -> lookup("#node-WAIT_PAY .graph-node-name").<Labeled>query().getText())).isEqualTo("待支付");
+        // Issue 34: the operator's role and "(local)" stayed in English.
+        assertThat(text("#operatorLabel")).isEqualTo("李雷 · 管理员");
+        assertThat(com.orderconsole.ui.main.MainViewModel.operatorText(new Operator("root", Role.ADMIN, true))).isEqualTo("root · 管理员（本地）");
         check("状态图", problems);
 
         interact(() -> vm.showOrders(OrderQuery.all()));

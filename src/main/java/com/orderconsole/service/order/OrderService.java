@@ -188,6 +188,8 @@ public final class OrderService {
         List<HistoryEntry> pending = follower.pendingFor(orderId, STORY_PENDING_CAP).stream()
                 .filter(h -> !known.contains(h.eventKey())).toList();
         long mysqlNow = row == null ? 0 : row.version;
+        // "orderId/version/actor" of the overrides recorded for this order (the follower's own reading of them).
+        java.util.Set<String> overrides = db.read(t -> t.audit().overrides(List.of(orderId)));
         List<OrderStory.Step> steps = new ArrayList<>();
         OrderStatus status = null;
         long redisVersion = 0;
@@ -203,7 +205,8 @@ public final class OrderService {
             // A step MySQL has was applied there with its own version; a pending one leaves MySQL where its row is.
             long mysqlVersion = isPending ? mysqlNow : redisVersion;
             steps.add(new OrderStory.Step(h, status, previous == null ? 0 : Math.max(0, h.atMs() - previous.atMs()), previous,
-                    isPending, redisVersion, mysqlVersion));
+                    isPending, redisVersion, mysqlVersion,
+                    h.code().applied() && overrides.contains(orderId + "/" + h.version() + "/" + h.actor())));
             if (h.code().applied()) {
                 status = h.to();
             }

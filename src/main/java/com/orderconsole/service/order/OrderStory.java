@@ -26,9 +26,11 @@ public record OrderStory(OrderSummary summary, List<Step> steps, long atMs) {
      * @param pending true when Redis accepted it and MySQL does not have it yet
      * @param redisVersion the order's version in Redis right after this step
      * @param mysqlVersion the order's version in MySQL for this step: the step's own once applied there, else MySQL's row now
+     * @param override true when an admin forced this step outside the rules (an OVERRIDE record of the audit log names
+     *     its version and actor): the story says so, with the reason, rather than tell it like a move
      */
     public record Step(HistoryEntry entry, OrderStatus statusBefore, long gapMs, HistoryEntry previous, boolean pending,
-                       long redisVersion, long mysqlVersion) {
+                       long redisVersion, long mysqlVersion, boolean override) {
         /** @return true when Redis and MySQL had different versions at this step (sync was pending) */
         public boolean syncPending() {
             return redisVersion != mysqlVersion;

@@ -40,6 +40,7 @@ public final class AuditView {
     @FXML private DatePicker fromPicker;
     @FXML private DatePicker toPicker;
     @FXML private TextField prefixField;
+    @FXML private javafx.scene.control.CheckBox flaggedBox;
     @FXML private Button searchButton;
     @FXML private Button clearButton;
     @FXML private TableView<AuditEvent> auditTable;
@@ -92,10 +93,12 @@ public final class AuditView {
         Actions.bind(searchButton, vm.loadCommand(), vm::search);
         actorField.setOnAction(e -> vm.search());
         prefixField.setOnAction(e -> vm.search());
+        flaggedBox.selectedProperty().bindBidirectional(vm.flaggedOnlyProperty());
+        flaggedBox.setTooltip(new Tooltip(Messages.get("audit.flaggedOnly.tooltip")));
         clearButton.setOnAction(e -> vm.clearFilters());
 
-        // Columns keep their width and the table scrolls sideways; what, result and reason wrap: a repair's detail
-        // or a long reason is shown whole.
+        // The columns fill the table's width (Reason in view at 1280 px); what, writer, result and reason wrap: a
+        // repair's detail or a long reason is shown whole; the other columns show a cut value whole in a tooltip.
         Tables.bind(auditTable, vm.rows(), vm.selectedProperty(), e -> e.kind() + ":" + e.id(), Messages.get("audit.none"));
         cTime.setCellValueFactory(c -> Cells.text(Formats.dateTime(c.getValue().atMs())));
         // The flag stands by the actor too: the writer's column comes after What, off a 1280 px window's first view.
@@ -113,6 +116,19 @@ public final class AuditView {
         for (TableColumn<AuditEvent, String> free : List.of(cWhat, cWriter, cResult, cReason)) {
             free.setCellFactory(Tables.wrapping());
         }
+        auditTable.setColumnResizePolicy(TableView.CONSTRAINED_RESIZE_POLICY_FLEX_LAST_COLUMN);
+        Tables.tooltipsWhereCut(auditTable);
+        // What "Written by (database)" is, and what its ⚠ means, on the header itself.
+        // On two lines of its own making: the column is narrow at 1280 px, and a header does not grow for wrapped text.
+        Label writerHeader = new Label(Messages.get("audit.col.writer.header"));
+        writerHeader.setTextAlignment(javafx.scene.text.TextAlignment.CENTER);
+        writerHeader.setMinHeight(Label.USE_PREF_SIZE);
+        Tooltip writerTip = new Tooltip(Messages.get("audit.col.writer.tooltip"));
+        writerTip.setWrapText(true);
+        writerTip.setMaxWidth(420);
+        writerHeader.setTooltip(writerTip);
+        cWriter.setText("");
+        cWriter.setGraphic(writerHeader);
         Label timeHeader = new Label(Messages.get("audit.col.time"));
         timeHeader.setTooltip(new Tooltip(Messages.format("audit.col.time.tooltip", Formats.zone())));
         cTime.setText("");

@@ -54,6 +54,7 @@ public final class AuditViewModel implements Refreshable {
     private final ObjectProperty<LocalDate> fromDay = new SimpleObjectProperty<>();
     private final ObjectProperty<LocalDate> toDay = new SimpleObjectProperty<>();
     private final StringProperty idPrefix = new SimpleStringProperty("");
+    private final javafx.beans.property.BooleanProperty flaggedOnly = new javafx.beans.property.SimpleBooleanProperty();
     private final Feedback feedback = new Feedback();
     private final KeysetPager<AuditEvent> pager;
     private final Command exportCommand;
@@ -73,7 +74,7 @@ public final class AuditViewModel implements Refreshable {
         this.audit = audit;
         this.dialogs = dialogs;
         this.pageSize = pageSize;
-        this.pager = new KeysetPager<>(background, reader(AuditFilter.all()), Messages.get("audit.do.load"), e -> e.kind() + ":" + e.id(),
+        this.pager = new KeysetPager<>(background, reader(AuditFilter.all(), false), Messages.get("audit.do.load"), e -> e.kind() + ":" + e.id(),
                 rows -> feedback.ok(rows.isEmpty() ? Messages.get("audit.none") : ""), feedback::error);
         this.exportCommand = new Command(background, feedback::error);
     }
@@ -88,7 +89,7 @@ public final class AuditViewModel implements Refreshable {
             return;
         }
         filter = f;
-        pager.first(reader(f));
+        pager.first(reader(f, flaggedOnly.get()));
     }
 
     /** Empties every filter field and shows the first page of everything. */
@@ -100,13 +101,35 @@ public final class AuditViewModel implements Refreshable {
         fromDay.set(null);
         toDay.set(null);
         idPrefix.set("");
+        flaggedOnly.set(false);
         search();
     }
 
-    private KeysetPager.Reader<AuditEvent> reader(AuditFilter f) {
+    /** Pages read for one page of flagged rows at most; the page then shows what was found and Next goes on. */
+    static final int FLAGGED_SCAN_PAGES = 50;
+
+    /**
+     * @param flagged only rows whose actor is not the account that wrote them ({@link AuditEvent#actorUnlike()}): the
+     *     flag is worked out per page after the read (it needs the followers' logins), so the reader reads pages of the
+     *     filter on until it has a page of flagged rows, the end, or {@value #FLAGGED_SCAN_PAGES} pages
+     */
+    private KeysetPager.Reader<AuditEvent> reader(AuditFilter f, boolean flagged) {
         return (cursor, job) -> {
-            AuditPage p = audit.page(f, cursor, pageSize);
-            return new KeysetPager.Page<>(p.rows(), p.nextCursor());
+            if (!flagged) {
+                AuditPage p = audit.page(f, cursor, pageSize);
+                return new KeysetPager.Page<>(p.rows(), p.nextCursor());
+            }
+            List<AuditEvent> found = new java.util.ArrayList<>();
+            String at = cursor;
+            for (int read = 0; read < FLAGGED_SCAN_PAGES && found.size() < pageSize && !job.cancelled(); read++) {
+                AuditPage p = audit.page(f, at, pageSize);
+                p.rows().stream().filter(AuditEvent::actorUnlike).forEach(found::add);
+                at = p.nextCursor();
+                if (at == null) {
+                    break;
+                }
+            }
+            return new KeysetPager.Page<>(found, at);
         };
     }
 
@@ -169,10 +192,18 @@ public final class AuditViewModel implements Refreshable {
      */
     public static String what(AuditEvent e) {
         if (e.kind() == AuditEvent.Kind.ACTION) {
-            return e.action() + (e.detail() == null || e.detail().isEmpty() ? "" : ": " + e.detail());
+            return actionName(e.action()) + (e.detail() == null || e.detail().isEmpty() ? "" : ": " + e.detail());
         }
-        String to = e.to() == null ? "?" : e.to().name();
-        return (e.from() == null ? Messages.format("audit.created", to) : e.from().name() + " → " + to) + " v" + e.version();
+        // Status names in the language in use (zh-CN showed the English names here, issue 34).
+        String to = e.to() == null ? "?" : com.orderconsole.ui.common.OrderText.status(e.to());
+        return (e.from() == null ? Messages.format("audit.created", to)
+                : com.orderconsole.ui.common.OrderText.status(e.from()) + " → " + to) + " v" + e.version();
+    }
+
+    /** @return an audit-log action's name in words (key audit.action.NAME), or the name as recorded when it has none */
+    static String actionName(String action) {
+        String key = "audit.action." + action;
+        return action != null && Messages.bundle().containsKey(key) ? Messages.get(key) : String.valueOf(action);
     }
 
     /** @return the result in words ("" for actions), e.g. "-3 · order changed since it was read" */
@@ -209,6 +240,14 @@ public final class AuditViewModel implements Refreshable {
 
     public StringProperty idPrefixProperty() {
         return idPrefix;
+    }
+
+    /**
+     * @return true to list only flagged rows: written by a database account other than the actor they name (and not the
+     *     follower's normal work), applied on Search
+     */
+    public javafx.beans.property.BooleanProperty flaggedOnlyProperty() {
+        return flaggedOnly;
     }
 
     /** @return the current page's actions, newest first */

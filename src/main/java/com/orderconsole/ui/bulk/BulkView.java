@@ -130,6 +130,8 @@ public final class BulkView {
                 ? Messages.get("bulk.results.none") : BulkViewModel.batchSummary(vm.record().shownBatchProperty().get()), vm.record().shownBatchProperty()));
 
         Tables.bind(resultTable, vm.record().results(), vm.record().selectedResultProperty(), BulkItem::orderId, Messages.get("bulk.results.empty"));
+
+        Tables.tooltipsWhereCut(resultTable); // a cut value is read whole in its tooltip
         rId.setCellValueFactory(c -> Cells.text(c.getValue().orderId()));
         rOutcome.setCellValueFactory(c -> Cells.text(outcomeText(c.getValue().outcome())));
         rCode.setCellValueFactory(c -> Cells.text(c.getValue().code() == null ? "" : c.getValue().code().code() + " · "
@@ -139,6 +141,8 @@ public final class BulkView {
         rError.setCellValueFactory(c -> Cells.text(c.getValue().error()));
 
         Tables.bind(batchTable, vm.record().batches(), vm.record().selectedBatchProperty(), BulkBatch::id, Messages.get("bulk.batches.empty"));
+
+        Tables.tooltipsWhereCut(batchTable); // a cut value is read whole in its tooltip
         bId.setCellValueFactory(c -> Cells.text(Long.toString(c.getValue().id())));
         bState.setCellValueFactory(c -> Cells.text(BulkViewModel.stateText(c.getValue().state())));
         bWho.setCellValueFactory(c -> Cells.text(c.getValue().actor() + " · " + c.getValue().source()));

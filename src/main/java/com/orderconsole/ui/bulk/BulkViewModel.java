@@ -77,7 +77,8 @@ public final class BulkViewModel implements Refreshable {
      * @param operator who acts; the service refuses below support (admin for an override)
      * @param background where the work runs
      * @param dialogs asks for the confirmation and where to export
-     * @param tableFilter the order table's current filter, for {@link #useTableFilter()}
+     * @param tableFilter the order table's filter as its boxes show it, for {@link #useTableFilter()}; null when they cannot
+     *     make one
      */
     public BulkViewModel(BulkService bulk, Operator operator, Background background, DialogService dialogs,
                          Supplier<OrderQuery> tableFilter) {
@@ -88,7 +89,11 @@ public final class BulkViewModel implements Refreshable {
         this.tableFilter = tableFilter;
         this.runCommand = new Command(background, feedback::error);
         this.previewCommand = runCommand.when(scope.isNotNull().and(target.isNotNull()));
-        this.applyCommand = runCommand.when(preview.isNotNull());
+        // "Move…" is offered only when it would do something: a preview with orders that would move, and a reason
+        // (issue 34: enabled with an empty reason, it did nothing visible).
+        this.applyCommand = runCommand.when(javafx.beans.binding.Bindings.createBooleanBinding(
+                () -> preview.get() != null && preview.get().wouldApply() > 0 && reason.get() != null && !reason.get().isBlank(),
+                preview, reason));
         this.record = new BulkRecordViewModel(bulk, operator, background, dialogs, runCommand, feedback);
         // A preview belongs to its scope, target and override: change one and it must be made again.
         target.addListener((o, a, b) -> clearPreview());
@@ -111,7 +116,13 @@ public final class BulkViewModel implements Refreshable {
 
     /** Chooses the orders matching the order table's current filter. */
     public void useTableFilter() {
-        useFilter(tableFilter.get());
+        OrderQuery q = tableFilter.get();
+        if (q == null) {
+            // The order table's boxes cannot make a filter (it says why there).
+            feedback.error(Messages.get("bulk.error.tableFilter"));
+            return;
+        }
+        useFilter(q);
     }
 
     private void setScope(BulkScope s) {
@@ -377,7 +388,7 @@ public final class BulkViewModel implements Refreshable {
         return previewCommand;
     }
 
-    /** @return executable with a preview while nothing runs */
+    /** @return executable with a preview where some order would move, and a reason, while nothing runs */
     public Command applyCommand() {
         return applyCommand;
     }

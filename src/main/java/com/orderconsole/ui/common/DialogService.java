@@ -117,6 +117,21 @@ public interface DialogService {
     }
 
     /**
+     * The console's side of the {@link ProductionGuard} for an action on one thing: where the guard asks (production,
+     * a guarded action such as {@link ProductionGuard.Action#QUEUE_REMOVE}), {@code expected} must be typed; elsewhere nothing
+     * more is asked.
+     *
+     * @param action what is about to change
+     * @param title window title
+     * @param text what will happen, in words
+     * @param expected what must be typed, e.g. the order id or the environment's name
+     * @return true when the action may go ahead
+     */
+    default boolean confirmGuarded(ProductionGuard.Action action, String title, String text, String expected) {
+        return !new ProductionGuard(environment()).needsCount(action, 1) || confirmTyped(title, text, expected);
+    }
+
+    /**
      * The console's side of the {@link ProductionGuard}: where it asks for the count (production: every override,
      * repair, bulk move, rules change and dead-letter action, and any change of more than one order), the count
      * must be typed; elsewhere nothing more is asked.

@@ -79,6 +79,7 @@ public final class FxDialogService implements DialogService {
         Button confirmButton = confirmButton(dialog, confirm);
         confirmButton.disableProperty().bind(Bindings.createBooleanBinding(() -> !expected.equals(typed.getText().strip()),
                 typed.textProperty()));
+        tabGoesToConfirm(typed, confirmButton);
         dialog.setResultConverter(b -> b == confirm && expected.equals(typed.getText().strip()));
         dialog.setOnShown(e -> typed.requestFocus());
         return dialog.showAndWait().orElse(false);
@@ -105,11 +106,30 @@ public final class FxDialogService implements DialogService {
         reason.setPromptText(Messages.get("common.reason.prompt"));
         reason.setPrefRowCount(3);
         reason.setWrapText(true);
-        dialog.getDialogPane().setContent(new VBox(6, new Label(Messages.get("common.reason")), reason));
+        // What the history would refuse (a second line, a tab, more than 500 characters) is said here, under the box,
+        // while the dialog stays open with the text as typed: refused after closing, the reason was lost (issue 34).
+        Label problem = new Label();
+        problem.setId("reasonProblem");
+        problem.setWrapText(true);
+        problem.getStyleClass().add(Styles.MSG_ERROR);
+        // Never cut to one line with "…": the words are the whole point (seen cut in a real window).
+        problem.setMinHeight(javafx.scene.layout.Region.USE_PREF_SIZE);
+        problem.textProperty().bind(Bindings.createStringBinding(() -> reasonProblem(reason.getText()), reason.textProperty()));
+        problem.visibleProperty().bind(problem.textProperty().isNotEmpty());
+        problem.managedProperty().bind(problem.visibleProperty());
+        dialog.getDialogPane().setContent(new VBox(6, new Label(Messages.get("common.reason")), reason, problem));
         Button confirmButton = confirmButton(dialog, confirm);
-        confirmButton.disableProperty()
-                .bind(Bindings.createBooleanBinding(() -> reason.getText().isBlank(), reason.textProperty()));
-        // A reason is one thought: Tab moves on to the buttons (Shift+Tab back), Enter confirms, Shift+Enter starts a new line.
+        confirmButton.disableProperty().bind(Bindings.createBooleanBinding(
+                () -> reason.getText().isBlank() || !reasonProblem(reason.getText()).isEmpty(), reason.textProperty()));
+        // Checked again as the button fires (a paste between two key strokes): the dialog never closes on a refused reason.
+        confirmButton.addEventFilter(ActionEvent.ACTION, e -> {
+            if (reason.getText().isBlank() || !reasonProblem(reason.getText()).isEmpty()) {
+                e.consume();
+            }
+        });
+        // Tab moves on to the buttons (Shift+Tab back), Enter confirms, Shift+Enter starts a new line: the history
+        // keeps a reason on one line, so a second line is refused under the box at once (typed words are never glued
+        // together silently) and the confirm button waits until it is gone.
         reason.addEventFilter(KeyEvent.KEY_PRESSED, e -> {
             if (e.getCode() == KeyCode.TAB && !e.isControlDown()) {
                 e.consume();
@@ -153,7 +173,8 @@ public final class FxDialogService implements DialogService {
         Button confirmButton = confirmButton(dialog, confirm);
         confirmButton.disableProperty().bind(Bindings.createBooleanBinding(() -> !typed.getText().strip().equals(phrase),
                 typed.textProperty()));
-        dialog.setResultConverter(b -> b == confirm);
+        tabGoesToConfirm(typed, confirmButton);
+        dialog.setResultConverter(b -> b == confirm && typed.getText().strip().equals(phrase));
         dialog.setOnShown(e -> typed.requestFocus());
         return dialog.showAndWait().orElse(false);
     }
@@ -210,6 +231,39 @@ public final class FxDialogService implements DialogService {
         });
         d.setResultConverter(b -> b == confirm ? parsed : null);
         return d.showAndWait();
+    }
+
+    /** @return what the history would refuse in this reason, in words; "" when it may be kept */
+    private static String reasonProblem(String reason) {
+        String r = reason.strip();
+        String p = com.orderconsole.domain.TransitionRequest.reasonProblem(r);
+        if (p == null) {
+            return "";
+        }
+        // The same rule, in the words of the person typing: the domain's wording is for logs and scripts.
+        if (com.orderconsole.domain.ControlChars.in(r)) {
+            return Messages.get("common.reason.oneLine");
+        }
+        if (r.length() > com.orderconsole.domain.TransitionRequest.MAX_REASON) {
+            return Messages.format("common.reason.tooLong", com.orderconsole.domain.TransitionRequest.MAX_REASON, r.length());
+        }
+        return Messages.format("common.reason.refused", p);
+    }
+
+    /**
+     * Tab from the typed text goes to the confirm button once the text matches, and otherwise stays in the field: on
+     * Linux the button bar puts Back first, so "type, Tab, Enter" silently cancelled a production override (issue 34).
+     * Shift+Tab and the mouse still reach Back, as does Escape.
+     */
+    private static void tabGoesToConfirm(TextField typed, Button confirmButton) {
+        typed.addEventFilter(KeyEvent.KEY_PRESSED, e -> {
+            if (e.getCode() == KeyCode.TAB && !e.isShiftDown() && !e.isControlDown()) {
+                e.consume();
+                if (!confirmButton.isDisabled()) {
+                    confirmButton.requestFocus();
+                }
+            }
+        });
     }
 
     private void prepare(Dialog<?> dialog, String title, String statement) {

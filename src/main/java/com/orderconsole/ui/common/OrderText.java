@@ -44,6 +44,23 @@ public final class OrderText {
     }
 
     /**
+     * @param r a console role
+     * @return its name in the language in use, e.g. "read-only" or "只读" (zh-CN showed the English name, issue 34);
+     *     "" for null
+     */
+    public static String role(com.orderconsole.domain.Role r) {
+        return r == null ? "" : Messages.get("role." + r.name());
+    }
+
+    /**
+     * @param who an operator
+     * @return e.g. "alice · support", or "root · admin (local)" on the embedded servers, in the language in use
+     */
+    public static String operator(com.orderconsole.domain.Operator who) {
+        return Messages.format(who.local() ? "main.operator.local" : "main.operator.text", who.name(), role(who.role()));
+    }
+
+    /**
      * @param c a result code of the transition script
      * @return what it means in words, e.g. "order changed since it was read (version conflict)"
      */

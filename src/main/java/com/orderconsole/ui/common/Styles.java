@@ -33,6 +33,8 @@ public final class Styles {
     public static final String RUNNING = "running";
     /** Table row: a cancel-queue entry whose order left WAIT_PAY or has no state. */
     public static final String STALE = "stale";
+    /** Queue tiles: an old reading shown because the last one failed (greyed). */
+    public static final String STALE_READING = "stale-reading";
     /** Table row: a cancel-queue entry past its expiry. */
     public static final String OVERDUE = "overdue";
     /** Table row: an order on which Redis and MySQL disagree. */
@@ -104,6 +106,16 @@ public final class Styles {
         if (on) {
             node.getStyleClass().add(styleClass);
         }
+    }
+
+    /**
+     * @param env an environment
+     * @return the inline style of its band (main window, profile picker, sign-in): its colour, white bold text; on
+     *     production a taller band in larger type (24 px read as a thin stripe at 1920×1080, issue 34)
+     */
+    public static String environmentBand(com.orderconsole.domain.Environment env) {
+        return "-fx-background-color: " + env.colour() + "; -fx-text-fill: white; -fx-font-weight: bold; "
+                + (env.production() ? "-fx-padding: 7 14 7 14; -fx-font-size: 1.2em;" : "-fx-padding: 3 14 3 14;");
     }
 
     /**

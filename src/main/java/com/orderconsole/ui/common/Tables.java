@@ -122,6 +122,41 @@ public final class Tables {
         };
     }
 
+    /**
+     * Cells for short text in a column that may be narrower than it (an order id, a time, a name): cut with "…" as
+     * usual, and the whole text in a tooltip, so a cut value is never out of reach (issue 34).
+     *
+     * @return a cell factory for the column
+     */
+    public static <S, T> Callback<TableColumn<S, T>, TableCell<S, T>> tooltipped() {
+        return column -> new TableCell<>() {
+            private final javafx.scene.control.Tooltip tip = new javafx.scene.control.Tooltip();
+
+            @Override
+            protected void updateItem(T item, boolean empty) {
+                super.updateItem(item, empty);
+                String text = empty || item == null ? "" : item.toString();
+                setText(text.isEmpty() ? null : text);
+                tip.setText(text);
+                setTooltip(text.isEmpty() ? null : tip);
+            }
+        };
+    }
+
+    /**
+     * Gives every column of a table that has no cell factory of its own a {@link #tooltipped()} one.
+     *
+     * @param table its plain columns get tooltips; columns with their own cells are left alone
+     */
+    @SuppressWarnings("unchecked")
+    public static <S> void tooltipsWhereCut(TableView<S> table) {
+        for (TableColumn<S, ?> c : table.getColumns()) {
+            if ((Object) c.getCellFactory() == (Object) TableColumn.DEFAULT_CELL_FACTORY) {
+                ((TableColumn<S, Object>) c).setCellFactory(tooltipped());
+            }
+        }
+    }
+
     /** @return index of the first row shown, -1 when the table has no rows on screen yet */
     private static int firstVisibleIndex(TableView<?> table) {
         if (table.lookup(".virtual-flow") instanceof VirtualFlow<?> flow) {

@@ -124,8 +124,7 @@ public final class MainView {
         band.setMaxWidth(Double.MAX_VALUE);
         band.setMinHeight(Label.USE_PREF_SIZE);
         band.getStyleClass().add("environment-band");
-        band.setStyle("-fx-background-color: " + vm.environment().colour() + "; -fx-text-fill: white; -fx-font-weight: bold; "
-                + "-fx-padding: 3 14 3 14;");
+        band.setStyle(Styles.environmentBand(vm.environment()));
         band.setTooltip(new Tooltip(Messages.format("env.band.tooltip", vm.environment().name(),
                 Messages.get("env.kind." + vm.environment().kind().key()))));
         Button openLogs = new Button(Messages.get("settings.logs.open"));

@@ -95,6 +95,7 @@ public final class MainViewModel implements Navigator {
         // The open order and its table row show the same reading: each read of the details updates the row.
         detail.setOnRead(orders::updateRow);
         orders.setOnLookupRefused(detail::clear);
+        orders.setOnListingChanged(detail::dismissError);
         ordersPage = () -> {
             orders.refresh();
             detail.refresh();
@@ -114,7 +115,7 @@ public final class MainViewModel implements Navigator {
             graph.refresh();
             statusBar.check();
         });
-        bulk = new BulkViewModel(s.bulk(), operator, bg, dialogs, orders::currentQuery);
+        bulk = new BulkViewModel(s.bulk(), operator, bg, dialogs, orders::filterAsShown);
         orders.setOnBulkMove((ids, filter) -> {
             if (ids == null) {
                 bulk.useFilter(filter);
@@ -179,6 +180,8 @@ public final class MainViewModel implements Navigator {
 
     @Override
     public void showOrders(OrderQuery query) {
+        // The detail closes below: no row may stay selected (shaded) beside "Select an order" (issue 34).
+        orders.selectedProperty().set(null);
         orders.apply(query);
         loadedOnce.add(Page.ORDERS);
         detail.clear();
@@ -202,7 +205,7 @@ public final class MainViewModel implements Navigator {
      * @return e.g. "alice · support", "rita · read-only"
      */
     public static String operatorText(Operator who) {
-        return who.describe(); // "alice · support", or "root · admin (local)" on the embedded servers
+        return com.orderconsole.ui.common.OrderText.operator(who); // "alice · support", or "root · admin (local)" on the embedded servers
     }
 
     /** @return the environment worked on */

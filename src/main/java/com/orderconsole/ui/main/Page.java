@@ -11,7 +11,8 @@ public enum Page {
     MONITOR(true),
     RULES(false),
     BULK(true),
-    AUDIT(false);
+    /** Refreshed like the other monitoring pages: an on-call engineer watches actions arrive (issue 34). */
+    AUDIT(true);
 
     private final boolean autoRefresh;
 

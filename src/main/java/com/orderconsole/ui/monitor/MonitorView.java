@@ -82,7 +82,7 @@ public final class MonitorView {
         List<XYChart.Data<String, Number>> bars = new ArrayList<>();
         for (Map.Entry<ResultCode, Long> e : r.resultCounts().entrySet()) {
             if (!e.getKey().applied()) {
-                bars.add(new XYChart.Data<>(e.getKey().name(), e.getValue()));
+                bars.add(new XYChart.Data<>(Messages.get("monitor.code." + e.getKey().name()), e.getValue()));
             }
         }
         rejections.getData().setAll(bars);

@@ -46,6 +46,7 @@ public final class OrderDetailView {
     @FXML private ComboBox<OrderStatus> overrideTarget;
     @FXML private Button overrideButton;
     @FXML private Label detailMessage;
+    @FXML private Label actionMessage;
     @FXML private ListView<HistoryEntry> historyList;
     @FXML private TitledPane storyPane;
 
@@ -80,8 +81,16 @@ public final class OrderDetailView {
 
         vm.legalTargets().addListener((ListChangeListener<OrderStatus>) c -> showMoves());
         Styles.toggle(detailMessage, vm.feedback());
-        detailMessage.visibleProperty().bind(vm.feedback().messageProperty().isNotEmpty());
+        detailMessage.visibleProperty().bind(vm.feedback().messageProperty().isNotEmpty().and(vm.detailsProperty().isNull()));
         detailMessage.managedProperty().bind(detailMessage.visibleProperty());
+        Styles.toggle(actionMessage, vm.feedback());
+        actionMessage.visibleProperty().bind(vm.feedback().messageProperty().isNotEmpty().and(vm.detailsProperty().isNotNull()));
+        actionMessage.managedProperty().bind(actionMessage.visibleProperty());
+        vm.feedback().messageProperty().addListener((o, a, m) -> {
+            if (!m.isEmpty()) {
+                com.orderconsole.ui.common.Reveal.later(actionMessage);
+            }
+        });
         vm.readAtMsProperty().addListener((o, a, at) -> showReadAt(at.longValue()));
 
         historyList.setItems(vm.history());

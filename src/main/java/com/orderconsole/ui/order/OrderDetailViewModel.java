@@ -119,6 +119,16 @@ public final class OrderDetailViewModel implements Refreshable {
     }
 
     /**
+     * Takes back what is shown when it is only an error (an id no order has, a failed read): the user went to another
+     * listing, which that error is not about (issue 34: it survived Clear and page changes). An order shown stays.
+     */
+    public void dismissError() {
+        if (details.get() == null && orderId != null) {
+            clear();
+        }
+    }
+
+    /**
      * Asks for the reason of a move, then makes it ({@link #move}); nothing happens when the user cancels.
      *
      * @param target one of {@link #legalTargets()}

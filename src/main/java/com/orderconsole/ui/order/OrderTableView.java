@@ -106,6 +106,7 @@ public final class OrderTableView {
         ordersTable.setColumnResizePolicy(TableView.CONSTRAINED_RESIZE_POLICY_FLEX_LAST_COLUMN);
         MultiSelection<OrderSummary> several = MultiSelection.before(ordersTable, vm.rows(), OrderSummary::orderId, vm.selectedIds());
         Tables.bind(ordersTable, vm.rows(), vm.selectedProperty(), OrderSummary::orderId, Messages.get("order.table.empty"));
+        Tables.tooltipsWhereCut(ordersTable); // a cut value is read whole in its tooltip
         several.after();
         bulkButton.textProperty().bind(vm.bulkMoveTextProperty());
         bulkButton.setOnAction(e -> vm.bulkMove());
@@ -135,7 +136,8 @@ public final class OrderTableView {
             }
         });
 
-        PagerBar.bind(vm.pager(), prevButton, pageLabel, nextButton, n -> Messages.format("order.page", n));
+        PagerBar.bind(vm.pager(), prevButton, pageLabel, nextButton, n -> Messages.format("order.page", n),
+                vm::previousPage, vm::nextPage);
         Styles.toggle(ordersMessage, vm.feedback());
     }
 }

@@ -60,6 +60,9 @@ public final class OrderTableViewModel implements Refreshable {
                     : com.orderconsole.app.Messages.get("bulk.fromTable.filter"), selectedIds);
     private java.util.function.BiConsumer<java.util.List<String>, OrderQuery> onBulkMove = (ids, q) -> { };
     private Runnable onLookupRefused = () -> { };
+    private Runnable onListingChanged = () -> { };
+    /** True while the feedback says why the filter typed was refused (a new search takes it back). */
+    private boolean inputRefused;
 
     /**
      * @param orders reads the pages and looks up exact ids
@@ -83,6 +86,11 @@ public final class OrderTableViewModel implements Refreshable {
         // Shown like an error, as before: an empty page is worth noticing.
         this.pager = new KeysetPager<>(background, reader(OrderQuery.all()), Messages.get("order.load.orders"), OrderSummary::orderId,
                 rows -> {
+                    // A refused filter's words stay until the user searches again: the auto-refresh (2 s) of the page
+                    // still shown took them back within a second (issue 34).
+                    if (inputRefused) {
+                        return;
+                    }
                     if (rows.isEmpty()) {
                         feedback.error(Messages.get("order.noMatch"));
                     } else {
@@ -100,6 +108,14 @@ public final class OrderTableViewModel implements Refreshable {
     }
 
     /**
+     * @param action run on the UI thread when the user moves to another listing (Clear, Next, Previous), e.g. to take
+     *     back the "no order has the id …" of a lookup beside the table, which is not about the new listing
+     */
+    public void setOnListingChanged(Runnable action) {
+        onListingChanged = action;
+    }
+
+    /**
      * Applies the filter fields and loads the first page. When the id field holds a well-formed id, that
      * order is also opened (its details say when no order has that id).
      */
@@ -108,13 +124,18 @@ public final class OrderTableViewModel implements Refreshable {
         try {
             q = buildQuery();
         } catch (IllegalArgumentException e) {
+            inputRefused = true;
             feedback.error(e.getMessage());
             if (idText.get() != null && !idText.get().isBlank()) {
-                // A refused lookup must not leave the order looked up before open (with its move buttons) beside it.
+                // A refused lookup must not leave the order looked up before open (with its move buttons) beside it,
+                // nor that order's row selected as if it were the one shown.
+                pager.selectedProperty().set(null);
                 onLookupRefused.run();
             }
             return;
         }
+        inputRefused = false;
+        feedback.clear();
         query = q;
         String exact = idText.get() == null ? "" : idText.get().trim();
         // A well-formed id is also looked up exactly: its details open, or say that no order has it (the
@@ -147,7 +168,12 @@ public final class OrderTableViewModel implements Refreshable {
         ObservableList<OrderSummary> rows = pager.rows();
         for (int i = 0; i < rows.size(); i++) {
             if (rows.get(i).orderId().equals(s.orderId())) {
-                if (!rows.get(i).equals(s)) {
+                if (!query.statuses().isEmpty() && !query.statuses().contains(s.mysqlStatus())
+                        && !query.statuses().contains(s.redisStatus())) {
+                    // Moved out of the status filtered on: the row goes, rather than stay on the page as a row that
+                    // no longer matches the filter (issue 34); the order stays open beside the table.
+                    rows.remove(i);
+                } else if (!rows.get(i).equals(s)) {
                     rows.set(i, s);
                 }
                 return;
@@ -174,16 +200,19 @@ public final class OrderTableViewModel implements Refreshable {
     /** Clears every filter and loads the first page of all orders. */
     public void clearFilters() {
         apply(OrderQuery.all());
+        onListingChanged.run();
     }
 
     /** Loads the page after the current one, if there is one. */
     public void nextPage() {
         pager.next();
+        onListingChanged.run();
     }
 
     /** Loads the page before the current one, if there is one. */
     public void previousPage() {
         pager.previous();
+        onListingChanged.run();
     }
 
     /** Reloads the current page with the current filter. */
@@ -344,9 +373,42 @@ public final class OrderTableViewModel implements Refreshable {
         this.onBulkMove = handler;
     }
 
-    /** "Bulk move…": the rows selected together when there are several, else every order matching the table's filter. */
+    /**
+     * "Bulk move…": the rows selected together when there are several, else every order matching the filter the boxes
+     * show. A filter chosen but not yet searched is applied first, so the table and the bulk page name the same orders
+     * (issue 34: the box showed SHIPPED, the bulk page proposed every order). A filter the boxes cannot make (bad id,
+     * days reversed) is refused in words and the bulk page is not opened.
+     */
     public void bulkMove() {
-        onBulkMove.accept(selectedIds.size() > 1 ? java.util.List.copyOf(selectedIds) : null, currentQuery());
+        if (selectedIds.size() > 1) {
+            onBulkMove.accept(java.util.List.copyOf(selectedIds), currentQuery());
+            return;
+        }
+        OrderQuery shown = filterAsShown();
+        if (shown != null) {
+            onBulkMove.accept(null, shown);
+        }
+    }
+
+    /**
+     * The filter as the boxes show it, applied to the table first when it was not yet searched (the table and what
+     * uses "the table's filter" then agree).
+     *
+     * @return the filter, or null when the boxes cannot make one (the reason is in {@link #feedback()})
+     */
+    public OrderQuery filterAsShown() {
+        OrderQuery shown;
+        try {
+            shown = buildQuery();
+        } catch (IllegalArgumentException e) {
+            inputRefused = true;
+            feedback.error(e.getMessage());
+            return null;
+        }
+        if (!shown.equals(query)) {
+            search();
+        }
+        return shown;
     }
 
     /** @return ids of the rows selected together */

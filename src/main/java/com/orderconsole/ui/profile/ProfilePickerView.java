@@ -79,6 +79,21 @@ public final class ProfilePickerView {
             }
         });
         d.setResultConverter(b -> b == open ? vm.selectedProperty().get() : null);
+        // The chosen environment's colour along the dialog's top edge and on its header, as the window's band will be.
+        javafx.scene.control.DialogPane pane = d.getDialogPane();
+        Label band = new Label();
+        band.setId("pickerBand");
+        band.setMaxWidth(Double.MAX_VALUE);
+        content.getChildren().add(0, band);
+        Runnable colour = () -> {
+            ProfilePickerViewModel.Choice c = vm.selectedProperty().get();
+            String col = c == null ? "transparent" : c.environment().colour();
+            pane.setStyle("-fx-border-color: " + col + "; -fx-border-width: 6 0 0 0;");
+            band.setText(c == null ? "" : c.title());
+            band.setStyle(c == null ? "" : com.orderconsole.ui.common.Styles.environmentBand(c.environment()));
+        };
+        colour.run();
+        vm.selectedProperty().addListener((o, a, c) -> colour.run());
         d.setOnShown(e -> list.requestFocus());
         return d.showAndWait();
     }

@@ -41,8 +41,9 @@ public final class ProfilePickerViewModel {
             choices.add(new Choice(p, p.environment(), title(p.environment()), where));
         }
         faults = listing.faults().stream().map(ProfileException::getMessage).toList();
-        // The first profile is the likely choice; with none, the local servers.
-        selected.set(choices.get(choices.size() > 1 ? 1 : 0));
+        // The first profile that is not production is the likely choice; else the local servers. A production profile
+        // is never preselected: Enter opened its sign-in (issue 34); it takes a deliberate choice.
+        selected.set(choices.stream().skip(1).filter(c -> !c.environment().production()).findFirst().orElse(choices.get(0)));
     }
 
     private static String title(Environment e) {

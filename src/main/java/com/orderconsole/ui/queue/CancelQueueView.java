@@ -41,6 +41,7 @@ public final class CancelQueueView {
 
     @FXML private Label sweeperState;
     @FXML private Button pauseButton;
+    @FXML private javafx.scene.layout.FlowPane tiles;
     @FXML private Label depth;
     @FXML private Label overdue;
     @FXML private Label oldest;
@@ -59,6 +60,7 @@ public final class CancelQueueView {
     @FXML private ComboBox<Duration> extendBy;
     @FXML private Button extendButton;
     @FXML private Label queueMessage;
+    @FXML private Label sweeperMessage;
     @FXML private Label roleHint;
     @FXML private Label extendLabel;
     @FXML private NumberAxis entriesAxis;
@@ -88,9 +90,17 @@ public final class CancelQueueView {
         depthChart.getData().setAll(List.of(depthSeries, overdueSeries));
         vm.depthHistory().addListener((ListChangeListener<DepthSample>) c -> plot());
         vm.summaryProperty().addListener((o, a, s) -> showSummary(s));
+        vm.staleProperty().addListener((o, a, stale) -> {
+            if (stale) {
+                showStale();
+            } else if (vm.summaryProperty().get() != null) {
+                showSummary(vm.summaryProperty().get());
+            }
+        });
 
         queueTable.setColumnResizePolicy(TableView.CONSTRAINED_RESIZE_POLICY_FLEX_LAST_COLUMN);
         Tables.bind(queueTable, vm.entries(), vm.selectedProperty(), QueueItem::orderId, Messages.get("queue.empty"));
+        Tables.tooltipsWhereCut(queueTable); // a cut value is read whole in its tooltip
         cId.setCellValueFactory(c -> new ReadOnlyStringWrapper(c.getValue().orderId()));
         cExpiry.setText(Messages.format("queue.cExpiry.zone", Formats.zone()));
         cExpiry.setCellValueFactory(c -> new ReadOnlyStringWrapper(Formats.shortDateTime(c.getValue().expireAtMs())));
@@ -141,10 +151,13 @@ public final class CancelQueueView {
         pauseButton.setText(Messages.get("queue.pause"));
 
         Styles.toggle(queueMessage, vm.feedback());
+        Styles.toggle(sweeperMessage, vm.sweeperFeedback());
+        sweeperMessage.managedProperty().bind(vm.sweeperFeedback().messageProperty().isNotEmpty());
         Styles.shown(!canAct, roleHint);
     }
 
     private void showSummary(QueueSummary s) {
+        Styles.toggle(tiles, Styles.STALE_READING, false);
         depth.setText(Long.toString(s.depth()));
         overdue.setText(Long.toString(s.overdue()));
         oldest.setText(s.oldestOverdueAgeMs() == null ? "—" : Formats.duration(s.oldestOverdueAgeMs()));
@@ -156,6 +169,19 @@ public final class CancelQueueView {
         Styles.pick(sweeperState, sw.paused() || sw.lastTickMs() == null ? Styles.PAUSED : Styles.RUNNING,
                 Styles.PAUSED, Styles.RUNNING);
         pauseButton.setText(sw.paused() ? Messages.get("queue.resume") : Messages.get("queue.pause"));
+    }
+
+    /**
+     * The last reading failed (Redis stalled): the tiles keep the old values, greyed, and the sweeper's tick and state
+     * say since when nothing was read instead of "0 s ago" as if it were now.
+     */
+    private void showStale() {
+        Styles.toggle(tiles, Styles.STALE_READING, true);
+        QueueSummary s = vm.summaryProperty().get();
+        String since = s == null ? "—" : Formats.time(s.nowMs());
+        lastTick.setText(Messages.format("queue.noReadingSince", since));
+        sweeperState.setText(Messages.format("queue.sweeper.unknown", since));
+        Styles.pick(sweeperState, Styles.PAUSED, Styles.PAUSED, Styles.RUNNING);
     }
 
     private void plot() {

@@ -1,6 +1,7 @@
 package com.orderconsole.ui.queue;
 
 import com.orderconsole.app.Messages;
+import com.orderconsole.app.ProductionGuard;
 import com.orderconsole.domain.OrderId;
 import com.orderconsole.domain.Operator;
 import com.orderconsole.domain.Role;
@@ -21,6 +22,8 @@ import com.orderconsole.ui.common.KeysetPager;
 import com.orderconsole.ui.common.OrderText;
 import com.orderconsole.ui.common.Refreshable;
 import javafx.beans.property.ObjectProperty;
+import javafx.beans.property.ReadOnlyBooleanProperty;
+import javafx.beans.property.ReadOnlyBooleanWrapper;
 import javafx.beans.property.ReadOnlyObjectProperty;
 import javafx.beans.property.ReadOnlyObjectWrapper;
 import javafx.beans.property.ReadOnlyStringProperty;
@@ -59,6 +62,10 @@ public final class CancelQueueViewModel implements Refreshable {
     private final Operator operator;
     private final DialogService dialogs;
     private final ReadOnlyObjectWrapper<QueueSummary> summary = new ReadOnlyObjectWrapper<>();
+    /** True while the summary shown is older than the last reading tried (that one failed). */
+    private final ReadOnlyBooleanWrapper stale = new ReadOnlyBooleanWrapper();
+    /** True while the feedback shows a failed reading (the next good reading takes it back). */
+    private boolean readError;
     private final KeysetPager<QueueItem> pager;
     private final StringProperty idText = new SimpleStringProperty("");
     /** The id searched for, null while the whole queue is listed. */
@@ -67,6 +74,7 @@ public final class CancelQueueViewModel implements Refreshable {
     private final ObservableList<DepthSample> depthHistory = FXCollections.observableArrayList();
     private final ObjectProperty<Duration> extendBy = new SimpleObjectProperty<>(EXTENSIONS.get(0));
     private final Feedback feedback = new Feedback();
+    private final Feedback sweeperFeedback = new Feedback();
     private final Command reading;
     private final Command actions;
     private final Command entryCommand;
@@ -95,10 +103,10 @@ public final class CancelQueueViewModel implements Refreshable {
         this.sweeper = sweeper;
         this.operator = operator;
         this.dialogs = dialogs;
-        this.reading = new Command(background, feedback::error);
+        this.reading = new Command(background, this::readFailed);
         this.actions = new Command(background, feedback::error);
         this.pager = new KeysetPager<>(background, this::readPage, Messages.get("queue.read.action"), QueueItem::orderId,
-                rows -> showCount(), feedback::error);
+                this::pageShown, this::readFailed);
         this.entryCommand = actions.when(pager.selectedProperty().isNotNull());
         this.sweeperCommand = actions.when(summary.isNotNull());
     }
@@ -108,6 +116,12 @@ public final class CancelQueueViewModel implements Refreshable {
         pager.refresh();
         reading.run(Messages.get("queue.read.action"), job -> queue.summary(), r -> {
             summary.set(r);
+            stale.set(false);
+            // The error of a failed reading goes with the next good one (an action's outcome stays).
+            if (readError) {
+                readError = false;
+                feedback.clear();
+            }
             showCount();
             // A reading long after the last one (page hidden, refresh paused) starts the chart afresh
             // rather than drawing a straight line across the time nobody looked.
@@ -119,6 +133,28 @@ public final class CancelQueueViewModel implements Refreshable {
                 depthHistory.remove(0, depthHistory.size() - SAMPLES_KEPT);
             }
         });
+    }
+
+    /**
+     * A reading that failed (Redis stalled or down): said in words, and the tiles are marked as an old reading rather
+     * than going on saying "last tick 0 s ago" as if it were now (issue 34).
+     */
+    private void readFailed(String error) {
+        readError = true;
+        stale.set(summary.get() != null);
+        feedback.error(error);
+    }
+
+    /**
+     * A page as read: under traffic the sweeper may have cancelled every entry of a later page meanwhile; an empty
+     * page after the first goes back to the first rather than saying "the cancel queue is empty" beside a depth of 300.
+     */
+    private void pageShown(List<QueueItem> rows) {
+        if (rows.isEmpty() && pager.pageNumberProperty().get() > 1 && searched.get() == null) {
+            pager.first(this::readPage);
+            return;
+        }
+        showCount();
     }
 
     /**
@@ -166,12 +202,20 @@ public final class CancelQueueViewModel implements Refreshable {
             countText.set("");
         } else {
             long first = (long) (pager.pageNumberProperty().get() - 1) * PAGE_SIZE + 1;
-            countText.set(s == null ? Messages.format("queue.countPage", first, first + shown - 1)
-                    : Messages.format("queue.count", first, first + shown - 1, Math.max(s.depth(), first + shown - 1)));
+            long last = first + shown - 1;
+            // Pages are read by keyset, at different times: under traffic the entries before this page may have been
+            // cancelled since, so "201–388" can exceed the depth read now. Then the count says only what is known
+            // rather than "of 388" beside a Depth of 312 (issue 34).
+            countText.set(s == null ? Messages.format("queue.countPage", first, last)
+                    : last <= s.depth() ? Messages.format("queue.count", first, last, s.depth())
+                    : Messages.format("queue.countMoved", shown, pager.pageNumberProperty().get(), s.depth()));
         }
     }
 
-    /** Asks for a reason, then cancels the selected entry's order now ({@link #cancelNow}); nothing when declined. */
+    /**
+     * Asks for a reason, then (on production, {@link ProductionGuard.Action#QUEUE_CANCEL}) for the order id typed, then cancels
+     * the selected entry's order now ({@link #cancelNow}); nothing when declined.
+     */
     public void cancelSelected() {
         QueueItem item = pager.selectedProperty().get();
         if (item == null) {
@@ -179,20 +223,25 @@ public final class CancelQueueViewModel implements Refreshable {
         }
         String title = Messages.get("queue.cancel.title");
         String statement = Messages.format("queue.cancel.statement", item.orderId());
-        // A forced move: on production the order id is typed as well.
         dialogs.askReason(title, statement, Messages.get("queue.cancel.confirm"))
-                .filter(reason -> dialogs.confirmOnProduction(title, statement, item.orderId()))
+                .filter(reason -> dialogs.confirmGuarded(ProductionGuard.Action.QUEUE_CANCEL, title, statement, item.orderId()))
                 .ifPresent(reason -> cancelNow(item.orderId(), reason));
     }
 
-    /** Asks for a reason, then removes the selected entry ({@link #remove}); nothing when declined. */
+    /**
+     * Asks for a reason, then (on production) for the order id typed, then removes the selected entry ({@link #remove}):
+     * the order is then never cancelled by its deadline, as heavy as a cancel. Nothing when declined.
+     */
     public void removeSelected() {
         QueueItem item = pager.selectedProperty().get();
         if (item == null) {
             return;
         }
-        dialogs.askReason(Messages.get("queue.remove.title"), Messages.format("queue.remove.statement", item.orderId()),
-                Messages.get("queue.remove.confirm")).ifPresent(reason -> remove(item.orderId(), reason));
+        String title = Messages.get("queue.remove.title");
+        String statement = Messages.format("queue.remove.statement", item.orderId());
+        dialogs.askReason(title, statement, Messages.get("queue.remove.confirm"))
+                .filter(reason -> dialogs.confirmGuarded(ProductionGuard.Action.QUEUE_REMOVE, title, statement, item.orderId()))
+                .ifPresent(reason -> remove(item.orderId(), reason));
     }
 
     /** Asks for a reason, then moves the selected entry's deadline later by {@link #extendByProperty()} ({@link #extend}). */
@@ -207,12 +256,24 @@ public final class CancelQueueViewModel implements Refreshable {
                 .ifPresent(reason -> extend(item.orderId(), by, reason));
     }
 
-    /** Pauses a running sweeper or resumes a paused one, as the last reading shows it. */
+    /**
+     * Pauses a running sweeper or resumes a paused one, as the last reading shows it, after a reason and (on production)
+     * the environment's name typed: pausing stops every sweeper of the environment, serve's included, and resuming
+     * lets it cancel a backlog of overdue orders at once. Nothing when declined.
+     */
     public void toggleSweeper() {
         QueueSummary s = summary.get();
-        if (s != null) {
-            setSweeperPaused(!s.sweeper().paused());
+        if (s == null) {
+            return;
         }
+        boolean pause = !s.sweeper().paused();
+        String env = dialogs.environment().name();
+        String title = Messages.get(pause ? "queue.pause.title" : "queue.resume.title");
+        String statement = pause ? Messages.format("queue.pause.statement", env)
+                : Messages.format("queue.resume.statement", env, s.overdue());
+        dialogs.askReason(title, statement, Messages.get(pause ? "queue.pause" : "queue.resume"))
+                .filter(reason -> dialogs.confirmGuarded(pause ? ProductionGuard.Action.SWEEPER_PAUSE : ProductionGuard.Action.SWEEPER_RESUME, title, statement, env))
+                .ifPresent(reason -> setSweeperPaused(pause, reason));
     }
 
     /**
@@ -253,25 +314,44 @@ public final class CancelQueueViewModel implements Refreshable {
         });
     }
 
-    /** Pauses or resumes every cancel sweeper. */
-    public void setSweeperPaused(boolean paused) {
-        act(paused ? Messages.get("queue.pause.action") : Messages.get("queue.resume.action"), () -> {
-            sweeper.setPaused(operator, paused, SOURCE, "");
+    /**
+     * Pauses or resumes every cancel sweeper; the outcome is told beside the sweeper's button ({@link #sweeperFeedback()}).
+     *
+     * @param reason why, kept in the audit trail; required
+     */
+    public void setSweeperPaused(boolean paused, String reason) {
+        if (reason == null || reason.isBlank()) {
+            sweeperFeedback.error(Messages.get("queue.reasonRequired"));
+            return;
+        }
+        act(sweeperFeedback, paused ? Messages.get("queue.pause.action") : Messages.get("queue.resume.action"), () -> {
+            sweeper.setPaused(operator, paused, SOURCE, reason.strip());
             return new Outcome(paused ? Messages.get("queue.paused") : Messages.get("queue.resumed"), true);
         });
     }
 
-    /** Runs one action, shows its outcome and reads the queue again, whatever happened. */
+    /** Runs one entry action, shows its outcome under the entry buttons and reads the queue again, whatever happened. */
     private void act(String what, Action action) {
+        act(feedback, what, action);
+    }
+
+    /**
+     * Runs one action and reads the queue again, whatever happened. The outcome goes to {@code where} (beside the
+     * button used) and the other line is emptied: one result on the page, the latest, where the user acted.
+     */
+    private void act(Feedback where, String what, Action action) {
+        Feedback other = where == feedback ? sweeperFeedback : feedback;
         actions.run(what, job -> action.run(), outcome -> {
+            other.clear();
             if (outcome.ok()) {
-                feedback.ok(outcome.text());
+                where.ok(outcome.text());
             } else {
-                feedback.error(outcome.text());
+                where.error(outcome.text());
             }
             refresh();
         }, error -> {
-            feedback.error(error);
+            other.clear();
+            where.error(error);
             refresh();
         });
     }
@@ -313,6 +393,11 @@ public final class CancelQueueViewModel implements Refreshable {
     /** @return the last reading, null before the first */
     public ReadOnlyObjectProperty<QueueSummary> summaryProperty() {
         return summary.getReadOnlyProperty();
+    }
+
+    /** @return true while the tiles show an old reading because the last one failed */
+    public ReadOnlyBooleanProperty staleProperty() {
+        return stale.getReadOnlyProperty();
     }
 
     /** @return the earliest-due entries */
@@ -365,8 +450,13 @@ public final class CancelQueueViewModel implements Refreshable {
         return sweeperCommand;
     }
 
-    /** @return the last action's outcome or error in words */
+    /** @return the last entry action's outcome or error in words (and read errors), under the entry buttons */
     public Feedback feedback() {
         return feedback;
+    }
+
+    /** @return the last pause or resume's outcome or error in words, beside the sweeper's button */
+    public Feedback sweeperFeedback() {
+        return sweeperFeedback;
     }
 }

@@ -96,6 +96,7 @@ public final class ReconciliationView {
         categoryTable.setColumnResizePolicy(TableView.CONSTRAINED_RESIZE_POLICY_FLEX_LAST_COLUMN);
         // Selection survives a new comparison: the category's findings stay listed.
         Tables.bind(categoryTable, vm.categories(), selectedRow, CategoryRow::category, Messages.get("recon.categories.empty"));
+        Tables.tooltipsWhereCut(categoryTable); // a cut value is read whole in its tooltip
         cCategory.setCellValueFactory(c -> new ReadOnlyStringWrapper(ReconciliationViewModel.label(c.getValue().category())));
         cCount.setCellValueFactory(c -> new ReadOnlyObjectWrapper<>(c.getValue().count()));
         selectedRow.addListener((o, a, row) -> vm.selectedProperty().set(row == null ? null : row.category()));
@@ -108,6 +109,7 @@ public final class ReconciliationView {
         findingTable.setColumnResizePolicy(TableView.CONSTRAINED_RESIZE_POLICY_FLEX_LAST_COLUMN);
         Tables.bind(findingTable, vm.findings(), new SimpleObjectProperty<>(), f -> f.category() + "/" + f.orderId() + "/" + f.detail(),
                 Messages.get("recon.findings.empty"));
+        Tables.tooltipsWhereCut(findingTable); // a cut value is read whole in its tooltip
         fId.setCellValueFactory(c -> new ReadOnlyStringWrapper(c.getValue().orderId()));
         fMysql.setCellValueFactory(c -> new ReadOnlyStringWrapper(OrderText.side(c.getValue().mysqlStatus(), c.getValue().mysqlVersion())));
         fRedis.setCellValueFactory(c -> new ReadOnlyStringWrapper(OrderText.side(c.getValue().redisStatus(), c.getValue().redisVersion())));
@@ -120,6 +122,7 @@ public final class ReconciliationView {
     private void bindDeadLetters() {
         letterTable.setColumnResizePolicy(TableView.CONSTRAINED_RESIZE_POLICY_FLEX_LAST_COLUMN);
         Tables.bind(letterTable, letters.letters(), letters.selectedProperty(), DeadLetter::id, Messages.get("recon.letters.empty"));
+        Tables.tooltipsWhereCut(letterTable); // a cut value is read whole in its tooltip
         dId.setCellValueFactory(c -> new ReadOnlyStringWrapper(Long.toString(c.getValue().id())));
         dOrder.setCellValueFactory(c -> new ReadOnlyStringWrapper(c.getValue().orderId() == null ? Messages.get("recon.letters.unreadable") : c.getValue().orderId()));
         dBucket.setCellValueFactory(c -> new ReadOnlyStringWrapper(c.getValue().bucket() == null ? "—" : c.getValue().bucket().toString()));

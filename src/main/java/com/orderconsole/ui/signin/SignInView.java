@@ -39,6 +39,7 @@ public final class SignInView {
     private BiConsumer<EngineConfig, Operator> signedIn = (c, o) -> { };
     private Stage window;
 
+    @FXML private Label band;
     @FXML private Label database;
     @FXML private TextField account;
     @FXML private PasswordField password;
@@ -46,10 +47,21 @@ public final class SignInView {
     @FXML private Label error;
     @FXML private Button signInButton;
 
-    /** @param vm the dialog's state */
+    /** @param vm the dialog's state (local servers: the local environment's band) */
     public SignInView(SignInViewModel vm) {
+        this(vm, com.orderconsole.domain.Environment.LOCAL);
+    }
+
+    /**
+     * @param vm the dialog's state
+     * @param environment where the operator signs in: its name in its colour tops the dialog, as the window's band will
+     *     (issue 34: the sign-in of a production profile looked like any other)
+     */
+    public SignInView(SignInViewModel vm, com.orderconsole.domain.Environment environment) {
         this.vm = vm;
         root = Fxml.load("/fxml/signin/SignInView.fxml", this);
+        band.setText(Messages.format("env.band", environment.name(), Messages.get("env.kind." + environment.kind().key())));
+        band.setStyle(com.orderconsole.ui.common.Styles.environmentBand(environment));
         database.setText(Messages.format("signin.database", vm.database()));
         account.textProperty().bindBidirectional(vm.accountProperty());
         password.textProperty().bindBidirectional(vm.passwordProperty());
@@ -60,7 +72,7 @@ public final class SignInView {
         role.setConverter(new StringConverter<>() {
             @Override
             public String toString(Role r) {
-                return r == null ? highest() : r.label();
+                return r == null ? highest() : com.orderconsole.ui.common.OrderText.role(r);
             }
 
             @Override

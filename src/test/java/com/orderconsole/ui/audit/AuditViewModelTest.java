@@ -69,4 +69,44 @@ class AuditViewModelTest extends ViewModelTestBase {
         vm.exportCsv();
         assertThat(Files.readAllLines(csv)).hasSize(1 + 12);
     }
+
+    /**
+     * Issue 34: "Written by (database)" had no "flagged only" filter; among many rows the flagged ones (history written
+     * by an account other than its actor) are found across pages, and the rest left out.
+     */
+    @Test
+    void flaggedOnlyListsTheRowsWrittenUnderAnotherName() {
+        for (int i = 0; i < 8; i++) {
+            createOrder("fl-" + i);
+        }
+        services.follower().catchUp(Duration.ofSeconds(20));
+        com.orderconsole.RawSql.update("UPDATE order_history SET written_by = CONCAT(actor, '@10.0.0.1')");
+        com.orderconsole.RawSql.update("UPDATE order_history SET written_by = 'mallory@10.0.0.9' WHERE order_id IN ('fl-1', 'fl-6')");
+        AuditViewModel vm = new AuditViewModel(services.audit(), background, dialogs, 3);
+        vm.flaggedOnlyProperty().set(true);
+        vm.search();
+        assertThat(vm.rows()).extracting(AuditEvent::orderId).containsExactly("fl-6", "fl-1");
+        assertThat(vm.rows()).allMatch(AuditEvent::actorUnlike);
+        vm.clearFilters();
+        assertThat(vm.flaggedOnlyProperty().get()).isFalse();
+        assertThat(vm.rows()).hasSize(3);
+    }
+
+    /** Issue 34 (zh-CN leftovers): the "What" column names statuses and actions in the language in use. */
+    @Test
+    void whatSpeaksTheLanguageInUse() {
+        createOrder("zh-1");
+        services.queue().extend(new Operator("otto", Role.OPS), "zh-1", Duration.ofMinutes(5), "console", "asked");
+        move("zh-1", OrderStatus.PAID);
+        services.follower().catchUp(Duration.ofSeconds(20));
+        AuditViewModel vm = new AuditViewModel(services.audit(), background, dialogs);
+        vm.search();
+        Messages.use(Locale.SIMPLIFIED_CHINESE);
+        try {
+            assertThat(vm.rows()).extracting(AuditViewModel::what).contains("待支付 → 已支付 v2", "创建为 待支付 v1")
+                    .anyMatch(w -> w.startsWith("延长支付截止时间"));
+        } finally {
+            Messages.use(Locale.ENGLISH);
+        }
+    }
 }

@@ -163,4 +163,38 @@ class AuditViewTest extends ConsoleFxTest {
         });
         assertThat(tooWide).as("sources wider than the box's text field").isEmpty();
     }
+
+    /**
+     * Issue 34: at 1280 px the Reason column was off screen (the table scrolled sideways), and "Written by (database)"
+     * had no explanation. Reason now ends inside the table, wide enough to read, and the writer's header explains.
+     */
+    @Test
+    void theReasonColumnIsInViewAt1280AndTheWriterHeaderExplainsItself() throws Exception {
+        createOrder("u-9");
+        services.transitions().transition(new Operator("setup", Role.SUPPORT), TransitionRequest.of("u-9", OrderStatus.PAID, "test",
+                "customer paid by bank transfer"));
+        services.follower().catchUp(Duration.ofSeconds(20));
+        com.orderconsole.RawSql.update("UPDATE order_history SET written_by = 'orders-serve@10.0.0.7'");
+        openConsole("rita", Role.READ_ONLY);
+        clickOn("#nav-AUDIT");
+        waitUntil(() -> rows("#auditTable").size() == 2);
+        for (boolean writer : new boolean[] {true}) {
+            double[] edges = onFx(() -> {
+                view.root().getScene().getRoot().layout();
+                javafx.scene.control.TableView<?> t = lookup("#auditTable").queryAs(javafx.scene.control.TableView.class);
+                javafx.scene.control.TableColumn<?, ?> reason = t.getColumns().stream().filter(c -> "cReason".equals(c.getId()))
+                        .findFirst().orElseThrow();
+                double left = t.getColumns().stream().filter(javafx.scene.control.TableColumn::isVisible)
+                        .takeWhile(c -> c != reason).mapToDouble(javafx.scene.control.TableColumn::getWidth).sum();
+                return new double[] {left, left + reason.getWidth(), t.getWidth(), reason.getWidth()};
+            });
+            assertThat(edges[1]).as("Reason ends inside the table (writer column shown: %s)", writer).isLessThanOrEqualTo(edges[2]);
+            assertThat(edges[3]).as("Reason is wide enough to read").isGreaterThanOrEqualTo(150);
+        }
+        String tip = onFx(() -> lookup("#auditTable .column-header .label").queryAll().stream()
+                .map(n -> ((javafx.scene.control.Label) n).getTooltip()).filter(java.util.Objects::nonNull)
+                .map(javafx.scene.control.Tooltip::getText).filter(x -> x.contains("database account")).findFirst().orElse(null));
+        assertThat(tip).as("the writer's header explains the column").isNotNull().contains("⚠");
+        assertThat(shown("#flaggedBox")).isTrue();
+    }
 }

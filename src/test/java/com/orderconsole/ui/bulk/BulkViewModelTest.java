@@ -54,12 +54,16 @@ class BulkViewModelTest extends ViewModelTestBase {
         assertThat(vm.previewTextProperty().get()).startsWith("3 orders match. To WAIT_SHIP: 3 would move, 0 would be rejected");
         assertThat(vm.perTarget()).contains(new TargetCount(OrderStatus.WAIT_SHIP, 3, 0), new TargetCount(OrderStatus.CANCELLED, 0, 3));
 
-        // Without a reason nothing is asked and nothing moves.
+        // Without a reason "Move…" is not offered (issue 34: it was enabled and did nothing); nothing is asked or moved.
+        assertThat(vm.applyCommand().executableProperty().get()).isFalse();
+        vm.reasonProperty().set("   ");
+        assertThat(vm.applyCommand().executableProperty().get()).as("blank is no reason").isFalse();
         vm.apply();
         assertThat(vm.feedback().messageProperty().get()).contains("needs a reason");
         assertThat(dialogs.asked()).isEmpty();
 
         vm.reasonProperty().set("carrier back");
+        assertThat(vm.applyCommand().executableProperty().get()).isTrue();
         dialogs.no();
         vm.apply();
         assertThat(dialogs.asked().get(0).statement()).isEqualTo("Move 3 orders to WAIT_SHIP?");

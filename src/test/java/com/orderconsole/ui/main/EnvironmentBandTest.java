@@ -44,6 +44,9 @@ class EnvironmentBandTest extends ConsoleFxTest {
         assertThat(style).contains("-fx-background-color: #c62828");
         double bandWidth = onFx(() -> lookup("#environmentBand").queryAs(Label.class).getWidth());
         assertThat(bandWidth).as("full width at 1280x800").isGreaterThanOrEqualTo(1279);
+        // Issue 34: 24 px read as a thin stripe at 1920×1080; production's band is taller.
+        double bandHeight = onFx(() -> lookup("#environmentBand").queryAs(Label.class).getHeight());
+        assertThat(bandHeight).isGreaterThanOrEqualTo(32);
     }
 
     @Test
@@ -67,5 +70,19 @@ class EnvironmentBandTest extends ConsoleFxTest {
         assertThat(onFx(() -> lookup("#typedField").queryAs(TextField.class).getText())).isEqualTo("o-7");
         clickOn("#confirmButton");
         assertThat(answer.get(20, TimeUnit.SECONDS)).isTrue();
+    }
+
+    /** Issue 34: the sign-in dialog of a production profile showed no environment colour. */
+    @Test
+    void theSignInDialogIsToppedByTheEnvironmentsBand() throws Exception {
+        environment = PROD;
+        openConsole("olga", Role.OPS);
+        Label band = onFx(() -> {
+            com.orderconsole.ui.signin.SignInViewModel signIn = new com.orderconsole.ui.signin.SignInViewModel(
+                    com.orderconsole.TestServers.config(), new com.orderconsole.ui.common.FxBackground(1));
+            return (Label) new com.orderconsole.ui.signin.SignInView(signIn, PROD).root().lookup("#band");
+        });
+        assertThat(onFx(band::getText)).isEqualTo("prod-eu · production");
+        assertThat(onFx(band::getStyle)).contains("-fx-background-color: #c62828");
     }
 }

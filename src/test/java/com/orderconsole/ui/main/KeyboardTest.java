@@ -60,4 +60,45 @@ class KeyboardTest extends ConsoleFxTest {
         waitUntil(() -> vm.pageProperty().get() == Page.ORDERS);
         assertThat(onFx(() -> vm.orders().statusProperty().get())).isEqualTo(OrderStatus.WAIT_PAY);
     }
+
+    /** Issue 34: the order table's focused row and a focused check box showed no focus at all. */
+    @Test
+    void theTablesFocusedRowAndAFocusedCheckBoxAreOutlined() throws Exception {
+        createOrder("kb-5");
+        createOrder("kb-6");
+        openConsole("alice", Role.SUPPORT);
+        clickOn("#nav-ORDERS");
+        waitUntil(() -> rows("#ordersTable").size() == 2);
+        interact(() -> {
+            javafx.scene.control.TableView<?> t = lookup("#ordersTable").queryAs(javafx.scene.control.TableView.class);
+            t.requestFocus();
+            t.getFocusModel().focus(1);
+        });
+        waitUntil(() -> lookup("#ordersTable .table-row-cell").queryAll().stream()
+                .filter(n -> n.getPseudoClassStates().contains(javafx.css.PseudoClass.getPseudoClass("focused")))
+                .anyMatch(n -> outlined((javafx.scene.layout.Region) n)));
+        interact(() -> lookup("#stuckBox").query().requestFocus());
+        waitUntil(() -> outlined(lookup("#stuckBox .box").queryAs(javafx.scene.layout.Region.class)));
+    }
+
+    /** Issue 34: after Next the focus jumped on to "Bulk move (filter)…"; it stays on the pager. */
+    @Test
+    void theFocusStaysOnTheButtonsAfterNext() throws Exception {
+        for (int i = 0; i < 105; i++) {
+            createOrder(String.format("kn-%03d", i));
+        }
+        openConsole("alice", Role.SUPPORT);
+        clickOn("#nav-ORDERS");
+        waitUntil(() -> rows("#ordersTable").size() == 100 && !lookup("#nextButton").query().isDisabled());
+        interact(() -> lookup("#nextButton").query().requestFocus());
+        type(KeyCode.SPACE);
+        waitUntil(() -> rows("#ordersTable").size() == 5);
+        waitUntil(() -> lookup("#prevButton").query().isFocused());
+        assertThat(onFx(() -> lookup("#bulkButton").query().isFocused())).isFalse();
+    }
+
+    private static boolean outlined(javafx.scene.layout.Region r) {
+        javafx.scene.layout.Border b = r.getBorder();
+        return b != null && b.getStrokes().stream().anyMatch(s -> s.getWidths().getTop() >= 2 || s.getWidths().getLeft() >= 2);
+    }
 }

@@ -44,8 +44,9 @@ class OrderDetailViewTest extends ConsoleFxTest {
         clickOn("#reasonField").write("customer paid by bank transfer");
         clickOn("#confirmButton");
 
-        waitUntil(() -> text("#detailMessage").startsWith("Applied"));
-        assertThat(text("#detailMessage")).isEqualTo("Applied: WAIT_PAY → PAID, now version 2.");
+        waitUntil(() -> text("#actionMessage").startsWith("Applied"));
+        assertThat(text("#actionMessage")).isEqualTo("Applied: WAIT_PAY → PAID, now version 2.");
+        assertThat(shown("#actionMessage")).isTrue();
         waitUntil(() -> "PAID · version 2".equals(text("#redisState")));
         assertThat(shown("#move-WAIT_SHIP")).isTrue();
         // Issue 12, major 5: the table's row follows the move at once, not on some later reload.
@@ -100,11 +101,21 @@ class OrderDetailViewTest extends ConsoleFxTest {
         waitUntilSettled("#overrideButton"); // the pane opens with an animation
         clickOn("#overrideButton");
         waitUntil(() -> shown("#reasonField"));
-        clickOn("#reasonField").write("delivered, courier scan missing");
+        // Issue 34: a two-line reason was refused only after the dialog closed, and the reason was lost.
+        interact(() -> lookup("#reasonField").queryAs(TextArea.class).setText("delivered\ncourier scan missing"));
+        clickOn("#confirmButton");
+        WaitForAsyncUtils.waitForFxEvents();
+        assertThat(shown("#reasonField")).as("the dialog stays open").isTrue();
+        assertThat(text("#reasonProblem")).contains("control character");
+        interact(() -> lookup("#reasonField").queryAs(TextArea.class).setText("delivered, courier scan missing"));
         clickOn("#confirmButton");
 
-        waitUntil(() -> text("#detailMessage").startsWith("Applied"));
-        assertThat(text("#detailMessage")).isEqualTo("Applied: PAID → FINISHED, now version 3.");
+        // Issue 34: the outcome stands under the buttons that made it, in view at 1280×800 (it was at the pane's top).
+        waitUntil(() -> text("#actionMessage").startsWith("Applied"));
+        assertThat(text("#actionMessage")).isEqualTo("Applied: PAID → FINISHED, now version 3.");
+        assertThat(shown("#actionMessage")).isTrue();
+        assertThat(shown("#detailMessage")).as("said once").isFalse();
+        waitUntil(() -> inView("#actionMessage", "#detailScroll"));
         OrderDetails d = services.orders().lookup("d-400");
         assertThat(d.summary().redisStatus()).isEqualTo(OrderStatus.FINISHED);
         assertThat(d.history().get(d.history().size() - 1).actor()).isEqualTo("root-admin");
@@ -235,6 +246,17 @@ class OrderDetailViewTest extends ConsoleFxTest {
         return onFx(() -> {
             Node n = lookup(query).query();
             return n.localToScene(n.getBoundsInLocal()).getMaxY();
+        });
+    }
+
+    /** @return true when the node lies wholly inside the viewport of the scroll pane */
+    private boolean inView(String node, String scroll) {
+        return onFx(() -> {
+            Node n = lookup(node).query();
+            javafx.scene.control.ScrollPane sp = lookup(scroll).queryAs(javafx.scene.control.ScrollPane.class);
+            javafx.geometry.Bounds b = n.localToScene(n.getBoundsInLocal());
+            javafx.geometry.Bounds v = sp.localToScene(sp.getLayoutBounds());
+            return b.getMinY() >= v.getMinY() && b.getMaxY() <= v.getMaxY();
         });
     }
 }

@@ -67,4 +67,22 @@ class OrderStoryViewModelTest extends ViewModelTestBase {
         assertThat(vm.story().steps()).as("an unknown id leaves no old story behind").isEmpty();
         assertThat(vm.story().storyProperty().get()).isNull();
     }
+
+    /** Issue 34: an admin's override read like a move in the story, without its reason. */
+    @Test
+    void anOverrideIsToldAsOneWithItsReason() {
+        createOrder("so-1");
+        move("so-1", OrderStatus.PAID);
+        services.transitions().transition(new Operator("ada", Role.ADMIN),
+                new TransitionRequest("so-1", OrderStatus.FINISHED, 2L, "console", "delivered, courier scan missing", true));
+        services.follower().drainOnce();
+        OrderDetailViewModel vm = detail();
+        vm.load("so-1");
+        vm.story().openProperty().set(true);
+        assertThat(vm.story().steps()).hasSize(3);
+        assertThat(vm.story().steps().get(1).override()).as("the rule-checked payment").isFalse();
+        assertThat(vm.story().steps().get(2).override()).isTrue();
+        assertThat(com.orderconsole.app.StoryWords.step(vm.story().steps().get(2)))
+                .startsWith("OVERRIDE PAID → FINISHED outside the rules by ada via console, because: delivered, courier scan missing");
+    }
 }

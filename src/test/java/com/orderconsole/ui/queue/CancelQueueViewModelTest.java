@@ -239,6 +239,132 @@ class CancelQueueViewModelTest extends ViewModelTestBase {
         assertThat(vm.depthHistory()).hasSize(1);
     }
 
+    private static final com.orderconsole.domain.Environment PROD =
+            new com.orderconsole.domain.Environment("prod-eu", com.orderconsole.domain.Environment.Kind.PRODUCTION, "#c62828");
+
+    /**
+     * Issue 34: on production "Pause sweeper" was one click with an empty reason in the audit trail, and resume and
+     * remove were as light. Each now asks a reason, then the environment's name (sweeper) or the order id (entry) typed;
+     * the audit row keeps the reason, and a wrong text changes nothing.
+     */
+    @Test
+    void onProductionPauseResumeAndRemoveTakeAReasonAndTypedTextAndAreAuditedWithIt() {
+        dialogs.on(PROD);
+        createOrder("pr-1");
+        CancelQueueViewModel vm = queue("olga", Role.OPS);
+        vm.refresh();
+
+        dialogs.reason("carrier outage").typed("prod-e");
+        vm.toggleSweeper();
+        assertThat(services.sweeper().status().paused()).as("half the name typed: nothing").isFalse();
+
+        dialogs.reason("carrier outage").typed("prod-eu");
+        vm.toggleSweeper();
+        assertThat(services.sweeper().status().paused()).isTrue();
+        assertThat(dialogs.asked()).extracting(ScriptedDialogs.Question::kind).containsExactly("reason", "typed", "reason", "typed");
+        assertThat(dialogs.asked().get(3).details()).isEqualTo("prod-eu");
+        assertThat(dialogs.asked().get(2).statement()).contains("prod-eu").contains("serve");
+        assertThat(vm.sweeperFeedback().messageProperty().get()).startsWith("Cancel sweeper paused");
+        assertThat(vm.feedback().messageProperty().get()).as("told beside the sweeper's button, not under the table").isEmpty();
+
+        dialogs.reason("outage over").typed("prod-eu");
+        vm.toggleSweeper();
+        assertThat(services.sweeper().status().paused()).isFalse();
+
+        select(vm, "pr-1");
+        dialogs.reason("paid by bank transfer").typed("pr-2");
+        vm.removeSelected();
+        assertThat(services.queue().find("pr-1")).as("the wrong id typed: the entry stays").isPresent();
+        dialogs.reason("paid by bank transfer").typed("pr-1");
+        vm.removeSelected();
+        assertThat(services.queue().find("pr-1")).isEmpty();
+
+        assertThat(RawSql.column("SELECT CONCAT(actor, '|', action, '|', reason) FROM audit_log ORDER BY id"))
+                .containsExactly("olga|SWEEPER_PAUSE|carrier outage", "olga|SWEEPER_RESUME|outage over",
+                        "olga|QUEUE_REMOVE|paid by bank transfer");
+    }
+
+    /** Off production the sweeper still asks a reason (the audit row keeps it), but nothing is typed. */
+    @Test
+    void offProductionPausingAsksAReasonOnly() {
+        CancelQueueViewModel vm = queue("olga", Role.OPS);
+        vm.refresh();
+        dialogs.cancel();
+        vm.toggleSweeper();
+        assertThat(services.sweeper().status().paused()).isFalse();
+        dialogs.reason("load test");
+        vm.toggleSweeper();
+        assertThat(services.sweeper().status().paused()).isTrue();
+        assertThat(dialogs.asked()).extracting(ScriptedDialogs.Question::kind).containsExactly("reason", "reason");
+        assertThat(RawSql.column("SELECT reason FROM audit_log")).containsExactly("load test");
+    }
+
+    /**
+     * Issue 34: under traffic the count said "of 388" beside a Depth of 312 (pages are read at different times), and a
+     * later page emptied by the sweeper said "the cancel queue is empty". The count never exceeds the depth now, and an
+     * emptied page goes back to the first.
+     */
+    @Test
+    void theCountNeverClaimsMoreThanTheDepthAndAnEmptiedPageGoesBackToTheFirst() {
+        try (com.orderconsole.RawRedis raw = new com.orderconsole.RawRedis()) {
+            for (int i = 0; i < 250; i++) {
+                String id = String.format("cq-%03d", i);
+                raw.cmd().zadd(com.orderconsole.redis.RedisKeys.cancelQueue(com.orderconsole.redis.RedisKeys.bucket(id)),
+                        4_000_000_000_000L + i, id);
+            }
+        }
+        CancelQueueViewModel vm = queue("olga", Role.OPS);
+        vm.refresh();
+        vm.pager().next();
+        assertThat(vm.countTextProperty().get()).isEqualTo("Entries 201–250 of 250");
+        // The sweeper (here: a script) takes 100 of the first page's entries.
+        try (com.orderconsole.RawRedis raw = new com.orderconsole.RawRedis()) {
+            for (int i = 0; i < 100; i++) {
+                String id = String.format("cq-%03d", i);
+                raw.cmd().zrem(com.orderconsole.redis.RedisKeys.cancelQueue(com.orderconsole.redis.RedisKeys.bucket(id)), id);
+            }
+        }
+        vm.refresh();
+        assertThat(vm.summaryProperty().get().depth()).isEqualTo(150);
+        assertThat(vm.countTextProperty().get()).doesNotContain("of 250").contains("150 in the queue now");
+        // Then every entry of page 2.
+        try (com.orderconsole.RawRedis raw = new com.orderconsole.RawRedis()) {
+            for (int i = 200; i < 250; i++) {
+                String id = String.format("cq-%03d", i);
+                raw.cmd().zrem(com.orderconsole.redis.RedisKeys.cancelQueue(com.orderconsole.redis.RedisKeys.bucket(id)), id);
+            }
+        }
+        vm.refresh();
+        assertThat(vm.pager().pageNumberProperty().get()).isEqualTo(1);
+        assertThat(vm.entries()).hasSize(100);
+        assertThat(vm.countTextProperty().get()).isEqualTo("Entries 1–100 of 100");
+    }
+
+    /**
+     * Issue 34: during a Redis stall the tiles went on saying "last tick 0 s ago"; a failed reading marks them as old
+     * and the next good one takes its error back (an action's outcome is not touched by readings).
+     */
+    @Test
+    void aFailedReadingMarksTheTilesOldAndTheNextGoodOneClearsItsError() {
+        createOrder("st-1");
+        CancelQueueViewModel vm = queue("olga", Role.OPS);
+        vm.refresh();
+        assertThat(vm.staleProperty().get()).isFalse();
+        com.orderconsole.TestServers.redis().stop();
+        try {
+            vm.refresh();
+            assertThat(vm.staleProperty().get()).isTrue();
+            assertThat(vm.feedback().errorProperty().get()).isTrue();
+        } finally {
+            com.orderconsole.TestServers.redis().start();
+        }
+        org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> {
+            vm.refresh();
+            assertThat(vm.staleProperty().get()).isFalse();
+        });
+        assertThat(vm.feedback().messageProperty().get()).as("the reading's error goes with a good reading").isEmpty();
+    }
+
     private static void select(CancelQueueViewModel vm, String orderId) {
         vm.selectedProperty().set(vm.entries().stream().filter(i -> i.orderId().equals(orderId)).findFirst().orElseThrow());
     }

@@ -55,13 +55,42 @@ class CancelQueueViewTest extends ConsoleFxTest {
         clickOn("#nav-QUEUE");
         waitUntil(() -> "Pause sweeper".equals(text("#pauseButton")) && !onFx(() -> lookup("#pauseButton").query().isDisabled()));
         clickOn("#pauseButton");
+        // Issue 34: a reason first, kept in the audit trail.
+        waitUntil(() -> shown("#reasonField"));
+        clickOn("#reasonField").write("load test").type(javafx.scene.input.KeyCode.ENTER);
         waitUntil(() -> "Resume sweeper".equals(text("#pauseButton")));
         assertThat(text("#sweeperState")).isEqualTo("Sweeper PAUSED");
         assertThat(services.sweeper().status().paused()).isTrue();
+        assertThat(shown("#sweeperMessage")).as("told beside the button").isTrue();
+        assertThat(text("#sweeperMessage")).startsWith("Cancel sweeper paused");
 
         clickOn("#pauseButton");
+        waitUntil(() -> shown("#reasonField"));
+        clickOn("#reasonField").write("load test over").type(javafx.scene.input.KeyCode.ENTER);
         waitUntil(() -> "Pause sweeper".equals(text("#pauseButton")));
         assertThat(services.sweeper().status().paused()).isFalse();
+        assertThat(com.orderconsole.RawSql.column("SELECT reason FROM audit_log ORDER BY id")).containsExactly("load test", "load test over");
+    }
+
+    /**
+     * Issue 34: on production "Pause sweeper" was one click. It asks a reason, then the environment's name typed; the
+     * keyboard way (type, Tab, Enter) confirms rather than landing on Back.
+     */
+    @Test
+    void onProductionPausingTakesAReasonAndTheNameTyped() throws Exception {
+        environment = new com.orderconsole.domain.Environment("prod-eu", com.orderconsole.domain.Environment.Kind.PRODUCTION, "#c62828");
+        openConsole("olga", Role.OPS);
+        clickOn("#nav-QUEUE");
+        waitUntil(() -> "Pause sweeper".equals(text("#pauseButton")) && !onFx(() -> lookup("#pauseButton").query().isDisabled()));
+        clickOn("#pauseButton");
+        waitUntil(() -> shown("#reasonField"));
+        clickOn("#reasonField").write("carrier outage").type(javafx.scene.input.KeyCode.ENTER);
+        waitUntil(() -> shown("#typedField"));
+        assertThat(services.sweeper().status().paused()).as("not before the name is typed").isFalse();
+        clickOn("#typedField").write("prod-eu").type(javafx.scene.input.KeyCode.TAB).type(javafx.scene.input.KeyCode.ENTER);
+        waitUntil(() -> "Resume sweeper".equals(text("#pauseButton")));
+        assertThat(services.sweeper().status().paused()).isTrue();
+        assertThat(com.orderconsole.RawSql.column("SELECT CONCAT(actor, '|', reason) FROM audit_log")).containsExactly("olga|carrier outage");
     }
 
     @Test

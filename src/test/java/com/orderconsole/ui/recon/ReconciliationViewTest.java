@@ -42,6 +42,11 @@ class ReconciliationViewTest extends ConsoleFxTest {
         ReconFinding f = (ReconFinding) rows("#findingTable").get(0);
         assertThat(f.orderId()).isEqualTo("r-2");
         assertThat(f.detail()).isEqualTo("Redis ahead by 1 version");
+        // Issue 34: cut columns had no tooltip; every finding cell says its whole text in one.
+        assertThat(onFx(() -> lookup("#findingTable .table-cell").queryAll().stream()
+                .map(n -> (javafx.scene.control.TableCell<?, ?>) n).filter(c -> !c.isEmpty() && c.getItem() != null)
+                .filter(c -> c.getTooltip() != null).map(c -> c.getTooltip().getText()).toList()))
+                .contains("r-2");
 
         clickOn("#repairButton");
         waitUntil(() -> lookup(".dialog-pane").tryQuery().isPresent());
