@@ -7,7 +7,6 @@ import com.orderconsole.service.client.ApiClient;
 import com.orderconsole.service.client.ApiClients;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
@@ -39,19 +38,14 @@ final class ApiClientCommand implements Runnable {
         @Parameters(index = "0", paramLabel = "NAME", descriptionKey = "cli.apiClient.param.name")
         String name;
 
-        @Option(names = "--role", required = true, paramLabel = "ROLE", descriptionKey = "cli.apiClient.option.role")
-        String role;
-
         @Override
         public Integer call() {
-            Role r;
-            try {
-                r = Role.parse(role);
-            } catch (IllegalArgumentException e) {
-                throw new ParameterException(spec.commandLine(), e.getMessage());
-            }
+            // The global --role (which elsewhere lowers the operator's role) names the client's role here: the admin adding
+            // it keeps theirs.
+            Role r = global().role;
+            global().role = null;
             if (r != Role.SUPPORT && r != Role.OPS) {
-                throw new ParameterException(spec.commandLine(), "--role is support or ops for an API client, not " + role); // i18n-ok: picocli usage words, as Role.parse's
+                throw new ParameterException(spec.commandLine(), Messages.format("cli.apiClient.roleNeeded", r == null ? "-" : r.label()));
             }
             try (Engine engine = engine()) {
                 ApiClients.Added a;
