@@ -139,22 +139,22 @@ final class OrderRoutes {
         } catch (IllegalArgumentException e) {
             throw ApiProblem.badInput(e.getMessage());
         }
-        CompletableFuture<TransitionResult> moved = s.transitions().transitionAsync(who, request)
-                .orTimeout(settings.transitionTimeout().toMillis(), TimeUnit.MILLISECONDS);
-        ctx.future(() -> moved.handle((r, e) -> {
-            if (e != null) {
-                ApiProblem p = HttpMapping.problem(e);
-                if (Failures.isTimeout(e)) {
-                    p = new ApiProblem(503, "unavailable", "Redis did not answer within " + settings.transitionTimeout().toSeconds()
-                            + " s; the move may still have been applied: look the order up, or send it again with expectedVersion")
-                            .header("Retry-After", Integer.toString(HttpMapping.RETRY_AFTER_SECONDS));
-                }
-                ApiServer.answer(ctx, p);
-            } else {
-                answerTransition(ctx, r);
-            }
-            return null;
-        }));
+        // Answered on the request's own thread: Redis answers in about a millisecond, and an asynchronous response cost
+        // more than the wait (BENCHMARKS.md, issue 32). Bounded by the transition timeout.
+        TransitionResult r;
+        try {
+            r = s.transitions().transitionAsync(who, request).get(settings.transitionTimeout().toMillis(), TimeUnit.MILLISECONDS);
+        } catch (TimeoutException e) {
+            throw new ApiProblem(503, "unavailable", "Redis did not answer within " + settings.transitionTimeout().toSeconds()
+                    + " s; the move may still have been applied: look the order up, or send it again with expectedVersion")
+                    .header("Retry-After", Integer.toString(HttpMapping.RETRY_AFTER_SECONDS));
+        } catch (java.util.concurrent.ExecutionException e) {
+            throw HttpMapping.problem(e.getCause());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new ApiProblem(503, "unavailable", "serve is stopping; send the move again with expectedVersion");
+        }
+        answerTransition(ctx, r);
     }
 
     private static void answerTransition(Context ctx, TransitionResult r) {
