@@ -80,10 +80,14 @@ final class OrderRoutes {
                 .handle((doc, e) -> {
                     if (e != null) {
                         ApiProblem p = HttpMapping.problem(e);
-                        if (Failures.isTimeout(e) || "unavailable".equals(p.kind())) {
+                        if (Failures.isTimeout(e)) {
                             p = new ApiProblem(503, "unavailable", "MySQL did not answer within " + settings.mysqlTimeout().toSeconds()
                                     + " s, and an order is written to MySQL first: it may or may not be stored now; send the same "
                                     + "request again (creation is idempotent)").header("Retry-After", Integer.toString(HttpMapping.RETRY_AFTER_SECONDS));
+                        } else if ("unavailable".equals(p.kind())) {
+                            // Which server failed is in the words (MySQL first; Redis after MySQL stored it: maintenance finishes it).
+                            p = new ApiProblem(503, "unavailable", p.getMessage() + "; the order may or may not be stored now: send the "
+                                    + "same request again (creation is idempotent)").header("Retry-After", Integer.toString(HttpMapping.RETRY_AFTER_SECONDS));
                         }
                         ApiServer.answer(ctx, p);
                     } else {
