@@ -90,7 +90,7 @@ public final class TestServers {
         try (Connection c = DriverManager.getConnection(mariaDb.jdbcUrl(), "root", "");
              Statement st = c.createStatement()) {
             for (String t : new String[]{"orders", "order_history", "sync_cursor", "transition_rules", "dataset_identity",
-                    "dead_letter", "audit_log", "bulk_batch", "bulk_item", "bulk_plan"}) {
+                    "dead_letter", "audit_log", "bulk_batch", "bulk_item", "bulk_plan", "api_client"}) {
                 try {
                     st.execute("TRUNCATE TABLE " + t);
                 } catch (SQLException e) {

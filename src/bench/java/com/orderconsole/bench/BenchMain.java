@@ -23,7 +23,7 @@ import java.util.Set;
  * (reconciliation/console/memory data set, default 1,000,000), {@code bench.storm} (orders expiring in
  * the same second, default 100,000), {@code bench.throughputOrders} (orders per throughput run; each
  * makes 4 transitions, default 50,000), {@code bench.jmh} (run the JMH micro-benchmarks, default true),
- * {@code bench.scenarios} (comma list of throughput, mysql, script, e2e, hot, storm, outage, scale, cluster, retention, bulk, audit; default all),
+ * {@code bench.scenarios} (comma list of throughput, mysql, script, e2e, hot, storm, outage, scale, cluster, retention, bulk, audit, api; default all),
  * {@code bench.outageSeconds} and {@code bench.outageRate} (the MySQL outage scenario, default 300 s at 1,000/s),
  * {@code bench.clusterOrders} (orders per run of the 1-vs-3-masters scenario; each makes 4 transitions,
  * default 20,000), {@code bench.retentionOrders} (orders of the 95 %-terminal data set, default 10,000,000),
@@ -39,7 +39,7 @@ public final class BenchMain {
         int storm = Integer.getInteger("bench.storm", 100_000);
         int perRun = Integer.getInteger("bench.throughputOrders", 50_000);
         boolean jmh = Boolean.parseBoolean(System.getProperty("bench.jmh", "true"));
-        Set<String> only = Set.of(System.getProperty("bench.scenarios", "throughput,mysql,script,e2e,hot,storm,outage,scale,cluster,retention,bulk,audit").split(","));
+        Set<String> only = Set.of(System.getProperty("bench.scenarios", "throughput,mysql,script,e2e,hot,storm,outage,scale,cluster,retention,bulk,audit,api").split(","));
         Path dir = Path.of(System.getProperty("bench.dir", "target/bench-servers")).toAbsolutePath();
         Path out = Path.of(System.getProperty("bench.out", "target/bench-results.md")).toAbsolutePath();
         long start = System.nanoTime();
@@ -109,6 +109,10 @@ public final class BenchMain {
             if (only.contains("cluster")) {
                 failed |= scenario(table, env, "Scale-out: 1 vs 3 Redis masters", () -> new ClusterScenario(env, table,
                         Integer.getInteger("bench.clusterOrders", 20_000)).run());
+            }
+            if (only.contains("api")) {
+                failed |= scenario(table, env, "HTTP API (issue 32)", () -> new ApiScenario(env, table,
+                        Integer.getInteger("bench.apiOrders", 20_000), storm).run());
             }
             if (only.contains("retention")) {
                 failed |= scenario(table, env, "Redis holds what is live: 95 % terminal", () -> new RetentionScenario(env, table,

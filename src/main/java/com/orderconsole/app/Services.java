@@ -70,9 +70,13 @@ public final class Services implements AutoCloseable {
     private final BulkService bulk;
     private final AuditService auditView;
     private final MetricsService metrics;
+    private final com.orderconsole.service.client.ApiClients apiClients;
+    private final Database db;
 
     private Services(RedisStores redis, Database db, Duration paymentTimeout, Duration terminalRetention) {
         RedisConnection clock = redis.connection();
+        this.db = db;
+        this.apiClients = new com.orderconsole.service.client.ApiClients(db, access);
         this.audit = new AuditTrail(db);
         this.paymentTimeout = paymentTimeout;
         this.rules = new RulesService(redis.rules(), db, access, audit);
@@ -232,6 +236,20 @@ public final class Services implements AutoCloseable {
         return metrics;
     }
 
+    /** @return the clients of the HTTP API: credentials and the in-memory copy that authenticates requests */
+    public com.orderconsole.service.client.ApiClients apiClients() {
+        return apiClients;
+    }
+
+    /**
+     * @param gapGrace how long a gap in the history's ids must have existed before the feed passes it
+     *     ({@link com.orderconsole.service.feed.ChangeFeed#DEFAULT_GAP_GRACE}; tests shorten it)
+     * @return a change feed of applied transitions read from MySQL's history (one per API server: it remembers ids seen)
+     */
+    public com.orderconsole.service.feed.ChangeFeed newChangeFeed(Duration gapGrace) {
+        return new com.orderconsole.service.feed.ChangeFeed(db, gapGrace);
+    }
+
     /** @return the default payment deadline of new orders */
     public Duration paymentTimeout() {
         return paymentTimeout;
@@ -239,6 +257,7 @@ public final class Services implements AutoCloseable {
 
     @Override
     public void close() {
+        apiClients.close();
         metrics.close();
         maintenance.close();
         simulator.close();

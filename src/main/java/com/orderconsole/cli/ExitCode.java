@@ -8,11 +8,11 @@ public enum ExitCode {
     /** The command did what was asked. */
     OK(0, "ok"),
     /** Any other failure: a server down, an order not found, a permission refused; the message is on stderr. */
-    FAILED(1, "failed"),
+    FAILED(com.orderconsole.app.ErrorDocument.EXIT_FAILED, "failed"),
     /** The command line is wrong: an unknown option, a missing or malformed value; nothing was asked of a server. */
-    USAGE(2, "usage"),
+    USAGE(com.orderconsole.app.ErrorDocument.EXIT_USAGE, "usage"),
     /** The transition script rejected the transition; the output has its result code. */
-    REJECTED(3, "rejected"),
+    REJECTED(com.orderconsole.app.ErrorDocument.EXIT_REJECTED, "rejected"),
     /** {@code reconcile} found disagreements between Redis and MySQL (left after {@code --repair}, when given). */
     DRIFT(4, "drift"),
     /**

@@ -226,13 +226,7 @@ public final class OrderCli {
      * @return what kind of failure, for {@code error.kind}: "not_found", "permission" or the exit code's kind
      */
     private static String errorKind(Throwable ex, ExitCode exit) {
-        if (ex instanceof com.orderconsole.service.order.OrderNotFoundException) {
-            return "not_found";
-        }
-        if (ex instanceof com.orderconsole.domain.PermissionDeniedException) {
-            return "permission";
-        }
-        return exit.kind();
+        return com.orderconsole.app.ErrorDocument.kindOf(ex, exit.kind());
     }
 
     /**
@@ -255,13 +249,8 @@ public final class OrderCli {
      * @return a document to which a command may add fields of its own (e.g. a rules file's faults)
      */
     static Map<String, Object> errorDocument(String message, ExitCode exit, String kind) {
-        Map<String, Object> error = new LinkedHashMap<>();
-        error.put("message", message);
-        error.put("kind", kind);
-        Map<String, Object> doc = new LinkedHashMap<>();
-        doc.put("error", error);
-        doc.put("exit", exit.code());
-        return doc;
+        // The shape is app's: the HTTP API answers its errors in it too (issue 32).
+        return com.orderconsole.app.ErrorDocument.of(message, kind, exit.code());
     }
 
     /** The top command: global options; subcommands do the work. */
@@ -270,7 +259,7 @@ public final class OrderCli {
             subcommands = {CommandLine.HelpCommand.class, ImportCommand.class, CreateCommand.class, TransitionCommand.class, ShowCommand.class,
                     SweepCommand.class, QueueCommand.class, FollowerCommand.class, ReconcileCommand.class, StatsCommand.class, RulesCommand.class,
                     DeadLettersCommand.class, MigrateCommand.class, BulkCommand.class, AuditCommand.class,
-                    ServeCommand.class, TrafficCommand.class, CompletionCommand.class, ManCommand.class, InstallCommand.class})
+                    ServeCommand.class, ApiClientCommand.class, TrafficCommand.class, CompletionCommand.class, ManCommand.class, InstallCommand.class})
     static final class Root extends GlobalOptions implements Runnable {
         private final java.util.function.Consumer<ConsoleStart> openConsole;
 

@@ -1,5 +1,6 @@
 package com.orderconsole.cli;
 
+import com.orderconsole.api.ApiServer;
 import com.orderconsole.app.Engine;
 import com.orderconsole.app.LogFiles;
 import com.orderconsole.app.Messages;
@@ -41,6 +42,12 @@ final class ServeCommand extends CliCommand {
     @Option(names = "--metrics-bind", paramLabel = "ADDR", defaultValue = "127.0.0.1", descriptionKey = "cli.serve.option.bind")
     String bind;
 
+    @Option(names = "--api-port", paramLabel = "PORT", descriptionKey = "cli.serve.option.apiPort")
+    Integer apiPort;
+
+    @Option(names = "--api-bind", paramLabel = "ADDR", defaultValue = "127.0.0.1", descriptionKey = "cli.serve.option.apiBind")
+    String apiBind;
+
     @Option(names = "--reconcile-every", paramLabel = "DURATION", converter = Cli.DurationConverter.class,
             descriptionKey = "cli.serve.option.reconcile")
     Duration reconcileEvery;
@@ -56,6 +63,9 @@ final class ServeCommand extends CliCommand {
         } catch (java.net.UnknownHostException | SecurityException e) {
             throw new picocli.CommandLine.ParameterException(spec.commandLine(), Messages.format("cli.serve.badBind", bind));
         }
+        if (apiPort != null && (apiPort < 0 || apiPort > 65535)) {
+            throw new picocli.CommandLine.ParameterException(spec.commandLine(), Messages.format("cli.serve.badApiPort", apiPort));
+        }
         CountDownLatch stop = new CountDownLatch(1);
         Termination.onTerminate(stop::countDown);
         Engine engine = engine(null, c -> {
@@ -63,6 +73,7 @@ final class ServeCommand extends CliCommand {
             return c.withBackgroundJobs(Duration.ofSeconds(1), Duration.ofMillis(200));
         });
         ScheduledExecutorService jobs = DaemonScheduler.create("serve-checks");
+        ApiServer api = null;
         try {
             Services s = engine.services();
             if (!operator().role().includes(Role.SUPPORT)) {
@@ -81,12 +92,19 @@ final class ServeCommand extends CliCommand {
             if (reconcileEvery != null) {
                 jobs.scheduleWithFixedDelay(() -> reconcile(s), 0, reconcileEvery.toMillis(), TimeUnit.MILLISECONDS);
             }
+            String apiUrl = null;
+            if (apiPort != null) {
+                api = ApiServer.start(s, ApiServer.Settings.of(apiBind, apiPort));
+                apiUrl = "http://" + (apiBind.contains(":") ? "[" + apiBind + "]" : apiBind) + ":" + api.port() + "/v1";
+            }
             log.info("serve started as {}: metrics at {}", operator().describe(), url); // i18n-ok: log
             Map<String, Object> doc = new LinkedHashMap<>();
             doc.put("metrics", url);
+            doc.put("api", apiUrl);
             doc.put("operator", operator().name());
             doc.put("role", operator().role().label());
-            emit(doc, Messages.format("cli.serve.started", url, operator().describe()) + System.lineSeparator());
+            emit(doc, Messages.format("cli.serve.started", url, operator().describe()) + System.lineSeparator()
+                    + (apiUrl == null ? "" : Messages.format("cli.serve.apiStarted", apiUrl) + System.lineSeparator()));
             out().flush();
             stop.await();
             log.info("serve stopping"); // i18n-ok: log
@@ -95,6 +113,9 @@ final class ServeCommand extends CliCommand {
             Thread.currentThread().interrupt();
             return ExitCode.FAILED.code();
         } finally {
+            if (api != null) {
+                api.close(); // first: no request reaches services being closed
+            }
             jobs.shutdownNow();
             awaitQuietly(jobs);
             engine.close();

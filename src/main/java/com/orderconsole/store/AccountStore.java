@@ -15,7 +15,10 @@ public final class AccountStore {
         this.m = m;
     }
 
-    /** @return every login that signed in to the console or ran the follower */
+    /**
+     * @return every login that signed in to the console or ran the follower, and {@code api:<name>} of every API client
+     *     (revoked ones too: an entry serve accepted before the revocation may still wait in the outbox)
+     */
     public Set<String> logins() {
         return new HashSet<>(m.logins());
     }

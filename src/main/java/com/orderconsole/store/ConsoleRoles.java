@@ -48,9 +48,9 @@ public final class ConsoleRoles {
             "sync_cursor", "INSERT, UPDATE");
     /**
      * Tables no role writes directly: Flyway's record of the migrations, the audit log and the accounts seen (written
-     * by the V39 procedures only).
+     * by the V39 procedures only), the API clients (V45's procedures).
      */
-    static final Set<String> NEVER_WRITTEN = Set.of("flyway_schema_history", "audit_log", "console_account");
+    static final Set<String> NEVER_WRITTEN = Set.of("flyway_schema_history", "audit_log", "console_account", "api_client");
     /** The V39 procedures and the role granted EXECUTE on each (the roles above a people's role inherit it). */
     public static final Map<String, String> PROCEDURES = Map.of(
             "order_console_sign_in", name(Role.READ_ONLY),
@@ -59,7 +59,11 @@ public final class ConsoleRoles {
             "order_console_create_orders", name(Role.SUPPORT),
             "order_console_mark_loaded", name(Role.SUPPORT),
             "order_console_set_expiry", name(Role.SUPPORT),
-            "order_console_follow_history", name(Role.SUPPORT));
+            "order_console_follow_history", name(Role.SUPPORT),
+            // V45 (issue 32): admins register and revoke API clients; only serve's account creates orders in a client's name.
+            "order_console_api_client_add", name(Role.ADMIN),
+            "order_console_api_client_revoke", name(Role.ADMIN),
+            "order_console_api_create_order", FOLLOWER);
     /** MySQL/MariaDB errors: no such grant to revoke (on the table, at all). */
     private static final Set<Integer> NO_SUCH_GRANT = Set.of(1141, 1147);
     /** MySQL/MariaDB error: the server runs with an option that forbids the statement (--skip-grant-tables). */

@@ -93,6 +93,7 @@ public final class Database implements AutoCloseable {
         cfg.addMapper(BulkMapper.class);
         cfg.addMapper(AuditEventMapper.class);
         cfg.addMapper(AccountMapper.class);
+        cfg.addMapper(ApiClientMapper.class);
         return cfg;
     }
 
@@ -334,6 +335,18 @@ public final class Database implements AutoCloseable {
     /** Runs a read in auto-commit mode. */
     public <T> T read(Function<Tables, T> work) {
         try (SqlSession s = sessions.openSession(true)) {
+            return work.apply(new Tables(s, stamped));
+        } catch (RuntimeException e) {
+            throw wrap(e);
+        }
+    }
+
+    /**
+     * Runs a read at READ UNCOMMITTED: it sees rows of transactions still open (the change feed asks which ids are in
+     * flight, issue 32). Nothing is written; the pool resets the isolation when the connection returns.
+     */
+    public <T> T readUncommitted(Function<Tables, T> work) {
+        try (SqlSession s = sessions.openSession(org.apache.ibatis.session.TransactionIsolationLevel.READ_UNCOMMITTED)) {
             return work.apply(new Tables(s, stamped));
         } catch (RuntimeException e) {
             throw wrap(e);

@@ -48,4 +48,22 @@ public interface HistoryMapper {
     @Select("SELECT FLOOR(at_ms / 60000) AS `key`, result_code AS key2, COUNT(*) AS n FROM order_history "
             + "WHERE at_ms >= #{sinceMs} AND from_status IS NOT NULL GROUP BY FLOOR(at_ms / 60000), result_code")
     List<CountRow> perMinuteSince(@Param("sinceMs") long sinceMs);
+    /**
+     * The change feed's committed read (issue 32): rows after an id, in id order. Run in auto-commit, so it sees what is
+     * committed when it runs.
+     */
+    @Select("SELECT id, order_id, from_status, to_status, version, result_code, actor, source, reason, at_ms, event_key "
+            + "FROM order_history WHERE id > #{after} ORDER BY id LIMIT #{limit}")
+    List<HistoryRow> after(@Param("after") long after, @Param("limit") int limit);
+
+    /**
+     * The change feed's in-flight read: ids after an id, in id order, read at READ UNCOMMITTED, so it also sees rows of
+     * transactions still open. An id here and not in {@link #after} belongs to a transaction not committed yet.
+     */
+    @Select("SELECT id FROM order_history WHERE id > #{after} ORDER BY id LIMIT #{limit}")
+    List<Long> idsAfter(@Param("after") long after, @Param("limit") int limit);
+
+    /** The highest id inserted, committed or not (at READ UNCOMMITTED); 0 when none. */
+    @Select("SELECT COALESCE(MAX(id), 0) FROM order_history")
+    long maxId();
 }

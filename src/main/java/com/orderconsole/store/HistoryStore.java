@@ -120,6 +120,32 @@ public final class HistoryStore {
         return out;
     }
 
+    /** One row of the change feed: its id (the feed's position) and the entry. */
+    public record Positioned(long id, HistoryEntry entry) {
+    }
+
+    /** @return rows committed after id {@code after}, in id order, at most {@code limit} */
+    public List<Positioned> after(long after, int limit) {
+        List<Positioned> out = new ArrayList<>();
+        for (HistoryRow h : m.after(after, limit)) {
+            out.add(new Positioned(h.id, entry(h)));
+        }
+        return out;
+    }
+
+    /**
+     * @return ids after {@code after} as the session's isolation sees them: run inside {@link Database#readUncommitted}, also
+     *     the ids of rows whose transaction is still open
+     */
+    public List<Long> idsAfter(long after, int limit) {
+        return m.idsAfter(after, limit);
+    }
+
+    /** @return the highest id as the session's isolation sees it (0 when the table is empty) */
+    public long maxId() {
+        return m.maxId();
+    }
+
     private static HistoryEntry entry(HistoryRow h) {
         return new HistoryEntry(h.orderId, h.fromStatus == null ? null : OrderStatus.ofCode(h.fromStatus),
                 OrderStatus.ofCode(h.toStatus), h.version, ResultCode.ofCode(h.resultCode), h.actor, h.source, h.reason,

@@ -60,15 +60,25 @@ public final class OrderStore {
         this.stamped = stamped;
     }
 
+    /** How an API client's name is written as an actor: {@code api:<name>} (issue 32). */
+    public static final String API_ACTOR = "api:";
+
     /**
      * Stores new orders and their history (ids that exist are skipped, and their history with them). In a person's
-     * session the actor of every history row is the database's stamp of the signed-in login, whatever the entries say.
+     * session the actor of every history row is the database's stamp of the signed-in login, whatever the entries say;
+     * except one order created by an API client ({@link #API_ACTOR} prefix, issue 32): V45's procedure, which only serve's
+     * account may call, writes it in the client's name once it finds the client registered and not revoked.
      *
      * @param rows orders whose ids {@link #existingIdsLocked} found absent in this transaction
      * @param history their history entries
      */
     public void create(List<OrderRow> rows, List<HistoryEntry> history) {
         if (rows.isEmpty()) {
+            return;
+        }
+        if (stamped && rows.size() == 1 && history.size() == 1 && history.get(0).actor().startsWith(API_ACTOR)) {
+            Procedures.createApiOrder(session.getConnection(), history.get(0).actor().substring(API_ACTOR.length()), rows.get(0),
+                    history.get(0));
             return;
         }
         if (stamped) {

@@ -65,6 +65,25 @@ final class Procedures {
         call(c, "order_console_follow_history", "bring the order's row to its history", orderId, version);
     }
 
+    /** Registers an API client (V45); the procedure writes the audit row and stamps the admin's login. */
+    static void addApiClient(Connection c, String name, String role, String tokenSha256) {
+        call(c, "order_console_api_client_add", "register the API client", name, role, tokenSha256);
+    }
+
+    /** Revokes an API client (V45), with its audit row. */
+    static void revokeApiClient(Connection c, String name) {
+        call(c, "order_console_api_client_revoke", "revoke the API client", name);
+    }
+
+    /**
+     * Creates one order at WAIT_PAY, version 1, with its creation row in an API client's name (V45, serve's account only;
+     * the procedure refuses an unregistered or revoked client).
+     */
+    static void createApiOrder(Connection c, String client, OrderRow r, HistoryEntry created) {
+        call(c, "order_console_api_create_order", "create the order", client, r.orderId, r.customerId, r.createdAtMs, r.expireAtMs,
+                created.eventKey());
+    }
+
     private static String json(Object value) {
         try {
             return JSON.writeValueAsString(value);

@@ -97,7 +97,12 @@ public final class Tables {
         return new BulkStore(session.getMapper(BulkMapper.class));
     }
 
-    /** @return the logins the database has seen sign in (V39) */
+    /** @return the clients of the HTTP API (V45) */
+    public ApiClientStore apiClients() {
+        return new ApiClientStore(session.getMapper(ApiClientMapper.class), session, stamped);
+    }
+
+    /** @return the logins the database has seen sign in (V39), and the API clients as {@code api:<name>} (V45) */
     public AccountStore accounts() {
         return new AccountStore(session.getMapper(AccountMapper.class));
     }

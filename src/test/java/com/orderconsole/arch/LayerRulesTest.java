@@ -66,7 +66,26 @@ class LayerRulesTest {
     void serviceDoesNotKnowItsCallers() {
         noClasses().that().resideInAPackage("com.orderconsole.service..")
                 .should().dependOnClassesThat().resideInAnyPackage("com.orderconsole.app..", "com.orderconsole.ui..",
-                        "com.orderconsole.cli..", "javafx..")
+                        "com.orderconsole.cli..", "com.orderconsole.api..", "javafx..", "io.javalin..", "org.eclipse.jetty..")
+                .check(classes);
+    }
+
+    @Test
+    void theHttpApiIsAFrontEndBesideTheConsoleAndTheCli() {
+        noClasses().that().resideInAPackage("com.orderconsole.api..")
+                .should().dependOnClassesThat().resideInAnyPackage("com.orderconsole.redis..", "com.orderconsole.store..",
+                        "com.orderconsole.embedded..", "com.orderconsole.ui..", "com.orderconsole.cli..", "io.lettuce..",
+                        "org.apache.ibatis..", "java.sql..", "com.zaxxer..", "com.mysql..", "org.flywaydb..", "javafx..")
+                .because("the HTTP API reaches Redis and MySQL only through the service layer the console and the CLI use "
+                        + "(app.Services): no second path to either, and its words and error shape are app's (issues 32, 35)")
+                .check(classes);
+        noClasses().that().resideOutsideOfPackages("com.orderconsole.api..", "com.orderconsole.cli..")
+                .should().dependOnClassesThat().resideInAPackage("com.orderconsole.api..")
+                .because("the API is a front end: serve (cli) starts it, nothing below it knows it")
+                .check(classes);
+        noClasses().that().resideOutsideOfPackage("com.orderconsole.api..")
+                .should().dependOnClassesThat().resideInAnyPackage("io.javalin..", "org.eclipse.jetty..")
+                .because("the HTTP server library stays in the API's room")
                 .check(classes);
     }
 

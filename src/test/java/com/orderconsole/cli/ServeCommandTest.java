@@ -93,11 +93,12 @@ class ServeCommandTest {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         ProcessBuilder pb = new ProcessBuilder(java, "-Xmx512m", "-Duser.language=en", "-Duser.country=US", "-Djava.io.tmpdir=" + System.getProperty("java.io.tmpdir"),
                 "-cp", System.getProperty("java.class.path"), "com.orderconsole.Launcher",
-                "serve", "--data-dir", dataDir.toString(), "--metrics-port", "0", "--metrics-bind", "127.0.0.2");
+                "serve", "--data-dir", dataDir.toString(), "--metrics-port", "0", "--metrics-bind", "127.0.0.2", "--api-port", "0");
         pb.redirectErrorStream(true);
         Process p = pb.start();
         List<String> lines = Collections.synchronizedList(new ArrayList<>());
         CompletableFuture<Integer> port = new CompletableFuture<>();
+        CompletableFuture<Integer> apiPort = new CompletableFuture<>();
         Thread reader = new Thread(() -> {
             try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
                 for (String line; (line = r.readLine()) != null; ) {
@@ -105,6 +106,10 @@ class ServeCommandTest {
                     Matcher m = URL.matcher(line);
                     if (line.startsWith("Serving metrics at") && m.find()) {
                         port.complete(Integer.parseInt(m.group(1)));
+                    }
+                    Matcher api = Pattern.compile("^HTTP API at http://127\\.0\\.0\\.1:(\\d+)/v1").matcher(line);
+                    if (api.find()) {
+                        apiPort.complete(Integer.parseInt(api.group(1)));
                     }
                 }
             } catch (java.io.IOException e) {
@@ -121,6 +126,14 @@ class ServeCommandTest {
             assertThat(r.statusCode()).isEqualTo(200);
             assertThat(r.body()).contains("orderconsole_queue_depth ").contains("orderconsole_sync_backlog ")
                     .contains("orderconsole_sweeper_tick_age_seconds ");
+            // The HTTP API (issue 32): live, and refusing a request without a client's token.
+            int api = apiPort.get(10, TimeUnit.SECONDS);
+            assertThat(HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + api + "/health/live"))
+                    .build(), HttpResponse.BodyHandlers.ofString()).statusCode()).isEqualTo(200);
+            HttpResponse<String> anonymous = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + api
+                    + "/v1/orders/o-1")).build(), HttpResponse.BodyHandlers.ofString());
+            assertThat(anonymous.statusCode()).isEqualTo(401);
+            assertThat(anonymous.body()).contains("\"kind\":\"unauthorized\"");
             // Let the sweeper, the follower and maintenance run a few rounds, as a server would between scrapes.
             Thread.sleep(3000);
             // SIGTERM through the handle: Process.destroy() would also close our end of the output pipe.

@@ -126,9 +126,12 @@ public final class AuditService {
         next.historyDone = c.historyDone || hist.size() < limit && takenH == hist.size();
         next.auditDone = c.auditDone || !filter.includesActions() || acts.size() < limit && takenA == acts.size();
         String nextCursor = next.historyDone && next.auditDone ? null : next.encode();
-        java.util.Set<String> followers = taken.stream().anyMatch(r -> r.writtenBy != null)
-                ? db.read(t -> t.accounts().followers()) : java.util.Set.of();
-        return new AuditPage(taken.stream().map(r -> toEvent(r, followers)).toList(), nextCursor);
+        boolean stamped = taken.stream().anyMatch(r -> r.writtenBy != null);
+        java.util.Set<String> followers = stamped ? db.read(t -> t.accounts().followers()) : java.util.Set.of();
+        java.util.Set<String> apiClients = stamped && taken.stream().anyMatch(r -> r.actor != null && r.actor.startsWith(API_ACTOR))
+                ? db.read(t -> t.apiClients().all()).stream().map(client -> API_ACTOR + client.name).collect(java.util.stream.Collectors.toSet())
+                : java.util.Set.of();
+        return new AuditPage(taken.stream().map(r -> toEvent(r, followers, apiClients)).toList(), nextCursor);
     }
 
     private AuditEventQuery query(AuditFilter f, int limit, Long afterAt, Long afterId) {
@@ -227,20 +230,30 @@ public final class AuditService {
         return s == null ? "" : s.name();
     }
 
-    private static AuditEvent toEvent(AuditEventRow r, java.util.Set<String> followers) {
+    /** How an API client acts (issue 32): {@code api:<name>}. */
+    private static final String API_ACTOR = com.orderconsole.store.OrderStore.API_ACTOR;
+
+    private static AuditEvent toEvent(AuditEventRow r, java.util.Set<String> followers, java.util.Set<String> apiClients) {
         boolean h = r.kind.equals("H");
         return new AuditEvent(h ? AuditEvent.Kind.TRANSITION : AuditEvent.Kind.ACTION, r.id, r.atMs, r.actor, r.source, r.orderId,
                 r.fromStatus == null ? null : OrderStatus.ofCode(r.fromStatus), r.toStatus == null ? null : OrderStatus.ofCode(r.toStatus),
                 r.version, r.resultCode == null ? null : ResultCode.ofCode(r.resultCode), r.action, r.reason, r.detail, r.writtenBy,
-                actorUnlike(h, r.actor, r.writtenBy, followers));
+                actorUnlike(h, r.actor, r.writtenBy, followers, apiClients));
     }
 
     /**
      * @see AuditEvent#actorUnlike()
      * @param followers logins the database recorded as running the follower (console_account, V39)
+     * @param apiClients {@code api:<name>} of every registered API client (V45), revoked ones too
      */
-    static boolean actorUnlike(boolean history, String actor, String writtenBy, java.util.Set<String> followers) {
+    static boolean actorUnlike(boolean history, String actor, String writtenBy, java.util.Set<String> followers,
+                               java.util.Set<String> apiClients) {
         if (AuditStore.writtenByActor(writtenBy, actor)) {
+            return false;
+        }
+        // An API client has no database login: serve (the follower's account) writes its creations and, through the outbox,
+        // its moves (issue 32). Such a row is the client's own when the client is registered and the writer ran the follower.
+        if (apiClients.contains(actor) && followers.contains(AuditStore.login(writtenBy))) {
             return false;
         }
         // The follower writes the history rows of everyone's transitions from the outbox, under its own account. What

@@ -23,7 +23,8 @@ import java.util.function.Supplier;
 /**
  * The scrape endpoint, on the loopback interface unless told another address ({@code serve --metrics-bind}: a
  * Prometheus on another host, or a container's own interface): {@code /metrics} in the Prometheus text format (OpenMetrics and gzip when the
- * scraper asks), served by the Prometheus client's own exporter, and {@code /health}: 200 when the latest readings of
+ * scraper asks), served by the Prometheus client's own exporter, {@code /health/live} and {@code /health/ready}
+ * ({@link Readiness}, as on the API port), and {@code /health}: 200 when the latest readings of
  * Redis and MySQL are fresh and OK, 503 otherwise, with a JSON body giving the reasons. Neither waits on a server:
  * both show the background sampler's latest reading. Two daemon threads, so a slow client does not hold the other.
  */
@@ -77,8 +78,18 @@ final class MetricsEndpoint {
     /** Every path but /metrics: /health, else 404 saying where things are. */
     private static void route(HttpExchange ex, Supplier<Reading> reading, Supplier<List<Alert.Kind>> incidents) throws IOException {
         try {
-            if (!"/health".equals(ex.getRequestURI().getPath())) {
-                reply(ex, 404, "text/plain; charset=utf-8", "metrics are at /metrics, health at /health\n");
+            String path = ex.getRequestURI().getPath();
+            if ("/health/live".equals(path)) {
+                reply(ex, 200, "application/json", JSON.writeValueAsString(Readiness.liveDocument()) + "\n");
+                return;
+            }
+            if ("/health/ready".equals(path)) {
+                Readiness ready = Readiness.of(reading.get());
+                reply(ex, ready.httpStatus(), "application/json", JSON.writeValueAsString(ready.document()) + "\n");
+                return;
+            }
+            if (!"/health".equals(path)) {
+                reply(ex, 404, "text/plain; charset=utf-8", "metrics are at /metrics, health at /health, /health/live and /health/ready\n");
                 return;
             }
             Reading r = reading.get();

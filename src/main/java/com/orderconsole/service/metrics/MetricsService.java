@@ -345,6 +345,11 @@ public final class MetricsService implements TransitionObserver, AutoCloseable {
         return store + " " + since + (error == null ? "" : " (" + error + ")");
     }
 
+    /** @return what /health/ready answers, from the latest reading (never waits on a server) */
+    public Readiness readiness() {
+        return Readiness.of(reading());
+    }
+
     /** @return every meter in Prometheus text format (version 0.0.4), from the latest reading */
     public String scrape() {
         return registry.scrape();

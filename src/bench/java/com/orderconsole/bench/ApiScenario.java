@@ -1,0 +1,349 @@
+package com.orderconsole.bench;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.orderconsole.api.ApiServer;
+import com.orderconsole.app.Services;
+import com.orderconsole.domain.Operator;
+import com.orderconsole.domain.OrderState;
+import com.orderconsole.domain.OrderStatus;
+import com.orderconsole.domain.Role;
+import com.orderconsole.domain.TransitionRequest;
+import com.orderconsole.redis.RedisKeys;
+import io.lettuce.core.RedisFuture;
+import org.HdrHistogram.Histogram;
+
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * The HTTP API of serve (issue 32, item 6), figures side by side in one run: transitions/s over the API with keep-alive at
+ * 64 connections against the in-process service path at the same concurrency; p50/p99 at 1,000 requests/s; HTTP PAY
+ * p99 during an expiry storm; the change feed's delivery lag at 2,000 transitions/s. The load client is the JDK's
+ * HttpClient on loopback, bounded in count and time.
+ */
+final class ApiScenario {
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final Operator LOAD = Operator.system("bench-load");
+    static final int CONNECTIONS = 64;
+    static final int PACED_RATE = 1000;
+    static final int PACED_SECONDS = 10;
+    static final int STORM_PAY_RATE = 500;
+    static final int FEED_RATE = 2000;
+    static final int FEED_SECONDS = 10;
+
+    private final BenchEnv env;
+    private final Table table;
+    private final int perSide;
+    private final int storm;
+    private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+            .executor(Executors.newFixedThreadPool(4)).connectTimeout(Duration.ofSeconds(5)).build();
+    private String base;
+    private int port;
+    private String token;
+    private static int clientNumber;
+
+    ApiScenario(BenchEnv env, Table table, int perSide, int storm) {
+        this.env = env;
+        this.table = table;
+        this.perSide = perSide;
+        this.storm = storm;
+    }
+
+    private ApiServer start(Services s) {
+        token = s.apiClients().add(Operator.system("bench"), "bench-" + (++clientNumber) + "-" + System.nanoTime() % 100000, Role.SUPPORT).token();
+        ApiServer api = ApiServer.start(s, ApiServer.Settings.of("127.0.0.1", 0));
+        port = api.port();
+        base = "http://127.0.0.1:" + port;
+        return api;
+    }
+
+    private static final String PAY_BODY = "{\"to\":\"PAID\"}";
+
+    private String payPath(String id) {
+        return "/v1/orders/" + id + "/transitions";
+    }
+
+    private HttpLoad connect() {
+        try {
+            return new HttpLoad(port);
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
+    private HttpRequest pay(String id) {
+        return HttpRequest.newBuilder(URI.create(base + "/v1/orders/" + id + "/transitions")).timeout(Duration.ofSeconds(10))
+                .header("Authorization", "Bearer " + token).header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString("{\"to\":\"PAID\"}")).build();
+    }
+
+    private void seedWaitPay(String prefix, int n, boolean mysqlToo) {
+        long now = env.redis.nowMs();
+        long expire = now + BenchEnv.PAYMENT_TIMEOUT.toMillis();
+        if (mysqlToo) {
+            env.seed(n, i -> BenchEnv.Seed.both(new OrderState(String.format("%s%08d", prefix, i), OrderStatus.WAIT_PAY, 1, now, now), expire));
+        } else {
+            env.seedRedis(n, i -> BenchEnv.Seed.both(new OrderState(String.format("%s%08d", prefix, i), OrderStatus.WAIT_PAY, 1, now, now), expire));
+        }
+    }
+
+    void run() {
+        Services s = env.fresh();
+        try (ApiServer api = start(s)) {
+            throughput(s);
+            paced();
+        }
+        stormPay();
+        feedLag();
+    }
+
+    /** Closed loop, 64 workers each side: in-process TransitionService calls, then HTTP requests with keep-alive. */
+    private void throughput(Services s) {
+        seedWaitPay("i", perSide, false);
+        seedWaitPay("h", perSide, false);
+        double inProcess = closedLoop(i -> s.transitions().transition(LOAD, TransitionRequest.of(String.format("i%08d", i), OrderStatus.PAID, "bench", "")));
+        AtomicLong failed = new AtomicLong();
+        ThreadLocal<HttpLoad> connection = ThreadLocal.withInitial(this::connect);
+        double overHttp = closedLoop(i -> {
+            try {
+                if (connection.get().post(payPath(String.format("h%08d", i)), token, PAY_BODY) != 200) {
+                    failed.incrementAndGet();
+                }
+            } catch (Exception e) {
+                failed.incrementAndGet();
+            }
+        });
+        double ratio = overHttp / inProcess;
+        table.add(Row.info("API: in-process service path, " + CONNECTIONS + " callers, " + Table.num(perSide, 0) + " PAY",
+                Table.num(inProcess, 0), "transitions/s"));
+        table.add(Row.judged("API: over HTTP, keep-alive, " + CONNECTIONS + " connections (" + failed.get() + " not 200)",
+                Table.num(overHttp, 0), "transitions/s", ">= 50 % of in-process", Table.num(100 * ratio, 0) + " %", ratio >= 0.5 && failed.get() == 0));
+    }
+
+    private double closedLoop(java.util.function.IntConsumer call) {
+        AtomicInteger next = new AtomicInteger();
+        ExecutorService workers = Executors.newFixedThreadPool(CONNECTIONS);
+        long t0 = System.nanoTime();
+        CountDownLatch done = new CountDownLatch(CONNECTIONS);
+        for (int w = 0; w < CONNECTIONS; w++) {
+            workers.execute(() -> {
+                for (int i = next.getAndIncrement(); i < perSide && System.nanoTime() - t0 < TimeUnit.SECONDS.toNanos(120); i = next.getAndIncrement()) {
+                    call.accept(i);
+                }
+                done.countDown();
+            });
+        }
+        await(done, 180);
+        double seconds = (System.nanoTime() - t0) / 1e9;
+        workers.shutdownNow();
+        return Math.min(next.get(), perSide) / seconds;
+    }
+
+    /** Open loop at 1,000 requests/s for 10 s, latency from when each was due (no coordinated omission). */
+    private void paced() {
+        int n = PACED_RATE * PACED_SECONDS;
+        seedWaitPay("l", n, false);
+        Histogram h = openLoop("l", n, PACED_RATE, new AtomicLong());
+        table.add(Row.info("API: p50 at " + PACED_RATE + " requests/s over HTTP (" + h.getTotalCount() + " PAY)",
+                Table.num(h.getValueAtPercentile(50) / 1000.0, 2), "ms"));
+        double p99 = h.getValueAtPercentile(99) / 1000.0;
+        table.add(Row.judged("API: p99 at " + PACED_RATE + " requests/s over HTTP (max " + Table.num(h.getMaxValue() / 1000.0, 1) + " ms)",
+                Table.num(p99, 2), "ms", "<= 5 ms", "", p99 <= 5));
+    }
+
+    /** Paced requests over {@link #CONNECTIONS} keep-alive connections; latency from when each was due. */
+    private Histogram openLoop(String prefix, int n, int rate, AtomicLong failed) {
+        Histogram h = new Histogram(TimeUnit.SECONDS.toMicros(60), 3);
+        java.util.concurrent.BlockingQueue<long[]> due = new java.util.concurrent.LinkedBlockingQueue<>();
+        List<Thread> workers = new ArrayList<>();
+        for (int w = 0; w < CONNECTIONS; w++) {
+            Thread t = new Thread(() -> {
+                try (HttpLoad c = connect()) {
+                    for (long[] job = due.take(); job[0] >= 0; job = due.take()) {
+                        int status;
+                        try {
+                            status = c.post(payPath(String.format("%s%08d", prefix, job[0])), token, PAY_BODY);
+                        } catch (java.io.IOException e) {
+                            status = -1;
+                        }
+                        long micros = Math.max(0, (System.nanoTime() - job[1]) / 1000);
+                        synchronized (h) {
+                            h.recordValue(Math.min(micros, h.getHighestTrackableValue()));
+                        }
+                        if (status != 200) {
+                            failed.incrementAndGet();
+                        }
+                    }
+                } catch (Exception e) {
+                    failed.incrementAndGet();
+                }
+            }, "http-load-" + w);
+            t.start();
+            workers.add(t);
+        }
+        long start = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(100);
+        long period = 1_000_000_000L / rate;
+        for (int k = 0; k < n; k++) {
+            long at = start + k * period;
+            while (System.nanoTime() < at) {
+                LockSupport.parkNanos(Math.min(at - System.nanoTime(), 200_000));
+            }
+            due.add(new long[]{k, at});
+        }
+        for (int w = 0; w < CONNECTIONS; w++) {
+            due.add(new long[]{-1, 0});
+        }
+        for (Thread t : workers) {
+            try {
+                t.join(60_000);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        return h;
+    }
+
+    /** {@code storm} orders expire in the same second while HTTP payments arrive at 500/s on other orders. */
+    private void stormPay() {
+        Services s = env.fresh();
+        try (ApiServer api = start(s)) {
+            long now = env.redis.nowMs();
+            int payers = STORM_PAY_RATE * 30;
+            long payExpire = now + BenchEnv.PAYMENT_TIMEOUT.toMillis();
+            env.seedRedis(storm + payers, i -> i < storm
+                    ? BenchEnv.Seed.both(new OrderState(String.format("s%08d", i), OrderStatus.WAIT_PAY, 1, now, now), null)
+                    : BenchEnv.Seed.both(new OrderState(String.format("q%08d", i - storm), OrderStatus.WAIT_PAY, 1, now, now), payExpire));
+            long second = (env.redis.nowMs() / 1000 + 3) * 1000;
+            List<RedisFuture<Long>> fs = new ArrayList<>(storm);
+            for (int i = 0; i < storm; i++) {
+                String oid = String.format("s%08d", i);
+                fs.add(env.raw.zadd(RedisKeys.cancelQueue(RedisKeys.bucket(oid)), second + i % 1000, oid));
+            }
+            fs.forEach(f -> env.redis.await(f, "ZADD"));
+            s.sweeper().start(Duration.ofSeconds(1));
+            // From 1 s before the storm second, for as long as the storm takes (bounded by the orders seeded: 30 s).
+            long untilStorm = second - 1000 - System.currentTimeMillis();
+            if (untilStorm > 0) {
+                sleep(untilStorm);
+            }
+            AtomicLong failed = new AtomicLong();
+            long t0 = System.currentTimeMillis();
+            int n = Math.min(payers, STORM_PAY_RATE * 12);
+            Histogram h = openLoop("q", n, STORM_PAY_RATE, failed);
+            long overdue = 0;
+            for (int b = 0; b < RedisKeys.buckets(); b++) {
+                overdue += env.redis.await(env.raw.zcount(RedisKeys.cancelQueue(b), io.lettuce.core.Range.create(Double.NEGATIVE_INFINITY, (double) (second + 999))), "ZCOUNT");
+            }
+            s.sweeper().close();
+            double p99 = h.getValueAtPercentile(99) / 1000.0;
+            table.add(Row.judged("API: HTTP PAY p99 during the " + Table.num(storm, 0) + "-order expiry storm (" + STORM_PAY_RATE
+                    + " PAY/s over " + (System.currentTimeMillis() - t0) / 1000 + " s, " + failed.get() + " not 200, " + overdue
+                    + " storm orders still due after; max " + Table.num(h.getMaxValue() / 1000.0, 1) + " ms)",
+                    Table.num(p99, 2), "ms", "< 25 ms", "", p99 < 25 && failed.get() == 0));
+        }
+    }
+
+    /** 2,000 transitions/s for 10 s with the follower running; a consumer long-polls the feed; lag = received - applied. */
+    private void feedLag() {
+        Services s = env.fresh();
+        int n = FEED_RATE * FEED_SECONDS;
+        seedWaitPay("f", n, true);
+        try (ApiServer api = start(s)) {
+            s.follower().start(Duration.ofMillis(100));
+            s.follower().awaitCaughtUp(Duration.ofSeconds(60));
+            String cursor = "";
+            while (true) {
+                JsonNode p = feed(cursor, 0);
+                cursor = p.path("cursor").asText();
+                if (p.path("events").isEmpty()) {
+                    break;
+                }
+            }
+            Histogram lag = new Histogram(TimeUnit.MINUTES.toMillis(10), 3);
+            AtomicLong received = new AtomicLong();
+            String from = cursor;
+            Thread consumer = new Thread(() -> {
+                String c = from;
+                long until = System.currentTimeMillis() + (FEED_SECONDS + 60) * 1000L;
+                while (received.get() < n && System.currentTimeMillis() < until) {
+                    JsonNode p = feed(c, 1);
+                    long nowMs = System.currentTimeMillis();
+                    for (JsonNode e : p.path("events")) {
+                        lag.recordValue(Math.max(0, nowMs - e.path("atMs").asLong()));
+                        received.incrementAndGet();
+                    }
+                    c = p.path("cursor").asText();
+                }
+            }, "feed-consumer");
+            consumer.start();
+            long start = System.nanoTime();
+            long period = 1_000_000_000L / FEED_RATE;
+            ConcurrentLinkedQueue<Throwable> errors = new ConcurrentLinkedQueue<>();
+            List<CompletableFuture<?>> all = new ArrayList<>(n);
+            for (int k = 0; k < n; k++) {
+                long due = start + k * period;
+                while (System.nanoTime() < due) {
+                    LockSupport.parkNanos(Math.min(due - System.nanoTime(), 200_000));
+                }
+                all.add(s.transitions().transitionAsync(LOAD, TransitionRequest.of(String.format("f%08d", k), OrderStatus.PAID, "bench", ""))
+                        .whenComplete((r, e) -> {
+                            if (e != null) {
+                                errors.add(e);
+                            }
+                        }));
+            }
+            try {
+                consumer.join(TimeUnit.SECONDS.toMillis(FEED_SECONDS + 90));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            double p99 = lag.getValueAtPercentile(99) / 1000.0;
+            table.add(Row.info("API: feed lag p50 at " + FEED_RATE + " transitions/s (" + received.get() + " of " + n + " delivered)",
+                    Table.num(lag.getValueAtPercentile(50) / 1000.0, 3), "s"));
+            table.add(Row.judged("API: feed lag p99 at " + FEED_RATE + " transitions/s (Redis accepted -> consumer received; max "
+                    + Table.num(lag.getMaxValue() / 1000.0, 2) + " s, " + errors.size() + " errors)", Table.num(p99, 3), "s", "< 1 s", "",
+                    p99 < 1 && received.get() == n));
+        }
+    }
+
+    private JsonNode feed(String cursor, int wait) {
+        try {
+            HttpRequest r = HttpRequest.newBuilder(URI.create(base + "/v1/events?limit=1000&wait=" + wait + (cursor.isEmpty() ? "" : "&after=" + cursor)))
+                    .timeout(Duration.ofSeconds(30)).header("Authorization", "Bearer " + token).GET().build();
+            return JSON.readTree(http.send(r, HttpResponse.BodyHandlers.ofString()).body());
+        } catch (Exception e) {
+            throw new IllegalStateException("feed read failed: " + e.getMessage(), e);
+        }
+    }
+
+    private static void await(CountDownLatch l, int seconds) {
+        try {
+            l.await(seconds, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private static void sleep(long ms) {
+        try {
+            Thread.sleep(ms);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}

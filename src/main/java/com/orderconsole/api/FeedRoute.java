@@ -1,0 +1,120 @@
+package com.orderconsole.api;
+
+import com.orderconsole.domain.HistoryEntry;
+import com.orderconsole.service.feed.ChangeFeed;
+import io.javalin.http.Context;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * {@code GET /v1/events?after=CURSOR&limit=N&wait=SECONDS}: the change feed ({@link ChangeFeed}), long-polled: with
+ * nothing new it asks MySQL again every {@link #POLL} until something is committed or {@code wait} has passed.
+ */
+final class FeedRoute {
+    /** Longest long-poll, in seconds. */
+    static final int MAX_WAIT_SECONDS = 30;
+    static final int DEFAULT_LIMIT = 100;
+    private static final Duration POLL = Duration.ofMillis(100);
+
+    private final ChangeFeed feed;
+    private final ApiServer.Settings settings;
+    private final ThreadPoolExecutor mysqlWork;
+
+    FeedRoute(ChangeFeed feed, ApiServer.Settings settings, ThreadPoolExecutor mysqlWork) {
+        this.feed = feed;
+        this.settings = settings;
+        this.mysqlWork = mysqlWork;
+    }
+
+    void events(Context ctx) {
+        String after = ctx.queryParam("after");
+        int limit = number(ctx.queryParam("limit"), "limit", DEFAULT_LIMIT, 1, ChangeFeed.MAX_LIMIT);
+        int wait = number(ctx.queryParam("wait"), "wait", 0, 0, MAX_WAIT_SECONDS);
+        try {
+            ChangeFeed.requireCursor(after);
+        } catch (IllegalArgumentException e) {
+            throw ApiProblem.badInput(e.getMessage());
+        }
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(wait);
+        ctx.future(() -> poll(after, limit, deadline).handle((page, e) -> {
+            if (e != null) {
+                ApiProblem p = HttpMapping.problem(e);
+                if (OrderRoutes.Failures.isTimeout(e)) {
+                    p = new ApiProblem(503, "unavailable", "MySQL did not answer within " + settings.mysqlTimeout().toSeconds()
+                            + " s; the feed is read from MySQL's history: resume from the same cursor")
+                            .header("Retry-After", Integer.toString(HttpMapping.RETRY_AFTER_SECONDS));
+                }
+                ApiServer.answer(ctx, p);
+            } else {
+                ApiServer.json(ctx, 200, pageDocument(page));
+            }
+            return null;
+        }));
+    }
+
+    private CompletableFuture<ChangeFeed.Page> poll(String cursor, int limit, long deadline) {
+        return ApiServer.onMysql(mysqlWork, settings.mysqlTimeout(), () -> feed.read(cursor, limit)).thenCompose(page -> {
+            if (!page.events().isEmpty() || System.nanoTime() + POLL.toNanos() > deadline) {
+                return CompletableFuture.completedFuture(page);
+            }
+            return CompletableFuture.supplyAsync(() -> null, CompletableFuture.delayedExecutor(POLL.toMillis(), TimeUnit.MILLISECONDS))
+                    .thenCompose(x -> poll(page.cursor(), limit, deadline));
+        });
+    }
+
+    private static Map<String, Object> pageDocument(ChangeFeed.Page page) {
+        List<Map<String, Object>> events = new ArrayList<>();
+        for (ChangeFeed.Event e : page.events()) {
+            Map<String, Object> doc = new LinkedHashMap<>();
+            doc.put("cursor", e.cursor());
+            doc.putAll(entryDocument(e.entry()));
+            events.add(doc);
+        }
+        Map<String, Object> doc = new LinkedHashMap<>();
+        doc.put("events", events);
+        doc.put("cursor", page.cursor());
+        // True when the read stopped at a row a MySQL transaction still holds: what follows it comes once it commits.
+        doc.put("waitingOnUncommitted", page.heldBy() != null);
+        return doc;
+    }
+
+    /** One history row as the API shows it (in the feed and in an order's history). */
+    static Map<String, Object> entryDocument(HistoryEntry h) {
+        Map<String, Object> doc = new LinkedHashMap<>();
+        doc.put("orderId", h.orderId());
+        doc.put("from", h.from() == null ? null : h.from().name());
+        doc.put("to", h.to().name());
+        doc.put("version", h.version());
+        doc.put("code", h.code().code());
+        doc.put("result", h.code().name());
+        doc.put("actor", h.actor());
+        doc.put("source", h.source());
+        doc.put("reason", h.reason());
+        doc.put("at", Instant.ofEpochMilli(h.atMs()).toString());
+        doc.put("atMs", h.atMs());
+        return doc;
+    }
+
+    private static int number(String text, String name, int otherwise, int min, int max) {
+        if (text == null || text.isEmpty()) {
+            return otherwise;
+        }
+        try {
+            int n = Integer.parseInt(text);
+            if (n >= min && n <= max) {
+                return n;
+            }
+        } catch (NumberFormatException e) {
+            // the same words below
+        }
+        throw ApiProblem.badInput(name + " must be a whole number from " + min + " to " + max + ", not '" + JsonBody.printable(text) + "'");
+    }
+}

@@ -1,0 +1,262 @@
+package com.orderconsole.api;
+
+import com.orderconsole.app.Services;
+import com.orderconsole.domain.DurationText;
+import com.orderconsole.domain.HistoryEntry;
+import com.orderconsole.domain.OrderId;
+import com.orderconsole.domain.OrderStatus;
+import com.orderconsole.domain.Operator;
+import com.orderconsole.domain.PermissionDeniedException;
+import com.orderconsole.domain.ResultCode;
+import com.orderconsole.domain.Role;
+import com.orderconsole.domain.TransitionRequest;
+import com.orderconsole.domain.TransitionResult;
+import com.orderconsole.service.client.ApiClient;
+import com.orderconsole.service.order.OrderDetails;
+import com.orderconsole.service.order.OrderNotFoundException;
+import com.orderconsole.service.order.OrderSummary;
+import io.javalin.http.Context;
+
+import java.io.IOException;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+/** {@code POST /v1/orders}, {@code POST /v1/orders/{id}/transitions}, {@code GET /v1/orders/{id}}. */
+final class OrderRoutes {
+    /** Source written to the history of API moves and creations. */
+    static final String SOURCE = "api";
+    private static final Set<String> CREATE_FIELDS = Set.of("id", "customerId", "paymentTimeout");
+    private static final Set<String> TRANSITION_FIELDS = Set.of("to", "expectedVersion", "reason", "override");
+
+    private final Services s;
+    private final ApiServer.Settings settings;
+    private final ThreadPoolExecutor mysqlWork;
+
+    OrderRoutes(Services s, ApiServer.Settings settings, ThreadPoolExecutor mysqlWork) {
+        this.s = s;
+        this.settings = settings;
+        this.mysqlWork = mysqlWork;
+    }
+
+    private static Operator operator(Context ctx) {
+        return ((ApiClient) Objects.requireNonNull(ctx.attribute(ApiServer.CLIENT))).operator();
+    }
+
+    /** Creates an order; the same id and body again answers the order (200), another body 409. */
+    void create(Context ctx) throws IOException {
+        JsonBody body = JsonBody.read(ctx.contentType(), ctx.req().getInputStream(), CREATE_FIELDS);
+        String id = checkedId(body.requiredText("id"), "id");
+        String customer = body.text("customerId");
+        if (customer != null) {
+            try {
+                OrderId.require(customer, "customerId");
+            } catch (IllegalArgumentException e) {
+                throw ApiProblem.badInput(e.getMessage());
+            }
+        }
+        String timeoutText = body.text("paymentTimeout");
+        Duration timeout;
+        try {
+            timeout = timeoutText == null ? s.paymentTimeout() : DurationText.parse(timeoutText);
+        } catch (IllegalArgumentException | ArithmeticException e) {
+            throw ApiProblem.badInput("paymentTimeout '" + JsonBody.printable(timeoutText) + "' is not a duration (e.g. \"30m\", \"1h30m\", \"PT30M\")");
+        }
+        if (timeout.isZero() || timeout.isNegative() || timeout.compareTo(com.orderconsole.service.order.OrderService.MAX_PAYMENT_TIMEOUT) > 0) {
+            throw ApiProblem.badInput("paymentTimeout must be positive and at most "
+                    + com.orderconsole.service.order.OrderService.MAX_PAYMENT_TIMEOUT.toDays() + " days");
+        }
+        Operator who = operator(ctx);
+        ctx.future(() -> ApiServer.onMysql(mysqlWork, settings.mysqlTimeout(), () -> createOrFind(who, id, customer, timeout))
+                .handle((doc, e) -> {
+                    if (e != null) {
+                        ApiProblem p = HttpMapping.problem(e);
+                        if (Failures.isTimeout(e)) {
+                            p = new ApiProblem(503, "unavailable", "MySQL did not answer within " + settings.mysqlTimeout().toSeconds()
+                                    + " s, and an order is written to MySQL first: it may or may not be stored now; send the same "
+                                    + "request again (creation is idempotent)").header("Retry-After", Integer.toString(HttpMapping.RETRY_AFTER_SECONDS));
+                        } else if ("unavailable".equals(p.kind())) {
+                            // Which server failed is in the words (MySQL first; Redis after MySQL stored it: maintenance finishes it).
+                            p = new ApiProblem(503, "unavailable", p.getMessage() + "; the order may or may not be stored now: send the "
+                                    + "same request again (creation is idempotent)").header("Retry-After", Integer.toString(HttpMapping.RETRY_AFTER_SECONDS));
+                        }
+                        ApiServer.answer(ctx, p);
+                    } else {
+                        ApiServer.json(ctx, Boolean.TRUE.equals(doc.get("created")) ? 201 : 200, doc);
+                    }
+                    return null;
+                }));
+    }
+
+    private Map<String, Object> createOrFind(Operator who, String id, String customer, Duration timeout) {
+        try {
+            s.orders().create(who, id, customer, timeout, SOURCE);
+            Map<String, Object> doc = orderDocument(s.orders().lookup(id), false);
+            doc.put("created", true);
+            return doc;
+        } catch (IllegalArgumentException e) {
+            OrderDetails existing;
+            try {
+                existing = s.orders().lookup(id);
+            } catch (OrderNotFoundException notThere) {
+                throw e; // the creation was refused for another reason: its words
+            }
+            OrderSummary o = existing.summary();
+            String creator = existing.history().isEmpty() ? null : existing.history().get(0).actor();
+            boolean same = Objects.equals(o.customerId(), customer) && o.expireAtMs() != null
+                    && o.expireAtMs() - o.createdAtMs() == timeout.toMillis() && who.name().equals(creator);
+            if (!same) {
+                throw new ApiProblem(409, "conflict", "order " + id + " exists with another body (customer, payment timeout or "
+                        + "creating client differ); nothing was changed");
+            }
+            Map<String, Object> doc = orderDocument(existing, false);
+            doc.put("created", false);
+            return doc;
+        }
+    }
+
+    /** Moves an order; answers from Redis, never waiting on MySQL. */
+    void transition(Context ctx) throws IOException {
+        String id = checkedId(ctx.pathParam("id"), "order id");
+        JsonBody body = JsonBody.read(ctx.contentType(), ctx.req().getInputStream(), TRANSITION_FIELDS);
+        OrderStatus to = body.status("to");
+        Long expected = body.positiveLong("expectedVersion");
+        String reason = body.text("reason");
+        boolean override = body.flag("override");
+        Operator who = operator(ctx);
+        if (override) {
+            // API clients are support or ops: an override (a move along no rule) is an admin's, at the console or CLI.
+            throw HttpMapping.problem(new PermissionDeniedException(who, "override the transition rules", Role.ADMIN));
+        }
+        TransitionRequest request;
+        try {
+            request = new TransitionRequest(id, to, expected, SOURCE, reason, false);
+        } catch (IllegalArgumentException e) {
+            throw ApiProblem.badInput(e.getMessage());
+        }
+        // Answered on the request's own thread: Redis answers in about a millisecond, and an asynchronous response cost
+        // more than the wait (BENCHMARKS.md, issue 32). Bounded by the transition timeout.
+        TransitionResult r;
+        try {
+            r = s.transitions().transitionAsync(who, request).get(settings.transitionTimeout().toMillis(), TimeUnit.MILLISECONDS);
+        } catch (TimeoutException e) {
+            throw new ApiProblem(503, "unavailable", "Redis did not answer within " + settings.transitionTimeout().toSeconds()
+                    + " s; the move may still have been applied: look the order up, or send it again with expectedVersion")
+                    .header("Retry-After", Integer.toString(HttpMapping.RETRY_AFTER_SECONDS));
+        } catch (java.util.concurrent.ExecutionException e) {
+            throw HttpMapping.problem(e.getCause());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new ApiProblem(503, "unavailable", "serve is stopping; send the move again with expectedVersion");
+        }
+        answerTransition(ctx, r);
+    }
+
+    private static void answerTransition(Context ctx, TransitionResult r) {
+        Map<String, Object> doc = transitionDocument(r);
+        int status = HttpMapping.status(r.code());
+        if (status == 200) {
+            ApiServer.json(ctx, 200, doc);
+            return;
+        }
+        String kind = switch (r.code()) {
+            case STATE_MISSING -> "not_found";
+            case MALFORMED -> "malformed_record";
+            case RESTORING, RULES_MISSING -> "unavailable";
+            default -> "rejected";
+        };
+        String words = r.code() == ResultCode.STATE_MISSING ? "order " + r.orderId() + " not found" : r.code().description();
+        ApiProblem p = new ApiProblem(status, kind, words).with("transition", doc);
+        if (status == 503) {
+            p.header("Retry-After", Integer.toString(HttpMapping.RETRY_AFTER_SECONDS));
+        }
+        ApiServer.answer(ctx, p);
+    }
+
+    static Map<String, Object> transitionDocument(TransitionResult r) {
+        Map<String, Object> doc = new LinkedHashMap<>();
+        doc.put("orderId", r.orderId());
+        doc.put("applied", r.applied());
+        doc.put("repeat", r.code() == ResultCode.ALREADY_IN_STATUS);
+        doc.put("code", r.code().code());
+        doc.put("result", r.code().name());
+        doc.put("description", r.code().description());
+        doc.put("from", r.from() == null ? null : r.from().name());
+        doc.put("to", r.target().name());
+        doc.put("version", r.version());
+        doc.put("at", Instant.ofEpochMilli(r.timeMs()).toString());
+        doc.put("atMs", r.timeMs());
+        // Answered from Redis: the outcome waits in the outbox; GET /v1/events shows an applied move once MySQL holds it.
+        doc.put("inMysql", false);
+        return doc;
+    }
+
+    /** The order in Redis and MySQL, with its history. */
+    void show(Context ctx) {
+        String id = checkedId(ctx.pathParam("id"), "order id");
+        ctx.future(() -> ApiServer.onMysql(mysqlWork, settings.mysqlTimeout(), () -> orderDocument(s.orders().lookup(id), true))
+                .handle((doc, e) -> {
+                    if (e != null) {
+                        ApiProblem p = HttpMapping.problem(e);
+                        if (Failures.isTimeout(e)) {
+                            p = new ApiProblem(503, "unavailable", "MySQL did not answer within " + settings.mysqlTimeout().toSeconds()
+                                    + " s; the order's history is in MySQL (transitions still work from Redis)")
+                                    .header("Retry-After", Integer.toString(HttpMapping.RETRY_AFTER_SECONDS));
+                        }
+                        ApiServer.answer(ctx, p);
+                    } else {
+                        ApiServer.json(ctx, 200, doc);
+                    }
+                    return null;
+                }));
+    }
+
+    static Map<String, Object> orderDocument(OrderDetails d, boolean withHistory) {
+        OrderSummary o = d.summary();
+        Map<String, Object> doc = new LinkedHashMap<>();
+        doc.put("id", o.orderId());
+        doc.put("customerId", o.customerId());
+        doc.put("status", o.status() == null ? null : o.status().name());
+        doc.put("version", o.redisStatus() != null ? o.redisVersion() : o.mysqlVersion());
+        doc.put("redis", o.redisStatus() == null ? null : Map.of("status", o.redisStatus().name(), "version", o.redisVersion()));
+        doc.put("mysql", o.mysqlStatus() == null ? null : Map.of("status", o.mysqlStatus().name(), "version", o.mysqlVersion()));
+        doc.put("createdAt", Instant.ofEpochMilli(o.createdAtMs()).toString());
+        doc.put("paymentDeadline", o.expireAtMs() == null ? null : Instant.ofEpochMilli(o.expireAtMs()).toString());
+        doc.put("legalTargets", d.legalTargets().stream().map(Enum::name).sorted().toList());
+        if (withHistory) {
+            List<Map<String, Object>> history = new ArrayList<>();
+            for (HistoryEntry h : d.history()) {
+                history.add(FeedRoute.entryDocument(h));
+            }
+            doc.put("history", history);
+        }
+        return doc;
+    }
+
+    private static String checkedId(String id, String what) {
+        try {
+            return OrderId.require(id, what);
+        } catch (IllegalArgumentException e) {
+            throw ApiProblem.badInput(e.getMessage());
+        }
+    }
+
+    /** What a failed future failed with. */
+    static final class Failures {
+        private Failures() {
+        }
+
+        static boolean isTimeout(Throwable e) {
+            return com.orderconsole.domain.Failures.unwrap(e) instanceof TimeoutException;
+        }
+    }
+}

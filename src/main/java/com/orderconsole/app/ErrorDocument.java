@@ -1,0 +1,62 @@
+package com.orderconsole.app;
+
+import com.orderconsole.domain.PermissionDeniedException;
+import com.orderconsole.service.order.OrderNotFoundException;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * The one shape of a failure as a JSON document, for the CLI's {@code --json} and the HTTP API alike (issues 32 and 35):
+ * {@code {"error": {"message": "...", "kind": "..."}, "exit": N}}. The error is an object, so no script takes it for a
+ * result; {@code exit} is the command line's exit code for the same failure (the API's answers carry it too, so one
+ * script reads both).
+ */
+public final class ErrorDocument {
+    /** Exit code of any failure that is not one of the others (a server down, an order not found, a permission refused). */
+    public static final int EXIT_FAILED = 1;
+    /** Exit code of wrong input: nothing was asked of a server. */
+    public static final int EXIT_USAGE = 2;
+    /** Exit code of a transition the script rejected. */
+    public static final int EXIT_REJECTED = 3;
+
+    private ErrorDocument() {
+    }
+
+    /**
+     * @param message the failure in words
+     * @param kind e.g. "usage", "not_found", "permission", "rejected", "unavailable"
+     * @param exit the command line's exit code for it
+     * @return a document to which a caller may add fields of its own (e.g. a rules file's faults)
+     */
+    public static Map<String, Object> of(String message, String kind, int exit) {
+        Map<String, Object> error = new LinkedHashMap<>();
+        error.put("message", message);
+        error.put("kind", kind);
+        Map<String, Object> doc = new LinkedHashMap<>();
+        doc.put("error", error);
+        doc.put("exit", exit);
+        return doc;
+    }
+
+    /**
+     * @param failure what a command or a request failed with
+     * @param otherwise the kind when the failure is none of the named ones
+     * @return "not_found" for an unknown order, "permission" for a role that does not allow it, "unavailable" for Redis or
+     *     MySQL not answering (in time), else {@code otherwise}
+     */
+    public static String kindOf(Throwable failure, String otherwise) {
+        if (failure instanceof com.orderconsole.redis.RedisUnavailableException
+                || failure instanceof com.orderconsole.store.DatabaseUnavailableException
+                || failure instanceof java.util.concurrent.TimeoutException) {
+            return "unavailable";
+        }
+        if (failure instanceof OrderNotFoundException) {
+            return "not_found";
+        }
+        if (failure instanceof PermissionDeniedException) {
+            return "permission";
+        }
+        return otherwise;
+    }
+}

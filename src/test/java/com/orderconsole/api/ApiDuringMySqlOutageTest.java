@@ -1,0 +1,105 @@
+package com.orderconsole.api;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.orderconsole.Slow;
+import com.orderconsole.StallingProxy;
+import com.orderconsole.TestServers;
+import com.orderconsole.domain.Role;
+import com.orderconsole.embedded.EmbeddedMariaDb;
+import org.junit.jupiter.api.Test;
+
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.function.Consumer;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * The API while MySQL hangs (a proxy that stops forwarding, as a SIGSTOPped server) or is down (connections refused), as
+ * the outage tests of the metrics and the follower play it: a transition answers from Redis in its usual time with
+ * {@code inMysql:false}; creation answers 503 in words within its timeout; live stays 200, ready 200 with MySQL as its
+ * reason; the move reaches MySQL and the feed once MySQL is back.
+ */
+@Slow
+class ApiDuringMySqlOutageTest {
+    private static final long TRANSITION_BOUND_MS = 2_000;
+    private static final long CREATION_BOUND_MS = 8_000;
+
+    @Test
+    void aHungMySqlNeverHoldsATransitionAndCreationSays503InWords() throws Exception {
+        run("hung", proxy -> proxy.stall(true), proxy -> proxy.stall(false));
+    }
+
+    @Test
+    void aDownMySqlNeverHoldsATransitionAndCreationSays503InWords() throws Exception {
+        run("down", proxy -> quietly(() -> proxy.down(true)), proxy -> quietly(() -> proxy.down(false)));
+    }
+
+    private interface Io {
+        void run() throws java.io.IOException;
+    }
+
+    private static void quietly(Io c) {
+        try {
+            c.run();
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private void run(String how, Consumer<StallingProxy> fail, Consumer<StallingProxy> heal) throws Exception {
+        TestServers.reset();
+        EmbeddedMariaDb mariaDb = TestServers.mariaDb();
+        try (StallingProxy proxy = new StallingProxy(mariaDb.port())) {
+            String jdbc = mariaDb.jdbcUrl().replace(":" + mariaDb.port() + "/", ":" + proxy.port() + "/");
+            try (ApiHarness h = new ApiHarness(TestServers.config().withServers(TestServers.redis().uri(), jdbc, "root", ""),
+                    Duration.ofSeconds(2))) {
+                String token = h.client("payments", Role.SUPPORT);
+                for (int i = 0; i < 3; i++) {
+                    assertThat(h.post(token, "/v1/orders", "{\"id\": \"m-" + i + "\"}").statusCode()).isEqualTo(201);
+                }
+                assertThat(h.engine.services().follower().awaitCaughtUp(Duration.ofSeconds(20))).isTrue();
+                JsonNode start = ApiHarness.json(h.get(token, "/v1/events?limit=100"));
+                String cursor = start.path("cursor").asText();
+
+                fail.accept(proxy);
+                long t0 = System.nanoTime();
+                HttpResponse<String> paid = h.post(token, "/v1/orders/m-0/transitions", "{\"to\": \"PAID\", \"reason\": \"callback 7\"}");
+                long transitionMs = (System.nanoTime() - t0) / 1_000_000;
+                assertThat(paid.statusCode()).as(paid.body()).isEqualTo(200);
+                assertThat(ApiHarness.json(paid).path("inMysql").asBoolean()).isFalse();
+                assertThat(transitionMs).as("transition with MySQL " + how).isLessThan(TRANSITION_BOUND_MS);
+
+                t0 = System.nanoTime();
+                HttpResponse<String> created = h.post(token, "/v1/orders", "{\"id\": \"m-new\"}");
+                long creationMs = (System.nanoTime() - t0) / 1_000_000;
+                assertThat(created.statusCode()).as(created.body()).isEqualTo(503);
+                assertThat(ApiHarness.json(created).path("error").path("message").asText()).contains("MySQL");
+                assertThat(created.headers().firstValue("Retry-After")).isPresent();
+                assertThat(creationMs).as("creation with MySQL " + how).isLessThan(CREATION_BOUND_MS);
+                System.out.println("[measured] MySQL " + how + ": transition answered in " + transitionMs + " ms, creation 503 in "
+                        + creationMs + " ms");
+
+                assertThat(h.get(null, "/health/live").statusCode()).isEqualTo(200);
+                await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> {
+                    HttpResponse<String> ready = h.get(null, "/health/ready");
+                    assertThat(ready.statusCode()).as(ready.body()).isEqualTo(200);
+                    assertThat(ready.body()).contains("\"mysql\":\"failing\"").contains("MySQL");
+                });
+
+                heal.accept(proxy);
+                assertThat(h.engine.services().follower().awaitCaughtUp(Duration.ofSeconds(60))).isTrue();
+                await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> {
+                    JsonNode p = ApiHarness.json(h.get(token, "/v1/events?limit=100&after=" + cursor));
+                    assertThat(p.path("events")).hasSize(1);
+                    assertThat(p.path("events").get(0).path("orderId").asText()).isEqualTo("m-0");
+                    assertThat(p.path("events").get(0).path("reason").asText()).isEqualTo("callback 7");
+                });
+                // Creation is idempotent: the same request again, MySQL back, answers the order (stored now or before).
+                HttpResponse<String> again = h.post(token, "/v1/orders", "{\"id\": \"m-new\"}");
+                assertThat(again.statusCode()).as(again.body()).isIn(200, 201);
+            }
+        }
+    }
+}

@@ -1,0 +1,71 @@
+package com.orderconsole.api;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.orderconsole.TestServers;
+import com.orderconsole.app.Engine;
+import com.orderconsole.app.EngineConfig;
+import com.orderconsole.domain.Role;
+
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+
+/**
+ * One serve-equivalent for API tests: an engine with its own follower and sweeper on the test servers, and its own API
+ * server on a free loopback port; plus a JDK HTTP client. Close it after the test.
+ */
+final class ApiHarness implements AutoCloseable {
+    static final ObjectMapper JSON = new ObjectMapper();
+    final Engine engine;
+    final ApiServer api;
+    final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+
+    ApiHarness(EngineConfig config, Duration gapGrace) {
+        this.engine = Engine.start(config.withBackgroundJobs(Duration.ofSeconds(1), Duration.ofMillis(100)));
+        this.api = ApiServer.start(engine.services(), ApiServer.Settings.of("127.0.0.1", 0).withGapGrace(gapGrace));
+    }
+
+    /** On empty test servers. */
+    static ApiHarness fresh() {
+        TestServers.reset();
+        return new ApiHarness(TestServers.config(), Duration.ofSeconds(2));
+    }
+
+    /** @return a new client's token */
+    String client(String name, Role role) {
+        return engine.services().apiClients().add(engine.operator(), name, role).token();
+    }
+
+    String base() {
+        return "http://127.0.0.1:" + api.port();
+    }
+
+    HttpResponse<String> post(String token, String path, String body) throws Exception {
+        return send(token, HttpRequest.newBuilder(URI.create(base() + path)).header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(body)));
+    }
+
+    HttpResponse<String> get(String token, String path) throws Exception {
+        return send(token, HttpRequest.newBuilder(URI.create(base() + path)).GET());
+    }
+
+    HttpResponse<String> send(String token, HttpRequest.Builder b) throws Exception {
+        if (token != null) {
+            b.header("Authorization", "Bearer " + token);
+        }
+        return http.send(b.timeout(Duration.ofSeconds(40)).build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    static JsonNode json(HttpResponse<String> r) throws Exception {
+        return JSON.readTree(r.body());
+    }
+
+    @Override
+    public void close() {
+        api.close();
+        engine.close();
+    }
+}

@@ -1,0 +1,225 @@
+package com.orderconsole.api;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.orderconsole.domain.Role;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import java.net.URI;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/** The HTTP API as a payment gateway and an inventory service meet it (issue 32, items 1, 2 and 5). */
+class ApiTest {
+    private ApiHarness h;
+    private String token;
+
+    @BeforeEach
+    void start() {
+        h = ApiHarness.fresh();
+        token = h.client("payments", Role.SUPPORT);
+    }
+
+    @AfterEach
+    void stop() {
+        h.close();
+    }
+
+    private HttpResponse<String> create(String body) throws Exception {
+        return h.post(token, "/v1/orders", body);
+    }
+
+    private HttpResponse<String> move(String id, String body) throws Exception {
+        return h.post(token, "/v1/orders/" + id + "/transitions", body);
+    }
+
+    private static void assertError(HttpResponse<String> r, int status, String kind, String words) throws Exception {
+        assertThat(r.statusCode()).as(r.body()).isEqualTo(status);
+        JsonNode doc = ApiHarness.json(r);
+        assertThat(doc.path("error").path("kind").asText()).as(r.body()).isEqualTo(kind);
+        assertThat(doc.path("error").path("message").asText()).as(r.body()).contains(words);
+        assertThat(doc.has("exit")).isTrue();
+    }
+
+    @Test
+    void creationIsIdempotentAndAnotherBodyIsAConflict() throws Exception {
+        HttpResponse<String> first = create("{\"id\": \"A-1001\", \"customerId\": \"c-9\", \"paymentTimeout\": \"30m\"}");
+        assertThat(first.statusCode()).as(first.body()).isEqualTo(201);
+        JsonNode o = ApiHarness.json(first);
+        assertThat(o.path("status").asText()).isEqualTo("WAIT_PAY");
+        assertThat(o.path("version").asLong()).isEqualTo(1);
+        assertThat(o.path("created").asBoolean()).isTrue();
+
+        HttpResponse<String> again = create("{\"id\": \"A-1001\", \"customerId\": \"c-9\", \"paymentTimeout\": \"30m\"}");
+        assertThat(again.statusCode()).as(again.body()).isEqualTo(200);
+        assertThat(ApiHarness.json(again).path("created").asBoolean()).isFalse();
+
+        assertError(create("{\"id\": \"A-1001\", \"customerId\": \"c-8\", \"paymentTimeout\": \"30m\"}"), 409, "conflict", "another body");
+        assertError(create("{\"id\": \"A-1001\", \"customerId\": \"c-9\", \"paymentTimeout\": \"10m\"}"), 409, "conflict", "another body");
+        String other = h.client("shop", Role.SUPPORT);
+        assertError(h.post(other, "/v1/orders", "{\"id\": \"A-1001\", \"customerId\": \"c-9\", \"paymentTimeout\": \"30m\"}"), 409,
+                "conflict", "creating client");
+
+        assertThat(h.engine.services().follower().awaitCaughtUp(Duration.ofSeconds(20))).isTrue();
+        JsonNode shown = ApiHarness.json(h.get(token, "/v1/orders/A-1001"));
+        assertThat(shown.path("history")).hasSize(1);
+        assertThat(shown.path("history").get(0).path("actor").asText()).isEqualTo("api:payments");
+        assertThat(shown.path("history").get(0).path("source").asText()).isEqualTo("api");
+    }
+
+    @Test
+    void everyResultCodeAnswersItsDocumentedStatus() throws Exception {
+        create("{\"id\": \"o-1\"}");
+        create("{\"id\": \"o-2\"}");
+        HttpResponse<String> paid = move("o-1", "{\"to\": \"PAID\", \"expectedVersion\": 1, \"reason\": \"callback 42\"}");
+        assertThat(paid.statusCode()).as(paid.body()).isEqualTo(200);
+        JsonNode p = ApiHarness.json(paid);
+        assertThat(p.path("applied").asBoolean()).isTrue();
+        assertThat(p.path("repeat").asBoolean()).isFalse();
+        assertThat(p.path("code").asInt()).isEqualTo(1);
+        assertThat(p.path("from").asText()).isEqualTo("WAIT_PAY");
+        assertThat(p.path("to").asText()).isEqualTo("PAID");
+        assertThat(p.path("version").asLong()).isEqualTo(2);
+        assertThat(p.path("inMysql").isBoolean()).isTrue();
+        assertThat(p.path("at").asText()).endsWith("Z");
+
+        HttpResponse<String> repeat = move("o-1", "{\"to\": 2}");
+        assertThat(repeat.statusCode()).as(repeat.body()).isEqualTo(200);
+        assertThat(ApiHarness.json(repeat).path("repeat").asBoolean()).isTrue();
+        assertThat(ApiHarness.json(repeat).path("code").asInt()).isEqualTo(-4);
+
+        HttpResponse<String> notAllowed = move("o-2", "{\"to\": \"FINISHED\"}");
+        assertError(notAllowed, 409, "rejected", "not a legal move");
+        assertThat(ApiHarness.json(notAllowed).path("transition").path("code").asInt()).isEqualTo(0);
+        HttpResponse<String> conflict = move("o-2", "{\"to\": \"PAID\", \"expectedVersion\": 7}");
+        assertError(conflict, 409, "rejected", "version conflict");
+        assertThat(ApiHarness.json(conflict).path("transition").path("code").asInt()).isEqualTo(-3);
+        assertThat(move("o-2", "{\"to\": \"CANCELLED\"}").statusCode()).isEqualTo(200);
+        HttpResponse<String> terminal = move("o-2", "{\"to\": \"PAID\"}");
+        assertError(terminal, 409, "rejected", "terminal");
+        assertThat(ApiHarness.json(terminal).path("transition").path("code").asInt()).isEqualTo(-2);
+        assertError(move("nobody-1", "{\"to\": \"PAID\"}"), 404, "not_found", "nobody-1");
+        assertError(h.get(token, "/v1/orders/nobody-1"), 404, "not_found", "nobody-1");
+    }
+
+    @Test
+    void badInputIsRefusedInWordsAndStoresNothing() throws Exception {
+        create("{\"id\": \"b-1\"}");
+        assertThat(h.engine.services().follower().awaitCaughtUp(Duration.ofSeconds(20))).isTrue();
+        assertError(move("b-1", "{\"to\": \"PAID\""), 400, "usage", "not valid JSON");
+        assertError(move("b-1", "[1, 2]"), 400, "usage", "JSON object");
+        assertError(move("b-1", "{\"to\": \"PAID\", \"to\": \"CANCELLED\"}"), 400, "usage", "not valid JSON");
+        assertError(move("b-1", "{\"to\": \"PAYED\"}"), 400, "usage", "unknown status");
+        assertError(move("b-1", "{\"to\": 9}"), 400, "usage", "unknown status code 9");
+        assertError(move("b-1", "{\"to\": \"PAID\", \"expectedVersion\": -1}"), 400, "usage", "1 or more");
+        assertError(move("b-1", "{\"to\": \"PAID\", \"expectedVersion\": 1.5}"), 400, "usage", "whole number");
+        assertError(move("b-1", "{\"to\": \"PAID\", \"expectedVersion\": \"1\"}"), 400, "usage", "whole number");
+        assertError(move("b-1", "{\"to\": \"PAID\", \"reason\": \"" + "r".repeat(501) + "\"}"), 400, "usage", "501 characters");
+        assertError(move("b-1", "{\"to\": \"PAID\", \"reason\": \"line\\nforged\"}"), 400, "usage", "control character");
+        assertError(move("b-1", "{\"to\": \"PAID\", \"expected_version\": 1}"), 400, "usage", "unknown field expected_version");
+        assertError(move("x".repeat(65), "{\"to\": \"PAID\"}"), 400, "usage", "65 characters long");
+        assertError(move("b%0A1", "{\"to\": \"PAID\"}"), 400, "usage", "is invalid");
+        assertError(create("{\"id\": \"b-2\", \"paymentTimeout\": \"soon\"}"), 400, "usage", "not a duration");
+        assertError(create("{\"id\": \"b\\u00001\"}"), 400, "usage", "is invalid");
+        assertError(move("b-1", "{\"to\": \"PAID\", \"reason\": \"" + "x".repeat(70_000) + "\"}"), 413, "too_large", "64 KB");
+        HttpResponse<String> text = h.send(token, HttpRequest.newBuilder(URI.create(h.base() + "/v1/orders/b-1/transitions"))
+                .header("Content-Type", "text/plain").POST(HttpRequest.BodyPublishers.ofString("{\"to\": \"PAID\"}")));
+        assertError(text, 415, "unsupported_media_type", "application/json");
+        assertError(h.get(token, "/v1/events?after=not-a-cursor"), 400, "usage", "not one this feed gave");
+        assertError(h.get(token, "/v1/events?limit=0"), 400, "usage", "limit");
+
+        JsonNode order = ApiHarness.json(h.get(token, "/v1/orders/b-1"));
+        assertThat(order.path("status").asText()).isEqualTo("WAIT_PAY");
+        assertThat(order.path("version").asLong()).isEqualTo(1);
+        assertThat(order.path("history")).hasSize(1);
+        assertError(h.get(token, "/v1/orders/b-2"), 404, "not_found", "b-2");
+    }
+
+    @Test
+    void tokensAreCheckedAndTheServerNamesTheClient() throws Exception {
+        create("{\"id\": \"t-1\"}");
+        assertError(h.post(null, "/v1/orders/t-1/transitions", "{\"to\": \"PAID\"}"), 401, "unauthorized", "Bearer");
+        assertError(h.post("oc_wrong", "/v1/orders/t-1/transitions", "{\"to\": \"PAID\"}"), 401, "unauthorized", "not one of a client");
+        assertError(move("t-1", "{\"to\": \"CANCELLED\", \"override\": true, \"reason\": \"x\", \"expectedVersion\": 1}"), 403,
+                "permission", "admin");
+        String ops = h.client("inventory", Role.OPS);
+        assertThat(h.post(ops, "/v1/orders/t-1/transitions", "{\"to\": \"PAID\"}").statusCode()).isEqualTo(200);
+        assertThat(h.engine.services().follower().awaitCaughtUp(Duration.ofSeconds(20))).isTrue();
+        JsonNode order = ApiHarness.json(h.get(token, "/v1/orders/t-1"));
+        assertThat(order.path("history").get(1).path("actor").asText()).isEqualTo("api:inventory");
+        assertThat(order.path("status").asText()).isEqualTo("PAID");
+
+        assertThat(h.engine.services().apiClients().revoke(h.engine.operator(), "inventory")).isTrue();
+        long revokedAt = System.nanoTime();
+        await().atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(100)).untilAsserted(() ->
+                assertThat(h.post(ops, "/v1/orders/t-1/transitions", "{\"to\": \"WAIT_SHIP\"}").statusCode()).isEqualTo(401));
+        System.out.println("[measured] revocation refused after " + (System.nanoTime() - revokedAt) / 1_000_000 + " ms");
+        assertThat(ApiHarness.json(h.get(token, "/v1/orders/t-1")).path("status").asText()).isEqualTo("PAID");
+        assertThat(h.engine.services().apiClients().list(h.engine.operator())).hasSize(2);
+    }
+
+    @Test
+    void theOpenApiDocumentListsEveryOperationAndEachAnswersAsDocumented() throws Exception {
+        HttpResponse<String> docResponse = h.get(null, "/v1/openapi.json");
+        assertThat(docResponse.statusCode()).isEqualTo(200);
+        JsonNode doc = ApiHarness.json(docResponse);
+        assertThat(doc.path("openapi").asText()).startsWith("3.");
+        create("{\"id\": \"d-1\"}");
+        Map<String, HttpRequest.Builder> calls = Map.of(
+                "createOrder", post("/v1/orders", "{\"id\": \"d-2\", \"paymentTimeout\": \"1h\"}"),
+                "transitionOrder", post("/v1/orders/d-1/transitions", "{\"to\": \"PAID\"}"),
+                "getOrder", HttpRequest.newBuilder(URI.create(h.base() + "/v1/orders/d-1")),
+                "listEvents", HttpRequest.newBuilder(URI.create(h.base() + "/v1/events?limit=10")),
+                "openApi", HttpRequest.newBuilder(URI.create(h.base() + "/v1/openapi.json")),
+                "live", HttpRequest.newBuilder(URI.create(h.base() + "/health/live")),
+                "ready", HttpRequest.newBuilder(URI.create(h.base() + "/health/ready")));
+        List<String> documented = new ArrayList<>();
+        for (Iterator<Map.Entry<String, JsonNode>> paths = doc.path("paths").fields(); paths.hasNext(); ) {
+            Map.Entry<String, JsonNode> path = paths.next();
+            for (Iterator<Map.Entry<String, JsonNode>> ops = path.getValue().fields(); ops.hasNext(); ) {
+                Map.Entry<String, JsonNode> op = ops.next();
+                String id = op.getValue().path("operationId").asText();
+                documented.add(id);
+                assertThat(calls).as("a call of documented operation " + id).containsKey(id);
+                HttpResponse<String> r = h.send(token, calls.get(id));
+                assertThat(op.getValue().path("responses").has(Integer.toString(r.statusCode())))
+                        .as(id + " answered " + r.statusCode() + ", which its responses document: " + r.body()).isTrue();
+                assertThat(r.statusCode()).as(id + ": " + r.body()).isLessThan(300);
+                assertThat(r.headers().firstValue("Content-Type").orElse("")).startsWith("application/json");
+            }
+        }
+        assertThat(documented).containsExactlyInAnyOrderElementsOf(calls.keySet());
+    }
+
+    private HttpRequest.Builder post(String path, String body) {
+        return HttpRequest.newBuilder(URI.create(h.base() + path)).header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(body));
+    }
+
+    @Test
+    void healthIsLiveAndReadyOnTheApiAndTheMetricsPorts() throws Exception {
+        int metrics = h.engine.services().metrics().startEndpoint(0);
+        try {
+            for (String base : List.of(h.base(), "http://127.0.0.1:" + metrics)) {
+                HttpResponse<String> live = h.send(null, HttpRequest.newBuilder(URI.create(base + "/health/live")));
+                assertThat(live.statusCode()).isEqualTo(200);
+                await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
+                    HttpResponse<String> ready = h.send(null, HttpRequest.newBuilder(URI.create(base + "/health/ready")));
+                    assertThat(ready.statusCode()).as(ready.body()).isEqualTo(200);
+                    assertThat(ApiHarness.json(ready).path("redis").asText()).isEqualTo("ok");
+                });
+            }
+        } finally {
+            h.engine.services().metrics().stopEndpoint();
+        }
+    }
+}
