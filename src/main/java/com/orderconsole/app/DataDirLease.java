@@ -20,8 +20,9 @@ import java.util.Properties;
  * Who runs the embedded servers of a data directory. Two processes must never start servers on the same
  * files, so the one that starts them holds an exclusive file lock on {@code servers.lock} for its
  * lifetime and writes their ports to {@code servers.properties}. Another process finding the lock taken:
- * attaches to those servers when the owner is a console (long-lived), or waits for a one-shot command to
- * finish and then starts them itself.
+ * attaches to those servers when the owner is a console or {@code serve} (long-lived) and it is a one-shot command
+ * itself, or waits for a one-shot command to finish and then starts them itself. A second long-lived process is refused:
+ * the servers stop with their owner, and it would be left running without them.
  */
 final class DataDirLease implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(DataDirLease.class);
@@ -56,7 +57,8 @@ final class DataDirLease implements AutoCloseable {
      * @param dataDir the embedded servers' data directory (created if absent)
      * @param longLived true for the console: others may attach to its servers
      * @return a lease to start the servers, or the running servers of a console to attach to
-     * @throws IllegalStateException when a command holds the directory for longer than {@link #WAIT_FOR_COMMAND}
+     * @throws IllegalStateException when a command holds the directory for longer than {@link #WAIT_FOR_COMMAND}, or when
+     *     this process is long-lived and another long-lived one runs the servers
      */
     static Outcome acquire(Path dataDir, boolean longLived) {
         try {
@@ -78,9 +80,12 @@ final class DataDirLease implements AutoCloseable {
                 Properties p = readInfo(dataDir);
                 if (p != null && "console".equals(p.getProperty("owner"))) {
                     ch.close();
+                    if (longLived) {
+                        throw new IllegalStateException(Messages.format("common.dataDir.ownedByLongLived", dataDir, p.getProperty("pid")));
+                    }
                     Running r = new Running(Integer.parseInt(p.getProperty("redisPort")),
                             Integer.parseInt(p.getProperty("mariaDbPort")), Long.parseLong(p.getProperty("pid")));
-                    log.info("using the embedded servers of the console (process {}) in {}", r.pid(), dataDir);
+                    log.info("using the embedded servers of process {} (a console or serve) in {}", r.pid(), dataDir);
                     return new Outcome(null, r);
                 }
                 if (System.nanoTime() > deadline) {

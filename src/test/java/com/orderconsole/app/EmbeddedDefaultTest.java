@@ -57,4 +57,25 @@ class EmbeddedDefaultTest {
             assertThat(open.services().orders().lookup("shared-1").summary().mysqlStatus()).isEqualTo(OrderStatus.WAIT_PAY);
         }
     }
+
+    /**
+     * A second serve (or console) on the same data directory was let attach, and lost its servers when the first stopped
+     * (issue 32 trial: "/health/ready" 503 for good). It is refused in words; a one-shot command still attaches.
+     */
+    @Test
+    void aSecondLongLivedProcessOnTheSameDataDirectoryIsRefusedInWords() {
+        Path dir = Path.of("target", "embedded-long-lived").toAbsolutePath();
+        TestServers.deleteTree(dir);
+        EngineConfig serve = EngineConfig.embeddedDefault().withDataDir(dir);
+        try (Engine first = Engine.start(serve)) {
+            org.assertj.core.api.Assertions.assertThatThrownBy(() -> Engine.start(serve).close())
+                    .isInstanceOf(IllegalStateException.class)
+                    .hasMessageContaining("a second console or serve would be left without them")
+                    .hasMessageContaining("--data-dir");
+            try (Engine cli = Engine.start(serve.withBackgroundJobs(null, null))) {
+                assertThat(cli.embedded()).isFalse();
+            }
+            assertThat(first.services().health().check().redisUp()).isTrue();
+        }
+    }
 }
