@@ -62,7 +62,7 @@ final class JsonBody {
                     + at.getColumnNr() + ")") + ": " + printable(e.getOriginalMessage()));
         }
         if (node == null || !node.isObject()) {
-            throw ApiProblem.badInput("the body must be a JSON object, e.g. {\"to\": \"PAID\"}");
+            throw ApiProblem.badInput("the body must be a JSON object (GET /v1/openapi.json lists each operation's fields)");
         }
         List<String> unknown = new ArrayList<>();
         for (Iterator<String> names = node.fieldNames(); names.hasNext(); ) {

@@ -158,6 +158,11 @@ final class OrderRoutes {
             Thread.currentThread().interrupt();
             throw new ApiProblem(503, "unavailable", "serve is stopping; send the move again with expectedVersion");
         }
+        // A callback sent again with the version it was first sent with: the compare-and-set refuses it (-3), yet the order
+        // stands exactly where that move took it, so it is the repeat it looks like (200, "repeat": true), not a conflict.
+        if (r.code() == ResultCode.VERSION_CONFLICT && expected != null && r.from() == to && r.version() == expected + 1) {
+            r = new TransitionResult(r.orderId(), ResultCode.ALREADY_IN_STATUS, r.from(), r.target(), r.version(), r.timeMs());
+        }
         answerTransition(ctx, r);
     }
 

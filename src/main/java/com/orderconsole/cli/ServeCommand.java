@@ -66,6 +66,18 @@ final class ServeCommand extends CliCommand {
         if (apiPort != null && (apiPort < 0 || apiPort > 65535)) {
             throw new picocli.CommandLine.ParameterException(spec.commandLine(), Messages.format("cli.serve.badApiPort", apiPort));
         }
+        // Checked before the engine starts (its embedded servers take seconds): a bad address or a port given twice is a
+        // usage error, not a failure after start-up.
+        if (apiPort != null) {
+            try {
+                java.net.InetAddress.getByName(apiBind.strip());
+            } catch (java.net.UnknownHostException | SecurityException e) {
+                throw new picocli.CommandLine.ParameterException(spec.commandLine(), Messages.format("cli.serve.badApiBind", apiBind));
+            }
+            if (apiPort != 0 && apiPort == port) {
+                throw new picocli.CommandLine.ParameterException(spec.commandLine(), Messages.format("cli.serve.samePort", port));
+            }
+        }
         CountDownLatch stop = new CountDownLatch(1);
         Termination.onTerminate(stop::countDown);
         Engine engine = engine(null, c -> {

@@ -345,6 +345,18 @@ public final class RedisConnection implements AutoCloseable {
     }
 
     /**
+     * The failure a caller of an {@code xxxAsync} method reports when it does not wait with {@link #await}: the same
+     * readable error (an HTTP front end answers "unavailable" for a lost connection, not a library's text).
+     *
+     * @param cause what the future failed with
+     * @param what the call in words, e.g. "transition o-1"
+     * @return a {@link RedisUnavailableException} when Redis did not answer or the connection failed, else the failure
+     */
+    public RuntimeException failure(Throwable cause, String what) {
+        return RedisFailures.command(cause, what, where, timeout);
+    }
+
+    /**
      * Starts recording every command's latency into the registry, for this connection and every other one of its client
      * (Lettuce's Micrometer timers {@code lettuce.command.firstresponse} and {@code lettuce.command.completion}, by command
      * and server). Nothing when the client was not built by {@link RedisConnector} (a test's own).

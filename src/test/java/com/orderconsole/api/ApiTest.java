@@ -1,6 +1,7 @@
 package com.orderconsole.api;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.orderconsole.TestServers;
 import com.orderconsole.domain.Role;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -97,6 +98,13 @@ class ApiTest {
         assertThat(ApiHarness.json(repeat).path("repeat").asBoolean()).isTrue();
         assertThat(ApiHarness.json(repeat).path("code").asInt()).isEqualTo(-4);
 
+        // The README's callback sent again exactly as it was (issue 32 trial: a 409 before): the order stands where that
+        // move took it, so it is a repeat.
+        HttpResponse<String> sameAgain = move("o-1", "{\"to\": \"PAID\", \"expectedVersion\": 1, \"reason\": \"callback 42\"}");
+        assertThat(sameAgain.statusCode()).as(sameAgain.body()).isEqualTo(200);
+        assertThat(ApiHarness.json(sameAgain).path("repeat").asBoolean()).isTrue();
+        assertThat(ApiHarness.json(sameAgain).path("version").asLong()).isEqualTo(2);
+
         HttpResponse<String> notAllowed = move("o-2", "{\"to\": \"FINISHED\"}");
         assertError(notAllowed, 409, "rejected", "not a legal move");
         assertThat(ApiHarness.json(notAllowed).path("transition").path("code").asInt()).isEqualTo(0);
@@ -109,6 +117,20 @@ class ApiTest {
         assertThat(ApiHarness.json(terminal).path("transition").path("code").asInt()).isEqualTo(-2);
         assertError(move("nobody-1", "{\"to\": \"PAID\"}"), 404, "not_found", "nobody-1");
         assertError(h.get(token, "/v1/orders/nobody-1"), 404, "not_found", "nobody-1");
+    }
+
+    /** A transition while Redis is down is "unavailable" (503, Retry-After), as the table says; it was a 500 with Lettuce's text. */
+    @Test
+    void aTransitionWithRedisDownIs503InWords() throws Exception {
+        create("{\"id\": \"rd-1\"}");
+        TestServers.redis().stop();
+        try {
+            HttpResponse<String> r = move("rd-1", "{\"to\": \"PAID\"}");
+            assertError(r, 503, "unavailable", "Redis");
+            assertThat(r.headers().firstValue("Retry-After")).isPresent();
+        } finally {
+            TestServers.redis().start();
+        }
     }
 
     @Test

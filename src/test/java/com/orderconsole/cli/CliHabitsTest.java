@@ -50,6 +50,23 @@ class CliHabitsTest {
         assertThat(option.err()).contains("Did you mean: --reason");
     }
 
+    /**
+     * A wrong API address or port is a usage error before anything starts (issue 32 trial: the embedded servers started
+     * for 20 s first, then "cannot serve the API on nonsense:18081: UnresolvedAddressException"); a port prints unformatted.
+     */
+    @Test
+    void serveRefusesABadApiAddressOrPortBeforeStarting() {
+        CliRunner.Run bind = cli("serve", "--api-port", "18081", "--api-bind", "no such host.invalid");
+        assertThat(bind.code()).as(bind.err()).isEqualTo(ExitCode.USAGE.code());
+        assertThat(bind.err()).contains("--api-bind takes an address of this host").doesNotContain("Exception");
+        CliRunner.Run same = cli("serve", "--api-port", "19464", "--metrics-port", "19464");
+        assertThat(same.code()).as(same.err()).isEqualTo(ExitCode.USAGE.code());
+        assertThat(same.err()).contains("--api-port and --metrics-port are both 19464");
+        CliRunner.Run port = cli("serve", "--api-port", "99999");
+        assertThat(port.code()).isEqualTo(ExitCode.USAGE.code());
+        assertThat(port.err()).contains("--api-port 99999 is not a port");
+    }
+
     @Test
     void helpOfACommandShowsItsUsageAndRunsNothing() {
         engine.services().orders().create(new Operator("setup", Role.OPS), "h-1", null, Duration.ofMinutes(30));

@@ -136,7 +136,8 @@ public final class TransitionService {
     /**
      * Asynchronous {@link #transition}: many calls may be in flight at once (Lettuce pipelines them).
      *
-     * @return a future with the outcome; fails with the Redis error when Redis fails
+     * @return a future with the outcome; fails with {@link RedisUnavailableException} when Redis does not answer or the
+     *     connection is lost, else with the Redis error
      */
     public CompletableFuture<TransitionResult> transitionAsync(Operator operator, TransitionRequest request) {
         access.require(operator, Role.SUPPORT, "change order status");
@@ -181,7 +182,10 @@ public final class TransitionService {
                         }
                     }
                     return r;
-                });
+                })
+                // A lost connection fails the future with Lettuce's own words; callers that do not await (the HTTP API)
+                // get the readable RedisUnavailableException instead.
+                .exceptionallyCompose(e -> CompletableFuture.failedFuture(redis.failure(e, "transition " + request.orderId())));
     }
 
     /** @param o told about every call when it ends (the metrics); replaces the one before */
