@@ -41,7 +41,7 @@ final class ServeCommand extends CliCommand {
     @Option(names = "--metrics-bind", paramLabel = "ADDR", defaultValue = "127.0.0.1", descriptionKey = "cli.serve.option.bind")
     String bind;
 
-    @Option(names = "--reconcile-every", paramLabel = "DURATION", converter = Cli.DurationConverter.class,
+    @Option(names = "--reconcile-every", paramLabel = "DURATION", converter = Converters.DurationConverter.class,
             descriptionKey = "cli.serve.option.reconcile")
     Duration reconcileEvery;
 
