@@ -2,8 +2,9 @@
 -- the moves count_outbox.lua keeps counting meanwhile: a live count is n:<s> plus the moves into s minus the
 -- moves out of s (m:<from>><to>), so n:<s> becomes the counted value minus that net.
 --
--- KEYS[1] stats hash   KEYS[2] outbox stream   ARGV[1..6] counted live orders in status 1..6
--- Returns 6, or 0 with nothing written while the outbox holds entries count_outbox.lua has not counted: their
+-- KEYS[1] stats hash   KEYS[2] outbox stream   ARGV[s] counted live orders in status s, one per status (1..#ARGV:
+-- the status count comes from OrderStatus through the number of arguments)
+-- Returns #ARGV, or 0 with nothing written while the outbox holds entries count_outbox.lua has not counted: their
 -- moves are in the orders counted but not yet in m:, so they would be counted twice (the caller counts, then
 -- calls again).
 
@@ -12,7 +13,11 @@ if #redis.call('XRANGE', KEYS[2], x and ('(' .. x) or '-', '+', 'COUNT', 1) > 0 
   return 0
 end
 
-local net = {0, 0, 0, 0, 0, 0}
+local n = #ARGV
+local net = {}
+for s = 1, n do
+  net[s] = 0
+end
 local h = redis.call('HGETALL', KEYS[1])
 for i = 1, #h, 2 do
   local a, b = string.match(h[i], '^m:(%d+)>(%d+)$')
@@ -24,7 +29,7 @@ for i = 1, #h, 2 do
     if net[b] then net[b] = net[b] + v end
   end
 end
-for s = 1, 6 do
+for s = 1, n do
   redis.call('HSET', KEYS[1], 'n:' .. s, tonumber(ARGV[s]) - net[s])
 end
-return 6
+return n

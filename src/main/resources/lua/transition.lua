@@ -60,11 +60,11 @@ if not cur[1] then
   return '-1,0,0,' .. (t[1] * 1000 + math.floor(t[2] / 1000))
 end
 -- fs / ts: the statuses as text, in the form the entry, the counters and the hash have always had; from / target:
--- as numbers 1..6.
+-- as numbers 1..${STATUS_COUNT} (LuaScript writes in the count, from OrderStatus).
 -- Record numbers (issue 25): the status and the version are read only in their canonical decimal form, the grammar
 -- RecordNumber.java documents for the Java side: "0" or a digit 1-9 and at most 14 more digits; no sign, space,
 -- exponent, hex, fraction or leading zero. tonumber() accepts ' 2', '0x2' and '1e3', so a record the console called
--- malformed was moved here as PAID, or jumped from version 1 to 1001. A status is therefore one byte '1'..'6'.
+-- malformed was moved here as PAID, or jumped from version 1 to 1001. A status is therefore one byte, a code 1..${STATUS_COUNT} (at most 9 statuses: StatusSetTest).
 local fs = cur[1]
 local from = -1
 if #fs == 1 then
@@ -75,7 +75,7 @@ local version = nil
 if vt and #vt <= 15 and (vt == '0' or string.find(vt, '^[1-9]%d*$')) then
   version = tonumber(vt)
 end
-if from < 1 or from > 6 or not version then
+if from < 1 or from > ${STATUS_COUNT} or not version then
   redis.call('HINCRBY', KEYS[5], 'c:-6', '1')
   local t = redis.call('TIME')
   return '-6,0,0,' .. (t[1] * 1000 + math.floor(t[2] / 1000))

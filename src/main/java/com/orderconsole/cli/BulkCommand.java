@@ -37,7 +37,7 @@ import java.util.Set;
  */
 @Command(name = "bulk", resourceBundle = Messages.BUNDLE)
 final class BulkCommand extends CliCommand {
-    @Option(names = "--status", paramLabel = "STATUS", converter = Cli.StatusConverter.class, descriptionKey = "bulk.cli.opt.status")
+    @Option(names = "--status", paramLabel = "STATUS", converter = Converters.StatusConverter.class, descriptionKey = "bulk.cli.opt.status")
     List<OrderStatus> statuses;
 
     @Option(names = "--created-from", paramLabel = "DATE", converter = Dates.Converter.class, descriptionKey = "bulk.cli.opt.createdFrom")
@@ -49,10 +49,10 @@ final class BulkCommand extends CliCommand {
     @Option(names = "--prefix", paramLabel = "PREFIX", descriptionKey = "bulk.cli.opt.prefix")
     String prefix;
 
-    @Option(names = "--id", paramLabel = "ID", converter = Cli.OrderIdConverter.class, descriptionKey = "bulk.cli.opt.id")
+    @Option(names = "--id", paramLabel = "ID", converter = Converters.OrderIdConverter.class, descriptionKey = "bulk.cli.opt.id")
     List<String> ids;
 
-    @Option(names = "--to", paramLabel = "STATUS", converter = Cli.StatusConverter.class, descriptionKey = "bulk.cli.opt.to")
+    @Option(names = "--to", paramLabel = "STATUS", converter = Converters.StatusConverter.class, descriptionKey = "bulk.cli.opt.to")
     OrderStatus to;
 
     @Option(names = "--reason", paramLabel = "TEXT", descriptionKey = "bulk.cli.opt.reason")
@@ -67,13 +67,13 @@ final class BulkCommand extends CliCommand {
     @Option(names = "--list", descriptionKey = "bulk.cli.opt.list")
     boolean list;
 
-    @Option(names = "--batch", paramLabel = "ID", converter = Cli.PositiveLongConverter.class, descriptionKey = "bulk.cli.opt.batch")
+    @Option(names = "--batch", paramLabel = "ID", converter = Converters.PositiveLongConverter.class, descriptionKey = "bulk.cli.opt.batch")
     Long batch;
 
     @Option(names = "--export", paramLabel = "FILE", descriptionKey = "bulk.cli.opt.export")
     Path export;
 
-    @Option(names = "--close", paramLabel = "ID", converter = Cli.PositiveLongConverter.class, descriptionKey = "bulk.cli.opt.close")
+    @Option(names = "--close", paramLabel = "ID", converter = Converters.PositiveLongConverter.class, descriptionKey = "bulk.cli.opt.close")
     Long close;
 
     @Override

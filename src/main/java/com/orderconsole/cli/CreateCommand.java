@@ -14,15 +14,15 @@ import java.util.Map;
 /** {@code create --id ID [--expire-in DURATION]}: a new order in WAIT_PAY with a payment deadline. */
 @Command(name = "create")
 final class CreateCommand extends CliCommand {
-    @Option(names = "--id", required = true, paramLabel = "ID", converter = Cli.OrderIdConverter.class,
+    @Option(names = "--id", required = true, paramLabel = "ID", converter = Converters.OrderIdConverter.class,
             descriptionKey = "cli.opt.id.new")
     String id;
 
-    @Option(names = "--expire-in", paramLabel = "DURATION", converter = Cli.DurationConverter.class,
+    @Option(names = "--expire-in", paramLabel = "DURATION", converter = Converters.DurationConverter.class,
             descriptionKey = "cli.opt.expire-in")
     Duration expireIn;
 
-    @Option(names = "--customer", paramLabel = "ID", converter = Cli.OrderIdConverter.class, descriptionKey = "cli.opt.customer")
+    @Option(names = "--customer", paramLabel = "ID", converter = Converters.OrderIdConverter.class, descriptionKey = "cli.opt.customer")
     String customer;
 
     @Override

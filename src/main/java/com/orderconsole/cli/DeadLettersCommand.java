@@ -17,10 +17,10 @@ import java.util.Map;
 /** {@code dead-letters}: the records set aside because they could not be processed; retry or discard one. */
 @Command(name = "dead-letters")
 final class DeadLettersCommand extends CliCommand {
-    @Option(names = "--retry", paramLabel = "ID", converter = Cli.PositiveLongConverter.class, descriptionKey = "cli.opt.retry")
+    @Option(names = "--retry", paramLabel = "ID", converter = Converters.PositiveLongConverter.class, descriptionKey = "cli.opt.retry")
     Long retry;
 
-    @Option(names = "--discard", paramLabel = "ID", converter = Cli.PositiveLongConverter.class, descriptionKey = "cli.opt.discard")
+    @Option(names = "--discard", paramLabel = "ID", converter = Converters.PositiveLongConverter.class, descriptionKey = "cli.opt.discard")
     Long discard;
 
     @Option(names = "--reason", paramLabel = "TEXT", descriptionKey = "cli.opt.reason.discard")

@@ -26,11 +26,11 @@ class GlobalOptions {
     private final OrderCli.YesPrompt yesPrompt;
     private final boolean serversOwnedLocally;
 
-    @Option(scope = ScopeType.INHERIT, names = "--redis", paramLabel = "URI", converter = Cli.RedisUriConverter.class,
+    @Option(scope = ScopeType.INHERIT, names = "--redis", paramLabel = "URI", converter = Converters.RedisUriConverter.class,
             descriptionKey = "cli.opt.redis")
     String redisUri;
 
-    @Option(scope = ScopeType.INHERIT, names = "--jdbc", paramLabel = "URL", converter = Cli.JdbcUrlConverter.class,
+    @Option(scope = ScopeType.INHERIT, names = "--jdbc", paramLabel = "URL", converter = Converters.JdbcUrlConverter.class,
             descriptionKey = "cli.opt.jdbc")
     String jdbcUrl;
 
@@ -54,14 +54,14 @@ class GlobalOptions {
             descriptionKey = "cli.opt.operator")
     String operatorName;
 
-    @Option(scope = ScopeType.INHERIT, names = "--role", paramLabel = "ROLE", converter = Cli.RoleConverter.class,
+    @Option(scope = ScopeType.INHERIT, names = "--role", paramLabel = "ROLE", converter = Converters.RoleConverter.class,
             descriptionKey = "cli.opt.role")
     Role role;
 
-    @Option(scope = ScopeType.INHERIT, names = "--buckets", paramLabel = "N", converter = Cli.BucketsConverter.class, descriptionKey = "cli.opt.buckets")
+    @Option(scope = ScopeType.INHERIT, names = "--buckets", paramLabel = "N", converter = Converters.BucketsConverter.class, descriptionKey = "cli.opt.buckets")
     Integer buckets;
 
-    @Option(scope = ScopeType.INHERIT, names = "--terminal-retention", paramLabel = "DURATION", converter = Cli.DurationConverter.class,
+    @Option(scope = ScopeType.INHERIT, names = "--terminal-retention", paramLabel = "DURATION", converter = Converters.DurationConverter.class,
             descriptionKey = "cli.opt.terminal-retention")
     java.time.Duration terminalRetention;
 
@@ -73,7 +73,7 @@ class GlobalOptions {
      * otherwise. Anything else ({@code --yes=abc}) is a usage error, not a refused confirmation.
      */
     @Option(scope = ScopeType.INHERIT, names = "--yes", paramLabel = "COUNT", arity = "0..1", fallbackValue = "",
-            converter = Cli.YesConverter.class, descriptionKey = "cli.opt.yes")
+            converter = Converters.YesConverter.class, descriptionKey = "cli.opt.yes")
     String yes;
 
     /** Asked once per run whether stderr is a terminal (progress lines); tests give their own answer. */

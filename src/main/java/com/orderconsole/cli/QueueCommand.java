@@ -117,7 +117,7 @@ final class QueueCommand implements Runnable {
     /** {@code queue remove --id ID --reason TEXT}: drops the order's entry; its deadline no longer cancels it. */
     @Command(name = "remove")
     static final class Remove extends Action {
-        @Option(names = "--id", required = true, paramLabel = "ID", converter = Cli.OrderIdConverter.class, descriptionKey = "cli.opt.id")
+        @Option(names = "--id", required = true, paramLabel = "ID", converter = Converters.OrderIdConverter.class, descriptionKey = "cli.opt.id")
         String id;
 
         @Override
@@ -137,7 +137,7 @@ final class QueueCommand implements Runnable {
     /** {@code queue cancel --id ID --reason TEXT}: cancels an unpaid order now, as the sweeper would at its deadline. */
     @Command(name = "cancel")
     static final class Cancel extends Action {
-        @Option(names = "--id", required = true, paramLabel = "ID", converter = Cli.OrderIdConverter.class, descriptionKey = "cli.opt.id")
+        @Option(names = "--id", required = true, paramLabel = "ID", converter = Converters.OrderIdConverter.class, descriptionKey = "cli.opt.id")
         String id;
 
         @Override

@@ -48,7 +48,7 @@ final class ServeCommand extends CliCommand {
     @Option(names = "--api-bind", paramLabel = "ADDR", defaultValue = "127.0.0.1", descriptionKey = "cli.serve.option.apiBind")
     String apiBind;
 
-    @Option(names = "--reconcile-every", paramLabel = "DURATION", converter = Cli.DurationConverter.class,
+    @Option(names = "--reconcile-every", paramLabel = "DURATION", converter = Converters.DurationConverter.class,
             descriptionKey = "cli.serve.option.reconcile")
     Duration reconcileEvery;
 

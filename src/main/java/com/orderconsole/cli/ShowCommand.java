@@ -13,7 +13,7 @@ import picocli.CommandLine.Option;
 /** {@code show --id ID}: one order, Redis next to MySQL, with its history. */
 @Command(name = "show")
 final class ShowCommand extends CliCommand {
-    @Option(names = "--id", required = true, paramLabel = "ID", converter = Cli.OrderIdConverter.class,
+    @Option(names = "--id", required = true, paramLabel = "ID", converter = Converters.OrderIdConverter.class,
             descriptionKey = "cli.opt.id")
     String id;
 

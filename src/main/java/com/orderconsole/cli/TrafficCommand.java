@@ -39,7 +39,7 @@ final class TrafficCommand extends CliCommand {
     @Option(names = "--late-pay-share", paramLabel = "SHARE", defaultValue = "0.05", descriptionKey = "cli.traffic.opt.latePayShare")
     double latePayShare;
 
-    @Option(names = "--payment-timeout", paramLabel = "DURATION", defaultValue = "20s", converter = Cli.DurationConverter.class,
+    @Option(names = "--payment-timeout", paramLabel = "DURATION", defaultValue = "20s", converter = Converters.DurationConverter.class,
             descriptionKey = "cli.traffic.opt.paymentTimeout")
     Duration paymentTimeout;
 

@@ -26,11 +26,11 @@ final class TransitionCommand extends CliCommand {
     /** Source written to the history of CLI transitions. */
     static final String SOURCE = "cli";
 
-    @Option(names = "--id", required = true, paramLabel = "ID", converter = Cli.OrderIdConverter.class,
+    @Option(names = "--id", required = true, paramLabel = "ID", converter = Converters.OrderIdConverter.class,
             descriptionKey = "cli.opt.id")
     String id;
 
-    @Option(names = "--to", required = true, paramLabel = "STATUS", converter = Cli.StatusConverter.class,
+    @Option(names = "--to", required = true, paramLabel = "STATUS", converter = Converters.StatusConverter.class,
             descriptionKey = "cli.opt.to")
     OrderStatus to;
 
@@ -43,7 +43,7 @@ final class TransitionCommand extends CliCommand {
     @Option(names = "--override", descriptionKey = "cli.opt.override")
     boolean override;
 
-    @Option(names = "--expect-version", paramLabel = "N", converter = Cli.PositiveLongConverter.class, descriptionKey = "cli.opt.expect-version")
+    @Option(names = "--expect-version", paramLabel = "N", converter = Converters.PositiveLongConverter.class, descriptionKey = "cli.opt.expect-version")
     Long expectVersion;
 
     @Override

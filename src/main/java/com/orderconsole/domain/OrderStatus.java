@@ -3,8 +3,11 @@ package com.orderconsole.domain;
 import java.util.Locale;
 
 /**
- * The six order statuses. Each has a stable numeric code (stored in Redis and MySQL) and a name;
- * both are accepted wherever a status is read from a user.
+ * The order statuses, the one source of the status set. Each has a stable numeric code (stored in Redis and MySQL)
+ * and a name; both are accepted wherever a status is read from a user. The codes run 1..{@link #count()} in
+ * declaration order: the Lua scripts are given the count ({@code redis/LuaScript}) and read codes by position, and
+ * messages name the range through {@link #codeRange()}. StatusSetTest names every other place a new status needs
+ * (a colour per theme, a word per language, the default rules).
  */
 public enum OrderStatus {
     WAIT_PAY(1),
@@ -14,13 +17,34 @@ public enum OrderStatus {
     FINISHED(5),
     CANCELLED(6);
 
+    private static final OrderStatus[] VALUES = values();
+
     private final int code;
 
     OrderStatus(int code) {
         this.code = code;
     }
 
-    /** @return the numeric code, 1..6, as stored in Redis and MySQL */
+    /** @return how many statuses there are; their codes are 1..count() */
+    public static int count() {
+        return VALUES.length;
+    }
+
+    /** @return the codes' range as messages show it, e.g. "1..6" */
+    public static String codeRange() {
+        return "1.." + count();
+    }
+
+    /** @return the names in code order, comma separated, e.g. "WAIT_PAY, PAID, ..." */
+    public static String names() {
+        StringBuilder b = new StringBuilder();
+        for (OrderStatus s : VALUES) {
+            b.append(b.length() == 0 ? "" : ", ").append(s.name());
+        }
+        return b.toString();
+    }
+
+    /** @return the numeric code, 1..{@link #count()}, as stored in Redis and MySQL */
     public int code() {
         return code;
     }
@@ -28,17 +52,17 @@ public enum OrderStatus {
     /**
      * Looks a status up by its numeric code.
      *
-     * @param code 1..6
+     * @param code 1..{@link #count()}
      * @return the status
      * @throws IllegalArgumentException naming the code when it is out of range
      */
     public static OrderStatus ofCode(int code) {
-        for (OrderStatus s : values()) {
+        for (OrderStatus s : VALUES) {
             if (s.code == code) {
                 return s;
             }
         }
-        throw new IllegalArgumentException("unknown status code " + code + " (expected 1..6)");
+        throw new IllegalArgumentException("unknown status code " + code + " (expected " + codeRange() + ")");
     }
 
     /**
@@ -50,7 +74,7 @@ public enum OrderStatus {
      */
     public static OrderStatus parse(String text) {
         if (text == null || text.isBlank()) {
-            throw new IllegalArgumentException("status is empty (expected 1..6 or one of WAIT_PAY, PAID, WAIT_SHIP, SHIPPED, FINISHED, CANCELLED)");
+            throw new IllegalArgumentException("status is empty (expected " + expected() + ")");
         }
         String t = text.trim();
         // ASCII digits only: Character.isDigit would take e.g. Arabic-Indic digits for codes.
@@ -63,8 +87,11 @@ public enum OrderStatus {
                 return s;
             }
         }
-        throw new IllegalArgumentException("unknown status '" + printable(t)
-                + "' (expected 1..6 or one of WAIT_PAY, PAID, WAIT_SHIP, SHIPPED, FINISHED, CANCELLED)");
+        throw new IllegalArgumentException("unknown status '" + printable(t) + "' (expected " + expected() + ")");
+    }
+
+    private static String expected() {
+        return codeRange() + " or one of " + names();
     }
 
     /** @return a short human label, e.g. "Wait pay" */

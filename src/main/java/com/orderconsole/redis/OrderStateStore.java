@@ -275,8 +275,8 @@ public final class OrderStateStore {
             throw new MalformedOrderException(orderId, "status is missing");
         }
         long code = number(orderId, "status", status);
-        if (code < 1 || code > OrderStatus.values().length) {
-            throw new MalformedOrderException(orderId, "status " + code + " is not a status code (1..6)");
+        if (code < 1 || code > OrderStatus.count()) {
+            throw new MalformedOrderException(orderId, "status " + code + " is not a status code (" + OrderStatus.codeRange() + ")");
         }
         String updated = m.getOrDefault("updateTime", "0");
         return new OrderState(orderId, OrderStatus.ofCode((int) code), number(orderId, "version", m.getOrDefault("version", "")),

@@ -77,7 +77,27 @@ public final class RedisConnection implements AutoCloseable {
         this.timeout = timeout;
         this.where = where;
         this.uri = uri;
-        this.scripts = new ScriptRunner(this);
+        this.scripts = new ScriptRunner(new ScriptRunner.Server() {
+            @Override
+            public RedisClusterAsyncCommands<String, String> commands() {
+                return RedisConnection.this.async;
+            }
+
+            @Override
+            public List<ScriptRunner.Master> masters() {
+                return RedisConnection.this.masters().stream().map(n -> new ScriptRunner.Master(n.where(), n.commands())).toList();
+            }
+
+            @Override
+            public boolean isCluster() {
+                return RedisConnection.this.cluster != null;
+            }
+
+            @Override
+            public <T> T await(CompletionStage<T> f, String what) {
+                return RedisConnection.this.await(f, what);
+            }
+        });
     }
 
     /**

@@ -4,6 +4,7 @@ import com.orderconsole.domain.Failures;
 import io.lettuce.core.RedisCommandExecutionException;
 import io.lettuce.core.RedisNoScriptException;
 import io.lettuce.core.ScriptOutputType;
+import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
@@ -13,19 +14,45 @@ import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Runs the Lua scripts by SHA over a {@link RedisConnection} and keeps them in the script cache of every master:
+ * Runs the Lua scripts by SHA over a {@code RedisConnection} and keeps them in the script cache of every master:
  * loads them, says which are cached, reloads one after NOSCRIPT (cache flushed, server restarted) and retries a
- * script a cluster refused with TRYAGAIN during a slot migration. Split from {@link RedisConnection} because the
- * scripts' life in the server's cache is its own concern; the connection only carries the commands.
+ * script a cluster refused with TRYAGAIN during a slot migration. Split from {@code RedisConnection} because the
+ * scripts' life in the server's cache is its own concern; the connection only carries the commands, handed in as a
+ * {@link Server} so that this class does not refer back to the connection that owns it.
  */
 final class ScriptRunner {
-    private final RedisConnection redis;
+    /** What the scripts need of a connection (RedisConnection gives it). */
+    interface Server {
+        /** @return the commands a script runs over (routed by key on a cluster) */
+        RedisClusterAsyncCommands<String, String> commands();
+
+        /** @return the masters (the server itself when it is not a cluster), each with its own commands */
+        List<Master> masters();
+
+        /** @return true on a Redis Cluster */
+        boolean isCluster();
+
+        /** @return the value, waited for at most the command timeout; failures in words */
+        <T> T await(CompletionStage<T> f, String what);
+    }
+
+    /**
+     * One master as the scripts see it.
+     *
+     * @param where "host:port", for messages
+     * @param commands its own commands
+     */
+    record Master(String where, RedisClusterAsyncCommands<String, String> commands) {
+    }
+
+    private final Server redis;
     private final Map<LuaScript, String> shas = new EnumMap<>(LuaScript.class);
 
-    ScriptRunner(RedisConnection redis) {
+    ScriptRunner(Server redis) {
         this.redis = redis;
         for (LuaScript s : LuaScript.values()) {
             shas.put(s, sha1(s.source()));
@@ -34,7 +61,7 @@ final class ScriptRunner {
 
     /** Loads every script into the script cache of the server (of every master on a cluster); idempotent. */
     void loadScripts() {
-        for (RedisConnection.Node n : redis.masters()) {
+        for (Master n : redis.masters()) {
             for (LuaScript s : LuaScript.values()) {
                 String sha = redis.await(n.commands().scriptLoad(s.source()), "SCRIPT LOAD " + s.file() + " on " + n.where());
                 if (!sha.equals(shas.get(s))) {
@@ -56,7 +83,7 @@ final class ScriptRunner {
         for (LuaScript s : all) {
             out.put(s, true);
         }
-        for (RedisConnection.Node n : redis.masters()) {
+        for (Master n : redis.masters()) {
             List<Boolean> exists = redis.await(n.commands().scriptExists(digests), "SCRIPT EXISTS on " + n.where());
             for (int i = 0; i < all.length; i++) {
                 out.merge(all[i], exists.get(i), Boolean::logicalAnd);
@@ -108,7 +135,7 @@ final class ScriptRunner {
         if (!redis.isCluster()) {
             return redis.commands().scriptLoad(script.source()).toCompletableFuture().thenApply(sha -> null);
         }
-        List<RedisConnection.Node> masters = redis.masters();
+        List<Master> masters = redis.masters();
         CompletableFuture<?>[] fs = new CompletableFuture<?>[masters.size()];
         for (int i = 0; i < fs.length; i++) {
             fs[i] = masters.get(i).commands().scriptLoad(script.source()).toCompletableFuture();

@@ -1,5 +1,7 @@
 package com.orderconsole.redis;
 
+import com.orderconsole.domain.OrderStatus;
+
 import java.util.HashMap;
 import java.util.Map;
 
@@ -53,13 +55,14 @@ public final class StatsStore {
      * Overwrites one bucket's live per-status counters with counted values (reconciliation's repair);
      * the other counters are left as they are.
      *
-     * @param counts status code to live orders; codes 1..6 absent are set to 0
+     * @param counts status code to live orders; codes absent are set to 0
      * @throws IllegalStateException when the bucket's outbox never stops growing long enough to be counted
      */
     public void setStatusCounts(int bucket, Map<Integer, Long> counts) {
-        String[] args = new String[6];
-        for (int code = 1; code <= 6; code++) {
-            args[code - 1] = Long.toString(counts.getOrDefault(code, 0L));
+        // One argument per status, in code order: the script takes the status count from their number.
+        String[] args = new String[OrderStatus.count()];
+        for (OrderStatus s : OrderStatus.values()) {
+            args[s.code() - 1] = Long.toString(counts.getOrDefault(s.code(), 0L));
         }
         // In one step with the moves (set_status_counts.lua), so that a transition meanwhile is not lost; the
         // script refuses while outbox entries are uncounted (their moves are in the orders counted, not yet in m:).
@@ -67,7 +70,7 @@ public final class StatsStore {
             OutboxCount.run(redis, bucket, null);
             Long set = redis.await(redis.evalAsync(LuaScript.SET_STATUS_COUNTS, io.lettuce.core.ScriptOutputType.INTEGER,
                     new String[]{RedisKeys.stats(bucket), RedisKeys.outbox(bucket)}, args), "set status counts");
-            if (set == 6) {
+            if (set == args.length) {
                 return;
             }
         }

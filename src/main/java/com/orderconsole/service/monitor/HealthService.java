@@ -14,7 +14,7 @@ import java.util.Map;
 /**
  * Checks what an operator must know about: servers up, Redis eviction policy (anything but
  * noeviction may silently drop order state), scripts missing from the server cache and failing to
- * load, the cancel sweeper not ticking for more than 10 s, MySQL sync lag; and the Redis masters with
+ * load, the cancel sweeper not ticking for more than 10 s, the follower's lag behind Redis; and the Redis masters with
  * their share of the buckets (a cluster whose busiest master holds more than 1.15 times the mean share is
  * reported: it carries that much more of the load).
  */
@@ -28,15 +28,15 @@ public final class HealthService {
     private final CancelQueueStore queue;
     private final Database db;
     private final RulesService rules;
-    private final Follower sync;
+    private final Follower follower;
 
     /** Built by the wiring ({@code app.Services}). */
-    public HealthService(RedisConnection redis, CancelQueueStore queue, Database db, RulesService rules, Follower sync) {
+    public HealthService(RedisConnection redis, CancelQueueStore queue, Database db, RulesService rules, Follower follower) {
         this.redis = redis;
         this.queue = queue;
         this.db = db;
         this.rules = rules;
-        this.sync = sync;
+        this.follower = follower;
     }
 
     /** @return the current health; never throws for a server being down (that is what it reports) */
@@ -87,7 +87,7 @@ public final class HealthService {
                     long silentS = (now - Long.parseLong(last)) / 1000;
                     warn.accept("cancel sweeper has not ticked for " + silentS + " s", new Health.Notice("sweeperSilent", List.of(silentS)));
                 }
-                if (sync.waitingForRestore()) {
+                if (follower.waitingForRestore()) {
                     // Only a process that runs the follower and holds ops restores; elsewhere this would wait for ever, in silence.
                     warn.accept("Redis has no data-set marker (it lost its data or went back in time): the cancel sweeper and "
                             + "the MySQL follower wait until serve (or the console of the embedded servers) restores it from MySQL",
@@ -97,7 +97,7 @@ public final class HealthService {
                     warn.accept("cancel sweeper is paused", new Health.Notice("sweeperPaused", List.of()));
                 }
                 if (mysqlUp) {
-                    FollowerStatus s = sync.status();
+                    FollowerStatus s = follower.status();
                     if (s.backlogWarning() != null) {
                         // The follower words its backlog with the figures; shown as it is, under a translated heading.
                         warn.accept(s.backlogWarning(), new Health.Notice("backlog", List.of(s.backlogWarning())));

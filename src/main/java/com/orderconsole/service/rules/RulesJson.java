@@ -357,7 +357,7 @@ public final class RulesJson {
         try {
             if (n.isIntegralNumber()) {
                 if (!n.canConvertToInt()) {
-                    english = n + " is not a status code (1..6)";
+                    english = n + " is not a status code (" + OrderStatus.codeRange() + ")";
                 } else {
                     return OrderStatus.ofCode(n.asInt());
                 }
@@ -370,7 +370,8 @@ public final class RulesJson {
             english = e.getMessage();
         }
         String shown = n.isTextual() ? n.asText() : n.toString();
-        faults.add(place(RulesFault.of("rules.fault.unknownStatus", english, null, null, shown), at, pointer));
+        faults.add(place(RulesFault.of("rules.fault.unknownStatus", english, null, null, shown,
+                OrderStatus.names(), OrderStatus.codeRange()), at, pointer));
         return null;
     }
 

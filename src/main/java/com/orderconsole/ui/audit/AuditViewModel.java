@@ -14,8 +14,6 @@ import com.orderconsole.ui.common.Feedback;
 import com.orderconsole.ui.common.KeysetPager;
 import com.orderconsole.ui.common.Refreshable;
 import javafx.beans.property.ObjectProperty;
-import javafx.beans.property.ReadOnlyBooleanProperty;
-import javafx.beans.property.ReadOnlyIntegerProperty;
 import javafx.beans.property.SimpleObjectProperty;
 import javafx.beans.property.SimpleStringProperty;
 import javafx.beans.property.StringProperty;
@@ -259,18 +257,6 @@ public final class AuditViewModel implements Refreshable {
         return pager.selectedProperty();
     }
 
-    public ReadOnlyIntegerProperty pageNumberProperty() {
-        return pager.pageNumberProperty();
-    }
-
-    public ReadOnlyBooleanProperty hasNextProperty() {
-        return pager.hasNextProperty();
-    }
-
-    public ReadOnlyBooleanProperty hasPreviousProperty() {
-        return pager.hasPreviousProperty();
-    }
-
     /** @return the pages and their selection */
     public KeysetPager<AuditEvent> pager() {
         return pager;
@@ -278,14 +264,6 @@ public final class AuditViewModel implements Refreshable {
 
     public Command loadCommand() {
         return pager.loadCommand();
-    }
-
-    public Command nextCommand() {
-        return pager.nextCommand();
-    }
-
-    public Command previousCommand() {
-        return pager.previousCommand();
     }
 
     public Command exportCommand() {

@@ -14,8 +14,6 @@ import com.orderconsole.ui.common.KeysetPager;
 import com.orderconsole.ui.common.Refreshable;
 import javafx.beans.property.BooleanProperty;
 import javafx.beans.property.ObjectProperty;
-import javafx.beans.property.ReadOnlyBooleanProperty;
-import javafx.beans.property.ReadOnlyIntegerProperty;
 import javafx.beans.property.SimpleBooleanProperty;
 import javafx.beans.property.SimpleObjectProperty;
 import javafx.beans.property.SimpleStringProperty;
@@ -318,21 +316,6 @@ public final class OrderTableViewModel implements Refreshable {
         return pager.rows();
     }
 
-    /** @return 1-based number of the current page */
-    public ReadOnlyIntegerProperty pageNumberProperty() {
-        return pager.pageNumberProperty();
-    }
-
-    /** @return true when a page follows the shown one */
-    public ReadOnlyBooleanProperty hasNextProperty() {
-        return pager.hasNextProperty();
-    }
-
-    /** @return true when a page precedes the shown one */
-    public ReadOnlyBooleanProperty hasPreviousProperty() {
-        return pager.hasPreviousProperty();
-    }
-
     /** @return the pages and their selection */
     public KeysetPager<OrderSummary> pager() {
         return pager;
@@ -341,16 +324,6 @@ public final class OrderTableViewModel implements Refreshable {
     /** @return runs a search (or a refresh); executable while no page is loading */
     public Command searchCommand() {
         return pager.loadCommand();
-    }
-
-    /** @return executable while there is a page before this one and no page is loading */
-    public Command previousCommand() {
-        return pager.previousCommand();
-    }
-
-    /** @return executable while there is a page after this one and no page is loading */
-    public Command nextCommand() {
-        return pager.nextCommand();
     }
 
     /** @return an error or hint in words, "" when there is none */

@@ -38,13 +38,13 @@ class AuditViewModelTest extends ViewModelTestBase {
         AuditViewModel vm = new AuditViewModel(services.audit(), background, dialogs, 3);
         vm.search();
         assertThat(vm.rows()).hasSize(3);
-        assertThat(vm.hasNextProperty().get()).isTrue();
+        assertThat(vm.pager().hasNextProperty().get()).isTrue();
         AuditEvent first = vm.rows().get(0);
         vm.selectedProperty().set(vm.rows().get(1));
         vm.refresh();
         assertThat(vm.selectedProperty().get()).isNotNull();
         vm.nextPage();
-        assertThat(vm.pageNumberProperty().get()).isEqualTo(2);
+        assertThat(vm.pager().pageNumberProperty().get()).isEqualTo(2);
         assertThat(vm.rows()).doesNotContain(first);
         vm.previousPage();
         assertThat(vm.rows().get(0)).isEqualTo(first);

@@ -32,22 +32,22 @@ class OrderTableViewModelTest extends ViewModelTestBase {
         OrderTableViewModel vm = table(2);
         vm.search();
         assertThat(ids(vm)).containsExactly("p-1", "p-2");
-        assertThat(vm.hasPreviousProperty().get()).isFalse();
-        assertThat(vm.hasNextProperty().get()).isTrue();
+        assertThat(vm.pager().hasPreviousProperty().get()).isFalse();
+        assertThat(vm.pager().hasNextProperty().get()).isTrue();
 
         vm.nextPage();
         assertThat(ids(vm)).containsExactly("p-3", "p-4");
-        assertThat(vm.pageNumberProperty().get()).isEqualTo(2);
+        assertThat(vm.pager().pageNumberProperty().get()).isEqualTo(2);
         vm.nextPage();
         assertThat(ids(vm)).containsExactly("p-5");
-        assertThat(vm.hasNextProperty().get()).isFalse();
+        assertThat(vm.pager().hasNextProperty().get()).isFalse();
 
         vm.previousPage();
         assertThat(ids(vm)).containsExactly("p-3", "p-4");
         vm.previousPage();
         assertThat(ids(vm)).containsExactly("p-1", "p-2");
-        assertThat(vm.pageNumberProperty().get()).isEqualTo(1);
-        assertThat(vm.hasPreviousProperty().get()).isFalse();
+        assertThat(vm.pager().pageNumberProperty().get()).isEqualTo(1);
+        assertThat(vm.pager().hasPreviousProperty().get()).isFalse();
     }
 
     @Test
@@ -138,17 +138,17 @@ class OrderTableViewModelTest extends ViewModelTestBase {
         }
         OrderTableViewModel vm = table(2);
         vm.search();
-        assertThat(vm.hasNextProperty().get()).isTrue();
+        assertThat(vm.pager().hasNextProperty().get()).isTrue();
         vm.nextPage();
         assertThat(ids(vm)).containsExactly("f-3", "f-4");
-        assertThat(vm.hasNextProperty().get()).isFalse();
-        assertThat(vm.nextCommand().executableProperty().get()).isFalse();
+        assertThat(vm.pager().hasNextProperty().get()).isFalse();
+        assertThat(vm.pager().nextCommand().executableProperty().get()).isFalse();
 
         vm.idTextProperty().set("f-1");
         vm.disagreeingOnlyProperty().set(true);
         vm.search();
         assertThat(vm.rows()).isEmpty();
-        assertThat(vm.hasNextProperty().get()).isFalse();
+        assertThat(vm.pager().hasNextProperty().get()).isFalse();
     }
 
     /** Issue 12, major 5 and minor: selection kept across reloads, a row updated in place, Ctrl+F resets the filters. */
