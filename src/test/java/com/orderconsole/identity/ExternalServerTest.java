@@ -135,14 +135,37 @@ class ExternalServerTest {
                 t.orders().create(List.of(new OrderRow("cx-1", null, 1, 1, 1L, 1L, 2L, false)), List.of(new HistoryEntry("cx-1", null,
                         OrderStatus.WAIT_PAY, 1, ResultCode.APPLIED, "someone-else", "create", "", 1L, "create:cx-1")));
                 t.orders().markRedisReady(List.of("cx-1"));
-                t.orders().setExpiry("cx-1", 3L);
-                t.audit().append(new AuditRow(1L, "someone-else", "console", "QUEUE_EXTEND", "cx-1", "", ""));
                 return null;
             });
             List<HistoryEntry> history = db.read(t -> t.history().byOrder("cx-1"));
             assertThat(history).extracting(HistoryEntry::actor).containsExactly("compat_sam");
+            // Issue 33: a deadline and an ops action are ops' work, refused to support by the database itself.
+            org.assertj.core.api.Assertions.assertThatThrownBy(() -> db.inTransaction(t -> {
+                t.orders().setExpiry("cx-1", 3L, new AuditRow(1L, "someone-else", "console", "QUEUE_EXTEND", "cx-1", "", ""));
+                return null;
+            })).hasMessageContaining("refused this operation to account 'compat_sam'");
+            org.assertj.core.api.Assertions.assertThatThrownBy(() -> db.inTransaction(t -> {
+                t.audit().append(new AuditRow(1L, "someone-else", "console", "REPAIR", "cx-1", "", ""));
+                return null;
+            })).hasMessageContaining("none of its roles grants it");
+        }
+        // Ops through a team role (nested: compat_team holds ops): the procedure's role check counts it.
+        try (Database db = Database.connectSignedIn(url, "compat_lead", "pw-Compat-1", Duration.ofSeconds(5))) {
+            db.recordSignIn(false);
+            db.inTransaction(t -> {
+                t.orders().setExpiry("cx-1", 3L, new AuditRow(1L, "someone-else", "console", "QUEUE_EXTEND", "cx-1", "why", "by hand"));
+                t.audit().append(new AuditRow(1L, "someone-else", "console", "REPAIR", "cx-1", "", ""));
+                return null;
+            });
             assertThat(db.read(t -> t.orders().find("cx-1")).expireAtMs).isEqualTo(3L);
         }
+        run(st -> {
+            try (var rs = st.executeQuery("SELECT GROUP_CONCAT(action ORDER BY id), GROUP_CONCAT(DISTINCT actor) FROM " + SCHEMA + ".audit_log")) {
+                rs.next();
+                assertThat(rs.getString(1)).isEqualTo("QUEUE_EXTEND,REPAIR");
+                assertThat(rs.getString(2)).isEqualTo("compat_lead");
+            }
+        });
         try (Database db = Database.connectSignedIn(url, "compat_fred", "pw-Compat-1", Duration.ofSeconds(5))) {
             assertThat(db.mayFollow()).isTrue();
             db.recordSignIn(true);

@@ -24,10 +24,10 @@ import java.sql.Statement;
  */
 public class V39__Stamped_writes extends BaseJavaMigration {
     /** The login of the calling session ("user" of "user@client host"; a user name may itself hold '@'). */
-    private static final String LOGIN = "SUBSTRING(SESSION_USER(), 1, CHAR_LENGTH(SESSION_USER()) "
+    static final String LOGIN = "SUBSTRING(SESSION_USER(), 1, CHAR_LENGTH(SESSION_USER()) "
             + "- CHAR_LENGTH(SUBSTRING_INDEX(SESSION_USER(), '@', -1)) - 1)";
-    private static final String NOW_MS = "CAST(ROUND(UNIX_TIMESTAMP(CURRENT_TIMESTAMP(3)) * 1000) AS SIGNED)";
-    private static final String DEFINER = " MODIFIES SQL DATA SQL SECURITY DEFINER ";
+    static final String NOW_MS = "CAST(ROUND(UNIX_TIMESTAMP(CURRENT_TIMESTAMP(3)) * 1000) AS SIGNED)";
+    static final String DEFINER = " MODIFIES SQL DATA SQL SECURITY DEFINER ";
 
     @Override
     public void migrate(Context context) throws Exception {
