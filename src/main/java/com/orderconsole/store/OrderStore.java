@@ -93,7 +93,7 @@ public final class OrderStore {
         return m.findById(id);
     }
 
-    /** @return the rows of those ids that exist, with order id, status and version only filled in */
+    /** @return the rows of those ids that exist, with order id, status, version, deadline and creation time only filled in */
     public List<OrderRow> heads(List<String> ids) {
         return ids.isEmpty() ? List.of() : m.headsByIds(ids);
     }
