@@ -108,6 +108,9 @@ final class Procedures {
             }
             cs.execute();
         } catch (SQLException e) {
+            if (e.getErrorCode() == DatabaseFailures.ER_NO_SUCH_USER) {
+                throw new IllegalStateException("cannot " + what + " in MySQL: " + DatabaseFailures.DEFINER_GONE, e);
+            }
             throw new IllegalStateException("cannot " + what + " in MySQL: " + DatabaseFailures.rootMessage(e), e);
         }
     }

@@ -92,6 +92,17 @@ public class V40__Role_checked_procedures extends BaseJavaMigration {
             return; // no grant tables: one owner, nobody to tell apart
         }
         try (Statement st = context.getConnection().createStatement()) {
+            createRoutines(st);
+        }
+        ConsoleRoles.grantProcedures(context.getConnection());
+    }
+
+    /**
+     * Every procedure of this migration and the dead letters' trigger, made anew (also by {@link RemakeRoutines}, under
+     * the account that runs migrate). Grants nothing: the caller runs {@link ConsoleRoles#grantProcedures} after.
+     */
+    static void createRoutines(Statement st) throws java.sql.SQLException {
+        {
             for (String p : ConsoleRoles.PROCEDURES.keySet()) {
                 if (!p.endsWith("sign_in")) {
                     st.execute("DROP PROCEDURE IF EXISTS " + p);
@@ -160,7 +171,6 @@ public class V40__Role_checked_procedures extends BaseJavaMigration {
             st.execute("DROP TRIGGER IF EXISTS dead_letter_opened");
             st.execute("CREATE TRIGGER dead_letter_opened BEFORE INSERT ON dead_letter FOR EACH ROW "
                     + "SET NEW.state = 'OPEN', NEW.resolved_by = NULL, NEW.resolved_at_ms = NULL, NEW.resolution = NULL");
-            ConsoleRoles.grantProcedures(context.getConnection());
         }
     }
 
