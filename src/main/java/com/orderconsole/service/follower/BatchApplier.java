@@ -102,6 +102,15 @@ final class BatchApplier {
             CursorStore.Cursor cursor = t.cursors().lock(bucket);
             String after = cursor.epoch() == null ? cursor.lastId() : cursor.after(epoch);
             boolean fenced = cursor.epoch() != null && after.equals(cursor.lastId()) && !"0-0".equals(after);
+            if (before == null && OutboxBacklog.olderDataSet(t, bucket, cursor, epoch)) {
+                // Issue 33.5: the same old copy restored a second time carries the marker of a data set MySQL already
+                // left behind (the first restore set a new one): its stream would be read from its start as if new.
+                String why = "Redis holds data set " + epoch + ", which MySQL recorded before the current one (" + cursor.epoch()
+                        + "): Redis was restored from an older copy; maintenance restores it from MySQL";
+                rules.forgetEpoch(epoch, why);
+                log.warn("{}", why);
+                throw new IllegalStateException(why);
+            }
             List<OutboxEntry> batch = fenced ? outbox.readFenced(bucket, after, size, epoch) : outbox.read(bucket, after, size, epoch);
             if (batch == null) {
                 // The fence: the outbox always keeps the entry MySQL applied last (the trim deletes only entries
