@@ -84,7 +84,7 @@ public final class Services implements AutoCloseable {
         this.retention = new TerminalRetention(terminalRetention, rules::current, redis.orders(), db);
         OrderCreator creator = new OrderCreator(redis.orders(), db, retention);
         this.follower = new Follower(clock, redis.outbox(), redis.rules(), redis.orders(), db, access,
-                () -> rules.current().terminal(), retention);
+                rules::current, retention);
         this.rebuilder = new OrderRebuilder(clock, redis.orders(), db, follower, retention);
         this.orders = new OrderService(clock, redis.orders(), redis.queue(), db, creator, rebuilder, follower, access, rules, stuck,
                 retention);

@@ -43,9 +43,10 @@ final class OutboxCount {
      * batch starts; otherwise it counts what of the batch is uncounted from the stream.
      *
      * @param afterId the id the batch was read after ("0-0" for the stream's start)
-     * @param batch the entries read after it, in stream order, not empty
+     * @param lastId the id of the batch's last entry: the range counted ends there
+     * @param batch the entries of the range to add to the counters, in stream order
      */
-    static void batch(RedisConnection redis, int bucket, String afterId, List<OutboxEntry> batch) {
+    static void batch(RedisConnection redis, int bucket, String afterId, String lastId, List<OutboxEntry> batch) {
         Map<String, Long> add = new HashMap<>();
         for (OutboxEntry e : batch) {
             String k = counter(e.body().startsWith("e=") ? e.body().substring(2) : null);
@@ -58,7 +59,7 @@ final class OutboxCount {
             pairs.add(k);
             pairs.add(Long.toString(n));
         });
-        run(redis, bucket, null, afterId, batch.get(batch.size() - 1).streamId(), pairs);
+        run(redis, bucket, null, afterId, lastId, pairs);
     }
 
     private static void run(RedisConnection redis, int bucket, String trimTo, String afterId, String lastId, List<String> pairs) {

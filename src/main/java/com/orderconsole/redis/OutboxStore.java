@@ -254,8 +254,21 @@ public final class OutboxStore {
      */
     public void count(int bucket, String afterId, List<OutboxEntry> batch) {
         if (!batch.isEmpty()) {
-            OutboxCount.batch(redis, bucket, afterId, batch);
+            OutboxCount.batch(redis, bucket, afterId, batch.get(batch.size() - 1).streamId(), batch);
         }
+    }
+
+    /**
+     * Counts a batch the follower read, of which only {@code counted} moves the bucket's counters: the entries it set
+     * aside moved nothing MySQL records (issue 33), yet the whole range up to {@code lastId} is counted, so that the trim
+     * does not count them later.
+     *
+     * @param afterId the id the batch was read after ("0-0" for the stream's start)
+     * @param lastId the id of the batch's last entry
+     * @param counted the entries of the batch that count, in stream order (may be empty)
+     */
+    public void count(int bucket, String afterId, String lastId, List<OutboxEntry> counted) {
+        OutboxCount.batch(redis, bucket, afterId, lastId, counted);
     }
 
     /**

@@ -37,7 +37,12 @@ public final class ConsoleRoles {
     /** The MySQL follower's service role: ops, plus the rows that carry other people's names. */
     public static final String FOLLOWER = PREFIX + "follower";
     /** Tables whose rows the people's roles change in place. */
-    static final Set<String> UPDATED_IN_PLACE = Set.of("dead_letter", "bulk_batch");
+    static final Set<String> UPDATED_IN_PLACE = Set.of("bulk_batch");
+    /**
+     * Tables people's roles no longer UPDATE (issue 33): a dead letter is closed only through
+     * {@code order_console_resolve_dead_letter} (ops), which writes its audit row in the same call.
+     */
+    static final Set<String> UPDATED_BY_PROCEDURE = Set.of("dead_letter");
     /** Tables written from a higher role than support. */
     static final Map<String, Role> WRITTEN_FROM = Map.of("transition_rules", Role.OPS);
     /**
@@ -51,21 +56,29 @@ public final class ConsoleRoles {
      * by the V39 procedures only), the API clients (V45's procedures).
      */
     static final Set<String> NEVER_WRITTEN = Set.of("flyway_schema_history", "audit_log", "console_account", "api_client");
-    /** The V39 procedures and the role granted EXECUTE on each (the roles above a people's role inherit it). */
-    public static final Map<String, String> PROCEDURES = Map.of(
-            "order_console_sign_in", name(Role.READ_ONLY),
-            "order_console_follower_sign_in", FOLLOWER,
-            "order_console_record_action", name(Role.SUPPORT),
-            "order_console_create_orders", name(Role.SUPPORT),
-            "order_console_mark_loaded", name(Role.SUPPORT),
-            "order_console_set_expiry", name(Role.SUPPORT),
-            "order_console_follow_history", name(Role.SUPPORT),
+    /**
+     * The procedures (V39, V40, V45) and the one role granted EXECUTE on each: the server's own privilege check, made in the
+     * caller's security context with its roles in force (nested ones included), is the procedure's role check. The
+     * roles above the grantee inherit it; the follower holds ops.
+     */
+    public static final Map<String, String> PROCEDURES = Map.ofEntries(
+            Map.entry("order_console_sign_in", name(Role.READ_ONLY)),
+            Map.entry("order_console_follower_sign_in", FOLLOWER),
+            Map.entry("order_console_create_orders", name(Role.SUPPORT)),
+            Map.entry("order_console_mark_loaded", name(Role.SUPPORT)),
+            Map.entry("order_console_record_action", name(Role.OPS)),
+            Map.entry("order_console_import_orders", name(Role.OPS)),
+            Map.entry("order_console_set_expiry", name(Role.OPS)),
+            Map.entry("order_console_follow_history", name(Role.OPS)),
+            Map.entry("order_console_resolve_dead_letter", name(Role.OPS)),
+            Map.entry("order_console_record_override", name(Role.ADMIN)),
+            Map.entry("order_console_copy_order", name(Role.ADMIN)),
             // V45 (issue 32): admins register and revoke API clients; only serve's account creates orders in a client's name.
-            "order_console_api_client_add", name(Role.ADMIN),
-            "order_console_api_client_revoke", name(Role.ADMIN),
-            "order_console_api_create_order", FOLLOWER);
+            Map.entry("order_console_api_client_add", name(Role.ADMIN)),
+            Map.entry("order_console_api_client_revoke", name(Role.ADMIN)),
+            Map.entry("order_console_api_create_order", FOLLOWER));
     /** MySQL/MariaDB errors: no such grant to revoke (on the table, at all). */
-    private static final Set<Integer> NO_SUCH_GRANT = Set.of(1141, 1147);
+    private static final Set<Integer> NO_SUCH_GRANT = Set.of(1141, 1147, 1403);
     /** MySQL/MariaDB error: the server runs with an option that forbids the statement (--skip-grant-tables). */
     private static final int ER_OPTION_PREVENTS_STATEMENT = 1290;
 
@@ -141,6 +154,11 @@ public final class ConsoleRoles {
                         revokeIfGranted(st, "REVOKE UPDATE ON " + on + " FROM " + name(r));
                     }
                 }
+                if (UPDATED_BY_PROCEDURE.contains(table)) {
+                    for (Role r : Role.values()) {
+                        revokeIfGranted(st, "REVOKE UPDATE ON " + on + " FROM " + name(r));
+                    }
+                }
                 st.execute("GRANT SELECT ON " + on + " TO " + name(Role.READ_ONLY));
                 if (FOLLOWER_WRITES.containsKey(table)) {
                     st.execute("GRANT " + FOLLOWER_WRITES.get(table) + " ON " + on + " TO " + FOLLOWER);
@@ -156,7 +174,9 @@ public final class ConsoleRoles {
     }
 
     /**
-     * Lets the roles call the V39 procedures that exist on the schema (none before V39). Safe to run again.
+     * Lets each role call the procedures that exist on the schema (none before V39), and only those: an EXECUTE an
+     * earlier release granted to a lower role (V39 let support record any action and set deadlines) is revoked.
+     * Safe to run again.
      *
      * @param c a connection of the account that created the procedures
      */
@@ -172,10 +192,22 @@ public final class ConsoleRoles {
             }
             for (Map.Entry<String, String> p : PROCEDURES.entrySet()) {
                 if (present.contains(p.getKey())) {
-                    st.execute("GRANT EXECUTE ON PROCEDURE " + quote(schema) + "." + quote(p.getKey()) + " TO " + p.getValue());
+                    String on = quote(schema) + "." + quote(p.getKey());
+                    for (String other : allRoles()) {
+                        if (!other.equals(p.getValue())) {
+                            revokeIfGranted(st, "REVOKE EXECUTE ON PROCEDURE " + on + " FROM " + other);
+                        }
+                    }
+                    st.execute("GRANT EXECUTE ON PROCEDURE " + on + " TO " + p.getValue());
                 }
             }
         }
+    }
+
+    private static List<String> allRoles() {
+        List<String> all = names();
+        all.add(FOLLOWER);
+        return all;
     }
 
     private static void revokeIfGranted(Statement st, String revoke) throws SQLException {

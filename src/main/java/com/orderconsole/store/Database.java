@@ -247,7 +247,10 @@ public final class Database implements AutoCloseable {
 
     private static Flyway flyway(HikariDataSource ds) {
         return Flyway.configure().dataSource(ds)
-                .locations("classpath:db/migration", "classpath:com/orderconsole/store/migration").load();
+                .locations("classpath:db/migration", "classpath:com/orderconsole/store/migration")
+                // By name: after every migrate the procedures and triggers are made anew under the migrating account
+                // (issue 33.7: they die with their definer).
+                .callbacks("com.orderconsole.store.migration.RemakeRoutines").load();
     }
 
     /** Connections the pool holds at most (the follower applies up to 4 buckets at once, each on its own). */

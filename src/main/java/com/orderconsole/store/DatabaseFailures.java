@@ -12,6 +12,13 @@ import java.util.regex.Pattern;
  * (issue 28), as {@code redis/RedisFailures} is from the Redis connection.
  */
 final class DatabaseFailures {
+    /** MySQL/MariaDB: "The user specified as a definer (…) does not exist" (a procedure or trigger outlived its maker). */
+    static final int ER_NO_SUCH_USER = 1449;
+    /** The way out when the account that ran 'migrate', the definer of the procedures and triggers, was dropped. */
+    static final String DEFINER_GONE = "the account that ran 'migrate', which the console's stored procedures and triggers "
+            + "run as, no longer exists; a database administrator runs 'order-console migrate' again, which makes them anew "
+            + "under the administrator's account (README: Accounts and roles)";
+
     private DatabaseFailures() {
     }
 
@@ -29,6 +36,9 @@ final class DatabaseFailures {
     /** @return the first line of the root cause, or what to change where the driver's words would not help */
     static String rootMessage(Throwable t) {
         Throwable r = Failures.root(t);
+        if (r instanceof java.sql.SQLException se && se.getErrorCode() == ER_NO_SUCH_USER) {
+            return DEFINER_GONE;
+        }
         String m = r.getMessage() == null ? r.getClass().getSimpleName() : r.getMessage().lines().findFirst().orElse("");
         if (publicKeyRefused(t)) {
             return "the server " + publicKeyWords();

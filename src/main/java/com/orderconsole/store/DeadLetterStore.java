@@ -5,9 +5,14 @@ import java.util.List;
 /** The {@code dead_letter} table: records set aside because they could not be processed. */
 public final class DeadLetterStore {
     private final DeadLetterMapper m;
+    private final org.apache.ibatis.session.SqlSession session;
+    /** A person's session: a letter is closed through V40's procedure, which writes the audit row too. */
+    private final boolean stamped;
 
-    DeadLetterStore(DeadLetterMapper m) {
+    DeadLetterStore(DeadLetterMapper m, org.apache.ibatis.session.SqlSession session, boolean stamped) {
         this.m = m;
+        this.session = session;
+        this.stamped = stamped;
     }
 
     /** Sets a record aside. @return true when added, false when the same record is set aside already */
@@ -31,13 +36,24 @@ public final class DeadLetterStore {
     }
 
     /**
-     * Closes an open letter.
+     * Closes an open letter and appends its audit row, in this unit of work. In a person's session the database does
+     * both (ops only, issue 33): who closed it and when are its stamp and clock, and no role UPDATEs the table directly.
      *
      * @param state RETRIED or DISCARDED
      * @param atMs when, epoch ms
+     * @param audit the DEAD_LETTER_RETRY or DEAD_LETTER_DISCARD row
      * @return true when it was open and is closed now
+     * @throws IllegalStateException in a person's session when the letter is not open (the database's words)
      */
-    public boolean resolve(long id, String state, String by, long atMs, String resolution) {
-        return m.resolve(id, state, by, atMs, resolution) == 1;
+    public boolean resolve(long id, String state, String by, long atMs, String resolution, AuditRow audit) {
+        if (stamped) {
+            Procedures.resolveDeadLetter(session.getConnection(), id, state, resolution, audit);
+            return true;
+        }
+        if (m.resolve(id, state, by, atMs, resolution) != 1) {
+            return false;
+        }
+        session.getMapper(AuditMapper.class).insert(audit);
+        return true;
     }
 }

@@ -27,6 +27,10 @@ public interface HistoryMapper {
     List<HistoryRow> appliedAt(@Param("entries") List<com.orderconsole.domain.HistoryEntry> entries);
 
     /** Rows recorded under these event keys. */
+    /** Whether any row's event key lies in [from, to): a range of the unique event-key index, one row read at most. */
+    @Select("SELECT COUNT(*) FROM (SELECT 1 FROM order_history WHERE event_key >= #{from} AND event_key < #{to} LIMIT 1) x")
+    int anyKeyIn(@Param("from") String from, @Param("to") String to);
+
     @Select("<script>SELECT id, order_id, from_status, to_status, version, result_code, actor, source, reason, at_ms, event_key "
             + "FROM order_history WHERE event_key IN "
             + "<foreach item='k' collection='keys' open='(' separator=',' close=')'>#{k}</foreach></script>")

@@ -93,6 +93,19 @@ public final class HistoryStore {
     }
 
     /**
+     * @param prefix the start of event keys, ending in '/' (e.g. "b3/1a2b3c4d5e6f/": one bucket of one Redis data set)
+     * @return true when MySQL holds a history row whose event key starts so (issue 33.5: a Redis data set MySQL
+     *     recorded before, brought back by restoring an old copy again)
+     */
+    public boolean anyKeyStartingWith(String prefix) {
+        if (!prefix.endsWith("/")) {
+            throw new IllegalArgumentException("an event-key prefix ends with '/': " + prefix);
+        }
+        // '0' follows '/' in ASCII: the keys starting with the prefix are exactly those in [prefix, prefix-with-'0').
+        return m.anyKeyIn(prefix, prefix.substring(0, prefix.length() - 1) + "0") > 0;
+    }
+
+    /**
      * The rows recorded under some event keys (the follower asks, after a data-set restore, whether an entry it
      * reads again was recorded under the data set before).
      *

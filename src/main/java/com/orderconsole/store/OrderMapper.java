@@ -23,8 +23,11 @@ public interface OrderMapper {
             + "<foreach item='id' collection='ids' open='(' separator=',' close=')'>#{id}</foreach></script>")
     List<OrderRow> findByIds(@Param("ids") List<String> ids);
 
-    /** Status and version only (the follower's sequence check reads them for a whole batch in one statement). */
-    @Select("<script>SELECT order_id, status, version FROM orders WHERE order_id IN "
+    /**
+     * Status, version and the payment deadline only (the follower's sequence check reads them for a whole batch in one
+     * statement; the deadline is what a sweeper's cancel is checked against).
+     */
+    @Select("<script>SELECT order_id, status, version, expire_at_ms, created_at_ms FROM orders WHERE order_id IN "
             + "<foreach item='id' collection='ids' open='(' separator=',' close=')'>#{id}</foreach></script>")
     List<OrderRow> headsByIds(@Param("ids") List<String> ids);
 

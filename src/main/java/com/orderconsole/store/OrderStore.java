@@ -103,7 +103,7 @@ public final class OrderStore {
         return m.findById(id);
     }
 
-    /** @return the rows of those ids that exist, with order id, status and version only filled in */
+    /** @return the rows of those ids that exist, with order id, status, version, deadline and creation time only filled in */
     public List<OrderRow> heads(List<String> ids) {
         return ids.isEmpty() ? List.of() : m.headsByIds(ids);
     }
@@ -259,12 +259,19 @@ public final class OrderStore {
         b.append('"');
     }
 
-    /** Records a payment deadline (epoch ms), so a rebuild after a Redis loss keeps it. */
-    public void setExpiry(String id, long expireAtMs) {
+    /**
+     * Records a payment deadline (epoch ms), so a rebuild after a Redis loss keeps it, and its audit row in the same unit
+     * of work. In a person's session one procedure writes both (ops only, issue 33): the deadline is what the
+     * follower checks a sweeper's cancel against.
+     *
+     * @param audit the QUEUE_EXTEND row (its actor and time are the database's in a person's session)
+     */
+    public void setExpiry(String id, long expireAtMs, AuditRow audit) {
         if (stamped) {
-            Procedures.setExpiry(session.getConnection(), id, expireAtMs);
+            Procedures.setExpiry(session.getConnection(), id, expireAtMs, audit);
         } else {
             m.setExpiry(id, expireAtMs);
+            session.getMapper(AuditMapper.class).insert(audit);
         }
     }
 

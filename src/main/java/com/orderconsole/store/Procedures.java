@@ -19,6 +19,8 @@ import java.util.List;
  */
 final class Procedures {
     private static final ObjectMapper JSON = new ObjectMapper();
+    /** The audit action of an admin's override (service.AuditTrail.OVERRIDE: the store cannot see the service layer). */
+    static final String OVERRIDE = "OVERRIDE";
 
     private Procedures() {
     }
@@ -28,18 +30,34 @@ final class Procedures {
         call(c, follower ? "order_console_follower_sign_in" : "order_console_sign_in", "record this sign-in");
     }
 
-    /** Appends an audit row whose actor and time the database sets (this session's login, its clock). */
+    /**
+     * Appends an audit row whose actor and time the database sets (this session's login, its clock). An override has a
+     * procedure of its own that only admin may call (V40); the others need ops.
+     */
     static void recordAction(Connection c, AuditRow r) {
-        call(c, "order_console_record_action", "record the action", r.source, r.action, r.orderId, r.reason, r.detail);
+        if (OVERRIDE.equals(r.action)) {
+            call(c, "order_console_record_override", "record the override", r.source, r.orderId, r.reason, r.detail);
+        } else {
+            call(c, "order_console_record_action", "record the action", r.source, r.action, r.orderId, r.reason, r.detail);
+        }
     }
 
     /**
      * Inserts orders that do not exist yet and the history of those, the actor of every history row being this login.
+     * Which procedure depends on what is written, and each is granted to the one role that may write it (V40): new
+     * WAIT_PAY orders with their creation row (support), an import's history from version 1 (ops), reconciliation's
+     * copy of a Redis-only order (admin). The procedure checks the rows itself.
      *
      * @param rows the orders (status, version and times as they are to be stored)
      * @param history their history; rows of orders that exist already are not written
      */
     static void createOrders(Connection c, List<OrderRow> rows, List<HistoryEntry> history) {
+        String procedure = "order_console_create_orders";
+        if (!(history.size() == rows.size() && rows.stream().allMatch(r -> r.status == 1 && r.version == 1)
+                && history.stream().allMatch(e -> e.from() == null && e.version() == 1))) {
+            boolean copy = rows.size() == 1 && history.size() == 1 && history.get(0).from() == null && history.get(0).version() > 1;
+            procedure = copy ? "order_console_copy_order" : "order_console_import_orders";
+        }
         List<Object[]> o = new ArrayList<>(rows.size());
         for (OrderRow r : rows) {
             o.add(new Object[]{r.orderId, r.customerId, r.status, r.version, r.createdAtMs, r.statusSinceMs, r.expireAtMs});
@@ -49,15 +67,21 @@ final class Procedures {
             h.add(new Object[]{e.orderId(), e.from() == null ? null : e.from().code(), e.to().code(), e.version(),
                     e.code().code(), e.source(), e.reason() == null ? "" : e.reason(), e.atMs(), e.eventKey()});
         }
-        call(c, "order_console_create_orders", "create the orders", json(o), json(h));
+        call(c, procedure, "create the orders", json(o), json(h));
     }
 
     static void markLoaded(Connection c, List<String> ids) {
         call(c, "order_console_mark_loaded", "mark the orders loaded into Redis", json(ids));
     }
 
-    static void setExpiry(Connection c, String orderId, long expireAtMs) {
-        call(c, "order_console_set_expiry", "record the payment deadline", orderId, expireAtMs);
+    /** Records a payment deadline with its audit row (the database writes both, ops only: V40). */
+    static void setExpiry(Connection c, String orderId, long expireAtMs, AuditRow r) {
+        call(c, "order_console_set_expiry", "record the payment deadline", orderId, expireAtMs, r.source, r.reason, r.detail);
+    }
+
+    /** Closes an open dead letter as RETRIED or DISCARDED with its audit row (the database writes both, ops only: V40). */
+    static void resolveDeadLetter(Connection c, long id, String state, String resolution, AuditRow r) {
+        call(c, "order_console_resolve_dead_letter", "close the dead letter", id, state, resolution, r.source, r.detail);
     }
 
     /** Moves an order's row to the version its own history records as applied, if the row is older. */
@@ -103,6 +127,9 @@ final class Procedures {
             }
             cs.execute();
         } catch (SQLException e) {
+            if (e.getErrorCode() == DatabaseFailures.ER_NO_SUCH_USER) {
+                throw new IllegalStateException("cannot " + what + " in MySQL: " + DatabaseFailures.DEFINER_GONE, e);
+            }
             throw new IllegalStateException("cannot " + what + " in MySQL: " + DatabaseFailures.rootMessage(e), e);
         }
     }

@@ -79,7 +79,7 @@ public final class Tables {
 
     /** @return records set aside because they could not be processed */
     public DeadLetterStore deadLetters() {
-        return new DeadLetterStore(session.getMapper(DeadLetterMapper.class));
+        return new DeadLetterStore(session.getMapper(DeadLetterMapper.class), session, stamped);
     }
 
     /** @return the append-only log of operator actions that are not transitions */

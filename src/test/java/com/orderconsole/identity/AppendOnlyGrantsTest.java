@@ -89,7 +89,7 @@ class AppendOnlyGrantsTest {
             }
         });
         Set<String> readOnly = new TreeSet<>();
-        Set<String> support = new TreeSet<>(List.of("dead_letter:INSERT", "dead_letter:UPDATE", "bulk_batch:INSERT",
+        Set<String> support = new TreeSet<>(List.of("dead_letter:INSERT", "bulk_batch:INSERT",
                 "bulk_batch:UPDATE", "bulk_item:INSERT", "bulk_plan:INSERT", "dataset_identity:INSERT"));
         for (String table : tables()) {
             readOnly.add(table + ":SELECT");
@@ -109,6 +109,25 @@ class AppendOnlyGrantsTest {
                 "order_console_admin", ops,
                 "order_console_follower", follower));
         assertThat(granted.values()).allSatisfy(p -> assertThat(p).noneMatch(x -> x.endsWith(":DELETE")));
+    }
+
+    /** Issue 33: each procedure is granted to the one role that may write what it writes, and to no other. */
+    @Test
+    void eachProcedureIsGrantedToItsOneRole() {
+        Map<String, String> granted = new TreeMap<>();
+        AccessControlledDb.root(st -> {
+            try (ResultSet rs = st.executeQuery("SELECT Routine_name, User, Proc_priv FROM mysql.procs_priv WHERE Db = 'orders'")) {
+                while (rs.next()) {
+                    assertThat(rs.getString(3)).isEqualTo("Execute");
+                    assertThat(granted.put(rs.getString(1), rs.getString(2))).as("one grantee for %s", rs.getString(1)).isNull();
+                }
+            }
+        });
+        assertThat(granted).isEqualTo(new TreeMap<>(com.orderconsole.store.ConsoleRoles.PROCEDURES));
+        assertThat(granted).containsEntry("order_console_record_override", "order_console_admin")
+                .containsEntry("order_console_set_expiry", "order_console_ops")
+                .containsEntry("order_console_resolve_dead_letter", "order_console_ops")
+                .containsEntry("order_console_create_orders", "order_console_support");
     }
 
     @Test

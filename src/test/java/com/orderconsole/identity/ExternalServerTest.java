@@ -135,14 +135,37 @@ class ExternalServerTest {
                 t.orders().create(List.of(new OrderRow("cx-1", null, 1, 1, 1L, 1L, 2L, false)), List.of(new HistoryEntry("cx-1", null,
                         OrderStatus.WAIT_PAY, 1, ResultCode.APPLIED, "someone-else", "create", "", 1L, "create:cx-1")));
                 t.orders().markRedisReady(List.of("cx-1"));
-                t.orders().setExpiry("cx-1", 3L);
-                t.audit().append(new AuditRow(1L, "someone-else", "console", "QUEUE_EXTEND", "cx-1", "", ""));
                 return null;
             });
             List<HistoryEntry> history = db.read(t -> t.history().byOrder("cx-1"));
             assertThat(history).extracting(HistoryEntry::actor).containsExactly("compat_sam");
+            // Issue 33: a deadline and an ops action are ops' work, refused to support by the database itself.
+            org.assertj.core.api.Assertions.assertThatThrownBy(() -> db.inTransaction(t -> {
+                t.orders().setExpiry("cx-1", 3L, new AuditRow(1L, "someone-else", "console", "QUEUE_EXTEND", "cx-1", "", ""));
+                return null;
+            })).hasMessageContaining("refused this operation to account 'compat_sam'");
+            org.assertj.core.api.Assertions.assertThatThrownBy(() -> db.inTransaction(t -> {
+                t.audit().append(new AuditRow(1L, "someone-else", "console", "REPAIR", "cx-1", "", ""));
+                return null;
+            })).hasMessageContaining("none of its roles grants it");
+        }
+        // Ops through a team role (nested: compat_team holds ops): the procedure's role check counts it.
+        try (Database db = Database.connectSignedIn(url, "compat_lead", "pw-Compat-1", Duration.ofSeconds(5))) {
+            db.recordSignIn(false);
+            db.inTransaction(t -> {
+                t.orders().setExpiry("cx-1", 3L, new AuditRow(1L, "someone-else", "console", "QUEUE_EXTEND", "cx-1", "why", "by hand"));
+                t.audit().append(new AuditRow(1L, "someone-else", "console", "REPAIR", "cx-1", "", ""));
+                return null;
+            });
             assertThat(db.read(t -> t.orders().find("cx-1")).expireAtMs).isEqualTo(3L);
         }
+        run(st -> {
+            try (var rs = st.executeQuery("SELECT GROUP_CONCAT(action ORDER BY id), GROUP_CONCAT(DISTINCT actor) FROM " + SCHEMA + ".audit_log")) {
+                rs.next();
+                assertThat(rs.getString(1)).isEqualTo("QUEUE_EXTEND,REPAIR");
+                assertThat(rs.getString(2)).isEqualTo("compat_lead");
+            }
+        });
         try (Database db = Database.connectSignedIn(url, "compat_fred", "pw-Compat-1", Duration.ofSeconds(5))) {
             assertThat(db.mayFollow()).isTrue();
             db.recordSignIn(true);
@@ -185,6 +208,64 @@ class ExternalServerTest {
             }
         } finally {
             run(st -> st.execute("DROP DATABASE " + SCHEMA + "_lite"));
+        }
+    }
+
+    /**
+     * Issue 33.7: the account that ran migrate is dropped. Its procedures and triggers run as it, so every console was
+     * refused with the server's words, and another administrator's migrate applied nothing and fixed nothing. The
+     * refusal now names the way out, and that way out works: any administrator's migrate makes them anew.
+     */
+    @Test
+    void losingTheMigrateAccountIsRecoverableByAnotherAdministratorsMigrate() throws SQLException {
+        String schema = SCHEMA + "_definer";
+        String url = schemaUrl().replace("/" + SCHEMA, "/" + schema);
+        SqlDialect dialect;
+        try (Connection c = DriverManager.getConnection(server, admin, adminPassword)) {
+            dialect = SqlDialect.of(c);
+        }
+        run(st -> {
+            st.execute("CREATE DATABASE " + schema + " CHARACTER SET utf8mb4");
+            st.execute("CREATE USER 'compat_dba'@'%' IDENTIFIED BY 'pw-Compat-1'");
+            st.execute("GRANT ALL PRIVILEGES ON *.* TO 'compat_dba'@'%' WITH GRANT OPTION");
+            // The roles may exist on this server already (README: the migrating account then needs them WITH ADMIN OPTION).
+            for (String role : ConsoleRoles.names()) {
+                st.execute("CREATE ROLE IF NOT EXISTS " + role);
+                st.execute("GRANT " + role + " TO 'compat_dba'@'%' WITH ADMIN OPTION");
+            }
+            st.execute("CREATE ROLE IF NOT EXISTS " + ConsoleRoles.FOLLOWER);
+            st.execute("GRANT " + ConsoleRoles.FOLLOWER + " TO 'compat_dba'@'%' WITH ADMIN OPTION");
+        });
+        try {
+            Database.migrate(url, "compat_dba", "pw-Compat-1", Duration.ofSeconds(10));
+            run(st -> {
+                account(st, dialect, "compat_rita", ConsoleRoles.name(Role.READ_ONLY));
+                st.execute("DROP USER 'compat_dba'@'%'");
+            });
+            org.assertj.core.api.Assertions.assertThatThrownBy(() -> {
+                try (Database db = Database.connectSignedIn(url, "compat_rita", "pw-Compat-1", Duration.ofSeconds(5))) {
+                    db.recordSignIn(false);
+                }
+            }).hasMessageContaining("the account that ran 'migrate'").hasMessageContaining("runs 'order-console migrate' again")
+                    .hasMessageNotContaining("specified as a definer");
+            Database.Migrated again = Database.migrate(url, admin, adminPassword, Duration.ofSeconds(10));
+            assertThat(again.applied()).as("no migration to apply").isZero();
+            try (Database db = Database.connectSignedIn(url, "compat_rita", "pw-Compat-1", Duration.ofSeconds(5))) {
+                db.recordSignIn(false);
+            }
+            run(st -> {
+                try (var rs = st.executeQuery("SELECT COUNT(*) FROM information_schema.ROUTINES WHERE ROUTINE_SCHEMA = '" + schema
+                        + "' AND DEFINER LIKE 'compat_dba@%'")) {
+                    rs.next();
+                    assertThat(rs.getInt(1)).as("procedures still made by the dropped account").isZero();
+                }
+            });
+        } finally {
+            run(st -> {
+                st.execute("DROP DATABASE IF EXISTS " + schema);
+                st.execute("DROP USER IF EXISTS 'compat_rita'@'%'");
+                st.execute("DROP USER IF EXISTS 'compat_dba'@'%'");
+            });
         }
     }
 

@@ -72,8 +72,7 @@ public final class DeadLetterService {
                     + id + " instead");
         }
         String text = "order " + row.orderId + " restored in Redis from MySQL: " + st.status() + " v" + st.version();
-        close(id, "RETRIED", operator, text);
-        audit.record(operator, "dead-letters", AuditTrail.DEAD_LETTER_RETRY, row.orderId, "", "letter " + id + ": " + text);
+        close(id, "RETRIED", operator, text, AuditTrail.DEAD_LETTER_RETRY, row.orderId, "", "letter " + id + ": " + text);
         log.info("{} retried dead letter {}: {}", operator.name(), id, text);
         return letter(db.read(t -> t.deadLetters().find(id)));
     }
@@ -90,8 +89,7 @@ public final class DeadLetterService {
             throw new IllegalArgumentException("discarding a dead letter needs a reason");
         }
         DeadLetterRow row = openLetter(id);
-        close(id, "DISCARDED", operator, reason.strip());
-        audit.record(operator, "dead-letters", AuditTrail.DEAD_LETTER_DISCARD, row.orderId, reason.strip(), "letter " + id
+        close(id, "DISCARDED", operator, reason.strip(), AuditTrail.DEAD_LETTER_DISCARD, row.orderId, reason.strip(), "letter " + id
                 + " (" + row.kind + ") discarded: " + row.reason);
         log.info("{} discarded dead letter {}: {}", operator.name(), id, reason.strip());
         return letter(db.read(t -> t.deadLetters().find(id)));
@@ -105,8 +103,12 @@ public final class DeadLetterService {
         return row;
     }
 
-    private void close(long id, String state, Operator operator, String text) {
-        boolean closed = db.inTransaction(t -> t.deadLetters().resolve(id, state, operator.name(), System.currentTimeMillis(), text));
+    /** Closes the letter and records it in the audit trail, in one transaction (issue 33: never one without the other). */
+    private void close(long id, String state, Operator operator, String text, String action, String orderId, String reason,
+                       String detail) {
+        long now = System.currentTimeMillis();
+        boolean closed = db.inTransaction(t -> t.deadLetters().resolve(id, state, operator.name(), now, text,
+                new com.orderconsole.store.AuditRow(now, operator.name(), "dead-letters", action, orderId, reason, detail)));
         if (!closed) {
             throw new IllegalArgumentException("dead letter " + id + " was closed by someone else meanwhile");
         }

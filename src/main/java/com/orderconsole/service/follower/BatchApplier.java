@@ -51,6 +51,13 @@ final class BatchApplier {
     /** Logins seen in console_account: only added to (a login is never removed). */
     private final java.util.Set<String> knownActors = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
+    /**
+     * What one batch came to: entries read (the caller reads again while a batch was full) and entries recorded in MySQL's
+     * history now (applied moves and refused attempts; not those set aside, nor those recorded before a restore).
+     */
+    record Counts(int read, int applied) {
+    }
+
     BatchApplier(OutboxStore outbox, RulesStore rules, OrderStateStore states, Database db, SequenceCheck sequence,
                  TerminalRetention retention) {
         this.outbox = outbox;
@@ -73,24 +80,37 @@ final class BatchApplier {
      *
      * @param before the data set the bucket's cursor belonged to before a restore (null outside one)
      * @param size entries to read at most
-     * @return entries read (0: the bucket is drained)
+     * @return entries read (0: the bucket is drained) and entries recorded in the history
      * @throws IllegalStateException when Redis went back in time (the data set is fenced now)
      */
-    int applyOne(int bucket, String epoch, String before, int size) {
+    Counts applyOne(int bucket, String epoch, String before, int size) {
         return drainBatchOnce(bucket, epoch, before, size);
     }
 
-    private int drainBatchOnce(int bucket, String epoch, String before, int size) {
+    private Counts drainBatchOnce(int bucket, String epoch, String before, int size) {
         String[] last = new String[1];
+        int[] recorded = new int[1];
         List<HistoryEntry> committed = new ArrayList<>();
         // Plain transaction, few statements: the cursor lock, a SAVEPOINT, one multi-row history INSERT, the conflict
         // check only when a row was ignored, one multi-row guarded UPDATE of the orders, the order check only when the
         // batch suggests a missing order, the cursor.
         int n = db.inTransaction(t -> {
             committed.clear();
+            recorded[0] = 0;
+            // Stream ids of the entries set aside in this attempt: they move no counter (issue 33).
+            java.util.Set<String> aside = new java.util.HashSet<>();
             CursorStore.Cursor cursor = t.cursors().lock(bucket);
             String after = cursor.epoch() == null ? cursor.lastId() : cursor.after(epoch);
             boolean fenced = cursor.epoch() != null && after.equals(cursor.lastId()) && !"0-0".equals(after);
+            if (before == null && OutboxBacklog.olderDataSet(t, bucket, cursor, epoch)) {
+                // Issue 33.5: the same old copy restored a second time carries the marker of a data set MySQL already
+                // left behind (the first restore set a new one): its stream would be read from its start as if new.
+                String why = "Redis holds data set " + epoch + ", which MySQL recorded before the current one (" + cursor.epoch()
+                        + "): Redis was restored from an older copy; maintenance restores it from MySQL";
+                rules.forgetEpoch(epoch, why);
+                log.warn("{}", why);
+                throw new IllegalStateException(why);
+            }
             List<OutboxEntry> batch = fenced ? outbox.readFenced(bucket, after, size, epoch) : outbox.read(bucket, after, size, epoch);
             if (batch == null) {
                 // The fence: the outbox always keeps the entry MySQL applied last (the trim deletes only entries
@@ -109,9 +129,6 @@ final class BatchApplier {
                 last[0] = after;
                 return 0;
             }
-            // transition.lua counts no move (issue 15.3): the batch is counted here, from the entries as read, whatever
-            // MySQL then does with it (counted once: a batch read again starts where the counting no longer stands).
-            outbox.count(bucket, after, batch);
             // A restore reads the stream from its start under the new marker: what was recorded under the data set
             // before (the last applied entry a trim keeps, an older copy's backlog) is the same event, not a new one.
             java.util.Set<String> recordedBefore = before == null || before.equals(epoch) ? java.util.Set.of()
@@ -124,11 +141,11 @@ final class BatchApplier {
                 if (e.readable()) {
                     rows.add(e.entry());
                 } else {
-                    setAside(t, DeadLetterRow.OUTBOX_ENTRY, e, orderIdOf(e.body()), "outbox entry cannot be read: " + e.problem());
+                    setAside(t, aside, DeadLetterRow.OUTBOX_ENTRY, e, orderIdOf(e.body()), "outbox entry cannot be read: " + e.problem());
                 }
             }
             if (db.writesStamped()) {
-                java.util.Set<String> strangers = setAsideUnknownActors(t, batch, recordedBefore);
+                java.util.Set<String> strangers = setAsideUnknownActors(t, aside, batch, recordedBefore);
                 if (!strangers.isEmpty()) {
                     recordedBefore = without(recordedBefore, strangers);
                     rows = rowsOf(batch, recordedBefore);
@@ -142,8 +159,8 @@ final class BatchApplier {
             if (sequenceCheck) {
                 java.util.Set<String> unvouched = new java.util.HashSet<>();
                 sequenced = sequence.chainHolds(batch, recordedBefore, unvouched);
-                java.util.Set<String> forged = sequenced ? (unvouched.isEmpty() ? java.util.Set.of() : setAsideOutOfSequence(t, batch, recordedBefore, unvouched))
-                        : setAsideOutOfSequence(t, batch, recordedBefore, null);
+                java.util.Set<String> forged = sequenced ? (unvouched.isEmpty() ? java.util.Set.of() : setAsideOutOfSequence(t, aside, batch, recordedBefore, unvouched))
+                        : setAsideOutOfSequence(t, aside, batch, recordedBefore, null);
                 if (!forged.isEmpty()) {
                     recordedBefore = without(recordedBefore, forged);
                     rows = rowsOf(batch, recordedBefore);
@@ -155,13 +172,13 @@ final class BatchApplier {
             Tables.Mark beforeHistory = t.mark();
             java.util.Set<String> invented = java.util.Set.of();
             while (true) {
-                Applied a = apply(t, batch, rows, recordedBefore, invented, committed, sequenced);
+                Applied a = apply(t, aside, batch, rows, recordedBefore, invented, committed, sequenced);
                 if (sequenced && a.changed() < a.moved().size()) {
                     // An order's first move did not start from MySQL's state (a forged entry, a replay, an order MySQL
                     // lacks): undone, judged entry by entry against MySQL, and applied again under the version guard.
                     beforeHistory.undo();
                     sequenced = false;
-                    java.util.Set<String> forged = setAsideOutOfSequence(t, batch, recordedBefore, null);
+                    java.util.Set<String> forged = setAsideOutOfSequence(t, aside, batch, recordedBefore, null);
                     if (!forged.isEmpty()) {
                         recordedBefore = without(recordedBefore, forged);
                         rows = rowsOf(batch, recordedBefore);
@@ -184,7 +201,7 @@ final class BatchApplier {
                 rows = kept;
                 for (OutboxEntry e : batch) {
                     if (e.readable() && invented.contains(e.entry().orderId()) && !recordedBefore.contains(e.streamId())) {
-                        setAside(t, DeadLetterRow.UNKNOWN_ORDER, e, e.entry().orderId(), "order " + e.entry().orderId()
+                        setAside(t, aside, DeadLetterRow.UNKNOWN_ORDER, e, e.entry().orderId(), "order " + e.entry().orderId()
                                 + " is in neither MySQL nor Redis, so no recorded order explains this outbox entry (orders are "
                                 + "written to MySQL before Redis): kept out of the history");
                     }
@@ -193,6 +210,19 @@ final class BatchApplier {
             OutboxEntry lastEntry = batch.get(batch.size() - 1);
             last[0] = lastEntry.streamId();
             t.cursors().save(bucket, last[0], epoch, System.currentTimeMillis());
+            // transition.lua counts no move (issue 15.3): the batch is counted here, from the entries as read, less those
+            // set aside, which moved nothing MySQL records (issue 33: a forged entry moved the live counters). Counted
+            // once: a batch read again starts where the counting no longer stands.
+            List<OutboxEntry> counted = new ArrayList<>(batch.size());
+            for (OutboxEntry e : batch) {
+                if (!aside.contains(e.streamId())) {
+                    counted.add(e);
+                    if (e.readable() && !recordedBefore.contains(e.streamId())) {
+                        recorded[0]++;
+                    }
+                }
+            }
+            outbox.count(bucket, after, last[0], counted);
             return batch.size();
         });
         if (!"0-0".equals(last[0]) && !last[0].equals(trimmedUpTo[bucket])) {
@@ -205,7 +235,7 @@ final class BatchApplier {
         if (r != null) {
             r.afterCommit(committed); // after the commit only: until then the hash is the newest state's one copy
         }
-        return n;
+        return new Counts(n, recorded[0]);
     }
 
     /**
@@ -215,7 +245,8 @@ final class BatchApplier {
      *
      * @return stream ids of the entries set aside as UNKNOWN_ACTOR dead letters
      */
-    private java.util.Set<String> setAsideUnknownActors(Tables t, List<OutboxEntry> batch, java.util.Set<String> recordedBefore) {
+    private java.util.Set<String> setAsideUnknownActors(Tables t, java.util.Set<String> aside, List<OutboxEntry> batch,
+                                                        java.util.Set<String> recordedBefore) {
         java.util.Set<String> ids = new java.util.HashSet<>();
         boolean reread = false;
         for (OutboxEntry oe : batch) {
@@ -225,9 +256,13 @@ final class BatchApplier {
             HistoryEntry e = oe.entry();
             String why = null;
             if (Operator.CANCEL_SWEEPER.equals(e.actor())) {
-                if (e.from() != OrderStatus.WAIT_PAY || e.to() != OrderStatus.CANCELLED) {
-                    why = "it names the cancel sweeper, whose only move is WAIT_PAY → CANCELLED, for a move from "
-                            + e.from() + " to " + e.to();
+                // Its only move is WAIT_PAY → CANCELLED; a refused attempt at it is history too (issue 33: two sweepers
+                // race for a due order, the loser's cancel is refused -3 from CANCELLED and was classed as a forgery).
+                boolean itsMove = e.code() == ResultCode.APPLIED ? e.from() == OrderStatus.WAIT_PAY && e.to() == OrderStatus.CANCELLED
+                        : e.to() == OrderStatus.CANCELLED;
+                if (!itsMove) {
+                    why = "it names the cancel sweeper, whose only move is WAIT_PAY → CANCELLED, for "
+                            + (e.code() == ResultCode.APPLIED ? "a move" : "an attempt") + " from " + e.from() + " to " + e.to();
                 }
             } else if (!knownActors.contains(e.actor())) {
                 if (!reread) {
@@ -240,20 +275,20 @@ final class BatchApplier {
             }
             if (why != null) {
                 ids.add(oe.streamId());
-                setAside(t, DeadLetterRow.UNKNOWN_ACTOR, oe, e.orderId(), "outbox entry not applied: " + why);
+                setAside(t, aside, DeadLetterRow.UNKNOWN_ACTOR, oe, e.orderId(), "outbox entry not applied: " + why);
             }
         }
         return ids;
     }
 
     /** @return stream ids of the entries {@link SequenceCheck#outOfSequence} found, each set aside as a dead letter */
-    private java.util.Set<String> setAsideOutOfSequence(Tables t, List<OutboxEntry> batch, java.util.Set<String> recordedBefore,
-                                                         java.util.Set<String> only) {
+    private java.util.Set<String> setAsideOutOfSequence(Tables t, java.util.Set<String> aside, List<OutboxEntry> batch,
+                                                         java.util.Set<String> recordedBefore, java.util.Set<String> only) {
         Map<OutboxEntry, String> found = sequence.outOfSequence(t, batch, recordedBefore, only);
         java.util.Set<String> ids = new java.util.HashSet<>();
         found.forEach((oe, why) -> {
             ids.add(oe.streamId());
-            setAside(t, DeadLetterRow.OUT_OF_SEQUENCE, oe, oe.entry().orderId(), "outbox entry does not follow MySQL's history: " + why
+            setAside(t, aside, DeadLetterRow.OUT_OF_SEQUENCE, oe, oe.entry().orderId(), "outbox entry does not follow MySQL's history: " + why
                     + "; transition.lua never writes such an entry, so it was not applied");
         });
         return ids;
@@ -283,7 +318,8 @@ final class BatchApplier {
      * The apply part of one batch: history rows, the conflict check, the guarded UPDATE. Entries of
      * {@code invented} orders are left out (set aside by the caller); {@code committed} is filled anew.
      */
-    private Applied apply(Tables t, List<OutboxEntry> batch, List<HistoryEntry> rows, java.util.Set<String> recordedBefore,
+    private Applied apply(Tables t, java.util.Set<String> aside, List<OutboxEntry> batch, List<HistoryEntry> rows,
+                          java.util.Set<String> recordedBefore,
                           java.util.Set<String> invented, List<HistoryEntry> committed, boolean sequenced) {
         committed.clear();
         int inserted = t.history().append(rows);
@@ -301,7 +337,7 @@ final class BatchApplier {
             if (there != null && !there.eventKey().equals(e.eventKey()) && there.to() != e.to()) {
                 // MySQL's history says this version is another status: the durable record wins; Redis
                 // acted on a stale copy (e.g. restored from an old snapshot). Set aside for a person.
-                setAside(t, DeadLetterRow.HISTORY_CONFLICT, oe, e.orderId(), "version " + e.version() + " of order "
+                setAside(t, aside, DeadLetterRow.HISTORY_CONFLICT, oe, e.orderId(), "version " + e.version() + " of order "
                         + e.orderId() + " is " + there.to() + " in MySQL's history but " + e.to() + " in the outbox");
                 continue;
             }
@@ -400,7 +436,8 @@ final class BatchApplier {
         return out;
     }
 
-    private static void setAside(Tables t, String kind, OutboxEntry e, String orderId, String reason) {
+    private static void setAside(Tables t, java.util.Set<String> aside, String kind, OutboxEntry e, String orderId, String reason) {
+        aside.add(e.streamId());
         DeadLetterRow d = DeadLetterRow.open(kind, orderId, e.bucket(), e.streamId(), reason, e.body(),
                 System.currentTimeMillis(), "outbox:b" + e.bucket() + "/" + e.streamId());
         if (t.deadLetters().add(d)) {

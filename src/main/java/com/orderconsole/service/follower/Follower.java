@@ -67,13 +67,14 @@ public final class Follower implements AutoCloseable {
     /**
      * Built by the wiring ({@code app.Services}); {@code clock} gives Redis {@code TIME}, {@code states} tells
      * an order MySQL lacks but Redis has (MySQL restored from an older backup) from one neither has (invented);
-     * {@code terminal} gives the terminal statuses of the rules in force (the sequence check); after each commit
+     * {@code inForce} gives the rules in force (the sequence check: an applied move is one of their edges or an admin's
+     * override); after each commit
      * terminal orders get their Redis expiry from {@code retention} (null: they stay).
      */
     public Follower(RedisConnection clock, OutboxStore outbox, RulesStore rules, OrderStateStore states, Database db, Access access,
-                    java.util.function.Supplier<java.util.Set<OrderStatus>> terminal, TerminalRetention retention) {
+                    java.util.function.Supplier<com.orderconsole.domain.TransitionRules> inForce, TerminalRetention retention) {
         this.backlog = new OutboxBacklog(clock, outbox, rules, db);
-        this.applier = new BatchApplier(outbox, rules, states, db, new SequenceCheck(terminal), retention);
+        this.applier = new BatchApplier(outbox, rules, states, db, new SequenceCheck(inForce, clock::nowMs), retention);
         this.applies = db.mayFollow();
         this.loop = new FollowerLoop(db.where(), () -> drainOnce(), this::countQuietly, e -> lastError = e);
         this.outbox = outbox;
@@ -145,11 +146,11 @@ public final class Follower implements AutoCloseable {
             try {
                 int bucket = b;
                 String before = db.read(t -> t.cursors().read(bucket)).epoch();
-                int n;
+                BatchApplier.Counts n;
                 do {
                     n = drainBatch(b, epoch, before);
-                    total += n;
-                } while (n == batch);
+                    total += n.applied();
+                } while (n.read() == batch);
             } finally {
                 bucketLocks[b].unlock();
             }
@@ -172,11 +173,11 @@ public final class Follower implements AutoCloseable {
         bucketLocks[bucket].lock();
         try {
             int total = 0;
-            int n;
+            BatchApplier.Counts n;
             do {
                 n = drainBatch(bucket, currentEpoch(), null);
-                total += n;
-            } while (n == batch);
+                total += n.applied();
+            } while (n.read() == batch);
             return total;
         } finally {
             bucketLocks[bucket].unlock();
@@ -228,10 +229,10 @@ public final class Follower implements AutoCloseable {
     }
 
     /** @param before the data set the bucket's cursor belonged to before a restore (null outside one) */
-    private int drainBatch(int bucket, String epoch, String before) {
+    private BatchApplier.Counts drainBatch(int bucket, String epoch, String before) {
         for (int attempt = 1; ; attempt++) {
             try {
-                int n = applier.applyOne(bucket, epoch, before, batch);
+                BatchApplier.Counts n = applier.applyOne(bucket, epoch, before, batch);
                 loop.answered();
                 return n;
             } catch (RuntimeException e) {

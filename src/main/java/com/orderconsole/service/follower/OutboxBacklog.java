@@ -76,11 +76,29 @@ final class OutboxBacklog {
     }
 
 
+    /**
+     * Whether Redis's data set is one MySQL left behind (issue 33.5): the bucket's cursor belongs to another data set,
+     * and MySQL's history holds entries recorded under this one in this bucket. A Redis that lost everything gets a new
+     * marker no history row carries; an old copy restored again brings back a marker that rows carry. One read of the
+     * event-key index, only while the two differ (the first batch under a new marker moves the cursor to it).
+     */
+    static boolean olderDataSet(com.orderconsole.store.Tables t, int bucket, CursorStore.Cursor cursor, String epoch) {
+        return cursor.epoch() != null && !cursor.epoch().equals(epoch)
+                && t.history().anyKeyStartingWith(OutboxStore.eventKey(bucket, epoch, ""));
+    }
+
     /** @see Follower#fenceHolds */
     boolean fenceHolds(int bucket, String epoch) {
         String seen = null;
         for (int attempt = 0; attempt < 3; attempt++) {
             CursorStore.Cursor c = db.read(t -> t.cursors().read(bucket));
+            if (db.read(t -> olderDataSet(t, bucket, c, epoch))) {
+                String why = "Redis holds data set " + epoch + ", which MySQL recorded before the current one (" + c.epoch()
+                        + "): Redis was restored from an older copy; maintenance restores it from MySQL (found by the cancel sweeper)";
+                rules.forgetEpoch(epoch, why);
+                log.warn("{}", why);
+                return false;
+            }
             String after = c.epoch() == null ? c.lastId() : c.after(epoch);
             if (c.epoch() == null || !after.equals(c.lastId()) || "0-0".equals(after) || outbox.holds(bucket, after)) {
                 return true;

@@ -1,8 +1,10 @@
 package com.orderconsole.service.follower;
 
 import com.orderconsole.domain.HistoryEntry;
+import com.orderconsole.domain.Operator;
 import com.orderconsole.domain.OrderStatus;
 import com.orderconsole.domain.ResultCode;
+import com.orderconsole.domain.TransitionRules;
 import com.orderconsole.redis.OutboxEntry;
 import com.orderconsole.store.Tables;
 
@@ -17,11 +19,33 @@ import java.util.function.Supplier;
  * {@link #outOfSequence} only when the chain or the guarded UPDATE says MySQL must be read.
  */
 final class SequenceCheck {
-    private final Supplier<java.util.Set<OrderStatus>> terminal;
+    /**
+     * Payment deadline of a WAIT_PAY row that has none recorded (orders created before deadlines were stored), as
+     * OrderCreator rebuilds its queue entry.
+     */
+    static final long DEFAULT_PAYMENT_TIMEOUT_MS = 30 * 60_000L;
+    /**
+     * How far an entry's time (its stream id's, Redis's clock) may run ahead of Redis's clock read by the follower: none
+     * in practice, the entry was written before it was read. A forger may XADD an explicit id in the future to date a
+     * cancel after its deadline; 5 s leaves room for nothing but a clock read on another connection.
+     */
+    static final long FUTURE_SLACK_MS = 5_000;
 
-    /** @param terminal the terminal statuses of the rules in force (a move out of one needs an override record) */
-    SequenceCheck(Supplier<java.util.Set<OrderStatus>> terminal) {
-        this.terminal = terminal;
+    private final Supplier<TransitionRules> rules;
+    private final java.util.function.LongSupplier redisNowMs;
+
+    /**
+     * @param rules the rules in force: an applied move must be one of their edges, or an override an admin recorded
+     * @param redisNowMs Redis's clock (TIME), read only for batches holding a sweeper's cancel
+     */
+    SequenceCheck(Supplier<TransitionRules> rules, java.util.function.LongSupplier redisNowMs) {
+        this.rules = rules;
+        this.redisNowMs = redisNowMs;
+    }
+
+    /** @return true for an applied entry the follower must check against MySQL's deadline: the cancel sweeper's */
+    static boolean sweeperCancel(HistoryEntry e) {
+        return e.code() == ResultCode.APPLIED && Operator.CANCEL_SWEEPER.equals(e.actor());
     }
 
     /**
@@ -34,8 +58,10 @@ final class SequenceCheck {
      * <ul>
      * <li>applied with a version other than the order's version + 1 (a jump);</li>
      * <li>its from-status is not the order's status at that version;</li>
-     * <li>applied out of a terminal status of the rules in force without an override record in the audit log
-     *     (TransitionService writes it before it runs an admin's override);</li>
+     * <li>applied, but no edge of the rules in force (a move out of a terminal status among them), without an override
+     *     record in the audit log written by the actor's own account (TransitionService writes it before it runs an
+     *     admin's override; since V40 only an account holding admin can: issue 33);</li>
+     * <li>the cancel sweeper's cancel dated before the payment deadline MySQL holds, or after Redis's clock (issue 33);</li>
      * <li>refused with a version above the order's (the script writes the version it read).</li>
      * </ul>
      * Entries at or below MySQL's version are replays or history conflicts, decided as before; orders MySQL lacks are
@@ -56,11 +82,14 @@ final class SequenceCheck {
             return Map.of();
         }
         Map<String, long[]> at = new java.util.HashMap<>(ids.size() * 2);
+        Map<String, Long> deadline = new java.util.HashMap<>();
         for (com.orderconsole.store.OrderRow r : t.orders().heads(new ArrayList<>(ids))) {
             at.put(r.orderId, new long[]{r.status, r.version});
+            deadline.put(r.orderId, r.expireAtMs != null ? r.expireAtMs : r.createdAtMs + DEFAULT_PAYMENT_TIMEOUT_MS);
         }
-        java.util.Set<OrderStatus> terminals = terminal.get();
+        TransitionRules inForce = rules.get();
         java.util.Set<String> overrides = null;
+        long now = -1;
         Map<OutboxEntry, String> out = new java.util.LinkedHashMap<>();
         for (OutboxEntry oe : batch) {
             if (!oe.readable() || recordedBefore.contains(oe.streamId()) || only != null && !only.contains(oe.entry().orderId())) {
@@ -80,17 +109,31 @@ final class SequenceCheck {
                 } else if (from != s[0]) {
                     why = "it moves order " + e.orderId() + " from " + name(from) + ", but MySQL has it " + name((int) s[0])
                             + " at version " + s[1];
-                } else if (terminals.contains(e.from())) {
+                } else if (e.from() == null || !inForce.allows(e.from(), e.to())) {
                     if (overrides == null) {
                         overrides = t.audit().overrides(new ArrayList<>(ids));
                     }
                     if (!overrides.contains(e.orderId() + "/" + e.version() + "/" + e.actor())) {
-                        why = "it moves order " + e.orderId() + " out of terminal status " + e.from() + " without an override "
-                                + "recorded in the audit log for version " + e.version() + " by " + e.actor() + " from " + e.actor()
-                                + "'s own account";
+                        why = "it moves order " + e.orderId() + " from " + e.from() + " to " + e.to() + ", which the rules in force "
+                                + "(version " + inForce.version() + ") do not allow"
+                                + (inForce.isTerminal(e.from()) ? " (" + e.from() + " is terminal)" : "")
+                                + ", and no override is recorded in the audit log for version " + e.version() + " by " + e.actor()
+                                + " from an admin's own account";
+                    }
+                } else if (sweeperCancel(e)) {
+                    long due = deadline.get(e.orderId());
+                    if (now < 0) {
+                        now = redisNowMs.getAsLong();
+                    }
+                    if (e.atMs() < due) {
+                        why = "the cancel sweeper cancelled order " + e.orderId() + " at " + java.time.Instant.ofEpochMilli(e.atMs())
+                                + ", before the payment deadline MySQL holds for it (" + java.time.Instant.ofEpochMilli(due) + ")";
+                    } else if (e.atMs() > now + FUTURE_SLACK_MS) {
+                        why = "the cancel sweeper's cancel of order " + e.orderId() + " is dated " + java.time.Instant.ofEpochMilli(e.atMs())
+                                + ", later than Redis's clock now (" + java.time.Instant.ofEpochMilli(now) + "): no script wrote it";
                     }
                 }
-            } else if (e.version() > s[1]) {
+                        } else if (e.version() > s[1]) {
                 why = "a refused move at version " + e.version() + " of order " + e.orderId() + ", which MySQL has at version " + s[1];
             } else if (from != s[0]) {
                 why = "a refused move from " + name(from) + " of order " + e.orderId() + ", which MySQL has " + name((int) s[0])
@@ -111,13 +154,16 @@ final class SequenceCheck {
      * against MySQL: an applied entry moves from the status and version the order's previous entry left, a refused one
      * stands at them. Checks no first entry against MySQL (the guarded UPDATE does) and no override record.
      *
-     * @param unvouched filled with the orders that have refused entries only (no UPDATE vouches for their state)
-     * @return false when an entry breaks its order's chain or moves out of a terminal status (MySQL must be read)
+     * @param unvouched filled with the orders that have refused entries only (no UPDATE vouches for their state) and those
+     *     the cancel sweeper cancels (MySQL's deadline must be read)
+     * @return false when an entry breaks its order's chain or makes a move that is no edge of the rules in force (MySQL
+     *     must be read for an override record)
      */
     boolean chainHolds(List<OutboxEntry> batch, java.util.Set<String> recordedBefore, java.util.Set<String> unvouched) {
-        java.util.Set<OrderStatus> terminals = terminal.get();
+        TransitionRules inForce = rules.get();
         Map<String, long[]> state = new java.util.HashMap<>();
         java.util.Set<String> moved = new java.util.HashSet<>();
+        java.util.Set<String> sweeperCancels = new java.util.HashSet<>();
         for (OutboxEntry oe : batch) {
             if (!oe.readable() || recordedBefore.contains(oe.streamId())) {
                 continue;
@@ -125,8 +171,11 @@ final class SequenceCheck {
             HistoryEntry e = oe.entry();
             int from = e.from() == null ? 0 : e.from().code();
             boolean applied = e.code() == ResultCode.APPLIED;
-            if (applied && terminals.contains(e.from())) {
-                return false;
+            if (applied && (e.from() == null || !inForce.allows(e.from(), e.to()))) {
+                return false; // no edge: only an admin's override record lets it through, read from MySQL
+            }
+            if (applied && Operator.CANCEL_SWEEPER.equals(e.actor())) {
+                sweeperCancels.add(e.orderId()); // judged against the deadline MySQL holds
             }
             long[] s = state.get(e.orderId());
             if (s != null && (from != s[0] || e.version() != (applied ? s[1] + 1 : s[1]))) {
@@ -147,6 +196,7 @@ final class SequenceCheck {
                 unvouched.add(id);
             }
         }
+        unvouched.addAll(sweeperCancels);
         return true;
     }
 

@@ -294,10 +294,19 @@ public final class OrderService {
         pq.afterId = OrderId.require(cursor.substring(bar + 1));
     }
 
-    /** Records a new payment deadline (epoch ms) in MySQL, so a rebuild after a Redis loss keeps it. */
-    public void recordExpiry(String orderId, long expireAtMs) {
+    /**
+     * Records a new payment deadline (epoch ms) in MySQL, so a rebuild after a Redis loss keeps it, with its audit row
+     * (action QUEUE_EXTEND) in the same transaction: the deadline is what the follower checks a sweeper's cancel against,
+     * so it never changes without its record (issue 33).
+     *
+     * @param source where: console, cli
+     * @param reason why (may be empty)
+     * @param detail the deadline before and after, in words
+     */
+    public void recordExpiry(Operator operator, String orderId, long expireAtMs, String source, String reason, String detail) {
         db.inTransaction(t -> {
-            t.orders().setExpiry(orderId, expireAtMs);
+            t.orders().setExpiry(orderId, expireAtMs, new com.orderconsole.store.AuditRow(System.currentTimeMillis(), operator.name(),
+                    source, com.orderconsole.service.AuditTrail.QUEUE_EXTEND, orderId, reason, detail));
             return null;
         });
     }

@@ -222,8 +222,7 @@ public final class QueueService {
         if (r == 0) {
             throw new IllegalStateException("order " + orderId + " is not waiting for payment; its queue entry was removed");
         }
-        orders.recordExpiry(orderId, expiry);
-        audit.record(operator, source, AuditTrail.QUEUE_EXTEND, orderId, reason, "payment deadline "
+        orders.recordExpiry(operator, orderId, expiry, source, reason, "payment deadline "
                 + (current == null ? "none" : current) + " -> " + expiry + " (epoch ms)");
         log.info("{} extended the payment deadline of order {} to {}", operator.name(), orderId, expiry);
         return expiry;

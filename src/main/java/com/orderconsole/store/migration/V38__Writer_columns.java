@@ -31,11 +31,16 @@ public class V38__Writer_columns extends BaseJavaMigration {
             return; // no grant tables: no accounts to tell apart
         }
         try (Statement st = context.getConnection().createStatement()) {
-            for (String table : new String[]{"order_history", "audit_log"}) {
-                st.execute("DROP TRIGGER IF EXISTS " + table + "_writer");
-                st.execute("CREATE TRIGGER " + table + "_writer BEFORE INSERT ON " + table
-                        + " FOR EACH ROW SET NEW.written_by = SESSION_USER()");
-            }
+            createTriggers(st);
+        }
+    }
+
+    /** The writer-stamp triggers, made anew (also by {@link RemakeRoutines}, under the account that runs migrate). */
+    static void createTriggers(Statement st) throws java.sql.SQLException {
+        for (String table : new String[]{"order_history", "audit_log"}) {
+            st.execute("DROP TRIGGER IF EXISTS " + table + "_writer");
+            st.execute("CREATE TRIGGER " + table + "_writer BEFORE INSERT ON " + table
+                    + " FOR EACH ROW SET NEW.written_by = SESSION_USER()");
         }
     }
 

@@ -24,10 +24,10 @@ import java.sql.Statement;
  */
 public class V39__Stamped_writes extends BaseJavaMigration {
     /** The login of the calling session ("user" of "user@client host"; a user name may itself hold '@'). */
-    private static final String LOGIN = "SUBSTRING(SESSION_USER(), 1, CHAR_LENGTH(SESSION_USER()) "
+    static final String LOGIN = "SUBSTRING(SESSION_USER(), 1, CHAR_LENGTH(SESSION_USER()) "
             + "- CHAR_LENGTH(SUBSTRING_INDEX(SESSION_USER(), '@', -1)) - 1)";
-    private static final String NOW_MS = "CAST(ROUND(UNIX_TIMESTAMP(CURRENT_TIMESTAMP(3)) * 1000) AS SIGNED)";
-    private static final String DEFINER = " MODIFIES SQL DATA SQL SECURITY DEFINER ";
+    static final String NOW_MS = "CAST(ROUND(UNIX_TIMESTAMP(CURRENT_TIMESTAMP(3)) * 1000) AS SIGNED)";
+    static final String DEFINER = " MODIFIES SQL DATA SQL SECURITY DEFINER ";
 
     @Override
     public void migrate(Context context) throws Exception {
@@ -47,11 +47,7 @@ public class V39__Stamped_writes extends BaseJavaMigration {
             for (String p : ConsoleRoles.PROCEDURES.keySet()) {
                 st.execute("DROP PROCEDURE IF EXISTS " + p);
             }
-            st.execute("CREATE PROCEDURE order_console_sign_in()" + DEFINER
-                    + "INSERT IGNORE INTO console_account (login, follower, first_at_ms) VALUES (" + LOGIN + ", 0, " + NOW_MS + ")");
-            st.execute("CREATE PROCEDURE order_console_follower_sign_in()" + DEFINER
-                    + "INSERT INTO console_account (login, follower, first_at_ms) VALUES (" + LOGIN + ", 1, " + NOW_MS + ") "
-                    + "ON DUPLICATE KEY UPDATE follower = 1");
+            createSignIns(st);
             st.execute("CREATE PROCEDURE order_console_record_action(IN p_source VARCHAR(32), IN p_action VARCHAR(40), "
                     + "IN p_order_id VARCHAR(64), IN p_reason VARCHAR(500), IN p_detail VARCHAR(1000))" + DEFINER
                     + "INSERT INTO audit_log (at_ms, actor, source, action, order_id, reason, detail) VALUES (" + NOW_MS + ", "
@@ -83,6 +79,17 @@ public class V39__Stamped_writes extends BaseJavaMigration {
                     + "WHERE o.order_id = p_order_id AND o.version < p_version");
             ConsoleRoles.grantProcedures(context.getConnection());
         }
+    }
+
+    /** The two sign-in procedures, made anew (also by {@link RemakeRoutines}, under the account that runs migrate). */
+    static void createSignIns(Statement st) throws java.sql.SQLException {
+        st.execute("DROP PROCEDURE IF EXISTS order_console_sign_in");
+        st.execute("DROP PROCEDURE IF EXISTS order_console_follower_sign_in");
+        st.execute("CREATE PROCEDURE order_console_sign_in()" + DEFINER
+                + "INSERT IGNORE INTO console_account (login, follower, first_at_ms) VALUES (" + LOGIN + ", 0, " + NOW_MS + ")");
+        st.execute("CREATE PROCEDURE order_console_follower_sign_in()" + DEFINER
+                + "INSERT INTO console_account (login, follower, first_at_ms) VALUES (" + LOGIN + ", 1, " + NOW_MS + ") "
+                + "ON DUPLICATE KEY UPDATE follower = 1");
     }
 
     @Override

@@ -74,7 +74,7 @@ class ForgedOutboxTest {
         assertThat(s.deadLetters().open(10)).singleElement().satisfies(d -> {
             assertThat(d.kind()).isEqualTo("OUT_OF_SEQUENCE");
             assertThat(d.orderId()).isEqualTo("f-1");
-            assertThat(d.reason()).contains("out of terminal status FINISHED").contains("without an override");
+            assertThat(d.reason()).contains("from FINISHED to PAID").contains("FINISHED is terminal").contains("no override is recorded");
         });
         assertThat(s.follower().status().pending()).isZero();
     }

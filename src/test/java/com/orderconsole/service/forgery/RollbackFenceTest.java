@@ -18,6 +18,7 @@ import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
@@ -100,6 +101,61 @@ class RollbackFenceTest {
             TransitionResult after = s.transitions().transition(support, TransitionRequest.of("snap-2", OrderStatus.WAIT_SHIP, "t", "ship"));
             assertThat(after.applied()).as("moves work again once restored, from MySQL's state").isTrue();
             assertThat(after.from()).isEqualTo(OrderStatus.PAID);
+        }
+    }
+
+    /**
+     * Issue 33.5: the same old copy (a real snapshot: every key dumped, then restored over a flushed Redis) restored a
+     * second time. The first restore moved the data set to a new marker; the copy brings back the old one, whose stream
+     * was read from its start as a new data set, unfenced: the sweeper cancelled paid orders. Caught both times now, by
+     * the follower and by the sweeper's own look, and nothing is cancelled.
+     */
+    @Test
+    void theSameOldCopyRestoredTwiceIsCaughtBothTimes() {
+        try (Engine e = TestServers.freshEngine()) {
+            Services s = e.services();
+            s.orders().create(support, "twice-1", null, Duration.ofMinutes(30));
+            s.follower().drainOnce();
+            Map<String, byte[]> copy = new java.util.HashMap<>();
+            try (var client = io.lettuce.core.RedisClient.create(TestServers.redis().uri());
+                 var conn = client.connect(io.lettuce.core.codec.ByteArrayCodec.INSTANCE)) {
+                List<String> keys;
+                try (RawRedis raw = new RawRedis()) {
+                    keys = raw.cmd().keys("*");
+                }
+                for (String k : keys) {
+                    copy.put(k, conn.sync().dump(k.getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+                }
+            }
+            assertThat(s.transitions().transition(support, TransitionRequest.of("twice-1", OrderStatus.PAID, "t", "paid in time")).applied())
+                    .isTrue();
+            s.follower().drainOnce();
+            for (int time = 1; time <= 2; time++) {
+                restore(copy);
+                try (RawRedis raw = new RawRedis()) {
+                    assertThat(raw.cmd().hget(RedisKeys.order("twice-1"), "status")).as("restore %d: the copy's state", time).isEqualTo("1");
+                    raw.cmd().zadd(RedisKeys.cancelQueue(RedisKeys.bucket("twice-1")), 1, "twice-1"); // and due, too
+                }
+                assertThat(s.sweeper().sweepNow(ops)).as("restore %d: nothing cancelled on the stale copy", time).isZero();
+                try (RawRedis raw = new RawRedis()) {
+                    assertThat(raw.cmd().get(RedisKeys.FENCED)).as("restore %d: fenced", time).contains("Redis");
+                }
+                s.maintenance().runOnce();
+                s.follower().drainOnce();
+                assertThat(s.orders().lookup("twice-1").summary().redisStatus()).as("restore %d: Redis follows MySQL", time)
+                        .isEqualTo(OrderStatus.PAID);
+            }
+            assertThat(RawSql.count("SELECT COUNT(*) FROM order_history WHERE order_id = 'twice-1' AND to_status = 6")).isZero();
+            assertThat(RawSql.count("SELECT status FROM orders WHERE order_id = 'twice-1'")).isEqualTo(OrderStatus.PAID.code());
+        }
+    }
+
+    /** Flushes Redis and puts back every key of a copy, as a restore of that snapshot would. */
+    private static void restore(Map<String, byte[]> copy) {
+        try (var client = io.lettuce.core.RedisClient.create(TestServers.redis().uri());
+             var conn = client.connect(io.lettuce.core.codec.ByteArrayCodec.INSTANCE)) {
+            conn.sync().flushall();
+            copy.forEach((k, v) -> conn.sync().restore(k.getBytes(java.nio.charset.StandardCharsets.UTF_8), 0, v));
         }
     }
 

@@ -41,10 +41,12 @@ class CancelSweeperTest {
     }
 
     /** Moves an order's deadline into the past, as if its payment time had run out. */
+    /** Makes an order due, in Redis and in MySQL alike (the follower checks a cancel against MySQL's deadline). */
     private void expire(String id) {
         try (RawRedis raw = new RawRedis()) {
             raw.cmd().zadd(RedisKeys.cancelQueue(RedisKeys.bucket(id)), 1000, id);
         }
+        com.orderconsole.RawSql.update("UPDATE orders SET expire_at_ms = 1000 WHERE order_id = '" + id + "'");
     }
 
     @Test

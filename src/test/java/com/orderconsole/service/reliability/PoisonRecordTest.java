@@ -136,7 +136,7 @@ class PoisonRecordTest {
                     "a", "x", "s", "t", "r", "", "ts", "1"));
         }
         s.transitions().transition(support, TransitionRequest.of("o-1", OrderStatus.PAID, "t", "after the bad one"));
-        assertThat(s.follower().drainOnce()).isEqualTo(2);
+        assertThat(s.follower().drainOnce()).as("the payment applied; the unreadable entry is not").isEqualTo(1);
         assertThat(RawSql.count("SELECT status FROM orders WHERE order_id = 'o-1'")).isEqualTo(2);
         assertThat(s.follower().status().pending()).isZero();
         assertThat(s.deadLetters().open(10)).singleElement().satisfies(d -> {
@@ -160,14 +160,17 @@ class PoisonRecordTest {
         assertThat(d.body()).contains("k=" + k);
     }
 
-    /** Issue 15.3: the one-field entry form too; a planted one the counters cannot read is not counted either. */
+    /**
+     * Issue 15.3: the one-field entry form too; a planted one is counted nowhere, even when its outcome line reads as one
+     * (issue 33: an entry set aside moved nothing MySQL records).
+     */
     @ParameterizedTest
     @ValueSource(strings = {"e-1,1,2,2,1\nx\nt", "e-1,1,2,2\nx\nt\n", "e-1,1,2,two,1\nx\nt\n", "e-1,1,2,2,1\n\nt\n"})
     void aOneFieldOutboxEntryTheFollowerCannotReadIsSetAsideAndTheBucketGoesOn(String e) {
         DeadLetter d = setAsideBeforeAPayment("e-1", Map.of("e", e));
         assertThat(d.orderId()).isEqualTo("e-1");
         long applied = engine.services().monitor().appliedByEdge().values().stream().mapToLong(Long::longValue).sum();
-        assertThat(applied).as("the planted entry counted only if its outcome line reads as one").isEqualTo(e.startsWith("e-1,1,2,2,1\n") ? 2 : 1);
+        assertThat(applied).as("the payment only").isEqualTo(1);
     }
 
     /**
@@ -183,7 +186,7 @@ class PoisonRecordTest {
             raw.cmd().xadd(RedisKeys.outbox(RedisKeys.bucket(id)), planted);
         }
         s.transitions().transition(support, TransitionRequest.of(id, OrderStatus.PAID, "t", "after the bad one"));
-        assertThat(s.follower().drainOnce()).isEqualTo(2);
+        assertThat(s.follower().drainOnce()).as("the payment applied; the unreadable entry is not").isEqualTo(1);
         assertThat(RawSql.count("SELECT status FROM orders WHERE order_id = '" + id + "'")).isEqualTo(2);
         assertThat(s.follower().status().pending()).isZero();
         List<DeadLetter> open = s.deadLetters().open(10);
@@ -261,7 +264,7 @@ class PoisonRecordTest {
             raw.cmd().xadd(RedisKeys.outbox(bucket), Map.of("k", id + ",1,2,2,1,5", "a", actor, "s", source, "r", reason));
         }
         s.transitions().transition(support, TransitionRequest.of("k-1", OrderStatus.PAID, "t", "after the bad one"));
-        assertThat(s.follower().drainOnce()).isEqualTo(2);
+        assertThat(s.follower().drainOnce()).as("the payment applied; the entry MySQL cannot hold is not").isEqualTo(1);
         assertThat(RawSql.count("SELECT status FROM orders WHERE order_id = 'k-1'")).isEqualTo(2);
         assertThat(RawSql.count("SELECT COUNT(*) FROM order_history WHERE reason = 'after the bad one'")).isEqualTo(1);
         assertThat(s.follower().status().pending()).isZero();
