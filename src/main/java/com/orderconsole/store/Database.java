@@ -184,10 +184,7 @@ public final class Database implements AutoCloseable {
             List<String> missing;
             Flyway flyway = flyway(ds);
             try (Connection c = ds.getConnection()) {
-                // SUPER (with binary logging) only when a pending migration creates a trigger: a schema past V38 does not need it.
-                List<String> pending = java.util.Arrays.stream(flyway.info().pending())
-                        .filter(m -> m.getVersion() != null).map(m -> m.getVersion().getVersion()).toList();
-                missing = MigrationPrivileges.missing(c, pending);
+                missing = MigrationPrivileges.missing(c);
             } catch (SQLException e) {
                 throw new DatabaseUnavailableException("cannot migrate the orders database at " + DatabaseFailures.describe(jdbcUrl) + ": "
                         + DatabaseFailures.rootMessage(e), e);

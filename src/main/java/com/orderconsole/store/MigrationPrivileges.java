@@ -31,37 +31,30 @@ final class MigrationPrivileges {
     }
 
     /**
+     * Versions of the migrations that create triggers. A test reads every migration and fails for one that creates a
+     * trigger and is not listed here.
+     */
+    static final Set<String> TRIGGER_MIGRATIONS = Set.of("38", "40");
+
+    /**
+     * Every {@code migrate} makes the triggers of {@link #TRIGGER_MIGRATIONS} anew under the migrating account
+     * ({@code RemakeRoutines}, issue 33.7: losing the account that made them is recoverable), so every run creates
+     * triggers, pending migrations or not.
+     *
+     * @param binaryLogging the server's {@code @@log_bin}
+     * @param trustCreators its {@code @@log_bin_trust_function_creators}
+     * @return true when the run needs SUPER: it creates triggers on a server that logs binary and does not trust creators
+     */
+    static boolean superNeeded(boolean binaryLogging, boolean trustCreators) {
+        return binaryLogging && !trustCreators;
+    }
+
+    /**
      * @param c a connection of the migrating account, on the schema to migrate
      * @return what is missing, one line each ("CREATE ROUTINE on `orders`: the migrations create stored procedures");
      *     empty when nothing is, or when the server checks no privileges (runs without grant tables)
      */
     static List<String> missing(Connection c) throws SQLException {
-        return missing(c, TRIGGER_MIGRATIONS);
-    }
-
-    /**
-     * Versions of the migrations that create triggers: with binary logging on, only these need SUPER (or
-     * log_bin_trust_function_creators). A test reads every migration and fails for one that creates a trigger and is
-     * not listed here.
-     */
-    static final Set<String> TRIGGER_MIGRATIONS = Set.of("38");
-
-    /**
-     * @param binaryLogging the server's {@code @@log_bin}
-     * @param trustCreators its {@code @@log_bin_trust_function_creators}
-     * @param pending versions of the migrations this run will apply, e.g. ["39", "40"]
-     * @return true when the run needs SUPER: it creates a trigger on a server that logs binary and does not trust creators
-     */
-    static boolean superNeeded(boolean binaryLogging, boolean trustCreators, java.util.Collection<String> pending) {
-        return binaryLogging && !trustCreators && pending.stream().anyMatch(TRIGGER_MIGRATIONS::contains);
-    }
-
-    /**
-     * @param c a connection of the migrating account, on the schema to migrate
-     * @param pending versions of the migrations the run will apply (SUPER is asked only when one creates a trigger)
-     * @return what is missing, as {@link #missing(Connection)}
-     */
-    static List<String> missing(Connection c, java.util.Collection<String> pending) throws SQLException {
         String version = SqlDialect.version(c);
         SqlDialect dialect = SqlDialect.of(version);
         List<String> missing = new ArrayList<>();
@@ -74,7 +67,7 @@ final class MigrationPrivileges {
             try (ResultSet rs = st.executeQuery("SELECT DATABASE(), @@log_bin, @@log_bin_trust_function_creators")) {
                 rs.next();
                 schema = rs.getString(1);
-                creatorsNeedSuper = superNeeded(rs.getBoolean(2), rs.getBoolean(3), pending);
+                creatorsNeedSuper = superNeeded(rs.getBoolean(2), rs.getBoolean(3));
             }
             if (schema == null) {
                 missing.add("a schema in the JDBC URL (jdbc:mysql://host:port/orders)");

@@ -96,17 +96,17 @@ class ApiDuringMySqlOutageTest {
                     JsonNode p = ApiHarness.json(h.get(token, "/v1/events?limit=100&after=" + cursor));
                     // The payment once. A creation answered 503 while MySQL hung may still have been written when the hung
                     // statement ran after the stall (503 means "not known, safe to repeat"): its creation row may follow.
-                    List<JsonNode> paid = new ArrayList<>();
+                    List<JsonNode> moves = new ArrayList<>();
                     p.path("events").forEach(e -> {
                         if (e.path("orderId").asText().equals("m-0")) {
-                            paid.add(e);
+                            moves.add(e);
                         } else {
                             assertThat(e.path("orderId").asText()).isEqualTo("m-new");
                             assertThat(e.path("to").asText()).isEqualTo("WAIT_PAY");
                         }
                     });
-                    assertThat(paid).hasSize(1);
-                    assertThat(paid.get(0).path("reason").asText()).isEqualTo("callback 7");
+                    assertThat(moves).hasSize(1);
+                    assertThat(moves.get(0).path("reason").asText()).isEqualTo("callback 7");
                 });
                 // Creation is idempotent: the same request again, MySQL back, answers the order (stored now or before).
                 HttpResponse<String> again = h.post(token, "/v1/orders", "{\"id\": \"m-new\"}");

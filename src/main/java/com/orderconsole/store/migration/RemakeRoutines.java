@@ -43,6 +43,9 @@ public class RemakeRoutines implements Callback {
                 V38__Writer_columns.createTriggers(st);
                 V39__Stamped_writes.createSignIns(st);
                 V40__Role_checked_procedures.createRoutines(st);
+                if (applied(c, "45")) {
+                    V45__Api_clients.createRoutines(st);
+                }
             }
             ConsoleRoles.grantProcedures(c);
             log.info("the console's stored procedures and triggers were made anew under the migrating account");
@@ -57,8 +60,12 @@ public class RemakeRoutines implements Callback {
     }
 
     private static boolean atV40(Connection c) throws SQLException {
+        return applied(c, "40");
+    }
+
+    private static boolean applied(Connection c, String version) throws SQLException {
         try (Statement st = c.createStatement();
-             ResultSet rs = st.executeQuery("SELECT COUNT(*) FROM flyway_schema_history WHERE version = '40' AND success = 1")) {
+             ResultSet rs = st.executeQuery("SELECT COUNT(*) FROM flyway_schema_history WHERE version = '" + version + "' AND success = 1")) {
             return rs.next() && rs.getInt(1) > 0;
         }
     }

@@ -45,42 +45,50 @@ public class V45__Api_clients extends BaseJavaMigration {
             return; // no grant tables: one owner writes directly
         }
         try (Statement st = context.getConnection().createStatement()) {
-            for (String p : new String[]{"order_console_api_client_add", "order_console_api_client_revoke", "order_console_api_create_order"}) {
-                st.execute("DROP PROCEDURE IF EXISTS " + p);
-            }
-            st.execute("CREATE PROCEDURE order_console_api_client_add(IN p_name " + NAME + ", IN p_role VARCHAR(16), "
-                    + "IN p_token_sha256 CHAR(64))" + DEFINER
-                    + "BEGIN "
-                    + "IF p_role NOT IN ('support', 'ops') THEN SIGNAL SQLSTATE '45000' SET MESSAGE_TEXT = 'an API client is support or ops'; END IF; "
-                    + "INSERT INTO api_client (name, role, token_sha256, added_at_ms, added_by) VALUES (p_name, p_role, p_token_sha256, "
-                    + NOW_MS + ", " + LOGIN + "); "
-                    + "INSERT INTO audit_log (at_ms, actor, source, action, order_id, reason, detail) VALUES (" + NOW_MS + ", "
-                    + LOGIN + ", 'cli', 'API_CLIENT_ADD', NULL, '', CONCAT('api client ', p_name, ' added as ', p_role)); "
-                    + "END");
-            st.execute("CREATE PROCEDURE order_console_api_client_revoke(IN p_name " + NAME + ")" + DEFINER
-                    + "BEGIN "
-                    + "UPDATE api_client SET revoked_at_ms = " + NOW_MS + " WHERE name = p_name AND revoked_at_ms IS NULL; "
-                    + "IF ROW_COUNT() = 1 THEN "
-                    + "INSERT INTO audit_log (at_ms, actor, source, action, order_id, reason, detail) VALUES (" + NOW_MS + ", "
-                    + LOGIN + ", 'cli', 'API_CLIENT_REVOKE', NULL, '', CONCAT('api client ', p_name, ' revoked')); "
-                    + "END IF; "
-                    + "END");
-            // One WAIT_PAY order at version 1 and its one creation row, in the name of a registered, unrevoked client.
-            st.execute("CREATE PROCEDURE order_console_api_create_order(IN p_client " + NAME + ", IN p_order_id " + ID + ", "
-                    + "IN p_customer_id " + ID + ", IN p_created_at_ms BIGINT, IN p_expire_at_ms BIGINT, IN p_event_key VARCHAR(80))"
-                    + DEFINER
-                    + "BEGIN "
-                    + "IF NOT EXISTS (SELECT 1 FROM api_client WHERE name = p_client AND revoked_at_ms IS NULL) THEN "
-                    + "SIGNAL SQLSTATE '45000' SET MESSAGE_TEXT = 'no such API client, or it was revoked'; END IF; "
-                    + "IF NOT EXISTS (SELECT 1 FROM orders WHERE order_id = p_order_id) THEN "
-                    + "INSERT INTO order_history (order_id, from_status, to_status, version, result_code, actor, source, reason, at_ms, "
-                    + "event_key) VALUES (p_order_id, NULL, 1, 1, 1, CONCAT('api:', p_client), 'api', '', p_created_at_ms, p_event_key); "
-                    + "INSERT INTO orders (order_id, customer_id, status, version, created_at_ms, status_since_ms, expire_at_ms, "
-                    + "redis_ready) VALUES (p_order_id, p_customer_id, 1, 1, p_created_at_ms, p_created_at_ms, p_expire_at_ms, 0); "
-                    + "END IF; "
-                    + "END");
+            createRoutines(st);
             ConsoleRoles.grantProcedures(context.getConnection());
         }
+    }
+
+    /**
+     * Makes the API's procedures (anew: each is dropped first) under the account running it, their definer; also run by
+     * {@link RemakeRoutines} after every {@code migrate}, so losing the account that made them is recoverable.
+     */
+    static void createRoutines(Statement st) throws java.sql.SQLException {
+        for (String p : new String[]{"order_console_api_client_add", "order_console_api_client_revoke", "order_console_api_create_order"}) {
+            st.execute("DROP PROCEDURE IF EXISTS " + p);
+        }
+        st.execute("CREATE PROCEDURE order_console_api_client_add(IN p_name " + NAME + ", IN p_role VARCHAR(16), "
+                + "IN p_token_sha256 CHAR(64))" + DEFINER
+                + "BEGIN "
+                + "IF p_role NOT IN ('support', 'ops') THEN SIGNAL SQLSTATE '45000' SET MESSAGE_TEXT = 'an API client is support or ops'; END IF; "
+                + "INSERT INTO api_client (name, role, token_sha256, added_at_ms, added_by) VALUES (p_name, p_role, p_token_sha256, "
+                + NOW_MS + ", " + LOGIN + "); "
+                + "INSERT INTO audit_log (at_ms, actor, source, action, order_id, reason, detail) VALUES (" + NOW_MS + ", "
+                + LOGIN + ", 'cli', 'API_CLIENT_ADD', NULL, '', CONCAT('api client ', p_name, ' added as ', p_role)); "
+                + "END");
+        st.execute("CREATE PROCEDURE order_console_api_client_revoke(IN p_name " + NAME + ")" + DEFINER
+                + "BEGIN "
+                + "UPDATE api_client SET revoked_at_ms = " + NOW_MS + " WHERE name = p_name AND revoked_at_ms IS NULL; "
+                + "IF ROW_COUNT() = 1 THEN "
+                + "INSERT INTO audit_log (at_ms, actor, source, action, order_id, reason, detail) VALUES (" + NOW_MS + ", "
+                + LOGIN + ", 'cli', 'API_CLIENT_REVOKE', NULL, '', CONCAT('api client ', p_name, ' revoked')); "
+                + "END IF; "
+                + "END");
+        // One WAIT_PAY order at version 1 and its one creation row, in the name of a registered, unrevoked client.
+        st.execute("CREATE PROCEDURE order_console_api_create_order(IN p_client " + NAME + ", IN p_order_id " + ID + ", "
+                + "IN p_customer_id " + ID + ", IN p_created_at_ms BIGINT, IN p_expire_at_ms BIGINT, IN p_event_key VARCHAR(80))"
+                + DEFINER
+                + "BEGIN "
+                + "IF NOT EXISTS (SELECT 1 FROM api_client WHERE name = p_client AND revoked_at_ms IS NULL) THEN "
+                + "SIGNAL SQLSTATE '45000' SET MESSAGE_TEXT = 'no such API client, or it was revoked'; END IF; "
+                + "IF NOT EXISTS (SELECT 1 FROM orders WHERE order_id = p_order_id) THEN "
+                + "INSERT INTO order_history (order_id, from_status, to_status, version, result_code, actor, source, reason, at_ms, "
+                + "event_key) VALUES (p_order_id, NULL, 1, 1, 1, CONCAT('api:', p_client), 'api', '', p_created_at_ms, p_event_key); "
+                + "INSERT INTO orders (order_id, customer_id, status, version, created_at_ms, status_since_ms, expire_at_ms, "
+                + "redis_ready) VALUES (p_order_id, p_customer_id, 1, 1, p_created_at_ms, p_created_at_ms, p_expire_at_ms, 0); "
+                + "END IF; "
+                + "END");
     }
 
     @Override

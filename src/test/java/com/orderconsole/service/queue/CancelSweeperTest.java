@@ -40,7 +40,6 @@ class CancelSweeperTest {
         s = engine.services();
     }
 
-    /** Moves an order's deadline into the past, as if its payment time had run out. */
     /** Makes an order due, in Redis and in MySQL alike (the follower checks a cancel against MySQL's deadline). */
     private void expire(String id) {
         try (RawRedis raw = new RawRedis()) {
