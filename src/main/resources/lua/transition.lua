@@ -55,6 +55,13 @@ local id = ARGV[1]
 
 local cur = redis.call('HMGET', KEYS[1], 'status', 'version')
 if not cur[1] then
+  -- A hash that exists without its status is malformed (issue 33.6), not a missing order: set aside and restorable
+  -- from MySQL, never answered "not found". Only this path pays the EXISTS.
+  if redis.call('EXISTS', KEYS[1]) == 1 then
+    redis.call('HINCRBY', KEYS[5], 'c:-6', '1')
+    local t = redis.call('TIME')
+    return '-6,0,0,' .. (t[1] * 1000 + math.floor(t[2] / 1000))
+  end
   redis.call('HINCRBY', KEYS[5], 'c:-1', '1')
   local t = redis.call('TIME')
   return '-1,0,0,' .. (t[1] * 1000 + math.floor(t[2] / 1000))

@@ -143,8 +143,7 @@ public final class OrderRebuilder {
      */
     public boolean rebuild(String orderId) {
         OrderId.require(orderId);
-        follower.drainBucket(RedisKeys.bucket(orderId));
-        OrderRow row = db.read(t -> t.orders().find(orderId));
+        OrderRow row = rowNotBehindOutbox(orderId);
         if (row == null) {
             return false;
         }
@@ -161,8 +160,7 @@ public final class OrderRebuilder {
      */
     public OrderState restoreFromMysql(String orderId) {
         OrderId.require(orderId);
-        follower.drainBucket(RedisKeys.bucket(orderId));
-        OrderRow row = db.read(t -> t.orders().find(orderId));
+        OrderRow row = rowNotBehindOutbox(orderId);
         if (row == null) {
             return null;
         }
@@ -221,6 +219,53 @@ public final class OrderRebuilder {
             pq.afterId = rows.get(rows.size() - 1).orderId;
         }
     }
+
+    /**
+     * The order's MySQL row once MySQL has what the outbox holds for it (issue 33.6). This session applies the bucket's
+     * outbox itself where it runs the follower; a person's session, which does not, waits for the follower of serve
+     * (up to {@link #FOLLOWER_WAIT_MS}). A row older than an applied move still in the outbox is never used: a lost
+     * hash rebuilt from it would take the order back (a paid order to WAIT_PAY, into the cancel queue).
+     *
+     * @return the row, or null when MySQL has no record of the order
+     * @throws IllegalStateException in words when the outbox still holds a newer version MySQL has not applied
+     */
+    private OrderRow rowNotBehindOutbox(String orderId) {
+        int bucket = RedisKeys.bucket(orderId);
+        long end = System.nanoTime() + FOLLOWER_WAIT_MS * 1_000_000L;
+        while (true) {
+            follower.drainBucket(bucket);
+            OrderRow row = db.read(t -> t.orders().find(orderId));
+            java.util.Map<String, Long> pending = follower.pendingVersions(bucket, PENDING_CAP);
+            Long ahead = pending == null ? null : pending.get(orderId);
+            if (row == null && ahead == null) {
+                return null;
+            }
+            boolean behind = pending == null || ahead != null && (row == null || ahead > row.version);
+            if (!behind) {
+                return row;
+            }
+            if (System.nanoTime() > end) {
+                throw new IllegalStateException("order " + orderId + " is not rebuilt from MySQL: the Redis outbox still holds "
+                        + (ahead != null ? "version " + ahead + " of it" : follower.waitingForRestore()
+                        ? "what it held when Redis lost its data-set marker (a restore from MySQL is due)"
+                        : "more than " + PENDING_CAP + " changes of its bucket")
+                        + ", which MySQL" + (row == null ? "" : " (version " + row.version + ")") + " has not applied yet"
+                        + (follower.appliesHere() ? "" : "; is 'serve' (the MySQL follower) running?")
+                        + " Try again once the follower has applied it");
+            }
+            try {
+                Thread.sleep(100);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("interrupted while waiting for the MySQL follower to apply order " + orderId, e);
+            }
+        }
+    }
+
+    /** How long a rebuild waits for the follower to apply what the outbox holds for the order, ms. */
+    static final long FOLLOWER_WAIT_MS = 3000;
+    /** Pending entries of a bucket read at most to find the order's (more: wait, then refuse). */
+    private static final int PENDING_CAP = 10_000;
 
     /** Writes one row's state into Redis unless Redis has state for the order (never overwrites). */
     private void rebuildFrom(OrderRow row) {
