@@ -125,8 +125,9 @@ public record ProductionGuard(Environment environment) {
         if (needsReason(action) && (reason == null || reason.isBlank())) {
             return Messages.format("guard.reason.missing", environment.name());
         }
-        if (reason != null && reason.length() > TransitionRequest.MAX_REASON) {
-            return Messages.format("guard.reason.tooLong", reason.length(), TransitionRequest.MAX_REASON);
+        int length = reason == null ? 0 : reason.codePointCount(0, reason.length()); // characters, as the utf8mb4 column counts
+        if (length > TransitionRequest.MAX_REASON) {
+            return Messages.format("guard.reason.tooLong", length, TransitionRequest.MAX_REASON);
         }
         // A line break or escape code could forge audit lines or recolour a terminal (the history's rule, TransitionRequest).
         if (reason != null && ControlChars.in(reason)) {

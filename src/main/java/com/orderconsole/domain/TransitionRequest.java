@@ -60,8 +60,10 @@ public record TransitionRequest(String orderId, OrderStatus target, Long expecte
      * @return what is wrong with it in words, or null when it may be kept
      */
     public static String reasonProblem(String reason) {
-        if (reason.length() > MAX_REASON) {
-            return "reason is " + reason.length() + " characters long (at most " + MAX_REASON + ")";
+        // Counted in characters (code points), as the utf8mb4 column counts them: an emoji is one, not two UTF-16 units.
+        int length = reason.codePointCount(0, reason.length());
+        if (length > MAX_REASON) {
+            return "reason is " + length + " characters long (at most " + MAX_REASON + ")";
         }
         // A newline or escape code in a reason could forge history lines or recolour a terminal.
         if (ControlChars.in(reason)) {

@@ -68,8 +68,9 @@ final class BulkRunner {
         if (r.isEmpty()) {
             throw new IllegalArgumentException("a bulk transition needs a reason: it is written to every order's history");
         }
-        if (r.length() > BulkService.MAX_REASON) {
-            throw new IllegalArgumentException("reason is " + r.length() + " characters long (at most " + BulkService.MAX_REASON + " in bulk)");
+        int length = r.codePointCount(0, r.length()); // characters, as the utf8mb4 column counts: an emoji is one
+        if (length > BulkService.MAX_REASON) {
+            throw new IllegalArgumentException("reason is " + length + " characters long (at most " + BulkService.MAX_REASON + " in bulk)");
         }
         if (ControlChars.in(r)) {
             throw new IllegalArgumentException("reason contains a control character (newline, tab or escape); use plain text");

@@ -244,8 +244,9 @@ public final class FxDialogService implements DialogService {
         if (com.orderconsole.domain.ControlChars.in(r)) {
             return Messages.get("common.reason.oneLine");
         }
-        if (r.length() > com.orderconsole.domain.TransitionRequest.MAX_REASON) {
-            return Messages.format("common.reason.tooLong", com.orderconsole.domain.TransitionRequest.MAX_REASON, r.length());
+        int length = r.codePointCount(0, r.length()); // as the utf8mb4 column counts: an emoji is one character
+        if (length > com.orderconsole.domain.TransitionRequest.MAX_REASON) {
+            return Messages.format("common.reason.tooLong", com.orderconsole.domain.TransitionRequest.MAX_REASON, length);
         }
         return Messages.format("common.reason.refused", p);
     }
