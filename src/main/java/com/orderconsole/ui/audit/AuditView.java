@@ -123,6 +123,9 @@ public final class AuditView {
         Label writerHeader = new Label(Messages.get("audit.col.writer.header"));
         writerHeader.setTextAlignment(javafx.scene.text.TextAlignment.CENTER);
         writerHeader.setMinHeight(Label.USE_PREF_SIZE);
+        // Never drawn with "…": in a layout pass made before the columns took their widths the label was given less than
+        // its two lines need (seen in a clean-clone run); the column's own minimum (110 px) holds both lines.
+        writerHeader.setMinWidth(Label.USE_PREF_SIZE);
         Tooltip writerTip = new Tooltip(Messages.get("audit.col.writer.tooltip"));
         writerTip.setWrapText(true);
         writerTip.setMaxWidth(420);
