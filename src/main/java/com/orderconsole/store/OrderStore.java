@@ -17,7 +17,7 @@ import java.util.Map;
  */
 public final class OrderStore {
     /**
-     * The version guard of {@link #applyIfNewer} for many orders: an UPDATE joined to the new values, read from
+     * The version guard (MySQL's version below the new one) for many orders: an UPDATE joined to the new values, read from
      * one JSON parameter by JSON_TABLE (MariaDB 10.6+, MySQL 8.0.4+), ids cast to the column's character set
      * and collation so that the join looks them up by primary key.
      *
@@ -114,17 +114,6 @@ public final class OrderStore {
     }
 
     /**
-     * Version guard: writes the new status only when MySQL holds an older version, so a replayed or
-     * out-of-order outbox entry never overwrites newer state. Only the MySQL follower calls it.
-     *
-     * @param sinceMs when the status was entered, epoch ms
-     * @return true when applied, false when already at that version or newer (or no such row)
-     */
-    public boolean applyIfNewer(String id, int status, long version, long sinceMs) {
-        return m.applyIfNewer(id, status, version, sinceMs) == 1;
-    }
-
-    /**
      * One order moved forward by {@link #applyAllIfNewer}.
      *
      * @param orderId the order
@@ -170,7 +159,7 @@ public final class OrderStore {
     }
 
     /**
-     * {@link #applyIfNewer} for many orders in one statement per 500, each row under its own version guard;
+     * The version guard for many orders in one statement per 500, each row under its own version guard;
      * ids absent from MySQL stay absent. The MySQL follower's batch path: one statement instead of one per order.
      *
      * @param rows at most one per order

@@ -158,9 +158,23 @@ class LayerRulesTest {
                 .should().dependOnClassesThat().haveFullyQualifiedName(OutboxStore.class.getName())
                 .because("the outbox is read and trimmed by the MySQL follower alone; trimming elsewhere could lose an entry")
                 .check(classes);
+        // The methods that really write an order's status and its history rows from the outbox (issue 35 item 4).
         noClasses().that().resideOutsideOfPackage("com.orderconsole.service.follower..")
-                .should().callMethod(OrderStore.class, "applyIfNewer", String.class, int.class, long.class, long.class)
-                .because("only the follower moves an order's MySQL status forward from the outbox")
+                .should().callMethod(OrderStore.class, "applyAllIfNewer", java.util.List.class)
+                .orShould().callMethod(OrderStore.class, "applyAllInSequence", java.util.List.class, long[].class, int[].class)
+                .orShould().callMethod(OrderStore.class, "followHistory", com.orderconsole.domain.HistoryEntry.class)
+                .because("only the follower moves an order's MySQL status, under the version guard and the sequence check; "
+                        + "a second writer could apply an outbox entry twice, out of order, or one the record does not allow")
+                .check(classes);
+        noClasses().that().resideOutsideOfPackage("com.orderconsole.service.follower..")
+                .should().callMethod(com.orderconsole.store.HistoryStore.class, "append", java.util.List.class)
+                .because("history rows of transitions are written by the follower alone, in the transaction that moves the "
+                        + "order and its cursor, so a replay inserts nothing and no row lacks its move")
+                .check(classes);
+        noClasses().that().resideOutsideOfPackage("com.orderconsole.service.order..")
+                .should().callMethod(OrderStore.class, "create", java.util.List.class, java.util.List.class)
+                .because("an order is created by one path (OrderCreator): its MySQL row with exactly its creation history "
+                        + "row, then its Redis state; a repair's copy goes through the same path")
                 .check(classes);
     }
 
