@@ -125,7 +125,7 @@ public record ProductionGuard(Environment environment) {
         if (needsReason(action) && (reason == null || reason.isBlank())) {
             return Messages.format("guard.reason.missing", environment.name());
         }
-        int length = reason == null ? 0 : reason.codePointCount(0, reason.length()); // characters, as the utf8mb4 column counts
+        int length = TransitionRequest.reasonLength(reason);
         if (length > TransitionRequest.MAX_REASON) {
             return Messages.format("guard.reason.tooLong", length, TransitionRequest.MAX_REASON);
         }

@@ -60,8 +60,7 @@ public record TransitionRequest(String orderId, OrderStatus target, Long expecte
      * @return what is wrong with it in words, or null when it may be kept
      */
     public static String reasonProblem(String reason) {
-        // Counted in characters (code points), as the utf8mb4 column counts them: an emoji is one, not two UTF-16 units.
-        int length = reason.codePointCount(0, reason.length());
+        int length = reasonLength(reason);
         if (length > MAX_REASON) {
             return "reason is " + length + " characters long (at most " + MAX_REASON + ")";
         }
@@ -70,6 +69,15 @@ public record TransitionRequest(String orderId, OrderStatus target, Long expecte
             return "reason contains a control character (newline, tab or escape); use plain text";
         }
         return null;
+    }
+
+    /**
+     * @param reason a reason as typed, or null
+     * @return its length in characters (code points), as the utf8mb4 column counts them: an emoji is one, not two UTF-16
+     *     units; 0 for null. Every check against {@link #MAX_REASON} counts with this.
+     */
+    public static int reasonLength(String reason) {
+        return reason == null ? 0 : reason.codePointCount(0, reason.length());
     }
 
     /** A plain rule-checked move with no version guard. */

@@ -68,7 +68,7 @@ final class BulkRunner {
         if (r.isEmpty()) {
             throw new IllegalArgumentException("a bulk transition needs a reason: it is written to every order's history");
         }
-        int length = r.codePointCount(0, r.length()); // characters, as the utf8mb4 column counts: an emoji is one
+        int length = com.orderconsole.domain.TransitionRequest.reasonLength(r);
         if (length > BulkService.MAX_REASON) {
             throw new IllegalArgumentException("reason is " + length + " characters long (at most " + BulkService.MAX_REASON + " in bulk)");
         }

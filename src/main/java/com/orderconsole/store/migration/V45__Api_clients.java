@@ -19,10 +19,10 @@ import java.sql.Statement;
  * Ids are compared byte-exact on the primary key: the parameters carry the id column's charset and collation.
  */
 public class V45__Api_clients extends BaseJavaMigration {
-    private static final String LOGIN = "SUBSTRING(SESSION_USER(), 1, CHAR_LENGTH(SESSION_USER()) "
-            + "- CHAR_LENGTH(SUBSTRING_INDEX(SESSION_USER(), '@', -1)) - 1)";
-    private static final String NOW_MS = "CAST(ROUND(UNIX_TIMESTAMP(CURRENT_TIMESTAMP(3)) * 1000) AS SIGNED)";
-    private static final String DEFINER = " MODIFIES SQL DATA SQL SECURITY DEFINER ";
+    // The caller's login, the database's clock and the procedures' security: one definition, V39's, for every procedure.
+    private static final String LOGIN = V39__Stamped_writes.LOGIN;
+    private static final String NOW_MS = V39__Stamped_writes.NOW_MS;
+    private static final String DEFINER = V39__Stamped_writes.DEFINER;
     /** The orders table's id column (V1 ascii, V3 case-sensitive): parameters compared to it use the same. */
     private static final String ID = "VARCHAR(64) CHARACTER SET ascii COLLATE ascii_bin";
     private static final String NAME = "VARCHAR(48) CHARACTER SET ascii COLLATE ascii_bin";

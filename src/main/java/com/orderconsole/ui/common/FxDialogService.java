@@ -244,7 +244,7 @@ public final class FxDialogService implements DialogService {
         if (com.orderconsole.domain.ControlChars.in(r)) {
             return Messages.get("common.reason.oneLine");
         }
-        int length = r.codePointCount(0, r.length()); // as the utf8mb4 column counts: an emoji is one character
+        int length = com.orderconsole.domain.TransitionRequest.reasonLength(r);
         if (length > com.orderconsole.domain.TransitionRequest.MAX_REASON) {
             return Messages.format("common.reason.tooLong", com.orderconsole.domain.TransitionRequest.MAX_REASON, length);
         }
