@@ -2,6 +2,7 @@ package com.orderconsole.service.follower;
 
 import com.orderconsole.domain.HistoryEntry;
 import com.orderconsole.domain.Operator;
+import com.orderconsole.domain.OrderId;
 import com.orderconsole.domain.OrderStatus;
 import com.orderconsole.domain.ResultCode;
 import com.orderconsole.redis.OrderStateStore;
@@ -20,8 +21,14 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Applying one batch of one bucket's outbox to MySQL, in one transaction: the history rows, the checks that keep an
@@ -49,7 +56,7 @@ final class BatchApplier {
     /** One line an hour that MySQL lacks orders Redis has: after a MySQL restore every batch would say it. */
     private final LogLimiter redisOnlyLog = new LogLimiter(3_600_000);
     /** Logins seen in console_account: only added to (a login is never removed). */
-    private final java.util.Set<String> knownActors = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    private final Set<String> knownActors = ConcurrentHashMap.newKeySet();
 
     /**
      * What one batch came to: entries read (the caller reads again while a batch was full) and entries recorded in MySQL's
@@ -88,154 +95,217 @@ final class BatchApplier {
     }
 
     private Counts drainBatchOnce(int bucket, String epoch, String before, int size) {
-        String[] last = new String[1];
-        int[] recorded = new int[1];
-        List<HistoryEntry> committed = new ArrayList<>();
+        Batch b = new Batch(bucket, epoch);
         // Plain transaction, few statements: the cursor lock, a SAVEPOINT, one multi-row history INSERT, the conflict
         // check only when a row was ignored, one multi-row guarded UPDATE of the orders, the order check only when the
         // batch suggests a missing order, the cursor.
         int n = db.inTransaction(t -> {
-            committed.clear();
-            recorded[0] = 0;
-            // Stream ids of the entries set aside in this attempt: they move no counter (issue 33).
-            java.util.Set<String> aside = new java.util.HashSet<>();
+            b.t = t;
             CursorStore.Cursor cursor = t.cursors().lock(bucket);
             String after = cursor.epoch() == null ? cursor.lastId() : cursor.after(epoch);
-            boolean fenced = cursor.epoch() != null && after.equals(cursor.lastId()) && !"0-0".equals(after);
-            if (before == null && OutboxBacklog.olderDataSet(t, bucket, cursor, epoch)) {
-                // Issue 33.5: the same old copy restored a second time carries the marker of a data set MySQL already
-                // left behind (the first restore set a new one): its stream would be read from its start as if new.
-                String why = "Redis holds data set " + epoch + ", which MySQL recorded before the current one (" + cursor.epoch()
-                        + "): Redis was restored from an older copy; maintenance restores it from MySQL";
-                rules.forgetEpoch(epoch, why);
-                log.warn("{}", why);
-                throw new IllegalStateException(why);
-            }
-            List<OutboxEntry> batch = fenced ? outbox.readFenced(bucket, after, size, epoch) : outbox.read(bucket, after, size, epoch);
-            if (batch == null) {
-                // The fence: the outbox always keeps the entry MySQL applied last (the trim deletes only entries
-                // before it). Without it, this Redis was restored from a copy older than what MySQL has: its order
-                // states are stale and the entries after the copy are gone. It becomes a new data set, restored
-                // from MySQL by maintenance.
-                String why = "Redis outbox of bucket " + bucket + " no longer holds entry " + after
-                        + ", the last one MySQL applied: Redis went back in time; maintenance restores it from MySQL";
-                // Logged here, once per data set (the marker is gone now): the follower's loop logs one failure
-                // per 30 s, and the cluster soak saw a CLUSTERDOWN logged 2 s before hide why a restore ran.
-                rules.forgetEpoch(epoch, why);
-                log.warn("{}", why);
-                throw new IllegalStateException(why);
-            }
-            if (batch.isEmpty()) {
-                last[0] = after;
+            b.entries = readBatch(b, before, cursor, after, size);
+            if (b.entries.isEmpty()) {
+                b.last = after;
                 return 0;
             }
-            // A restore reads the stream from its start under the new marker: what was recorded under the data set
-            // before (the last applied entry a trim keeps, an older copy's backlog) is the same event, not a new one.
-            java.util.Set<String> recordedBefore = before == null || before.equals(epoch) ? java.util.Set.of()
-                    : recordedBefore(t, bucket, before, batch);
-            List<HistoryEntry> rows = new ArrayList<>(batch.size());
-            for (OutboxEntry e : batch) {
-                if (recordedBefore.contains(e.streamId())) {
-                    continue;
-                }
-                if (e.readable()) {
-                    rows.add(e.entry());
-                } else {
-                    setAside(t, aside, DeadLetterRow.OUTBOX_ENTRY, e, orderIdOf(e.body()), "outbox entry cannot be read: " + e.problem());
-                }
-            }
-            if (db.writesStamped()) {
-                java.util.Set<String> strangers = setAsideUnknownActors(t, aside, batch, recordedBefore);
-                if (!strangers.isEmpty()) {
-                    recordedBefore = without(recordedBefore, strangers);
-                    rows = rowsOf(batch, recordedBefore);
-                }
-            }
-            // The sequence check (issue 25), cheap on the common path: the batch's own entries are checked against each
-            // other here (no statement), each order's first move against MySQL by the guarded UPDATE itself
-            // (applyAllInSequence). Only when that fails, or for orders the UPDATE cannot vouch for (refused attempts
-            // only), MySQL is read and each entry judged (outOfSequence).
-            boolean sequenced = false;
-            if (sequenceCheck) {
-                java.util.Set<String> unvouched = new java.util.HashSet<>();
-                sequenced = sequence.chainHolds(batch, recordedBefore, unvouched);
-                java.util.Set<String> forged = sequenced ? (unvouched.isEmpty() ? java.util.Set.of() : setAsideOutOfSequence(t, aside, batch, recordedBefore, unvouched))
-                        : setAsideOutOfSequence(t, aside, batch, recordedBefore, null);
-                if (!forged.isEmpty()) {
-                    recordedBefore = without(recordedBefore, forged);
-                    rows = rowsOf(batch, recordedBefore);
-                }
-            }
-            // The history rows of an invented order (one neither MySQL nor Redis has) must not be written, and the
-            // table allows no DELETE: when the check below finds one, the batch's writes from here are undone and
-            // made again without its entries. Costs one SAVEPOINT statement per batch when nothing is found.
-            Tables.Mark beforeHistory = t.mark();
-            java.util.Set<String> invented = java.util.Set.of();
-            while (true) {
-                Applied a = apply(t, aside, batch, rows, recordedBefore, invented, committed, sequenced);
-                if (sequenced && a.changed() < a.moved().size()) {
-                    // An order's first move did not start from MySQL's state (a forged entry, a replay, an order MySQL
-                    // lacks): undone, judged entry by entry against MySQL, and applied again under the version guard.
-                    beforeHistory.undo();
-                    sequenced = false;
-                    java.util.Set<String> forged = setAsideOutOfSequence(t, aside, batch, recordedBefore, null);
-                    if (!forged.isEmpty()) {
-                        recordedBefore = without(recordedBefore, forged);
-                        rows = rowsOf(batch, recordedBefore);
-                    }
-                    beforeHistory = t.mark(); // the dead letters just made stay if an invented order is undone next
-                    continue;
-                }
-                java.util.Set<String> found = invented.isEmpty() ? invented(t, rows, a) : java.util.Set.of();
-                if (found.isEmpty()) {
-                    break;
-                }
-                beforeHistory.undo();
-                invented = found;
-                List<HistoryEntry> kept = new ArrayList<>(rows.size());
-                for (HistoryEntry h : rows) {
-                    if (!invented.contains(h.orderId())) {
-                        kept.add(h);
-                    }
-                }
-                rows = kept;
-                for (OutboxEntry e : batch) {
-                    if (e.readable() && invented.contains(e.entry().orderId()) && !recordedBefore.contains(e.streamId())) {
-                        setAside(t, aside, DeadLetterRow.UNKNOWN_ORDER, e, e.entry().orderId(), "order " + e.entry().orderId()
-                                + " is in neither MySQL nor Redis, so no recorded order explains this outbox entry (orders are "
-                                + "written to MySQL before Redis): kept out of the history");
-                    }
-                }
-            }
-            OutboxEntry lastEntry = batch.get(batch.size() - 1);
-            last[0] = lastEntry.streamId();
-            t.cursors().save(bucket, last[0], epoch, System.currentTimeMillis());
-            // transition.lua counts no move (issue 15.3): the batch is counted here, from the entries as read, less those
-            // set aside, which moved nothing MySQL records (issue 33: a forged entry moved the live counters). Counted
-            // once: a batch read again starts where the counting no longer stands.
-            List<OutboxEntry> counted = new ArrayList<>(batch.size());
-            for (OutboxEntry e : batch) {
-                if (!aside.contains(e.streamId())) {
-                    counted.add(e);
-                    if (e.readable() && !recordedBefore.contains(e.streamId())) {
-                        recorded[0]++;
-                    }
-                }
-            }
-            outbox.count(bucket, after, last[0], counted);
-            return batch.size();
+            judgeEntries(b, before);
+            applyGuarded(b);
+            acknowledge(b, after);
+            return b.entries.size();
         });
-        if (!"0-0".equals(last[0]) && !last[0].equals(trimmedUpTo[bucket])) {
-            // After the commit only: entries up to the cursor are durable in MySQL now. Also trims what a
-            // follower that died between its commit and its trim left behind.
-            outbox.trim(bucket, last[0]);
-            trimmedUpTo[bucket] = last[0];
-        }
+        trimApplied(bucket, b.last);
         TerminalRetention r = retention;
         if (r != null) {
-            r.afterCommit(committed); // after the commit only: until then the hash is the newest state's one copy
+            r.afterCommit(b.committed); // after the commit only: until then the hash is the newest state's one copy
         }
-        return new Counts(n, recorded[0]);
+        return new Counts(n, b.recorded);
+    }
+
+    /**
+     * One batch of one bucket as its transaction goes: the entries read, those set aside, those not to be applied, the
+     * history rows still to write. Filled step by step by {@link #drainBatchOnce}'s steps.
+     */
+    private static final class Batch {
+        final int bucket;
+        final String epoch;
+        Tables t;
+        List<OutboxEntry> entries;
+        /** Stream ids of the entries set aside: they move no counter (issue 33). */
+        final Set<String> aside = new HashSet<>();
+        /** Stream ids of the entries not to be applied: recorded before a restore, or set aside by a check. */
+        Set<String> skip = Set.of();
+        /** The history rows to write: the readable entries not skipped (less those of invented orders, at the end). */
+        List<HistoryEntry> rows;
+        /** true: the batch's own chain holds, and each order's first move is checked by the guarded UPDATE itself. */
+        boolean sequenced;
+        /** The applied entries MySQL has once the transaction commits (for terminal retention). */
+        final List<HistoryEntry> committed = new ArrayList<>();
+        /** The stream id the cursor stands at after this batch. */
+        String last;
+        /** Entries recorded in the history now. */
+        int recorded;
+
+        Batch(int bucket, String epoch) {
+            this.bucket = bucket;
+            this.epoch = epoch;
+        }
+
+        /** The entries {@code ids} are not applied either: the rows to write are made again without them. */
+        void skipAlso(Set<String> ids) {
+            if (!ids.isEmpty()) {
+                skip = without(skip, ids);
+                rows = rowsOf(entries, skip);
+            }
+        }
+    }
+
+    /**
+     * Reading the batch: the entries after the cursor in the current data set, or none (drained). Refuses, and forgets
+     * the data set's marker so that maintenance restores Redis from MySQL, when Redis went back in time.
+     */
+    private List<OutboxEntry> readBatch(Batch b, String before, CursorStore.Cursor cursor, String after, int size) {
+        String epoch = b.epoch;
+        boolean fenced = cursor.epoch() != null && after.equals(cursor.lastId()) && !"0-0".equals(after);
+        if (before == null && OutboxBacklog.olderDataSet(b.t, b.bucket, cursor, epoch)) {
+            // Issue 33.5: the same old copy restored a second time carries the marker of a data set MySQL already
+            // left behind (the first restore set a new one): its stream would be read from its start as if new.
+            throw forgetDataSet(epoch, "Redis holds data set " + epoch + ", which MySQL recorded before the current one ("
+                    + cursor.epoch() + "): Redis was restored from an older copy; maintenance restores it from MySQL");
+        }
+        List<OutboxEntry> batch = fenced ? outbox.readFenced(b.bucket, after, size, epoch) : outbox.read(b.bucket, after, size, epoch);
+        if (batch == null) {
+            // The fence: the outbox always keeps the entry MySQL applied last (the trim deletes only entries
+            // before it). Without it, this Redis was restored from a copy older than what MySQL has: its order
+            // states are stale and the entries after the copy are gone. It becomes a new data set, restored
+            // from MySQL by maintenance.
+            throw forgetDataSet(epoch, "Redis outbox of bucket " + b.bucket + " no longer holds entry " + after
+                    + ", the last one MySQL applied: Redis went back in time; maintenance restores it from MySQL");
+        }
+        return batch;
+    }
+
+    /** Fences the data set and forgets its marker, so that maintenance restores Redis from MySQL. @return what ends the batch */
+    private IllegalStateException forgetDataSet(String epoch, String why) {
+        // Logged here, once per data set (the marker is gone now): the follower's loop logs one failure
+        // per 30 s, and the cluster soak saw a CLUSTERDOWN logged 2 s before hide why a restore ran.
+        rules.forgetEpoch(epoch, why);
+        log.warn("{}", why);
+        return new IllegalStateException(why);
+    }
+
+    /**
+     * Judging each entry before anything is written: what was recorded before a restore is skipped; what cannot be
+     * read, names an actor no console had, or does not follow the order's history is set aside as a dead letter.
+     */
+    private void judgeEntries(Batch b, String before) {
+        // A restore reads the stream from its start under the new marker: what was recorded under the data set
+        // before (the last applied entry a trim keeps, an older copy's backlog) is the same event, not a new one.
+        b.skip = before == null || before.equals(b.epoch) ? Set.of() : recordedBefore(b.t, b.bucket, before, b.entries);
+        b.rows = new ArrayList<>(b.entries.size());
+        for (OutboxEntry e : b.entries) {
+            if (b.skip.contains(e.streamId())) {
+                continue;
+            }
+            if (e.readable()) {
+                b.rows.add(e.entry());
+            } else {
+                setAside(b, DeadLetterRow.OUTBOX_ENTRY, e, orderIdOf(e.body()), "outbox entry cannot be read: " + e.problem());
+            }
+        }
+        if (db.writesStamped()) {
+            b.skipAlso(setAsideUnknownActors(b));
+        }
+        // The sequence check (issue 25), cheap on the common path: the batch's own entries are checked against each
+        // other here (no statement), each order's first move against MySQL by the guarded UPDATE itself
+        // (applyAllInSequence). Only when that fails, or for orders the UPDATE cannot vouch for (refused attempts
+        // only), MySQL is read and each entry judged (outOfSequence).
+        b.sequenced = false;
+        if (sequenceCheck) {
+            Set<String> unvouched = new HashSet<>();
+            b.sequenced = sequence.chainHolds(b.entries, b.skip, unvouched);
+            b.skipAlso(b.sequenced ? (unvouched.isEmpty() ? Set.of() : setAsideOutOfSequence(b, unvouched))
+                    : setAsideOutOfSequence(b, null));
+        }
+    }
+
+    /**
+     * Applying in one transaction: the history rows and the guarded UPDATE of the orders, undone to a savepoint and made
+     * again when MySQL's state shows an entry out of sequence, or an order neither MySQL nor Redis has (its entries set
+     * aside as dead letters).
+     */
+    private void applyGuarded(Batch b) {
+        // The history rows of an invented order (one neither MySQL nor Redis has) must not be written, and the
+        // table allows no DELETE: when the check below finds one, the batch's writes from here are undone and
+        // made again without its entries. Costs one SAVEPOINT statement per batch when nothing is found.
+        Tables.Mark beforeHistory = b.t.mark();
+        Set<String> invented = Set.of();
+        while (true) {
+            Applied a = apply(b, invented);
+            if (b.sequenced && a.changed() < a.moved().size()) {
+                // An order's first move did not start from MySQL's state (a forged entry, a replay, an order MySQL
+                // lacks): undone, judged entry by entry against MySQL, and applied again under the version guard.
+                beforeHistory.undo();
+                b.sequenced = false;
+                b.skipAlso(setAsideOutOfSequence(b, null));
+                beforeHistory = b.t.mark(); // the dead letters just made stay if an invented order is undone next
+                continue;
+            }
+            Set<String> found = invented.isEmpty() ? invented(b.t, b.rows, a) : Set.of();
+            if (found.isEmpty()) {
+                return;
+            }
+            beforeHistory.undo();
+            invented = found;
+            setAsideInvented(b, invented);
+        }
+    }
+
+    private static void setAsideInvented(Batch b, Set<String> invented) {
+        List<HistoryEntry> kept = new ArrayList<>(b.rows.size());
+        for (HistoryEntry h : b.rows) {
+            if (!invented.contains(h.orderId())) {
+                kept.add(h);
+            }
+        }
+        b.rows = kept;
+        for (OutboxEntry e : b.entries) {
+            if (e.readable() && invented.contains(e.entry().orderId()) && !b.skip.contains(e.streamId())) {
+                setAside(b, DeadLetterRow.UNKNOWN_ORDER, e, e.entry().orderId(), "order " + e.entry().orderId()
+                        + " is in neither MySQL nor Redis, so no recorded order explains this outbox entry (orders are "
+                        + "written to MySQL before Redis): kept out of the history");
+            }
+        }
+    }
+
+    /** Acknowledging the batch: the cursor moves past it, and what it applied is counted. */
+    private void acknowledge(Batch b, String after) {
+        OutboxEntry lastEntry = b.entries.get(b.entries.size() - 1);
+        b.last = lastEntry.streamId();
+        b.t.cursors().save(b.bucket, b.last, b.epoch, System.currentTimeMillis());
+        // transition.lua counts no move (issue 15.3): the batch is counted here, from the entries as read, less those
+        // set aside, which moved nothing MySQL records (issue 33: a forged entry moved the live counters). Counted
+        // once: a batch read again starts where the counting no longer stands.
+        List<OutboxEntry> counted = new ArrayList<>(b.entries.size());
+        for (OutboxEntry e : b.entries) {
+            if (!b.aside.contains(e.streamId())) {
+                counted.add(e);
+                if (e.readable() && !b.skip.contains(e.streamId())) {
+                    b.recorded++;
+                }
+            }
+        }
+        outbox.count(b.bucket, after, b.last, counted);
+    }
+
+    /**
+     * After the commit only: entries up to the cursor are durable in MySQL now. Also trims what a follower that died
+     * between its commit and its trim left behind.
+     */
+    private void trimApplied(int bucket, String last) {
+        if (!"0-0".equals(last) && !last.equals(trimmedUpTo[bucket])) {
+            outbox.trim(bucket, last);
+            trimmedUpTo[bucket] = last;
+        }
     }
 
     /**
@@ -245,12 +315,11 @@ final class BatchApplier {
      *
      * @return stream ids of the entries set aside as UNKNOWN_ACTOR dead letters
      */
-    private java.util.Set<String> setAsideUnknownActors(Tables t, java.util.Set<String> aside, List<OutboxEntry> batch,
-                                                        java.util.Set<String> recordedBefore) {
-        java.util.Set<String> ids = new java.util.HashSet<>();
+    private Set<String> setAsideUnknownActors(Batch b) {
+        Set<String> ids = new HashSet<>();
         boolean reread = false;
-        for (OutboxEntry oe : batch) {
-            if (!oe.readable() || recordedBefore.contains(oe.streamId())) {
+        for (OutboxEntry oe : b.entries) {
+            if (!oe.readable() || b.skip.contains(oe.streamId())) {
                 continue;
             }
             HistoryEntry e = oe.entry();
@@ -266,7 +335,7 @@ final class BatchApplier {
                 }
             } else if (!knownActors.contains(e.actor())) {
                 if (!reread) {
-                    knownActors.addAll(t.accounts().logins());
+                    knownActors.addAll(b.t.accounts().logins());
                     reread = true;
                 }
                 if (!knownActors.contains(e.actor())) {
@@ -275,32 +344,31 @@ final class BatchApplier {
             }
             if (why != null) {
                 ids.add(oe.streamId());
-                setAside(t, aside, DeadLetterRow.UNKNOWN_ACTOR, oe, e.orderId(), "outbox entry not applied: " + why);
+                setAside(b, DeadLetterRow.UNKNOWN_ACTOR, oe, e.orderId(), "outbox entry not applied: " + why);
             }
         }
         return ids;
     }
 
     /** @return stream ids of the entries {@link SequenceCheck#outOfSequence} found, each set aside as a dead letter */
-    private java.util.Set<String> setAsideOutOfSequence(Tables t, java.util.Set<String> aside, List<OutboxEntry> batch,
-                                                         java.util.Set<String> recordedBefore, java.util.Set<String> only) {
-        Map<OutboxEntry, String> found = sequence.outOfSequence(t, batch, recordedBefore, only);
-        java.util.Set<String> ids = new java.util.HashSet<>();
+    private Set<String> setAsideOutOfSequence(Batch b, Set<String> only) {
+        Map<OutboxEntry, String> found = sequence.outOfSequence(b.t, b.entries, b.skip, only);
+        Set<String> ids = new HashSet<>();
         found.forEach((oe, why) -> {
             ids.add(oe.streamId());
-            setAside(t, aside, DeadLetterRow.OUT_OF_SEQUENCE, oe, oe.entry().orderId(), "outbox entry does not follow MySQL's history: " + why
+            setAside(b, DeadLetterRow.OUT_OF_SEQUENCE, oe, oe.entry().orderId(), "outbox entry does not follow MySQL's history: " + why
                     + "; transition.lua never writes such an entry, so it was not applied");
         });
         return ids;
     }
 
-    private static java.util.Set<String> without(java.util.Set<String> recordedBefore, java.util.Set<String> forged) {
-        java.util.Set<String> skip = new java.util.HashSet<>(recordedBefore);
-        skip.addAll(forged); // entries not to be applied, like those recorded before
-        return skip;
+    private static Set<String> without(Set<String> skip, Set<String> setAside) {
+        Set<String> more = new HashSet<>(skip);
+        more.addAll(setAside); // entries not to be applied, like those recorded before
+        return more;
     }
 
-    private static List<HistoryEntry> rowsOf(List<OutboxEntry> batch, java.util.Set<String> skip) {
+    private static List<HistoryEntry> rowsOf(List<OutboxEntry> batch, Set<String> skip) {
         List<HistoryEntry> kept = new ArrayList<>(batch.size());
         for (OutboxEntry e : batch) {
             if (e.readable() && !skip.contains(e.streamId())) {
@@ -311,50 +379,51 @@ final class BatchApplier {
     }
 
     /** What {@link #apply} did: distinct orders it moved under the version guard, and rows the guard changed. */
-    private record Applied(java.util.Set<String> moved, int changed) {
+    private record Applied(Set<String> moved, int changed) {
     }
 
     /**
      * The apply part of one batch: history rows, the conflict check, the guarded UPDATE. Entries of
      * {@code invented} orders are left out (set aside by the caller); {@code committed} is filled anew.
      */
-    private Applied apply(Tables t, java.util.Set<String> aside, List<OutboxEntry> batch, List<HistoryEntry> rows,
-                          java.util.Set<String> recordedBefore,
-                          java.util.Set<String> invented, List<HistoryEntry> committed, boolean sequenced) {
+    private Applied apply(Batch b, Set<String> invented) {
+        Tables t = b.t;
+        List<HistoryEntry> rows = b.rows;
+        List<HistoryEntry> committed = b.committed;
         committed.clear();
         int inserted = t.history().append(rows);
         // Every row went in: no other row holds any of these versions, so nothing to compare with.
         Map<String, HistoryEntry> recorded = inserted == rows.size() ? Map.of() : t.history().appliedAt(rows);
         // Several entries of one order in a batch collapse into one UPDATE to its newest version (the
         // version guard makes the result the same as applying them one by one, in any order).
-        Map<String, HistoryEntry> newest = new java.util.LinkedHashMap<>();
-        for (OutboxEntry oe : batch) {
+        Map<String, HistoryEntry> newest = new LinkedHashMap<>();
+        for (OutboxEntry oe : b.entries) {
             HistoryEntry e = oe.entry();
-            if (e == null || e.code() != ResultCode.APPLIED || recordedBefore.contains(oe.streamId()) || invented.contains(e.orderId())) {
+            if (e == null || e.code() != ResultCode.APPLIED || b.skip.contains(oe.streamId()) || invented.contains(e.orderId())) {
                 continue;
             }
             HistoryEntry there = recorded.get(HistoryStore.versionKey(e.orderId(), e.version()));
             if (there != null && !there.eventKey().equals(e.eventKey()) && there.to() != e.to()) {
                 // MySQL's history says this version is another status: the durable record wins; Redis
                 // acted on a stale copy (e.g. restored from an old snapshot). Set aside for a person.
-                setAside(t, aside, DeadLetterRow.HISTORY_CONFLICT, oe, e.orderId(), "version " + e.version() + " of order "
+                setAside(b, DeadLetterRow.HISTORY_CONFLICT, oe, e.orderId(), "version " + e.version() + " of order "
                         + e.orderId() + " is " + there.to() + " in MySQL's history but " + e.to() + " in the outbox");
                 continue;
             }
-            newest.merge(e.orderId(), e, (a, b) -> b.version() > a.version() ? b : a);
+            newest.merge(e.orderId(), e, (x, y) -> y.version() > x.version() ? y : x);
             committed.add(e);
         }
         List<OrderStore.Apply> applies = new ArrayList<>(newest.size());
         for (HistoryEntry e : newest.values()) {
             applies.add(new OrderStore.Apply(e.orderId(), e.to().code(), e.version(), e.atMs()));
         }
-        if (!sequenced) {
+        if (!b.sequenced) {
             return new Applied(newest.keySet(), t.orders().applyAllIfNewer(applies));
         }
         // Each order's first applied entry of the batch: the state MySQL must hold for the order to move.
-        Map<String, HistoryEntry> first = new java.util.HashMap<>(newest.size() * 2);
+        Map<String, HistoryEntry> first = new HashMap<>(newest.size() * 2);
         for (HistoryEntry e : committed) {
-            first.merge(e.orderId(), e, (a, b) -> b.version() < a.version() ? b : a);
+            first.merge(e.orderId(), e, (x, y) -> y.version() < x.version() ? y : x);
         }
         long[] fromVersion = new long[applies.size()];
         int[] fromStatus = new int[applies.size()];
@@ -378,8 +447,8 @@ final class BatchApplier {
      * batch on one thread there (4-7 %), and would be 10-20 % of the ~71 ms a batch takes at issue 15's ~28,000
      * entries/s. Asked lazily, a batch with nothing missing pays the SAVEPOINT alone: 0.15-0.45 ms (0.1-0.3 %).
      */
-    private java.util.Set<String> invented(Tables t, List<HistoryEntry> rows, Applied a) {
-        java.util.Set<String> ask = new java.util.LinkedHashSet<>();
+    private Set<String> invented(Tables t, List<HistoryEntry> rows, Applied a) {
+        Set<String> ask = new LinkedHashSet<>();
         boolean allMoved = a.changed() >= a.moved().size();
         for (HistoryEntry h : rows) {
             if (!allMoved || !a.moved().contains(h.orderId())) {
@@ -387,14 +456,14 @@ final class BatchApplier {
             }
         }
         if (ask.isEmpty()) {
-            return java.util.Set.of();
+            return Set.of();
         }
         List<String> missing = t.orders().missing(new ArrayList<>(ask));
         if (missing.isEmpty()) {
-            return java.util.Set.of();
+            return Set.of();
         }
-        java.util.Set<String> inRedis = states.present(missing);
-        java.util.Set<String> out = new java.util.LinkedHashSet<>(missing);
+        Set<String> inRedis = states.present(missing);
+        Set<String> out = new LinkedHashSet<>(missing);
         out.removeAll(inRedis);
         if (!inRedis.isEmpty()) {
             long held = redisOnlyLog.occurrence("redis-only");
@@ -413,14 +482,14 @@ final class BatchApplier {
      * @return stream ids of the readable entries recorded under data set {@code before} with the same content (order,
      *     statuses, version, outcome, time, actor, source, reason): an entry with only its stream id in common is new
      */
-    private static java.util.Set<String> recordedBefore(Tables t, int bucket, String before, List<OutboxEntry> batch) {
-        Map<String, OutboxEntry> byOldKey = new java.util.HashMap<>();
+    private static Set<String> recordedBefore(Tables t, int bucket, String before, List<OutboxEntry> batch) {
+        Map<String, OutboxEntry> byOldKey = new HashMap<>();
         for (OutboxEntry e : batch) {
             if (e.readable()) {
                 byOldKey.put(OutboxStore.eventKey(bucket, before, e.streamId()), e);
             }
         }
-        java.util.Set<String> out = new java.util.HashSet<>();
+        Set<String> out = new HashSet<>();
         t.history().byEventKeys(new ArrayList<>(byOldKey.keySet())).forEach((key, h) -> {
             HistoryEntry e = byOldKey.get(key).entry();
             if (e.orderId().equals(h.orderId()) && e.from() == h.from() && e.to() == h.to() && e.version() == h.version()
@@ -436,11 +505,11 @@ final class BatchApplier {
         return out;
     }
 
-    private static void setAside(Tables t, java.util.Set<String> aside, String kind, OutboxEntry e, String orderId, String reason) {
-        aside.add(e.streamId());
+    private static void setAside(Batch b, String kind, OutboxEntry e, String orderId, String reason) {
+        b.aside.add(e.streamId());
         DeadLetterRow d = DeadLetterRow.open(kind, orderId, e.bucket(), e.streamId(), reason, e.body(),
                 System.currentTimeMillis(), "outbox:b" + e.bucket() + "/" + e.streamId());
-        if (t.deadLetters().add(d)) {
+        if (b.t.deadLetters().add(d)) {
             log.warn("set aside outbox entry {} of bucket {} ({}): {}", e.streamId(), e.bucket(),
                     orderId == null ? "no order id could be read" : "order " + orderId, reason);
         }
@@ -456,7 +525,7 @@ final class BatchApplier {
                     return null; // not an outcome line ("e=not an outcome at all" named an order "not")
                 }
                 id = comma >= 0 ? id.substring(0, comma) : id;
-                return com.orderconsole.domain.OrderId.isValid(id) ? id : null;
+                return OrderId.isValid(id) ? id : null;
             }
         }
         return null;
