@@ -6,11 +6,19 @@ import com.orderconsole.domain.OrderStatus;
 import com.orderconsole.domain.ResultCode;
 import com.orderconsole.domain.TransitionRules;
 import com.orderconsole.redis.OutboxEntry;
+import com.orderconsole.store.OrderRow;
 import com.orderconsole.store.Tables;
 
+import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 
 /**
@@ -32,13 +40,13 @@ final class SequenceCheck {
     static final long FUTURE_SLACK_MS = 5_000;
 
     private final Supplier<TransitionRules> rules;
-    private final java.util.function.LongSupplier redisNowMs;
+    private final LongSupplier redisNowMs;
 
     /**
      * @param rules the rules in force: an applied move must be one of their edges, or an override an admin recorded
      * @param redisNowMs Redis's clock (TIME), read only for batches holding a sweeper's cancel
      */
-    SequenceCheck(Supplier<TransitionRules> rules, java.util.function.LongSupplier redisNowMs) {
+    SequenceCheck(Supplier<TransitionRules> rules, LongSupplier redisNowMs) {
         this.rules = rules;
         this.redisNowMs = redisNowMs;
     }
@@ -70,75 +78,28 @@ final class SequenceCheck {
      *
      * @return the entries that do not follow, in stream order, each with why in words (the caller sets them aside)
      */
-    Map<OutboxEntry, String> outOfSequence(Tables t, List<OutboxEntry> batch, java.util.Set<String> recordedBefore,
-                                                java.util.Set<String> only) {
-        java.util.LinkedHashSet<String> ids = new java.util.LinkedHashSet<>();
+    Map<OutboxEntry, String> outOfSequence(Tables t, List<OutboxEntry> batch, Set<String> recordedBefore, Set<String> only) {
+        Set<String> ids = new LinkedHashSet<>();
         for (OutboxEntry e : batch) {
-            if (e.readable() && !recordedBefore.contains(e.streamId()) && (only == null || only.contains(e.entry().orderId()))) {
+            if (judged(e, recordedBefore, only)) {
                 ids.add(e.entry().orderId());
             }
         }
         if (ids.isEmpty()) {
             return Map.of();
         }
-        Map<String, long[]> at = new java.util.HashMap<>(ids.size() * 2);
-        Map<String, Long> deadline = new java.util.HashMap<>();
-        for (com.orderconsole.store.OrderRow r : t.orders().heads(new ArrayList<>(ids))) {
-            at.put(r.orderId, new long[]{r.status, r.version});
-            deadline.put(r.orderId, r.expireAtMs != null ? r.expireAtMs : r.createdAtMs + DEFAULT_PAYMENT_TIMEOUT_MS);
-        }
-        TransitionRules inForce = rules.get();
-        java.util.Set<String> overrides = null;
-        long now = -1;
-        Map<OutboxEntry, String> out = new java.util.LinkedHashMap<>();
+        AgainstMySql mysql = new AgainstMySql(t, new ArrayList<>(ids));
+        Map<OutboxEntry, String> out = new LinkedHashMap<>();
         for (OutboxEntry oe : batch) {
-            if (!oe.readable() || recordedBefore.contains(oe.streamId()) || only != null && !only.contains(oe.entry().orderId())) {
+            if (!judged(oe, recordedBefore, only)) {
                 continue;
             }
             HistoryEntry e = oe.entry();
-            long[] s = at.get(e.orderId());
+            long[] s = mysql.at.get(e.orderId());
             if (s == null || e.version() < s[1] || e.version() == s[1] && e.code() == ResultCode.APPLIED) {
                 continue; // MySQL lacks the order, or a replay / history conflict: decided further on
             }
-            int from = e.from() == null ? 0 : e.from().code();
-            String why = null;
-            if (e.code() == ResultCode.APPLIED) {
-                if (e.version() != s[1] + 1) {
-                    why = "version " + e.version() + " does not follow MySQL's version " + s[1] + " of order " + e.orderId()
-                            + " (a move adds exactly 1)";
-                } else if (from != s[0]) {
-                    why = "it moves order " + e.orderId() + " from " + name(from) + ", but MySQL has it " + name((int) s[0])
-                            + " at version " + s[1];
-                } else if (e.from() == null || !inForce.allows(e.from(), e.to())) {
-                    if (overrides == null) {
-                        overrides = t.audit().overrides(new ArrayList<>(ids));
-                    }
-                    if (!overrides.contains(e.orderId() + "/" + e.version() + "/" + e.actor())) {
-                        why = "it moves order " + e.orderId() + " from " + e.from() + " to " + e.to() + ", which the rules in force "
-                                + "(version " + inForce.version() + ") do not allow"
-                                + (inForce.isTerminal(e.from()) ? " (" + e.from() + " is terminal)" : "")
-                                + ", and no override is recorded in the audit log for version " + e.version() + " by " + e.actor()
-                                + " from an admin's own account";
-                    }
-                } else if (sweeperCancel(e)) {
-                    long due = deadline.get(e.orderId());
-                    if (now < 0) {
-                        now = redisNowMs.getAsLong();
-                    }
-                    if (e.atMs() < due) {
-                        why = "the cancel sweeper cancelled order " + e.orderId() + " at " + java.time.Instant.ofEpochMilli(e.atMs())
-                                + ", before the payment deadline MySQL holds for it (" + java.time.Instant.ofEpochMilli(due) + ")";
-                    } else if (e.atMs() > now + FUTURE_SLACK_MS) {
-                        why = "the cancel sweeper's cancel of order " + e.orderId() + " is dated " + java.time.Instant.ofEpochMilli(e.atMs())
-                                + ", later than Redis's clock now (" + java.time.Instant.ofEpochMilli(now) + "): no script wrote it";
-                    }
-                }
-                        } else if (e.version() > s[1]) {
-                why = "a refused move at version " + e.version() + " of order " + e.orderId() + ", which MySQL has at version " + s[1];
-            } else if (from != s[0]) {
-                why = "a refused move from " + name(from) + " of order " + e.orderId() + ", which MySQL has " + name((int) s[0])
-                        + " at version " + s[1];
-            }
+            String why = e.code() == ResultCode.APPLIED ? mysql.whyNotMove(e, s) : whyNotRefusal(e, s);
             if (why != null) {
                 out.put(oe, why);
             } else if (e.code() == ResultCode.APPLIED) {
@@ -147,6 +108,109 @@ final class SequenceCheck {
             }
         }
         return out;
+    }
+
+    private static boolean judged(OutboxEntry e, Set<String> recordedBefore, Set<String> only) {
+        return e.readable() && !recordedBefore.contains(e.streamId()) && (only == null || only.contains(e.entry().orderId()));
+    }
+
+    /**
+     * A refused attempt stands where the order stood: at MySQL's status and version as the order's entries before it
+     * left them (the script writes the version it read).
+     *
+     * @param s the order's status and version so far
+     * @return why it does not follow, or null
+     */
+    private static String whyNotRefusal(HistoryEntry e, long[] s) {
+        int from = e.from() == null ? 0 : e.from().code();
+        if (e.version() > s[1]) {
+            return "a refused move at version " + e.version() + " of order " + e.orderId() + ", which MySQL has at version " + s[1];
+        }
+        if (from != s[0]) {
+            return "a refused move from " + name(from) + " of order " + e.orderId() + ", which MySQL has " + name((int) s[0])
+                    + " at version " + s[1];
+        }
+        return null;
+    }
+
+    /**
+     * One batch's orders as MySQL has them, read in one SELECT (status, version, payment deadline), with what an applied
+     * entry is judged by: the rules in force, the override records (read once, when an entry needs them) and Redis's clock
+     * (read once, for a sweeper's cancel).
+     */
+    private final class AgainstMySql {
+        private final Tables t;
+        private final List<String> ids;
+        /** Per order: its status code and version, moved on by each applied entry that follows. */
+        final Map<String, long[]> at;
+        private final Map<String, Long> deadline = new HashMap<>();
+        private final TransitionRules inForce;
+        private Set<String> overrides;
+        private long now = -1;
+
+        AgainstMySql(Tables t, List<String> ids) {
+            this.t = t;
+            this.ids = ids;
+            this.at = new HashMap<>(ids.size() * 2);
+            for (OrderRow r : t.orders().heads(ids)) {
+                at.put(r.orderId, new long[]{r.status, r.version});
+                deadline.put(r.orderId, r.expireAtMs != null ? r.expireAtMs : r.createdAtMs + DEFAULT_PAYMENT_TIMEOUT_MS);
+            }
+            this.inForce = rules.get();
+        }
+
+        /**
+         * An applied move: one version on, from the order's status, along an edge of the rules in force (or an override
+         * an admin recorded), and a sweeper's cancel within the payment deadline and Redis's clock.
+         *
+         * @param s the order's status and version so far
+         * @return why it does not follow, or null
+         */
+        String whyNotMove(HistoryEntry e, long[] s) {
+            int from = e.from() == null ? 0 : e.from().code();
+            if (e.version() != s[1] + 1) {
+                return "version " + e.version() + " does not follow MySQL's version " + s[1] + " of order " + e.orderId()
+                        + " (a move adds exactly 1)";
+            }
+            if (from != s[0]) {
+                return "it moves order " + e.orderId() + " from " + name(from) + ", but MySQL has it " + name((int) s[0])
+                        + " at version " + s[1];
+            }
+            if (e.from() == null || !inForce.allows(e.from(), e.to())) {
+                return whyNoOverride(e);
+            }
+            return sweeperCancel(e) ? whyNotSweeperCancel(e) : null;
+        }
+
+        private String whyNoOverride(HistoryEntry e) {
+            if (overrides == null) {
+                overrides = t.audit().overrides(new ArrayList<>(ids));
+            }
+            if (overrides.contains(e.orderId() + "/" + e.version() + "/" + e.actor())) {
+                return null;
+            }
+            return "it moves order " + e.orderId() + " from " + e.from() + " to " + e.to() + ", which the rules in force "
+                    + "(version " + inForce.version() + ") do not allow"
+                    + (inForce.isTerminal(e.from()) ? " (" + e.from() + " is terminal)" : "")
+                    + ", and no override is recorded in the audit log for version " + e.version() + " by " + e.actor()
+                    + " from an admin's own account";
+        }
+
+        private String whyNotSweeperCancel(HistoryEntry e) {
+            long due = deadline.get(e.orderId());
+            if (now < 0) {
+                now = redisNowMs.getAsLong();
+            }
+            if (e.atMs() < due) {
+                return "the cancel sweeper cancelled order " + e.orderId() + " at " + Instant.ofEpochMilli(e.atMs())
+                        + ", before the payment deadline MySQL holds for it (" + Instant.ofEpochMilli(due) + ")";
+            }
+            if (e.atMs() > now + FUTURE_SLACK_MS) {
+                return "the cancel sweeper's cancel of order " + e.orderId() + " is dated " + Instant.ofEpochMilli(e.atMs())
+                        + ", later than Redis's clock now (" + Instant.ofEpochMilli(now) + "): no script wrote it";
+            }
+            return null;
+        }
     }
 
     /**
@@ -159,11 +223,11 @@ final class SequenceCheck {
      * @return false when an entry breaks its order's chain or makes a move that is no edge of the rules in force (MySQL
      *     must be read for an override record)
      */
-    boolean chainHolds(List<OutboxEntry> batch, java.util.Set<String> recordedBefore, java.util.Set<String> unvouched) {
+    boolean chainHolds(List<OutboxEntry> batch, Set<String> recordedBefore, Set<String> unvouched) {
         TransitionRules inForce = rules.get();
-        Map<String, long[]> state = new java.util.HashMap<>();
-        java.util.Set<String> moved = new java.util.HashSet<>();
-        java.util.Set<String> sweeperCancels = new java.util.HashSet<>();
+        Map<String, long[]> state = new HashMap<>();
+        Set<String> moved = new HashSet<>();
+        Set<String> sweeperCancels = new HashSet<>();
         for (OutboxEntry oe : batch) {
             if (!oe.readable() || recordedBefore.contains(oe.streamId())) {
                 continue;
