@@ -88,52 +88,17 @@ public final class OutboxStore {
     static OutboxEntry parse(int bucket, String streamId, Map<String, String> f, String eventKey) {
         String body = body(f);
         try {
-            String orderId;
-            int from;
-            int to;
-            long version;
-            int code;
-            long atMs;
-            String actor;
-            String source;
-            String reason;
-            String e1 = f.get("e");
-            String k = f.get("k");
-            if (e1 != null || k != null) {
-                // The outcome: the first line of e ("order,from,to,version,code"), or k with its sequence number last.
-                String[] texts = null;
-                if (e1 != null) {
-                    texts = e1.split("\n", 4);
-                    if (texts.length != 4) {
-                        throw new IllegalArgumentException("entry has " + texts.length + " lines, not 4 (outcome, actor, source, reason)");
-                    }
-                }
-                String outcome = texts != null ? texts[0] : k;
-                String[] p = outcome.split(",", -1);
-                if (p.length != (texts != null ? 5 : 6)) {
-                    throw new IllegalArgumentException("entry '" + outcome + "' has " + p.length + " parts, not "
-                            + (texts != null ? "5 (order, from, to, version, code)" : "6 (order, from, to, version, code, sequence)"));
-                }
-                orderId = required(p[0], "order id");
-                from = code(p[1], "from status");
-                to = code(p[2], "target status");
-                version = number(p[3], "version");
-                code = code(p[4], "result code");
-                atMs = idMillis(streamId);
-                actor = texts != null ? required(texts[1], "actor") : text(f, "a", "actor");
-                source = texts != null ? required(texts[2], "source") : text(f, "s", "source");
-                reason = texts != null ? texts[3] : f.getOrDefault("r", "");
-            } else {
-                orderId = text(f, "o", "order id");
-                from = code(f, "f", "from status");
-                to = code(f, "t", "target status");
-                version = number(f, "v", "version");
-                code = code(f, "c", "result code");
-                atMs = number(f, "ts", "time");
-                actor = text(f, "a", "actor");
-                source = text(f, "s", "source");
-                reason = f.getOrDefault("r", "");
-            }
+            Read r = f.get("e") != null || f.get("k") != null ? outcomeForm(streamId, f) : fieldPerValueForm(f);
+            return new OutboxEntry(bucket, streamId, r.entry(bucket, eventKey), null, body);
+        } catch (IllegalArgumentException e) {
+            return new OutboxEntry(bucket, streamId, null, e.getMessage(), body);
+        }
+    }
+
+    /** An entry's values as read, in any form, before they are checked against the bucket and MySQL's columns. */
+    private record Read(String orderId, int from, int to, long version, int code, long atMs, String actor, String source,
+                        String reason) {
+        HistoryEntry entry(int bucket, String eventKey) {
             OrderId.require(orderId); // one MySQL cannot hold would fail the follower's whole batch, every time
             int home = RedisKeys.bucket(orderId);
             if (home != bucket) {
@@ -142,14 +107,45 @@ public final class OutboxStore {
                 throw new IllegalArgumentException("entry for order " + orderId + " of bucket " + home + " found in bucket "
                         + bucket + "'s outbox: transition.lua writes every entry to its own order's bucket");
             }
-            HistoryEntry e = new HistoryEntry(orderId, from == 0 ? null : OrderStatus.ofCode(from),
+            return new HistoryEntry(orderId, from == 0 ? null : OrderStatus.ofCode(from),
                     OrderStatus.ofCode(to), version, ResultCode.ofCode(code),
                     fits(actor, "actor", ACTOR_MAX), fits(source, "source", SOURCE_MAX), fits(reason, "reason", REASON_MAX),
                     atMs, eventKey);
-            return new OutboxEntry(bucket, streamId, e, null, body);
-        } catch (IllegalArgumentException e) {
-            return new OutboxEntry(bucket, streamId, null, e.getMessage(), body);
         }
+    }
+
+    /**
+     * The one-field form ({@code e}: the outcome "order,from,to,version,code", then actor, source and reason, one a line)
+     * or the compact one ({@code k}: the outcome with its sequence number last; {@code a}, {@code s}, {@code r}); the
+     * time is the stream id's milliseconds.
+     */
+    private static Read outcomeForm(String streamId, Map<String, String> f) {
+        String e1 = f.get("e");
+        String[] texts = null;
+        if (e1 != null) {
+            texts = e1.split("\n", 4);
+            if (texts.length != 4) {
+                throw new IllegalArgumentException("entry has " + texts.length + " lines, not 4 (outcome, actor, source, reason)");
+            }
+        }
+        String outcome = texts != null ? texts[0] : f.get("k");
+        String[] p = outcome.split(",", -1);
+        if (p.length != (texts != null ? 5 : 6)) {
+            throw new IllegalArgumentException("entry '" + outcome + "' has " + p.length + " parts, not "
+                    + (texts != null ? "5 (order, from, to, version, code)" : "6 (order, from, to, version, code, sequence)"));
+        }
+        return new Read(required(p[0], "order id"), code(p[1], "from status"), code(p[2], "target status"),
+                number(p[3], "version"), code(p[4], "result code"), idMillis(streamId),
+                texts != null ? required(texts[1], "actor") : text(f, "a", "actor"),
+                texts != null ? required(texts[2], "source") : text(f, "s", "source"),
+                texts != null ? texts[3] : f.getOrDefault("r", ""));
+    }
+
+    /** The first form, one field per value ({@code o f t v c a s r ts n}). */
+    private static Read fieldPerValueForm(Map<String, String> f) {
+        return new Read(text(f, "o", "order id"), code(f, "f", "from status"), code(f, "t", "target status"),
+                number(f, "v", "version"), code(f, "c", "result code"), number(f, "ts", "time"),
+                text(f, "a", "actor"), text(f, "s", "source"), f.getOrDefault("r", ""));
     }
 
     /**
