@@ -145,110 +145,143 @@ public final class Profiles {
      *     and {@link ProfileException#field()} are the first fault's
      */
     static Profile parse(Path file, String name, List<String> lines) {
-        String where = file.getFileName().toString();
         if (!NAME.matcher(name).matches()) {
             throw new ProfileException(file, 0, null, Messages.format("profile.error.badName", name));
         }
-        List<ProfileException> faults = new ArrayList<>();
-        Map<String, String> values = new HashMap<>();
-        Map<String, Integer> lineOf = new HashMap<>();
-        for (int i = 0; i < lines.size(); i++) {
-            int no = i + 1;
-            String line = stripComment(lines.get(i)).strip();
-            if (line.isEmpty()) {
-                continue;
-            }
-            int eq = firstSeparator(line);
-            if (eq <= 0) {
-                faults.add(new ProfileException(file, no, null, Messages.format("profile.error.syntax", where, no, line)));
-                continue;
-            }
-            String key = line.substring(0, eq).strip().toLowerCase(Locale.ROOT);
-            String value = line.substring(eq + 1).strip();
-            if (key.contains("password") && !key.endsWith("password-env") || key.equals("secret") || key.equals("pass")) {
-                faults.add(new ProfileException(file, no, key, Messages.format("profile.error.password", where, no, key)));
-                continue;
-            }
-            if (!FIELDS.contains(key)) {
-                faults.add(new ProfileException(file, no, key, Messages.format("profile.error.unknownField", where, no, key,
-                        String.join(", ", FIELDS))));
-                continue;
-            }
-            String canonical = key.equals("color") ? "colour" : key;
-            if (values.containsKey(canonical)) {
-                faults.add(new ProfileException(file, no, key, Messages.format("profile.error.twice", where, no, key, lineOf.get(canonical))));
-                continue;
-            }
-            if (value.isEmpty()) {
-                faults.add(new ProfileException(file, no, key, Messages.format("profile.error.empty", where, no, key)));
-                continue;
-            }
-            values.put(canonical, value);
-            lineOf.put(canonical, no);
+        Reading r = new Reading(file);
+        r.readLines(lines);
+        if (r.values.containsKey("name") && !r.values.get("name").equals(name)) {
+            r.fault("name", "profile.error.nameMismatch", r.values.get("name"), name);
         }
-        if (values.containsKey("name") && !values.get("name").equals(name)) {
-            int no = lineOf.get("name");
-            faults.add(new ProfileException(file, no, "name", Messages.format("profile.error.nameMismatch", where, no, values.get("name"), name)));
+        Environment.Kind kind = r.kind();
+        String colour = r.colour(kind);
+        r.checkServers(kind);
+        if (!r.faults.isEmpty()) {
+            throw ProfileException.all(r.faults);
         }
-        Environment.Kind kind = null;
-        if (!values.containsKey("kind")) {
-            faults.add(new ProfileException(file, 0, "kind", Messages.format("profile.error.missing", where, "kind")));
-        } else {
-            try {
-                kind = Environment.Kind.parse(values.get("kind"));
-            } catch (IllegalArgumentException e) {
-                int no = lineOf.get("kind");
-                faults.add(new ProfileException(file, no, "kind", Messages.format("profile.error.kind", where, no, values.get("kind"))));
-            }
+        Map<String, String> values = r.values;
+        Path dataDir = values.containsKey("data-dir") ? Path.of(values.get("data-dir")).toAbsolutePath() : null;
+        return new Profile(file, new Environment(name, kind, colour), values.get("redis"), values.get("jdbc"), values.get("db-user"),
+                values.get("password-env"), values.get("redis-user"), values.get("redis-password-env"), dataDir);
+    }
+
+    /** One profile file as it is read: its fields' values and lines, and every fault found so far. */
+    private static final class Reading {
+        final Path file;
+        final String where;
+        final List<ProfileException> faults = new ArrayList<>();
+        final Map<String, String> values = new HashMap<>();
+        final Map<String, Integer> lineOf = new HashMap<>();
+
+        Reading(Path file) {
+            this.file = file;
+            this.where = file.getFileName().toString();
         }
-        String colour = values.getOrDefault("colour", kind == null ? Environment.Kind.PRODUCTION.defaultColour() : kind.defaultColour());
-        if (!Environment.isColour(colour)) {
-            int no = lineOf.get("colour");
-            faults.add(new ProfileException(file, no, "colour", Messages.format("profile.error.colour", where, no, colour)));
+
+        /** A fault of a field's value, on the line that set it: the message's arguments follow the file and line. */
+        void fault(String field, String key, Object... more) {
+            fault(lineOf.get(field), field, key, more);
         }
-        String redis = values.get("redis");
-        String jdbc = values.get("jdbc");
-        if (redis != null && !redis.startsWith("redis://") && !redis.startsWith("rediss://")) {
-            int no = lineOf.get("redis");
-            faults.add(new ProfileException(file, no, "redis", Messages.format("profile.error.redis", where, no, mask(redis))));
-        } else if (redis != null && redis.matches("rediss?://[^/@]*:[^/@]*@.*")) {
-            int no = lineOf.get("redis");
-            faults.add(new ProfileException(file, no, "redis", Messages.format("profile.error.redisPassword", where, no)));
+
+        void fault(int no, String field, String key, Object... more) {
+            Object[] args = new Object[more.length + 2];
+            args[0] = where;
+            args[1] = no;
+            System.arraycopy(more, 0, args, 2, more.length);
+            faults.add(new ProfileException(file, no, field, Messages.format(key, args)));
         }
-        if (jdbc != null && jdbc.toLowerCase(Locale.ROOT).matches(".*[?&;]password=.*")) {
-            int no = lineOf.get("jdbc");
-            faults.add(new ProfileException(file, no, "jdbc", Messages.format("profile.error.password", where, no, "jdbc")));
-        } else if (jdbc != null && !jdbc.startsWith("jdbc:")) {
-            int no = lineOf.get("jdbc");
-            faults.add(new ProfileException(file, no, "jdbc", Messages.format("profile.error.jdbc", where, no)));
-        }
-        if (redis != null && jdbc == null) {
-            faults.add(new ProfileException(file, lineOf.get("redis"), "jdbc", Messages.format("profile.error.half", where, "redis", "jdbc")));
-        }
-        if (jdbc != null && redis == null) {
-            faults.add(new ProfileException(file, lineOf.get("jdbc"), "redis", Messages.format("profile.error.half", where, "jdbc", "redis")));
-        }
-        if (jdbc == null && redis == null) {
-            for (String external : List.of("db-user", "password-env", "redis-user", "redis-password-env")) {
-                if (values.containsKey(external)) {
-                    int no = lineOf.get(external);
-                    faults.add(new ProfileException(file, no, external, Messages.format("profile.error.localAccount", where, no, external)));
+
+        /** The lines: each a comment, a blank or one known field set once to a value (no password written in). */
+        void readLines(List<String> lines) {
+            for (int i = 0; i < lines.size(); i++) {
+                int no = i + 1;
+                String line = stripComment(lines.get(i)).strip();
+                if (line.isEmpty()) {
+                    continue;
+                }
+                int eq = firstSeparator(line);
+                if (eq <= 0) {
+                    fault(no, null, "profile.error.syntax", line);
+                    continue;
+                }
+                String key = line.substring(0, eq).strip().toLowerCase(Locale.ROOT);
+                String value = line.substring(eq + 1).strip();
+                String canonical = key.equals("color") ? "colour" : key;
+                if (key.contains("password") && !key.endsWith("password-env") || key.equals("secret") || key.equals("pass")) {
+                    fault(no, key, "profile.error.password", key);
+                } else if (!FIELDS.contains(key)) {
+                    fault(no, key, "profile.error.unknownField", key, String.join(", ", FIELDS));
+                } else if (values.containsKey(canonical)) {
+                    fault(no, key, "profile.error.twice", key, lineOf.get(canonical));
+                } else if (value.isEmpty()) {
+                    fault(no, key, "profile.error.empty", key);
+                } else {
+                    values.put(canonical, value);
+                    lineOf.put(canonical, no);
                 }
             }
-            if (kind == Environment.Kind.PRODUCTION) {
-                faults.add(new ProfileException(file, lineOf.get("kind"), "kind", Messages.format("profile.error.productionLocal", where,
-                        lineOf.get("kind"))));
+        }
+
+        /** @return the environment's kind (a required field), or null after a fault */
+        Environment.Kind kind() {
+            if (!values.containsKey("kind")) {
+                faults.add(new ProfileException(file, 0, "kind", Messages.format("profile.error.missing", where, "kind")));
+                return null;
             }
-        } else if (values.containsKey("data-dir")) {
-            int no = lineOf.get("data-dir");
-            faults.add(new ProfileException(file, no, "data-dir", Messages.format("profile.error.dataDirExternal", where, no)));
+            try {
+                return Environment.Kind.parse(values.get("kind"));
+            } catch (IllegalArgumentException e) {
+                fault("kind", "profile.error.kind", values.get("kind"));
+                return null;
+            }
         }
-        if (!faults.isEmpty()) {
-            throw ProfileException.all(faults);
+
+        /** @return the band's colour: the field's, or the kind's own */
+        String colour(Environment.Kind kind) {
+            String colour = values.getOrDefault("colour", kind == null ? Environment.Kind.PRODUCTION.defaultColour() : kind.defaultColour());
+            if (!Environment.isColour(colour)) {
+                fault("colour", "profile.error.colour", colour);
+            }
+            return colour;
         }
-        Path dataDir = values.containsKey("data-dir") ? Path.of(values.get("data-dir")).toAbsolutePath() : null;
-        return new Profile(file, new Environment(name, kind, colour), redis, jdbc, values.get("db-user"), values.get("password-env"),
-                values.get("redis-user"), values.get("redis-password-env"), dataDir);
+
+        /**
+         * The servers: both Redis and MySQL given (external, with no password in their URIs and no data directory) or
+         * neither (the embedded servers, with no accounts, never production).
+         */
+        void checkServers(Environment.Kind kind) {
+            String redis = values.get("redis");
+            String jdbc = values.get("jdbc");
+            if (redis != null && !redis.startsWith("redis://") && !redis.startsWith("rediss://")) {
+                fault("redis", "profile.error.redis", mask(redis));
+            } else if (redis != null && redis.matches("rediss?://[^/@]*:[^/@]*@.*")) {
+                fault("redis", "profile.error.redisPassword");
+            }
+            if (jdbc != null && jdbc.toLowerCase(Locale.ROOT).matches(".*[?&;]password=.*")) {
+                fault("jdbc", "profile.error.password", "jdbc");
+            } else if (jdbc != null && !jdbc.startsWith("jdbc:")) {
+                fault("jdbc", "profile.error.jdbc");
+            }
+            if (redis != null && jdbc == null) {
+                faults.add(new ProfileException(file, lineOf.get("redis"), "jdbc", Messages.format("profile.error.half", where, "redis", "jdbc")));
+            }
+            if (jdbc != null && redis == null) {
+                faults.add(new ProfileException(file, lineOf.get("jdbc"), "redis", Messages.format("profile.error.half", where, "jdbc", "redis")));
+            }
+            if (jdbc == null && redis == null) {
+                for (String external : List.of("db-user", "password-env", "redis-user", "redis-password-env")) {
+                    if (values.containsKey(external)) {
+                        fault(external, "profile.error.localAccount", external);
+                    }
+                }
+                if (kind == Environment.Kind.PRODUCTION) {
+                    faults.add(new ProfileException(file, lineOf.get("kind"), "kind", Messages.format("profile.error.productionLocal", where,
+                            lineOf.get("kind"))));
+                }
+            } else if (values.containsKey("data-dir")) {
+                fault("data-dir", "profile.error.dataDirExternal");
+            }
+        }
     }
 
     private static final Pattern INLINE_COMMENT = Pattern.compile("\\s#(\\s.*)?$");
