@@ -8,6 +8,7 @@ import com.orderconsole.embedded.EmbeddedRedis;
 import com.orderconsole.redis.RedisStores;
 import com.orderconsole.app.Services;
 import com.orderconsole.service.audit.AuditService;
+import com.orderconsole.service.maintenance.DataSetIdentity;
 import com.orderconsole.store.Database;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -83,15 +84,44 @@ public final class Engine implements AutoCloseable {
         // Before any server is touched: a half-external configuration or a refused sign-in changes nothing.
         config.requireBothOrNeither();
         Operator operator = SignIn.verify(config);
-        EmbeddedRedis er = null;
-        EmbeddedMariaDb edb = null;
-        RedisStores redis = null;
-        Database db = null;
-        DataDirLease lease = null;
-        boolean longLived = config.sweepInterval() != null;
+        Parts p = new Parts();
         try {
-            String redisUri = config.redisUri();
-            String jdbc = config.jdbcUrl();
+            p.reachServers(config);
+            p.db = config.signInRequired() ? Database.connectSignedIn(p.jdbc, p.user, p.password, config.commandTimeout())
+                    : Database.connect(p.jdbc, p.user, p.password, config.commandTimeout());
+            if (!withRedis) {
+                return new Engine(p.er, p.edb, null, p.db, null, AuditService.onMySqlOnly(p.db), p.lease, operator);
+            }
+            p.redis = RedisStores.connect(p.redisUri, config.commandTimeout());
+            Services services = startServices(config, p.redis, p.db, operator);
+            log.info("working as {}", operator.describe());
+            return new Engine(p.er, p.edb, p.redis, p.db, services, services.audit(), p.lease, operator);
+        } catch (RuntimeException e) {
+            p.close();
+            throw e;
+        }
+    }
+
+    /** What a start has reached so far: closed again, in this order, when a later step fails. */
+    private static final class Parts {
+        EmbeddedRedis er;
+        EmbeddedMariaDb edb;
+        DataDirLease lease;
+        RedisStores redis;
+        Database db;
+        String redisUri;
+        String jdbc;
+        String user;
+        String password;
+
+        /**
+         * The servers: the configured ones, those a long-lived process already runs on the data directory (its lease), or
+         * embedded ones started here (and published in the lease).
+         */
+        void reachServers(EngineConfig config) {
+            boolean longLived = config.sweepInterval() != null;
+            redisUri = config.redisUri();
+            jdbc = config.jdbcUrl();
             if (redisUri == null && jdbc == null) {
                 DataDirLease.Outcome o = DataDirLease.acquire(config.dataDir(), longLived);
                 lease = o.lease();
@@ -105,8 +135,8 @@ public final class Engine implements AutoCloseable {
                 er = new EmbeddedRedis(config.dataDir().resolve("redis"), 0).start();
                 redisUri = er.uri();
             }
-            String user = config.dbUser();
-            String password = config.dbPassword();
+            user = config.dbUser();
+            password = config.dbPassword();
             if (jdbc == null) {
                 edb = new EmbeddedMariaDb(config.dataDir().resolve("mariadb"), 0).start();
                 jdbc = edb.jdbcUrl();
@@ -118,40 +148,9 @@ public final class Engine implements AutoCloseable {
             if (lease != null) {
                 lease.publish(er.port(), edb.port(), longLived);
             }
-            db = config.signInRequired() ? Database.connectSignedIn(jdbc, user, password, config.commandTimeout())
-                    : Database.connect(jdbc, user, password, config.commandTimeout());
-            if (!withRedis) {
-                return new Engine(er, edb, null, db, null, AuditService.onMySqlOnly(db), lease, operator);
-            }
-            redis = RedisStores.connect(redisUri, config.commandTimeout());
-            // Before any service exists: the services size their per-bucket state by the count.
-            new com.orderconsole.service.maintenance.DataSetIdentity(redis.connection(), redis.rules(), db).settleBuckets(config.buckets());
-            Services services = Services.create(redis, db, config.paymentTimeout(), config.terminalRetention());
-            Role role = operator.role();
-            // Only those who may write record a new pairing; everyone is refused a Redis of another system.
-            services.dataset().verifyPairing(role.includes(Role.OPS));
-            // The database records who signed in: the follower sets aside outbox entries naming anyone else.
-            db.recordSignIn(false);
-            // Restoring a lost Redis drains its outbox first: it runs where the follower may (issue 25).
-            boolean follows = services.follower().appliesHere();
-            if (role.includes(Role.OPS)) {
-                services.rules().ensureSeeded();
-                if (follows) {
-                    services.maintenance().recoverIfRedisLostData();
-                }
-            }
-            if (config.followerIdle() != null && role.includes(Role.SUPPORT) && follows) {
-                services.follower().start(config.followerIdle());
-                if (role.includes(Role.OPS)) {
-                    services.maintenance().start(Duration.ofSeconds(5));
-                }
-            }
-            if (config.sweepInterval() != null && role.includes(Role.SUPPORT)) {
-                services.sweeper().start(config.sweepInterval());
-            }
-            log.info("working as {}", operator.describe());
-            return new Engine(er, edb, redis, db, services, services.audit(), lease, operator);
-        } catch (RuntimeException e) {
+        }
+
+        void close() {
             if (redis != null) {
                 redis.close();
             }
@@ -167,8 +166,40 @@ public final class Engine implements AutoCloseable {
             if (lease != null) {
                 lease.close();
             }
-            throw e;
         }
+    }
+
+    /**
+     * The services on both stores, the data set checked against MySQL's pairing, and the background jobs this session's
+     * role may run.
+     */
+    private static Services startServices(EngineConfig config, RedisStores redis, Database db, Operator operator) {
+        // Before any service exists: the services size their per-bucket state by the count.
+        new DataSetIdentity(redis.connection(), redis.rules(), db).settleBuckets(config.buckets());
+        Services services = Services.create(redis, db, config.paymentTimeout(), config.terminalRetention());
+        Role role = operator.role();
+        // Only those who may write record a new pairing; everyone is refused a Redis of another system.
+        services.dataset().verifyPairing(role.includes(Role.OPS));
+        // The database records who signed in: the follower sets aside outbox entries naming anyone else.
+        db.recordSignIn(false);
+        // Restoring a lost Redis drains its outbox first: it runs where the follower may (issue 25).
+        boolean follows = services.follower().appliesHere();
+        if (role.includes(Role.OPS)) {
+            services.rules().ensureSeeded();
+            if (follows) {
+                services.maintenance().recoverIfRedisLostData();
+            }
+        }
+        if (config.followerIdle() != null && role.includes(Role.SUPPORT) && follows) {
+            services.follower().start(config.followerIdle());
+            if (role.includes(Role.OPS)) {
+                services.maintenance().start(Duration.ofSeconds(5));
+            }
+        }
+        if (config.sweepInterval() != null && role.includes(Role.SUPPORT)) {
+            services.sweeper().start(config.sweepInterval());
+        }
+        return services;
     }
 
     /**
