@@ -9,6 +9,7 @@ import com.orderconsole.store.Database;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -41,73 +42,88 @@ public final class HealthService {
 
     /** @return the current health; never throws for a server being down (that is what it reports) */
     public Health check() {
-        List<String> warnings = new ArrayList<>();
-        List<Health.Notice> notices = new ArrayList<>();
-        // Each warning in English (--json, logs) and as a key with its values (the user's language).
-        java.util.function.BiConsumer<String, Health.Notice> warn = (text, notice) -> {
-            warnings.add(text);
-            notices.add(notice);
-        };
+        Warnings w = new Warnings();
         boolean redisUp = redis.ping();
         boolean mysqlUp = db.ping();
         Long rulesVersion = null;
         List<RedisMaster> masters = List.of();
         if (!redisUp) {
-            warn.accept("Redis at " + redis.where() + " is not answering: transitions fail until it is back",
+            w.warn("Redis at " + redis.where() + " is not answering: transitions fail until it is back",
                     new Health.Notice("redisDown", List.of(redis.where())));
         }
         if (!mysqlUp) {
-            warn.accept("MySQL at " + db.where() + " is not answering: transitions still apply in Redis and wait in the outbox",
+            w.warn("MySQL at " + db.where() + " is not answering: transitions still apply in Redis and wait in the outbox",
                     new Health.Notice("mysqlDown", List.of(db.where())));
         }
         if (redisUp) {
             try {
                 rulesVersion = rules.current().version();
                 masters = masters();
-                redis.configGetPerMaster("maxmemory-policy").forEach((where, policy) -> {
-                    if (policy != null && !"noeviction".equals(policy)) {
-                        String named = policy + (redis.isCluster() ? " (" + where + ")" : "");
-                        warn.accept("Redis maxmemory-policy is " + named + ": order state may be evicted; set noeviction",
-                                new Health.Notice("eviction", List.of(named)));
-                    }
-                });
-                double spread = Health.maxOverMean(masters);
-                if (spread > UNEVEN_SPREAD) {
-                    warn.accept(String.format(java.util.Locale.ROOT, "the busiest Redis master holds %.2f times the mean "
-                            + "share of buckets: it carries that much more of the load (rebalance the cluster's slots)", spread),
-                            new Health.Notice("unevenSpread", List.of(spread)));
-                }
-                Map<String, String> sw = queue.sweeperState();
-                String last = sw.get("lastTick");
-                long now = redis.nowMs();
-                if (last == null) {
-                    warn.accept("no cancel sweeper has ever run: unpaid orders are not being cancelled",
-                            new Health.Notice("sweeperNever", List.of()));
-                } else if (now - Long.parseLong(last) > SWEEPER_SILENT_MS) {
-                    long silentS = (now - Long.parseLong(last)) / 1000;
-                    warn.accept("cancel sweeper has not ticked for " + silentS + " s", new Health.Notice("sweeperSilent", List.of(silentS)));
-                }
-                if (follower.waitingForRestore()) {
-                    // Only a process that runs the follower and holds ops restores; elsewhere this would wait for ever, in silence.
-                    warn.accept("Redis has no data-set marker (it lost its data or went back in time): the cancel sweeper and "
-                            + "the MySQL follower wait until serve (or the console of the embedded servers) restores it from MySQL",
-                            new Health.Notice("noMarker", List.of()));
-                }
-                if ("1".equals(sw.get("paused"))) {
-                    warn.accept("cancel sweeper is paused", new Health.Notice("sweeperPaused", List.of()));
-                }
-                if (mysqlUp) {
-                    FollowerStatus s = follower.status();
-                    if (s.backlogWarning() != null) {
-                        // The follower words its backlog with the figures; shown as it is, under a translated heading.
-                        warn.accept(s.backlogWarning(), new Health.Notice("backlog", List.of(s.backlogWarning())));
-                    }
-                }
+                checkRedisSetup(w, masters);
+                checkBackgroundJobs(w, mysqlUp);
             } catch (RuntimeException e) {
-                warn.accept("health check incomplete: " + e.getMessage(), new Health.Notice("incomplete", List.of(String.valueOf(e.getMessage()))));
+                w.warn("health check incomplete: " + e.getMessage(), new Health.Notice("incomplete", List.of(String.valueOf(e.getMessage()))));
             }
         }
-        return new Health(redisUp, mysqlUp, rulesVersion, warnings, notices, masters);
+        return new Health(redisUp, mysqlUp, rulesVersion, w.warnings, w.notices, masters);
+    }
+
+    /** Each warning in English (--json, logs) and as a key with its values (the user's language). */
+    private static final class Warnings {
+        final List<String> warnings = new ArrayList<>();
+        final List<Health.Notice> notices = new ArrayList<>();
+
+        void warn(String text, Health.Notice notice) {
+            warnings.add(text);
+            notices.add(notice);
+        }
+    }
+
+    /** Redis's setup: no eviction of order state, and the buckets spread evenly over the masters. */
+    private void checkRedisSetup(Warnings w, List<RedisMaster> masters) {
+        redis.configGetPerMaster("maxmemory-policy").forEach((where, policy) -> {
+            if (policy != null && !"noeviction".equals(policy)) {
+                String named = policy + (redis.isCluster() ? " (" + where + ")" : "");
+                w.warn("Redis maxmemory-policy is " + named + ": order state may be evicted; set noeviction",
+                        new Health.Notice("eviction", List.of(named)));
+            }
+        });
+        double spread = Health.maxOverMean(masters);
+        if (spread > UNEVEN_SPREAD) {
+            w.warn(String.format(Locale.ROOT, "the busiest Redis master holds %.2f times the mean "
+                    + "share of buckets: it carries that much more of the load (rebalance the cluster's slots)", spread),
+                    new Health.Notice("unevenSpread", List.of(spread)));
+        }
+    }
+
+    /** The background jobs: the cancel sweeper ticking and not paused, nothing waiting for a restore, the follower's backlog. */
+    private void checkBackgroundJobs(Warnings w, boolean mysqlUp) {
+        Map<String, String> sw = queue.sweeperState();
+        String last = sw.get("lastTick");
+        long now = redis.nowMs();
+        if (last == null) {
+            w.warn("no cancel sweeper has ever run: unpaid orders are not being cancelled",
+                    new Health.Notice("sweeperNever", List.of()));
+        } else if (now - Long.parseLong(last) > SWEEPER_SILENT_MS) {
+            long silentS = (now - Long.parseLong(last)) / 1000;
+            w.warn("cancel sweeper has not ticked for " + silentS + " s", new Health.Notice("sweeperSilent", List.of(silentS)));
+        }
+        if (follower.waitingForRestore()) {
+            // Only a process that runs the follower and holds ops restores; elsewhere this would wait for ever, in silence.
+            w.warn("Redis has no data-set marker (it lost its data or went back in time): the cancel sweeper and "
+                    + "the MySQL follower wait until serve (or the console of the embedded servers) restores it from MySQL",
+                    new Health.Notice("noMarker", List.of()));
+        }
+        if ("1".equals(sw.get("paused"))) {
+            w.warn("cancel sweeper is paused", new Health.Notice("sweeperPaused", List.of()));
+        }
+        if (mysqlUp) {
+            FollowerStatus s = follower.status();
+            if (s.backlogWarning() != null) {
+                // The follower words its backlog with the figures; shown as it is, under a translated heading.
+                w.warn(s.backlogWarning(), new Health.Notice("backlog", List.of(s.backlogWarning())));
+            }
+        }
     }
 
     private List<RedisMaster> masters() {
