@@ -32,6 +32,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.OptionalInt;
 import java.util.concurrent.CountDownLatch;
@@ -144,6 +145,16 @@ public final class MetricsService implements TransitionObserver, AutoCloseable {
         latencyApplied = latency("applied");
         latencyRejected = latency("rejected");
         latencyFailed = latency("failed");
+        registerSampledMeters();
+        registerStoreAndBuildMeters(follower, version);
+        bindProcessMeters();
+    }
+
+    /**
+     * The meters read from the latest samples of Redis and MySQL: result codes counted by transition.lua, the follower's
+     * lag and backlog, the cancel sweeper and queue, the last reconciliation's findings.
+     */
+    private void registerSampledMeters() {
         for (ResultCode c : ResultCode.values()) {
             FunctionCounter.builder("orderconsole.results.recorded", this, m -> m.reading().results().getOrDefault(c, 0L))
                     .description("result codes counted by transition.lua in Redis, every process since the counters began")
@@ -171,8 +182,12 @@ public final class MetricsService implements TransitionObserver, AutoCloseable {
                         Reading r = m.reading();
                         return r.findings() == null ? Double.NaN : r.findings().getOrDefault(c, 0L);
                     }).description("findings of this process's last full reconciliation")
-                    .tag("category", c.name().toLowerCase(java.util.Locale.ROOT)).register(registry);
+                    .tag("category", c.name().toLowerCase(Locale.ROOT)).register(registry);
         }
+    }
+
+    /** Whether each store's latest sample is fresh, the open dead letters, what the follower applied, the build. */
+    private void registerStoreAndBuildMeters(Follower follower, String version) {
         Gauge.builder("orderconsole.store.up", this, m -> m.reading().redisOk() ? 1 : 0)
                 .description("1 when the latest sample of the store succeeded and is fresh").tag("store", "redis").register(registry);
         Gauge.builder("orderconsole.store.up", this, m -> m.reading().mysqlOk() ? 1 : 0)
@@ -187,6 +202,10 @@ public final class MetricsService implements TransitionObserver, AutoCloseable {
                 .description("outbox entries this process's MySQL follower applied since it started").register(registry);
         Gauge.builder("orderconsole.build.info", () -> 1).description("the build that runs, in its labels")
                 .tags("version", version, "java", System.getProperty("java.version", "unknown")).register(registry);
+    }
+
+    /** Micrometer's binders for the process: uptime, the JVM's memory, GC, threads, classes and CPU, file descriptors. */
+    private void bindProcessMeters() {
         new UptimeMetrics().bindTo(registry);
         new JvmInfoMetrics().bindTo(registry);
         new JvmMemoryMetrics().bindTo(registry);
