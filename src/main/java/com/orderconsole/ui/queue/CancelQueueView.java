@@ -85,6 +85,14 @@ public final class CancelQueueView {
     }
 
     private void bind() {
+        bindTiles();
+        bindTable();
+        bindSearch();
+        bindActions();
+    }
+
+    /** The summary tiles and the depth chart follow the model's readings; a stale reading greys the tiles. */
+    private void bindTiles() {
         depthSeries.setName(Messages.get("queue.series.depth"));
         overdueSeries.setName(Messages.get("queue.series.overdue"));
         depthChart.getData().setAll(List.of(depthSeries, overdueSeries));
@@ -97,7 +105,10 @@ public final class CancelQueueView {
                 showSummary(vm.summaryProperty().get());
             }
         });
+    }
 
+    /** The queue's entries, each row marked when it is overdue or its order's state went stale. */
+    private void bindTable() {
         queueTable.setColumnResizePolicy(TableView.CONSTRAINED_RESIZE_POLICY_FLEX_LAST_COLUMN);
         Tables.bind(queueTable, vm.entries(), vm.selectedProperty(), QueueItem::orderId, Messages.get("queue.empty"));
         Tables.tooltipsWhereCut(queueTable); // a cut value is read whole in its tooltip
@@ -119,7 +130,21 @@ public final class CancelQueueView {
                 Styles.pick(this, attention, Styles.STALE, Styles.OVERDUE);
             }
         });
+    }
 
+    /** Finding an order in the queue, and paging through it. */
+    private void bindSearch() {
+        idField.textProperty().bindBidirectional(vm.idTextProperty());
+        idField.setOnAction(e -> vm.search());
+        findButton.setOnAction(e -> vm.search());
+        showAllButton.setOnAction(e -> vm.showAll());
+        showAllButton.disableProperty().bind(vm.searchedProperty().isNull());
+        countLabel.textProperty().bind(vm.countTextProperty());
+        PagerBar.bind(vm.pager(), prevButton, pageLabel, nextButton, n -> Messages.format("queue.page", n));
+    }
+
+    /** The actions on the selected entry and on the sweeper, shown only to those who may act, with their results. */
+    private void bindActions() {
         extendBy.setItems(FXCollections.observableArrayList(CancelQueueViewModel.EXTENSIONS));
         extendBy.setConverter(new StringConverter<>() {
             @Override
@@ -133,14 +158,6 @@ public final class CancelQueueView {
             }
         });
         extendBy.valueProperty().bindBidirectional(vm.extendByProperty());
-
-        idField.textProperty().bindBidirectional(vm.idTextProperty());
-        idField.setOnAction(e -> vm.search());
-        findButton.setOnAction(e -> vm.search());
-        showAllButton.setOnAction(e -> vm.showAll());
-        showAllButton.disableProperty().bind(vm.searchedProperty().isNull());
-        countLabel.textProperty().bind(vm.countTextProperty());
-        PagerBar.bind(vm.pager(), prevButton, pageLabel, nextButton, n -> Messages.format("queue.page", n));
 
         boolean canAct = vm.canAct();
         Actions.bind(cancelButton, vm.entryCommand(), vm::cancelSelected);
