@@ -86,6 +86,16 @@ public final class BulkView {
     }
 
     private void bind() {
+        bindPlan();
+        bindPreview();
+        bindRun();
+        bindResults();
+        bindBatches();
+        Styles.toggle(bulkMessage, vm.feedback());
+    }
+
+    /** The plan: which orders (the scope), to which status, with an override for those who may. */
+    private void bindPlan() {
         scopeText.textProperty().bind(vm.scopeTextProperty());
         targetBox.setItems(FXCollections.observableArrayList(OrderStatus.values()));
         targetBox.valueProperty().bindBidirectional(vm.targetProperty());
@@ -97,7 +107,10 @@ public final class BulkView {
         tableFilterButton.setOnAction(e -> vm.useTableFilter());
         targetBox.disableProperty().bind(vm.runCommand().runningProperty());
         overrideBox.disableProperty().bind(vm.runCommand().runningProperty());
+    }
 
+    /** The preview: per target status, how many orders would move and how many would be refused. */
+    private void bindPreview() {
         targetTable.setItems(vm.perTarget());
         targetTable.setPlaceholder(new Label(Messages.get("bulk.preview.none")));
         targetTable.setColumnResizePolicy(TableView.CONSTRAINED_RESIZE_POLICY_FLEX_LAST_COLUMN);
@@ -105,7 +118,10 @@ public final class BulkView {
         tApply.setCellValueFactory(c -> Cells.text(count(c.getValue().wouldApply())));
         tReject.setCellValueFactory(c -> Cells.text(count(c.getValue().wouldReject())));
         previewText.textProperty().bind(vm.previewTextProperty());
+    }
 
+    /** Running the batch with a reason, its progress, and cancelling it. */
+    private void bindRun() {
         reasonField.textProperty().bindBidirectional(vm.reasonProperty());
         reasonField.disableProperty().bind(vm.runCommand().runningProperty());
         reasonField.setOnAction(e -> vm.apply());
@@ -116,7 +132,10 @@ public final class BulkView {
         Styles.shown(!vm.canApply(), roleHint);
         progressBar.progressProperty().bind(vm.progressProperty());
         progressText.textProperty().bind(vm.progressTextProperty());
+    }
 
+    /** The shown batch's results, filtered by outcome, exported, and an abandoned batch closed. */
+    private void bindResults() {
         List<BulkItem.Outcome> outcomes = new ArrayList<>();
         outcomes.add(null);
         outcomes.addAll(Arrays.asList(BulkItem.Outcome.values()));
@@ -139,7 +158,10 @@ public final class BulkView {
         rSeen.setCellValueFactory(c -> Cells.text(c.getValue().seenStatus().name() + " v" + c.getValue().seenVersion()));
         rVersion.setCellValueFactory(c -> Cells.text("v" + c.getValue().version()));
         rError.setCellValueFactory(c -> Cells.text(c.getValue().error()));
+    }
 
+    /** The batches run before: the one chosen is the one whose results show. */
+    private void bindBatches() {
         Tables.bind(batchTable, vm.record().batches(), vm.record().selectedBatchProperty(), BulkBatch::id, Messages.get("bulk.batches.empty"));
 
         Tables.tooltipsWhereCut(batchTable); // a cut value is read whole in its tooltip
@@ -152,8 +174,6 @@ public final class BulkView {
                 c.getValue().counts().rejected(), c.getValue().counts().conflicts(), c.getValue().counts().failed(), c.getValue().notRun())));
         bReason.setCellValueFactory(c -> Cells.text(c.getValue().reason()));
         bScope.setCellValueFactory(c -> Cells.text(c.getValue().scope()));
-
-        Styles.toggle(bulkMessage, vm.feedback());
     }
 
     private static String outcomeText(BulkItem.Outcome o) {
