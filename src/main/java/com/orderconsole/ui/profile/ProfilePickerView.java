@@ -1,9 +1,12 @@
 package com.orderconsole.ui.profile;
 
 import com.orderconsole.app.Messages;
+import com.orderconsole.ui.common.Styles;
+import javafx.scene.control.Button;
 import javafx.scene.control.ButtonBar;
 import javafx.scene.control.ButtonType;
 import javafx.scene.control.Dialog;
+import javafx.scene.control.DialogPane;
 import javafx.scene.control.Label;
 import javafx.scene.control.ListCell;
 import javafx.scene.control.ListView;
@@ -36,26 +39,7 @@ public final class ProfilePickerView {
         ListView<ProfilePickerViewModel.Choice> list = new ListView<>(vm.choices());
         list.setId("profileList");
         list.setPrefHeight(Math.min(320, 56 * vm.choices().size() + 8));
-        list.setCellFactory(v -> new ListCell<>() {
-            @Override
-            protected void updateItem(ProfilePickerViewModel.Choice c, boolean empty) {
-                super.updateItem(c, empty);
-                if (empty || c == null) {
-                    setGraphic(null);
-                    setText(null);
-                    return;
-                }
-                Region swatch = new Region();
-                swatch.setMinSize(14, 32);
-                swatch.setStyle("-fx-background-color: " + c.environment().colour() + ";");
-                Label title = new Label(c.title());
-                title.setStyle("-fx-font-weight: bold;");
-                Label where = new Label(c.where());
-                where.getStyleClass().add("text-muted");
-                setGraphic(new HBox(10, swatch, new VBox(2, title, where)));
-                setText(null);
-            }
-        });
+        list.setCellFactory(v -> new ChoiceCell());
         list.getSelectionModel().select(vm.selectedProperty().get());
         list.getSelectionModel().selectedItemProperty().addListener((o, a, c) -> vm.selectedProperty().set(c));
         VBox content = new VBox(8, list);
@@ -75,12 +59,17 @@ public final class ProfilePickerView {
         d.getDialogPane().lookupButton(open).disableProperty().bind(vm.selectedProperty().isNull());
         list.setOnMouseClicked(e -> {
             if (e.getClickCount() == 2 && vm.selectedProperty().get() != null) {
-                ((javafx.scene.control.Button) d.getDialogPane().lookupButton(open)).fire();
+                ((Button) d.getDialogPane().lookupButton(open)).fire();
             }
         });
         d.setResultConverter(b -> b == open ? vm.selectedProperty().get() : null);
-        // The chosen environment's colour along the dialog's top edge and on its header, as the window's band will be.
-        javafx.scene.control.DialogPane pane = d.getDialogPane();
+        showEnvironmentColour(d.getDialogPane(), content);
+        d.setOnShown(e -> list.requestFocus());
+        return d.showAndWait();
+    }
+
+    /** The chosen environment's colour along the dialog's top edge and on its header, as the window's band will be. */
+    private void showEnvironmentColour(DialogPane pane, VBox content) {
         Label band = new Label();
         band.setId("pickerBand");
         band.setMaxWidth(Double.MAX_VALUE);
@@ -90,11 +79,31 @@ public final class ProfilePickerView {
             String col = c == null ? "transparent" : c.environment().colour();
             pane.setStyle("-fx-border-color: " + col + "; -fx-border-width: 6 0 0 0;");
             band.setText(c == null ? "" : c.title());
-            band.setStyle(c == null ? "" : com.orderconsole.ui.common.Styles.environmentBand(c.environment()));
+            band.setStyle(c == null ? "" : Styles.environmentBand(c.environment()));
         };
         colour.run();
         vm.selectedProperty().addListener((o, a, c) -> colour.run());
-        d.setOnShown(e -> list.requestFocus());
-        return d.showAndWait();
+    }
+
+    /** A profile in the list: its environment's colour, its title and where its servers are. */
+    private static final class ChoiceCell extends ListCell<ProfilePickerViewModel.Choice> {
+        @Override
+        protected void updateItem(ProfilePickerViewModel.Choice c, boolean empty) {
+            super.updateItem(c, empty);
+            if (empty || c == null) {
+                setGraphic(null);
+                setText(null);
+                return;
+            }
+            Region swatch = new Region();
+            swatch.setMinSize(14, 32);
+            swatch.setStyle("-fx-background-color: " + c.environment().colour() + ";");
+            Label title = new Label(c.title());
+            title.setStyle("-fx-font-weight: bold;");
+            Label where = new Label(c.where());
+            where.getStyleClass().add("text-muted");
+            setGraphic(new HBox(10, swatch, new VBox(2, title, where)));
+            setText(null);
+        }
     }
 }
