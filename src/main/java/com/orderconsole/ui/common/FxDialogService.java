@@ -18,6 +18,7 @@ import javafx.scene.control.TextField;
 import javafx.scene.input.KeyCode;
 import javafx.scene.input.KeyEvent;
 import javafx.scene.layout.GridPane;
+import javafx.scene.layout.Region;
 import javafx.scene.layout.VBox;
 import javafx.stage.FileChooser;
 import javafx.stage.Window;
@@ -106,18 +107,7 @@ public final class FxDialogService implements DialogService {
         reason.setPromptText(Messages.get("common.reason.prompt"));
         reason.setPrefRowCount(3);
         reason.setWrapText(true);
-        // What the history would refuse (a second line, a tab, more than 500 characters) is said here, under the box,
-        // while the dialog stays open with the text as typed: refused after closing, the reason was lost (issue 34).
-        Label problem = new Label();
-        problem.setId("reasonProblem");
-        problem.setWrapText(true);
-        problem.getStyleClass().add(Styles.MSG_ERROR);
-        // Never cut to one line with "…": the words are the whole point (seen cut in a real window).
-        problem.setMinHeight(javafx.scene.layout.Region.USE_PREF_SIZE);
-        problem.textProperty().bind(Bindings.createStringBinding(() -> reasonProblem(reason.getText()), reason.textProperty()));
-        problem.visibleProperty().bind(problem.textProperty().isNotEmpty());
-        problem.managedProperty().bind(problem.visibleProperty());
-        dialog.getDialogPane().setContent(new VBox(6, new Label(Messages.get("common.reason")), reason, problem));
+        dialog.getDialogPane().setContent(new VBox(6, new Label(Messages.get("common.reason")), reason, reasonProblemLabel(reason)));
         Button confirmButton = confirmButton(dialog, confirm);
         confirmButton.disableProperty().bind(Bindings.createBooleanBinding(
                 () -> reason.getText().isBlank() || !reasonProblem(reason.getText()).isEmpty(), reason.textProperty()));
@@ -127,9 +117,35 @@ public final class FxDialogService implements DialogService {
                 e.consume();
             }
         });
-        // Tab moves on to the buttons (Shift+Tab back), Enter confirms, Shift+Enter starts a new line: the history
-        // keeps a reason on one line, so a second line is refused under the box at once (typed words are never glued
-        // together silently) and the confirm button waits until it is gone.
+        reasonKeys(dialog, reason, confirmButton);
+        dialog.setResultConverter(b -> b == confirm ? reason.getText().strip() : null);
+        dialog.setOnShown(e -> reason.requestFocus());
+        return dialog.showAndWait();
+    }
+
+    /**
+     * What the history would refuse (a second line, a tab, more than 500 characters) is said under the box, while the
+     * dialog stays open with the text as typed: refused after closing, the reason was lost (issue 34).
+     */
+    private static Label reasonProblemLabel(TextArea reason) {
+        Label problem = new Label();
+        problem.setId("reasonProblem");
+        problem.setWrapText(true);
+        problem.getStyleClass().add(Styles.MSG_ERROR);
+        // Never cut to one line with "…": the words are the whole point (seen cut in a real window).
+        problem.setMinHeight(Region.USE_PREF_SIZE);
+        problem.textProperty().bind(Bindings.createStringBinding(() -> reasonProblem(reason.getText()), reason.textProperty()));
+        problem.visibleProperty().bind(problem.textProperty().isNotEmpty());
+        problem.managedProperty().bind(problem.visibleProperty());
+        return problem;
+    }
+
+    /**
+     * Tab moves on to the buttons (Shift+Tab back), Enter confirms, Shift+Enter starts a new line: the history keeps a
+     * reason on one line, so a second line is refused under the box at once (typed words are never glued together
+     * silently) and the confirm button waits until it is gone.
+     */
+    private static void reasonKeys(Dialog<String> dialog, TextArea reason, Button confirmButton) {
         reason.addEventFilter(KeyEvent.KEY_PRESSED, e -> {
             if (e.getCode() == KeyCode.TAB && !e.isControlDown()) {
                 e.consume();
@@ -152,9 +168,6 @@ public final class FxDialogService implements DialogService {
                 e.consume();
             }
         });
-        dialog.setResultConverter(b -> b == confirm ? reason.getText().strip() : null);
-        dialog.setOnShown(e -> reason.requestFocus());
-        return dialog.showAndWait();
     }
 
     @Override
