@@ -2,6 +2,8 @@ package com.orderconsole.service.follower;
 
 import com.orderconsole.redis.RedisKeys;
 
+import java.util.Locale;
+
 /**
  * The follower's settings, each a system property read once at start: batch size, threads, the loop's linger, and
  * the thresholds past which it warns (backlog, a MySQL that stopped answering). {@link Follower#tune} changes the
@@ -51,7 +53,7 @@ public final class FollowerSettings {
         if (!many && !old) {
             return null;
         }
-        return String.format(java.util.Locale.ROOT, "MySQL sync backlog: %,d%s changes wait in the Redis outbox, the oldest %,d s old "
+        return String.format(Locale.ROOT, "MySQL sync backlog: %,d%s changes wait in the Redis outbox, the oldest %,d s old "
                         + "(warns past %,d changes or %,d s; they are applied when MySQL keeps up, nothing is lost)",
                 pending, approximate ? "+" : "", oldestMs == null ? 0 : oldestMs / 1000, WARN_PENDING, WARN_AGE_MS / 1000);
     }

@@ -1,12 +1,11 @@
 package com.orderconsole.service.follower;
 
-import com.orderconsole.service.LogLimiter;
-
 import com.orderconsole.domain.HistoryEntry;
 import com.orderconsole.domain.OrderState;
 import com.orderconsole.domain.OrderStatus;
 import com.orderconsole.domain.TransitionRules;
 import com.orderconsole.redis.OrderStateStore;
+import com.orderconsole.service.LogLimiter;
 import com.orderconsole.store.Database;
 import com.orderconsole.store.OrderRow;
 import org.slf4j.Logger;
@@ -14,10 +13,13 @@ import org.slf4j.LoggerFactory;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.EnumSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.BooleanSupplier;
+import java.util.function.Function;
 import java.util.function.Supplier;
 
 /**
@@ -74,7 +76,7 @@ public final class TerminalRetention {
 
     /** @return the statuses terminal under the rules in force */
     public Set<OrderStatus> terminalStatuses() {
-        java.util.EnumSet<OrderStatus> out = java.util.EnumSet.noneOf(OrderStatus.class);
+        EnumSet<OrderStatus> out = EnumSet.noneOf(OrderStatus.class);
         TransitionRules r = rules.get();
         for (OrderStatus s : OrderStatus.values()) {
             if (r.targets(s).isEmpty()) {
@@ -107,7 +109,7 @@ public final class TerminalRetention {
      * @param nowMs Redis server time, epoch ms, read once for the batch
      * @return per state, epoch ms, or null when its status is not terminal (kept)
      */
-    public java.util.function.Function<OrderState, Long> createdRetireAt(long nowMs) {
+    public Function<OrderState, Long> createdRetireAt(long nowMs) {
         return st -> rebuiltRetireAtMs(st, nowMs);
     }
 
@@ -165,7 +167,7 @@ public final class TerminalRetention {
      * @param cancelled checked between pages; true stops the pass (what was done stays done)
      * @return hashes given an expiry
      */
-    public long retireUntracked(java.util.function.BooleanSupplier cancelled) {
+    public long retireUntracked(BooleanSupplier cancelled) {
         long[] retired = {0};
         long now = states.nowMs();
         try {
