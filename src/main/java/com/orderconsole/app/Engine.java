@@ -175,7 +175,7 @@ public final class Engine implements AutoCloseable {
      */
     private static Services startServices(EngineConfig config, RedisStores redis, Database db, Operator operator) {
         // Before any service exists: the services size their per-bucket state by the count.
-        new DataSetIdentity(redis.connection(), redis.rules(), db).settleBuckets(config.buckets());
+        new DataSetIdentity(redis.connection(), redis.dataSet(), db).settleBuckets(config.buckets());
         Services services = Services.create(redis, db, config.paymentTimeout(), config.terminalRetention());
         Role role = operator.role();
         // Only those who may write record a new pairing; everyone is refused a Redis of another system.

@@ -83,7 +83,7 @@ public final class Services implements AutoCloseable {
         this.stuck = new StuckThresholds(rules::current);
         this.retention = new TerminalRetention(terminalRetention, rules::current, redis.orders(), db);
         OrderCreator creator = new OrderCreator(redis.orders(), db, retention);
-        this.follower = new Follower(clock, redis.outbox(), redis.rules(), redis.orders(), db, access,
+        this.follower = new Follower(clock, redis.outbox(), redis.dataSet(), redis.orders(), db, access,
                 rules::current, retention);
         this.rebuilder = new OrderRebuilder(clock, redis.orders(), db, follower, retention);
         this.orders = new OrderService(clock, redis.orders(), redis.queue(), db, creator, rebuilder, follower, access, rules, stuck,
@@ -91,15 +91,15 @@ public final class Services implements AutoCloseable {
         this.transitions = new TransitionService(clock, redis.orders(), db, rebuilder, rules, follower, audit, access);
         // The sweeper's cancels go over a Redis connection of their own: a storm's batches never queue in front of payments.
         TransitionService sweeps = new TransitionService(clock, redis.orders().onOwnConnection(), db, rebuilder, rules, follower, audit, access);
-        this.sweeper = new CancelSweeper(clock, redis.queue(), redis.rules(), sweeps, follower::fenceHolds, access, audit, SWEEP_BATCH, SWEEP_ROUNDS);
+        this.sweeper = new CancelSweeper(clock, redis.queue(), redis.dataSet(), sweeps, follower::fenceHolds, access, audit, SWEEP_BATCH, SWEEP_ROUNDS);
         this.queue = new QueueService(clock, redis.queue(), redis.orders(), transitions, sweeper, orders, access, audit);
         this.monitor = new MonitorService(clock, redis.stats(), db, stuck, retention);
         this.rulesWhatIf = new RulesWhatIf(rules, clock, redis.stats(), db, stuck);
         this.health = new HealthService(clock, redis.queue(), db, rules, follower);
         this.reconciliation = new ReconciliationService(clock, redis.orders(), redis.queue(), redis.stats(), db, orders, rebuilder, follower, access,
                 audit, retention);
-        this.dataset = new DataSetIdentity(clock, redis.rules(), db);
-        this.maintenance = new Maintenance(clock, redis.rules(), dataset, rules, rebuilder, follower, retention);
+        this.dataset = new DataSetIdentity(clock, redis.dataSet(), db);
+        this.maintenance = new Maintenance(clock, redis.dataSet(), dataset, rules, rebuilder, follower, retention);
         this.deadLetters = new DeadLetterService(db, rebuilder, access, audit);
         this.importer = new OlistImporter(creator, db, access, paymentTimeout);
         this.simulator = new TrafficSimulator(orders, transitions, access);

@@ -10,11 +10,12 @@ import java.time.Duration;
  * @param orders order state hashes and the scripts that write them
  * @param queue the cancel queue and the sweepers' heartbeat
  * @param outbox the outbox streams the MySQL follower reads
- * @param rules the rules document, its bucket copies and the data-set marker
+ * @param rules the rules document and its bucket copies
+ * @param dataSet the data set's marker, fence, restore claim, id and bucket count
  * @param stats the counters kept by the scripts
  */
 public record RedisStores(RedisConnection connection, OrderStateStore orders, CancelQueueStore queue, OutboxStore outbox,
-                          RulesStore rules, StatsStore stats) implements AutoCloseable {
+                          RulesStore rules, DataSetStore dataSet, StatsStore stats) implements AutoCloseable {
 
     /**
      * Connects and loads the scripts.
@@ -26,7 +27,7 @@ public record RedisStores(RedisConnection connection, OrderStateStore orders, Ca
     public static RedisStores connect(String uri, Duration commandTimeout) {
         RedisConnection c = RedisConnector.connect(uri, commandTimeout);
         return new RedisStores(c, new OrderStateStore(c), new CancelQueueStore(c), new OutboxStore(c), new RulesStore(c),
-                new StatsStore(c));
+                new DataSetStore(c), new StatsStore(c));
     }
 
     @Override

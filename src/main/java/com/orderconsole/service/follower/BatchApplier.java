@@ -5,11 +5,11 @@ import com.orderconsole.domain.Operator;
 import com.orderconsole.domain.OrderId;
 import com.orderconsole.domain.OrderStatus;
 import com.orderconsole.domain.ResultCode;
+import com.orderconsole.redis.DataSetStore;
 import com.orderconsole.redis.OrderStateStore;
 import com.orderconsole.redis.OutboxEntry;
 import com.orderconsole.redis.OutboxStore;
 import com.orderconsole.redis.RedisKeys;
-import com.orderconsole.redis.RulesStore;
 import com.orderconsole.service.LogLimiter;
 import com.orderconsole.store.CursorStore;
 import com.orderconsole.store.Database;
@@ -42,7 +42,7 @@ final class BatchApplier {
     private static final Logger log = LoggerFactory.getLogger(Follower.class);
 
     private final OutboxStore outbox;
-    private final RulesStore rules;
+    private final DataSetStore dataSet;
     /** Asked only about orders MySQL lacks: whether Redis has them (real) or not (invented). */
     private final OrderStateStore states;
     private final Database db;
@@ -65,10 +65,10 @@ final class BatchApplier {
     record Counts(int read, int applied) {
     }
 
-    BatchApplier(OutboxStore outbox, RulesStore rules, OrderStateStore states, Database db, SequenceCheck sequence,
+    BatchApplier(OutboxStore outbox, DataSetStore dataSet, OrderStateStore states, Database db, SequenceCheck sequence,
                  TerminalRetention retention) {
         this.outbox = outbox;
-        this.rules = rules;
+        this.dataSet = dataSet;
         this.states = states;
         this.db = db;
         this.sequence = sequence;
@@ -188,7 +188,7 @@ final class BatchApplier {
     private IllegalStateException forgetDataSet(String epoch, String why) {
         // Logged here, once per data set (the marker is gone now): the follower's loop logs one failure
         // per 30 s, and the cluster soak saw a CLUSTERDOWN logged 2 s before hide why a restore ran.
-        rules.forgetEpoch(epoch, why);
+        dataSet.forgetEpoch(epoch, why);
         log.warn("{}", why);
         return new IllegalStateException(why);
     }

@@ -4,11 +4,11 @@ import com.orderconsole.domain.HistoryEntry;
 import com.orderconsole.domain.Operator;
 import com.orderconsole.domain.OrderStatus;
 import com.orderconsole.domain.Role;
+import com.orderconsole.redis.DataSetStore;
 import com.orderconsole.redis.OrderStateStore;
 import com.orderconsole.redis.OutboxStore;
 import com.orderconsole.redis.RedisConnection;
 import com.orderconsole.redis.RedisKeys;
-import com.orderconsole.redis.RulesStore;
 import com.orderconsole.service.Access;
 import com.orderconsole.store.Database;
 import org.slf4j.Logger;
@@ -41,7 +41,7 @@ public final class Follower implements AutoCloseable {
     private static final int DEADLOCK_RETRIES = 5;
 
     private final OutboxStore outbox;
-    private final RulesStore rules;
+    private final DataSetStore dataSet;
     private final Database db;
     private final Access access;
     private final AtomicLong applied = new AtomicLong();
@@ -71,14 +71,14 @@ public final class Follower implements AutoCloseable {
      * override); after each commit
      * terminal orders get their Redis expiry from {@code retention} (null: they stay).
      */
-    public Follower(RedisConnection clock, OutboxStore outbox, RulesStore rules, OrderStateStore states, Database db, Access access,
+    public Follower(RedisConnection clock, OutboxStore outbox, DataSetStore dataSet, OrderStateStore states, Database db, Access access,
                     java.util.function.Supplier<com.orderconsole.domain.TransitionRules> inForce, TerminalRetention retention) {
-        this.backlog = new OutboxBacklog(clock, outbox, rules, db);
-        this.applier = new BatchApplier(outbox, rules, states, db, new SequenceCheck(inForce, clock::nowMs), retention);
+        this.backlog = new OutboxBacklog(clock, outbox, dataSet, db);
+        this.applier = new BatchApplier(outbox, dataSet, states, db, new SequenceCheck(inForce, clock::nowMs), retention);
         this.applies = db.mayFollow();
         this.loop = new FollowerLoop(db.where(), () -> drainOnce(), this::countQuietly, e -> lastError = e);
         this.outbox = outbox;
-        this.rules = rules;
+        this.dataSet = dataSet;
         this.db = db;
         this.access = access;
         for (int b = 0; b < RedisKeys.buckets(); b++) {
@@ -219,7 +219,7 @@ public final class Follower implements AutoCloseable {
      * order rows forward under the version guard and move the cursor. Trims only after the commit.
      */
     private String currentEpoch() {
-        String epoch = rules.epoch();
+        String epoch = dataSet.epoch();
         if (epoch == null) {
             // Redis lost its data (or went back in time): maintenance restores it and sets a new marker.
             throw new IllegalStateException("Redis has no data-set marker (it lost its data or went back in time); "
@@ -353,7 +353,7 @@ public final class Follower implements AutoCloseable {
      *     sweeper wait until an ops or admin process (console or serve) restores the data set from MySQL
      */
     public boolean waitingForRestore() {
-        return rules.epoch() == null;
+        return dataSet.epoch() == null;
     }
 
     /**

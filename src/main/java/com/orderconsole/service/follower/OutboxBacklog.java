@@ -2,11 +2,11 @@ package com.orderconsole.service.follower;
 
 import com.orderconsole.domain.HistoryEntry;
 import com.orderconsole.domain.ResultCode;
+import com.orderconsole.redis.DataSetStore;
 import com.orderconsole.redis.OutboxEntry;
 import com.orderconsole.redis.OutboxStore;
 import com.orderconsole.redis.RedisConnection;
 import com.orderconsole.redis.RedisKeys;
-import com.orderconsole.redis.RulesStore;
 import com.orderconsole.store.CursorStore;
 import com.orderconsole.store.Database;
 import org.slf4j.Logger;
@@ -27,19 +27,19 @@ final class OutboxBacklog {
 
     private final RedisConnection clock;
     private final OutboxStore outbox;
-    private final RulesStore rules;
+    private final DataSetStore dataSet;
     private final Database db;
 
-    OutboxBacklog(RedisConnection clock, OutboxStore outbox, RulesStore rules, Database db) {
+    OutboxBacklog(RedisConnection clock, OutboxStore outbox, DataSetStore dataSet, Database db) {
         this.clock = clock;
         this.outbox = outbox;
-        this.rules = rules;
+        this.dataSet = dataSet;
         this.db = db;
     }
 
     /** @see Follower#pendingVersions */
     Map<String, Long> pendingVersions(int bucket, int cap) {
-        String epoch = rules.epoch();
+        String epoch = dataSet.epoch();
         if (epoch == null) {
             return null;
         }
@@ -61,7 +61,7 @@ final class OutboxBacklog {
 
     /** @see Follower#pendingFor */
     List<HistoryEntry> pendingFor(String orderId, int cap) {
-        String epoch = rules.epoch();
+        String epoch = dataSet.epoch();
         if (epoch == null) {
             return List.of();
         }
@@ -95,7 +95,7 @@ final class OutboxBacklog {
             if (db.read(t -> olderDataSet(t, bucket, c, epoch))) {
                 String why = "Redis holds data set " + epoch + ", which MySQL recorded before the current one (" + c.epoch()
                         + "): Redis was restored from an older copy; maintenance restores it from MySQL (found by the cancel sweeper)";
-                rules.forgetEpoch(epoch, why);
+                dataSet.forgetEpoch(epoch, why);
                 log.warn("{}", why);
                 return false;
             }
@@ -110,7 +110,7 @@ final class OutboxBacklog {
         }
         String why = "Redis outbox of bucket " + bucket + " no longer holds entry " + seen
                 + ", the last one MySQL applied: Redis went back in time; maintenance restores it from MySQL (found by the cancel sweeper)";
-        rules.forgetEpoch(epoch, why);
+        dataSet.forgetEpoch(epoch, why);
         log.warn("{}", why);
         return false;
     }
@@ -133,7 +133,7 @@ final class OutboxBacklog {
         boolean approximate = false;
         Long oldest = null;
         long now = clock.nowMs();
-        String epoch = rules.epoch();
+        String epoch = dataSet.epoch();
         for (int b = 0; b < RedisKeys.buckets() && b < positions.cursors().size(); b++) {
             CursorStore.Cursor c = positions.cursors().get(b);
             String cursor = epoch == null || c.epoch() == null ? c.lastId() : c.after(epoch);

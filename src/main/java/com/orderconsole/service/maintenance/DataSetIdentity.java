@@ -1,9 +1,9 @@
 package com.orderconsole.service.maintenance;
 
 
+import com.orderconsole.redis.DataSetStore;
 import com.orderconsole.redis.RedisConnection;
 import com.orderconsole.redis.RedisKeys;
-import com.orderconsole.redis.RulesStore;
 import com.orderconsole.store.Database;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -25,13 +25,13 @@ public final class DataSetIdentity {
     private static final Logger log = LoggerFactory.getLogger(DataSetIdentity.class);
 
     private final RedisConnection redis;
-    private final RulesStore marker;
+    private final DataSetStore marker;
     private final Database db;
     /** The count settled by {@link #settleBuckets}, recorded with a new pairing. */
     private volatile int buckets = RedisKeys.buckets();
 
     /** Built by the wiring ({@code app.Services}), or by the engine to settle the bucket count before the services exist. */
-    public DataSetIdentity(RedisConnection redis, RulesStore marker, Database db) {
+    public DataSetIdentity(RedisConnection redis, DataSetStore marker, Database db) {
         this.redis = redis;
         this.marker = marker;
         this.db = db;

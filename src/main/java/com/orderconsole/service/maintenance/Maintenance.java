@@ -5,7 +5,7 @@ import com.orderconsole.service.DaemonScheduler;
 import com.orderconsole.service.LogLimiter;
 
 import com.orderconsole.redis.RedisConnection;
-import com.orderconsole.redis.RulesStore;
+import com.orderconsole.redis.DataSetStore;
 import com.orderconsole.service.follower.Follower;
 import com.orderconsole.service.order.OrderRebuilder;
 import com.orderconsole.service.rules.RulesJson;
@@ -21,7 +21,7 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * Periodic self-healing: notices that Redis lost its data (the epoch marker is gone, or on a cluster the
- * keys of some buckets: {@link RulesStore#bucketsLost}) and restores the
+ * keys of some buckets: {@link DataSetStore#bucketsLost}) and restores the
  * rules and every unpaid order's state and cancel-queue entry from MySQL; completes order creations
  * interrupted between the MySQL and the Redis step; puts back overdue unpaid orders whose Redis state
  * alone was lost; reloads scripts missing from the Redis script cache. Other orders come back lazily on lookup or
@@ -37,7 +37,7 @@ public final class Maintenance implements AutoCloseable {
     private final LogLimiter failures = new LogLimiter(60_000);
 
     private final RedisConnection redis;
-    private final RulesStore marker;
+    private final DataSetStore marker;
     private final RulesService rules;
     private final OrderRebuilder rebuilder;
     private final Follower follower;
@@ -56,7 +56,7 @@ public final class Maintenance implements AutoCloseable {
     static final Duration UNTRACKED_PASS_RETRY = Duration.ofMinutes(1);
 
     /** Built by the wiring ({@code app.Services}); {@code retention} also gives terminal orders stored without an expiry theirs. */
-    public Maintenance(RedisConnection redis, RulesStore marker, DataSetIdentity dataset, RulesService rules, OrderRebuilder rebuilder,
+    public Maintenance(RedisConnection redis, DataSetStore marker, DataSetIdentity dataset, RulesService rules, OrderRebuilder rebuilder,
                        Follower follower, TerminalRetention retention) {
         this.retention = retention;
         this.redis = redis;

@@ -7,11 +7,11 @@ import com.orderconsole.domain.Role;
 import com.orderconsole.domain.TransitionRequest;
 import com.orderconsole.domain.TransitionResult;
 import com.orderconsole.redis.CancelQueueStore;
+import com.orderconsole.redis.DataSetStore;
 import com.orderconsole.redis.QueueEntry;
 import com.orderconsole.redis.RedisConnection;
 import com.orderconsole.redis.RedisKeys;
 import com.orderconsole.redis.RedisUnavailableException;
-import com.orderconsole.redis.RulesStore;
 import com.orderconsole.service.Access;
 import com.orderconsole.service.AuditTrail;
 import com.orderconsole.service.DaemonScheduler;
@@ -46,7 +46,7 @@ public final class CancelSweeper implements AutoCloseable {
 
     private final RedisConnection redis;
     private final CancelQueueStore queue;
-    private final RulesStore marker;
+    private final DataSetStore marker;
     private final TransitionService transitions;
     private final Fence fence;
     private final Access access;
@@ -81,7 +81,7 @@ public final class CancelSweeper implements AutoCloseable {
      * @param maxBatchesPerTick bound on rounds per bucket per tick, so a tick never runs unbounded
      * @param audit where pausing and resuming are recorded
      */
-    public CancelSweeper(RedisConnection redis, CancelQueueStore queue, RulesStore marker, TransitionService transitions, Fence fence,
+    public CancelSweeper(RedisConnection redis, CancelQueueStore queue, DataSetStore marker, TransitionService transitions, Fence fence,
                          Access access, AuditTrail audit, int batchSize, int maxBatchesPerTick) {
         this.redis = redis;
         this.queue = queue;

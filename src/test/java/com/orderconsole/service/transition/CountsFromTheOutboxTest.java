@@ -89,7 +89,7 @@ class CountsFromTheOutboxTest {
                 com.orderconsole.TestServers.redis().uri(), Duration.ofSeconds(5))) {
             com.orderconsole.redis.OutboxStore outbox = redis.outbox();
             move("b-1", OrderStatus.PAID);
-            String epoch = redis.rules().epoch();
+            String epoch = redis.dataSet().epoch();
             var first = outbox.read(b, "0-0", 100, epoch);
             outbox.count(b, "0-0", first);
             outbox.count(b, "0-0", first); // as a MySQL transaction that failed after counting, read again
