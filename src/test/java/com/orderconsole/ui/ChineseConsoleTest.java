@@ -71,7 +71,7 @@ class ChineseConsoleTest extends ConsoleFxTest {
         interact(() -> vm.showOrders(OrderQuery.all()));
         waitUntil(() -> !rows("#ordersTable").isEmpty());
         interact(() -> vm.showOrder("CN-003"));
-        waitUntil(() -> "订单 CN-003".equals(text("#title")));
+        waitUntil(() -> "订单".equals(text("#title")) && "CN-003".equals(text("#orderId")));
         assertThat(text("#statusBadge")).isEqualTo("已支付");
         check("订单", problems);
 

@@ -86,7 +86,7 @@ class ViewScreenshots extends ConsoleFxTest {
         interact(() -> vm.showOrders(com.orderconsole.service.order.OrderQuery.all()));
         waitUntil(() -> !rows("#ordersTable").isEmpty());
         interact(() -> vm.showOrder("BR-00017"));
-        waitUntil(() -> text("#title") != null && text("#title").endsWith("BR-00017"));
+        waitUntil(() -> "BR-00017".equals(text("#orderId")));
         shootAtEverySize(dir, "orders" + variant, cut);
 
         interact(() -> vm.pageProperty().set(Page.QUEUE));

@@ -97,7 +97,7 @@ public final class AuditView {
         flaggedBox.setTooltip(new Tooltip(Messages.get("audit.flaggedOnly.tooltip")));
         clearButton.setOnAction(e -> vm.clearFilters());
 
-        // The columns fill the table's width (Reason in view at 1280 px); what, writer, result and reason wrap: a
+        // The columns fill the table's width (Reason in view at 1280 px); order id, what, writer, result and reason wrap: a
         // repair's detail or a long reason is shown whole; the other columns show a cut value whole in a tooltip.
         Tables.bind(auditTable, vm.rows(), vm.selectedProperty(), e -> e.kind() + ":" + e.id(), Messages.get("audit.none"));
         cTime.setCellValueFactory(c -> Cells.text(Formats.dateTime(c.getValue().atMs())));
@@ -113,7 +113,8 @@ public final class AuditView {
         cWhat.setCellValueFactory(c -> Cells.text(AuditViewModel.what(c.getValue())));
         cResult.setCellValueFactory(c -> Cells.text(AuditViewModel.result(c.getValue())));
         cReason.setCellValueFactory(c -> Cells.text(c.getValue().reason()));
-        for (TableColumn<AuditEvent, String> free : List.of(cWhat, cWriter, cResult, cReason)) {
+        // An order id wraps too: 32 characters would need a third of the table at 1280 px; on two lines it is whole.
+        for (TableColumn<AuditEvent, String> free : List.of(cOrder, cWhat, cWriter, cResult, cReason)) {
             free.setCellFactory(Tables.wrapping());
         }
         auditTable.setColumnResizePolicy(TableView.CONSTRAINED_RESIZE_POLICY_FLEX_LAST_COLUMN);

@@ -21,6 +21,8 @@ import javafx.scene.layout.FlowPane;
 import javafx.scene.layout.Region;
 import javafx.scene.layout.VBox;
 
+import java.util.List;
+
 /** Shows one order (fields, history, next moves, admin override). State and actions live in the view model. */
 public final class OrderDetailView {
     private final OrderDetailViewModel vm;
@@ -28,7 +30,7 @@ public final class OrderDetailView {
 
     @FXML private Label placeholder;
     @FXML private VBox content;
-    @FXML private Label title;
+    @FXML private Label orderId;
     @FXML private Label statusBadge;
     @FXML private Label customer;
     @FXML private Label redisName;
@@ -75,6 +77,16 @@ public final class OrderDetailView {
 
         overridePane.setVisible(vm.canOverride());
         overridePane.setManaged(vm.canOverride());
+        // Both panes sit at the bottom of the detail: opened at 1280×800 their content fell below the fold, so an
+        // opened pane is scrolled into view (without the opening animation, which would end after the scroll).
+        for (TitledPane pane : List.of(overridePane, storyPane)) {
+            pane.setAnimated(false);
+            pane.expandedProperty().addListener((o, was, open) -> {
+                if (open) {
+                    com.orderconsole.ui.common.Reveal.later(pane);
+                }
+            });
+        }
         overrideTarget.setItems(vm.overrideTargets());
         overrideTarget.valueProperty().bindBidirectional(vm.overrideTargetProperty());
         overrideButton.disableProperty().bind(vm.overrideCommand().executableProperty().not());
@@ -146,7 +158,7 @@ public final class OrderDetailView {
             return;
         }
         OrderSummary s = d.summary();
-        title.setText(Messages.format("order.title", s.orderId()));
+        orderId.setText(s.orderId());
         statusBadge.setText(s.status() == null ? "?" : OrderText.status(s.status()));
         Styles.pickStatus(statusBadge, s.status());
         customer.setText(s.customerId() == null ? "—" : s.customerId());

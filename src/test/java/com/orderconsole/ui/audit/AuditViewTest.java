@@ -68,6 +68,32 @@ class AuditViewTest extends ConsoleFxTest {
         assertThat(cut).as("cells cut short with …").noneMatch(c -> c.contains("cancel-sweeper"));
     }
 
+    /** An Olist id is 32 characters: at 1280x800 the audit's order column showed its first nine and "…". */
+    @Test
+    void aThirtyTwoCharacterOrderIdIsShownWholeAt1280x800() throws Exception {
+        String olistId = "001c85b5f68d2be0cb0797afc9e8ce9a";
+        createOrder(olistId);
+        openConsole("rita", Role.READ_ONLY);
+        clickOn("#nav-AUDIT");
+        waitUntil(() -> rows("#auditTable").size() == 1);
+        java.util.List<String> cut = new java.util.ArrayList<>();
+        javafx.scene.text.Text shown = onFx(() -> {
+            view.root().getScene().getRoot().layout();
+            com.orderconsole.ui.CutTexts.collect(lookup("#auditTable").query(), "audit at 1280x800", cut);
+            return lookup("#auditTable .table-cell").queryAll().stream()
+                    .filter(c -> c instanceof javafx.scene.control.TableCell<?, ?> tc && olistId.equals(tc.getItem()))
+                    .map(c -> shownText((javafx.scene.control.TableCell<?, ?>) c))
+                    .findFirst().orElse(null);
+        });
+        assertThat(cut).as("cells cut short with …").isEmpty();
+        assertThat(shown).as("the id's cell").isNotNull();
+        assertThat(shown.getText()).as("the id drawn whole").isEqualTo(olistId);
+        assertThat(onFx(() -> {
+            javafx.scene.layout.Region cell = (javafx.scene.layout.Region) shown.getParent();
+            return shown.getBoundsInParent().getMaxX() <= cell.getWidth() + 0.5 && shown.getBoundsInParent().getMaxY() <= cell.getHeight() + 0.5;
+        })).as("the id wraps inside its column and its row is tall enough").isTrue();
+    }
+
     /**
      * A reconciliation repair is recorded with source "reconciliation" and a long "what" (category, direction,
      * both states); at 1280x800 a real window cut the source in a 100 px column and the repair text in the

@@ -8,11 +8,13 @@ import com.orderconsole.domain.TransitionRequest;
 import com.orderconsole.service.order.OrderDetails;
 import com.orderconsole.ui.ConsoleFxTest;
 import javafx.scene.control.ComboBox;
+import javafx.scene.control.Label;
 import javafx.scene.control.TextArea;
 import javafx.scene.input.KeyCode;
 import com.orderconsole.TestServers;
 import com.orderconsole.service.order.OrderSummary;
 import javafx.scene.Node;
+import javafx.scene.text.Text;
 import org.junit.jupiter.api.Test;
 import org.testfx.util.WaitForAsyncUtils;
 
@@ -33,7 +35,7 @@ class OrderDetailViewTest extends ConsoleFxTest {
 
         press(KeyCode.CONTROL, KeyCode.F).release(KeyCode.F, KeyCode.CONTROL);
         write("d-200").type(KeyCode.ENTER);
-        waitUntil(() -> "Order d-200".equals(text("#title")) && shown("#move-PAID"));
+        waitUntil(() -> "d-200".equals(text("#orderId")) && shown("#move-PAID"));
         assertThat(text("#redisState")).isEqualTo("WAIT_PAY · version 1");
         assertThat(shown("#move-CANCELLED")).isTrue();
         assertThat(shown("#overridePane")).as("no override for support").isFalse();
@@ -122,6 +124,24 @@ class OrderDetailViewTest extends ConsoleFxTest {
     }
 
     @Test
+    void aThirtyTwoCharacterIdStandsOnOneLineAt1280() throws Exception {
+        // Issue 32's tester: an Olist id beside the status badge in the heading's font broke over four lines.
+        String olistId = "001c85b5f68d2be0cb0797afc9e8ce9a";
+        createOrder(olistId);
+        openConsole("alice", Role.SUPPORT);
+        interact(() -> vm.showOrder(olistId));
+        waitUntil(() -> olistId.equals(text("#orderId")) && shown("#statusBadge"));
+        double[] heights = onFx(() -> {
+            Label id = lookup("#orderId").queryAs(Label.class);
+            Text oneLine = new Text("0");
+            oneLine.setFont(id.getFont());
+            return new double[] {id.lookup(".text").getLayoutBounds().getHeight(), oneLine.getLayoutBounds().getHeight()};
+        });
+        assertThat(heights[0]).as("the id's text is one line high").isLessThan(heights[1] * 1.5);
+        assertThat(text("#title")).isEqualTo("Order");
+    }
+
+    @Test
     void adminOverrideIsRefusedWhenTheOrderChangedSinceItWasShown() throws Exception {
         createOrder("d-500");
         openConsole("root-admin", Role.ADMIN);
@@ -153,14 +173,14 @@ class OrderDetailViewTest extends ConsoleFxTest {
         openConsole("alice", Role.SUPPORT);
         press(KeyCode.CONTROL, KeyCode.F).release(KeyCode.F, KeyCode.CONTROL);
         write("rd-100").type(KeyCode.ENTER);
-        waitUntil(() -> "Order rd-100".equals(text("#title")) && shown("#title"));
+        waitUntil(() -> "rd-100".equals(text("#orderId")) && shown("#orderId"));
 
         TestServers.redis().stop();
         try {
             press(KeyCode.CONTROL, KeyCode.F).release(KeyCode.F, KeyCode.CONTROL);
             write("rd-200").type(KeyCode.ENTER);
             waitUntil(() -> text("#detailMessage").startsWith("Could not load order rd-200"));
-            assertThat(shown("#title")).as("the previous order is not shown as read from Redis").isFalse();
+            assertThat(shown("#orderId")).as("the previous order is not shown as read from Redis").isFalse();
             assertThat(shown("#move-PAID")).isFalse();
             waitUntil(() -> !vm.orders().searchCommand().isRunning());
             WaitForAsyncUtils.waitForFxEvents();
@@ -173,7 +193,7 @@ class OrderDetailViewTest extends ConsoleFxTest {
         WaitForAsyncUtils.waitFor(WAIT_S, TimeUnit.SECONDS, () -> {
             interact(() -> vm.refresh());
             WaitForAsyncUtils.sleep(300, TimeUnit.MILLISECONDS);
-            return "Order rd-200".equals(text("#title")) && shown("#title");
+            return "rd-200".equals(text("#orderId")) && shown("#orderId");
         });
         assertThat(text("#detailMessage")).isEmpty();
     }
@@ -185,12 +205,12 @@ class OrderDetailViewTest extends ConsoleFxTest {
         openConsole("alice", Role.SUPPORT);
         press(KeyCode.CONTROL, KeyCode.F).release(KeyCode.F, KeyCode.CONTROL);
         write("nf-100").type(KeyCode.ENTER);
-        waitUntil(() -> "Order nf-100".equals(text("#title")) && shown("#move-PAID"));
+        waitUntil(() -> "nf-100".equals(text("#orderId")) && shown("#move-PAID"));
         press(KeyCode.CONTROL, KeyCode.F).release(KeyCode.F, KeyCode.CONTROL);
         write("NOPE").type(KeyCode.ENTER);
         waitUntil(() -> text("#detailMessage").contains("NOPE"));
         assertThat(text("#detailMessage")).isEqualTo("No order has the id NOPE (neither MySQL nor Redis knows it).");
-        assertThat(shown("#title")).isFalse();
+        assertThat(shown("#orderId")).isFalse();
         assertThat(shown("#move-PAID")).isFalse();
     }
 
@@ -204,11 +224,11 @@ class OrderDetailViewTest extends ConsoleFxTest {
         openConsole("alice", Role.SUPPORT);
         press(KeyCode.CONTROL, KeyCode.F).release(KeyCode.F, KeyCode.CONTROL);
         write("rf-100").type(KeyCode.ENTER);
-        waitUntil(() -> "Order rf-100".equals(text("#title")) && shown("#move-PAID"));
+        waitUntil(() -> "rf-100".equals(text("#orderId")) && shown("#move-PAID"));
         press(KeyCode.CONTROL, KeyCode.F).release(KeyCode.F, KeyCode.CONTROL);
         write("rf*100").type(KeyCode.ENTER);
         waitUntil(() -> text("#ordersMessage").contains("rf*100"));
-        assertThat(shown("#title")).as("the order looked up before is closed").isFalse();
+        assertThat(shown("#orderId")).as("the order looked up before is closed").isFalse();
         assertThat(shown("#move-PAID")).isFalse();
         assertThat(shown("#move-CANCELLED")).isFalse();
     }

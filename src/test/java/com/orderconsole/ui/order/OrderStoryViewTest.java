@@ -25,7 +25,7 @@ class OrderStoryViewTest extends ConsoleFxTest {
         services.follower().drainOnce();
         openConsole("alice", Role.SUPPORT);
         interact(() -> vm.showOrder("sf-1"));
-        waitUntil(() -> "Order sf-1".equals(text("#title")));
+        waitUntil(() -> "sf-1".equals(text("#orderId")));
 
         clickOn("#storyPane .title");
         waitUntil(() -> this.<OrderStory.Step>rows("#stepsList").size() == 3);
