@@ -19,7 +19,8 @@ import java.util.stream.Stream;
 
 /**
  * Real Redis and MariaDB for the whole test JVM, started once on free loopback ports under
- * target/test-servers (wiped at the start of each run).
+ * target/test-servers (wiped at the start of each run); the second test JVM of the fast set ({@code -Dtest.fork=2},
+ * surefire's fork number) under target/test-servers-2, so that the two never share a database.
  */
 public final class TestServers {
     private static EmbeddedRedis redis;
@@ -33,7 +34,8 @@ public final class TestServers {
         if (redis != null) {
             return;
         }
-        Path dir = Path.of("target", "test-servers").toAbsolutePath();
+        String fork = System.getProperty("test.fork", "1");
+        Path dir = Path.of("target", "1".equals(fork) ? "test-servers" : "test-servers-" + fork).toAbsolutePath();
         deleteTree(dir.resolve("redis"));
         deleteTree(dir.resolve("mariadb").resolve("data"));
         redis = new EmbeddedRedis(dir.resolve("redis"), 0).start();
