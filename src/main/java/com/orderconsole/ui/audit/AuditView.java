@@ -72,6 +72,17 @@ public final class AuditView {
     }
 
     private void bind() {
+        bindFilters();
+        bindTable();
+        headerWithTooltips();
+        PagerBar.bind(vm.pager(), prevButton, pageLabel, nextButton, n -> String.format(Messages.get("audit.page"), n));
+        Actions.bind(exportCsvButton, vm.exportCommand(), vm::exportCsv);
+        Actions.bind(exportJsonButton, vm.exportCommand(), vm::exportJson);
+        Styles.toggle(auditMessage, vm.feedback());
+    }
+
+    /** The filters: who, from where, which moves, which outcome, which days, which orders, flagged only. */
+    private void bindFilters() {
         actorField.textProperty().bindBidirectional(vm.actorProperty());
         sourceBox.setItems(FXCollections.observableArrayList(AuditViewModel.SOURCES));
         sourceBox.valueProperty().bindBidirectional(vm.sourceProperty());
@@ -96,7 +107,10 @@ public final class AuditView {
         flaggedBox.selectedProperty().bindBidirectional(vm.flaggedOnlyProperty());
         flaggedBox.setTooltip(new Tooltip(Messages.get("audit.flaggedOnly.tooltip")));
         clearButton.setOnAction(e -> vm.clearFilters());
+    }
 
+    /** The recorded actions, one a row; the writer's column only where the database stamps writers. */
+    private void bindTable() {
         // The columns fill the table's width (Reason in view at 1280 px); order id, what, writer, result and reason wrap: a
         // repair's detail or a long reason is shown whole; the other columns show a cut value whole in a tooltip.
         Tables.bind(auditTable, vm.rows(), vm.selectedProperty(), e -> e.kind() + ":" + e.id(), Messages.get("audit.none"));
@@ -119,7 +133,10 @@ public final class AuditView {
         }
         auditTable.setColumnResizePolicy(TableView.CONSTRAINED_RESIZE_POLICY_FLEX_LAST_COLUMN);
         Tables.tooltipsWhereCut(auditTable);
-        // What "Written by (database)" is, and what its ⚠ means, on the header itself.
+    }
+
+    /** What "Written by (database)" is, and what its ⚠ means, on the header itself; the time column's zone on its own. */
+    private void headerWithTooltips() {
         // On two lines of its own making: the column is narrow at 1280 px, and a header does not grow for wrapped text.
         Label writerHeader = new Label(Messages.get("audit.col.writer.header"));
         writerHeader.setTextAlignment(javafx.scene.text.TextAlignment.CENTER);
@@ -137,11 +154,6 @@ public final class AuditView {
         timeHeader.setTooltip(new Tooltip(Messages.format("audit.col.time.tooltip", Formats.zone())));
         cTime.setText("");
         cTime.setGraphic(timeHeader);
-
-        PagerBar.bind(vm.pager(), prevButton, pageLabel, nextButton, n -> String.format(Messages.get("audit.page"), n));
-        Actions.bind(exportCsvButton, vm.exportCommand(), vm::exportCsv);
-        Actions.bind(exportJsonButton, vm.exportCommand(), vm::exportJson);
-        Styles.toggle(auditMessage, vm.feedback());
     }
 
     private static String moveText(MoveKind k) {
