@@ -3,7 +3,9 @@ package com.orderconsole.service.follower;
 import com.orderconsole.domain.HistoryEntry;
 import com.orderconsole.domain.Operator;
 import com.orderconsole.domain.OrderStatus;
+import com.orderconsole.domain.PermissionDeniedException;
 import com.orderconsole.domain.Role;
+import com.orderconsole.domain.TransitionRules;
 import com.orderconsole.redis.DataSetStore;
 import com.orderconsole.redis.OrderStateStore;
 import com.orderconsole.redis.OutboxStore;
@@ -18,6 +20,8 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Supplier;
 
 /**
  * The MySQL follower: applies the Redis outbox streams to MySQL.
@@ -46,7 +50,7 @@ public final class Follower implements AutoCloseable {
     private final Access access;
     private final AtomicLong applied = new AtomicLong();
     /** One bucket is drained by one thread of this process at a time (the cursor row lock does so across processes). */
-    private final java.util.concurrent.locks.ReentrantLock[] bucketLocks = new java.util.concurrent.locks.ReentrantLock[RedisKeys.buckets()];
+    private final ReentrantLock[] bucketLocks = new ReentrantLock[RedisKeys.buckets()];
     /** Drains the buckets one after the other or several at once ({@link #tune}). */
     private final BucketWorkers workers = new BucketWorkers(FollowerSettings.THREADS);
     private volatile int batch = FollowerSettings.BATCH;
@@ -72,7 +76,7 @@ public final class Follower implements AutoCloseable {
      * terminal orders get their Redis expiry from {@code retention} (null: they stay).
      */
     public Follower(RedisConnection clock, OutboxStore outbox, DataSetStore dataSet, OrderStateStore states, Database db, Access access,
-                    java.util.function.Supplier<com.orderconsole.domain.TransitionRules> inForce, TerminalRetention retention) {
+                    Supplier<TransitionRules> inForce, TerminalRetention retention) {
         this.backlog = new OutboxBacklog(clock, outbox, dataSet, db);
         this.applier = new BatchApplier(outbox, dataSet, states, db, new SequenceCheck(inForce, clock::nowMs), retention);
         this.applies = db.mayFollow();
@@ -82,7 +86,7 @@ public final class Follower implements AutoCloseable {
         this.db = db;
         this.access = access;
         for (int b = 0; b < RedisKeys.buckets(); b++) {
-            bucketLocks[b] = new java.util.concurrent.locks.ReentrantLock();
+            bucketLocks[b] = new ReentrantLock();
         }
     }
 
@@ -94,7 +98,7 @@ public final class Follower implements AutoCloseable {
     public int runOnce(Operator operator) {
         access.require(operator, Role.SUPPORT, "run the MySQL follower");
         if (!applies) {
-            throw new com.orderconsole.domain.PermissionDeniedException(operator.name() + " may not run the MySQL follower: "
+            throw new PermissionDeniedException(operator.name() + " may not run the MySQL follower: "
                     + "the account does not hold role " + SERVICE_ROLE + "; the follower runs "
                     + "under the service account of 'serve', which writes history in other people's names (README, Accounts)");
         }

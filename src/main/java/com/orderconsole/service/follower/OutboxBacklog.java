@@ -13,6 +13,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -49,7 +50,7 @@ final class OutboxBacklog {
         if (pending.size() > cap) {
             return null;
         }
-        Map<String, Long> out = new java.util.HashMap<>();
+        Map<String, Long> out = new HashMap<>();
         for (OutboxEntry e : pending) {
             if (e.readable() && e.entry().code() == ResultCode.APPLIED) {
                 out.merge(e.entry().orderId(), e.entry().version(), Math::max);
