@@ -8,8 +8,6 @@ import com.orderconsole.service.transition.TransitionService;
 import com.orderconsole.store.OrderStore;
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.domain.JavaMethod;
-import com.tngtech.archunit.core.importer.ClassFileImporter;
-import com.tngtech.archunit.core.importer.ImportOption;
 import com.tngtech.archunit.lang.ArchCondition;
 import com.tngtech.archunit.lang.ConditionEvents;
 import com.tngtech.archunit.lang.SimpleConditionEvent;
@@ -33,10 +31,7 @@ class LayerRulesTest {
 
     @BeforeAll
     static void load() {
-        // Benchmark classes land in target/classes after a -Pbench build; they are not product code.
-        classes = new ClassFileImporter().withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
-                .withImportOption(location -> !location.contains("/com/orderconsole/bench/") && !location.contains("BenchSweepers"))
-                .importPackages("com.orderconsole");
+        classes = ProductClasses.get();
     }
 
     @Test

@@ -9,8 +9,6 @@ import com.orderconsole.ui.common.Feedback;
 import com.tngtech.archunit.base.DescribedPredicate;
 import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.domain.JavaClasses;
-import com.tngtech.archunit.core.importer.ClassFileImporter;
-import com.tngtech.archunit.core.importer.ImportOption;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
@@ -25,8 +23,7 @@ import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.sli
 
 /** The console's rooms: one package per page, the shell composes them, view models hold no scene graph. */
 class UiRulesTest {
-    private static final JavaClasses CLASSES = new ClassFileImporter()
-            .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS).importPackages("com.orderconsole");
+    private static final JavaClasses CLASSES = ProductClasses.get();
 
     @Test
     void pagesDoNotDependOnEachOther() {
