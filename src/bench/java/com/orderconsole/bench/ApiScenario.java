@@ -20,6 +20,7 @@ import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
@@ -50,8 +51,14 @@ final class ApiScenario {
     private final Table table;
     private final int perSide;
     private final int storm;
+    /** Requests on each side before the measured ones, on orders of their own: both paths measured compiled (JIT). */
+    static final int WARM_UP = 10_000;
     private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
-            .executor(Executors.newFixedThreadPool(4)).connectTimeout(Duration.ofSeconds(5)).build();
+            .executor(Executors.newFixedThreadPool(4, r -> {
+                Thread t = new Thread(r, "feed-client");
+                t.setDaemon(true); // the benchmark JVM must end when main does
+                return t;
+            })).connectTimeout(Duration.ofSeconds(5)).build();
     private String base;
     private int port;
     private String token;
@@ -108,61 +115,148 @@ final class ApiScenario {
             throughput(s);
             paced();
         }
+        if (Boolean.getBoolean("bench.apiHttpOnly")) {
+            return; // comparing server settings: the two HTTP figures alone
+        }
         stormPay();
         feedLag();
     }
 
-    /** Closed loop, 64 workers each side: in-process TransitionService calls, then HTTP requests with keep-alive. */
+    /**
+     * Closed loop, 64 workers each side: in-process TransitionService calls, then HTTP requests with keep-alive; each side
+     * warmed up first on orders of its own. The load client runs in this JVM and shares the two cores: its CPU (the
+     * workers' thread CPU time) is measured and shown apart from the rest of the JVM's (server, Lettuce, GC, JIT).
+     */
     private void throughput(Services s) {
+        seedWaitPay("wi", WARM_UP, false);
+        seedWaitPay("wh", WARM_UP, false);
         seedWaitPay("i", perSide, false);
         seedWaitPay("h", perSide, false);
-        double inProcess = closedLoop(i -> s.transitions().transition(LOAD, TransitionRequest.of(String.format("i%08d", i), OrderStatus.PAID, "bench", "")));
+        CpuMeter cpu = new CpuMeter(env);
+        closedLoop(WARM_UP, i -> s.transitions().transition(LOAD, TransitionRequest.of(String.format("wi%08d", i), OrderStatus.PAID, "bench", "")));
+        Side inProcess = closedLoop(perSide, i -> s.transitions().transition(LOAD, TransitionRequest.of(String.format("i%08d", i), OrderStatus.PAID, "bench", "")));
         AtomicLong failed = new AtomicLong();
         ThreadLocal<HttpLoad> connection = ThreadLocal.withInitial(this::connect);
-        double overHttp = closedLoop(i -> {
-            try {
-                if (connection.get().post(payPath(String.format("h%08d", i)), token, PAY_BODY) != 200) {
-                    failed.incrementAndGet();
-                }
-            } catch (Exception e) {
-                failed.incrementAndGet();
-            }
-        });
-        double ratio = overHttp / inProcess;
-        table.add(Row.info("API: in-process service path, " + CONNECTIONS + " callers, " + Table.num(perSide, 0) + " PAY",
-                Table.num(inProcess, 0), "transitions/s"));
-        table.add(Row.judged("API: over HTTP, keep-alive, " + CONNECTIONS + " connections (" + failed.get() + " not 200)",
-                Table.num(overHttp, 0), "transitions/s", ">= 50 % of in-process", Table.num(100 * ratio, 0) + " %", ratio >= 0.5 && failed.get() == 0));
+        closedLoop(WARM_UP, i -> httpPay(connection, "wh", i, new AtomicLong()));
+        CpuMeter.Snapshot c0 = cpu.now();
+        Map<String, Double> t0 = threadCpu();
+        GcMeter gc = new GcMeter();
+        Side overHttp = closedLoop(perSide, i -> httpPay(connection, "h", i, failed));
+        CpuMeter.Snapshot c1 = cpu.now();
+        Map<String, Double> t1 = threadCpu();
+        StringBuilder byThread = new StringBuilder();
+        for (String group : List.of("Jetty", "Lettuce", "JIT", "GC", "other")) {
+            byThread.append(byThread.length() == 0 ? "" : ", ").append(group).append(' ')
+                    .append(Table.num((t1.getOrDefault(group, 0.0) - t0.getOrDefault(group, 0.0)) * 1e6 / perSide, 0));
+        }
+        String gcText = gc.since();
+        double ratio = overHttp.rate / inProcess.rate;
+        table.add(Row.info("API: in-process service path, " + CONNECTIONS + " callers, " + Table.num(perSide, 0) + " PAY after "
+                + Table.num(WARM_UP, 0) + " warm-up (callers' CPU " + Table.num(inProcess.callerCpuUs, 0) + " µs per call)",
+                Table.num(inProcess.rate, 0), "transitions/s"));
+        table.add(Row.judged("API: over HTTP, keep-alive, " + CONNECTIONS + " connections (" + failed.get() + " not 200; CPU per request: "
+                + "load client " + Table.num(overHttp.callerCpuUs, 0) + " µs, rest of the JVM "
+                + Table.num((c1.jvm() - c0.jvm()) * 1e6 / perSide - overHttp.callerCpuUs, 0) + " µs (" + byThread + "), Redis "
+                + Table.num((c1.redis() - c0.redis()) * 1e6 / perSide, 0) + " µs; " + gcText + ")",
+                Table.num(overHttp.rate, 0), "transitions/s", ">= 50 % of in-process", Table.num(100 * ratio, 0) + " %", ratio >= 0.5 && failed.get() == 0));
     }
 
-    private double closedLoop(java.util.function.IntConsumer call) {
+    private void httpPay(ThreadLocal<HttpLoad> connection, String prefix, int i, AtomicLong failed) {
+        try {
+            if (connection.get().post(payPath(String.format("%s%08d", prefix, i)), token, PAY_BODY) != 200) {
+                failed.incrementAndGet();
+            }
+        } catch (Exception e) {
+            failed.incrementAndGet();
+        }
+    }
+
+    /**
+     * CPU seconds of this JVM's live threads by group, from /proc/self/task (Linux; empty elsewhere): the API's Jetty
+     * threads, Lettuce's event loops, the JIT compilers, the garbage collector, the rest (the load client's threads are
+     * measured apart, by {@link #closedLoop}).
+     */
+    static Map<String, Double> threadCpu() {
+        Map<String, Double> m = new java.util.TreeMap<>();
+        try (java.nio.file.DirectoryStream<java.nio.file.Path> tasks = java.nio.file.Files.newDirectoryStream(java.nio.file.Path.of("/proc/self/task"))) {
+            for (java.nio.file.Path t : tasks) {
+                try {
+                    String stat = java.nio.file.Files.readString(t.resolve("stat"));
+                    String comm = stat.substring(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+                    String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+                    double seconds = (Long.parseLong(f[11]) + Long.parseLong(f[12])) / 100.0;
+                    String group = comm.startsWith("api-http") ? "Jetty" : comm.startsWith("lettuce") ? "Lettuce"
+                            : comm.contains("CompilerThre") ? "JIT" : comm.startsWith("GC Thread") || comm.startsWith("G1 ") ? "GC"
+                            : comm.startsWith("api-load") ? "client" : "other";
+                    m.merge(group, seconds, Double::sum);
+                } catch (java.io.IOException | RuntimeException e) {
+                    // the thread ended meanwhile
+                }
+            }
+        } catch (java.io.IOException e) {
+            // not Linux: no split
+        }
+        return m;
+    }
+
+    /** A closed loop's rate and the CPU its calling threads used per call. */
+    private record Side(double rate, double callerCpuUs) {
+    }
+
+    /** Young and old collections and their pause time since it was made, from the JVM's collector beans. */
+    static final class GcMeter {
+        private final long count0 = count();
+        private final long ms0 = millis();
+
+        private static long count() {
+            return java.lang.management.ManagementFactory.getGarbageCollectorMXBeans().stream().mapToLong(b -> Math.max(0, b.getCollectionCount())).sum();
+        }
+
+        private static long millis() {
+            return java.lang.management.ManagementFactory.getGarbageCollectorMXBeans().stream().mapToLong(b -> Math.max(0, b.getCollectionTime())).sum();
+        }
+
+        String since() {
+            return (count() - count0) + " collections, " + (millis() - ms0) + " ms in them";
+        }
+    }
+
+    private Side closedLoop(int n, java.util.function.IntConsumer call) {
         AtomicInteger next = new AtomicInteger();
-        ExecutorService workers = Executors.newFixedThreadPool(CONNECTIONS);
+        AtomicLong callerCpuNs = new AtomicLong();
+        java.lang.management.ThreadMXBean threads = java.lang.management.ManagementFactory.getThreadMXBean();
+        AtomicInteger named = new AtomicInteger();
+        ExecutorService workers = Executors.newFixedThreadPool(CONNECTIONS, r -> new Thread(r, "api-load-" + named.incrementAndGet()));
         long t0 = System.nanoTime();
         CountDownLatch done = new CountDownLatch(CONNECTIONS);
         for (int w = 0; w < CONNECTIONS; w++) {
             workers.execute(() -> {
-                for (int i = next.getAndIncrement(); i < perSide && System.nanoTime() - t0 < TimeUnit.SECONDS.toNanos(120); i = next.getAndIncrement()) {
+                long cpu0 = threads.getCurrentThreadCpuTime();
+                for (int i = next.getAndIncrement(); i < n && System.nanoTime() - t0 < TimeUnit.SECONDS.toNanos(120); i = next.getAndIncrement()) {
                     call.accept(i);
                 }
+                callerCpuNs.addAndGet(threads.getCurrentThreadCpuTime() - cpu0);
                 done.countDown();
             });
         }
         await(done, 180);
         double seconds = (System.nanoTime() - t0) / 1e9;
         workers.shutdownNow();
-        return Math.min(next.get(), perSide) / seconds;
+        int calls = Math.min(next.get(), n);
+        return new Side(calls / seconds, callerCpuNs.get() / 1e3 / Math.max(1, calls));
     }
 
     /** Open loop at 1,000 requests/s for 10 s, latency from when each was due (no coordinated omission). */
     private void paced() {
         int n = PACED_RATE * PACED_SECONDS;
         seedWaitPay("l", n, false);
+        GcMeter gc = new GcMeter();
         Histogram h = openLoop("l", n, PACED_RATE, new AtomicLong());
+        String gcText = gc.since();
         table.add(Row.info("API: p50 at " + PACED_RATE + " requests/s over HTTP (" + h.getTotalCount() + " PAY)",
                 Table.num(h.getValueAtPercentile(50) / 1000.0, 2), "ms"));
         double p99 = h.getValueAtPercentile(99) / 1000.0;
-        table.add(Row.judged("API: p99 at " + PACED_RATE + " requests/s over HTTP (max " + Table.num(h.getMaxValue() / 1000.0, 1) + " ms)",
+        table.add(Row.judged("API: p99 at " + PACED_RATE + " requests/s over HTTP (max " + Table.num(h.getMaxValue() / 1000.0, 1) + " ms; " + gcText + ")",
                 Table.num(p99, 2), "ms", "<= 5 ms", "", p99 <= 5));
     }
 

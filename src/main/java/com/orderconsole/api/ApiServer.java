@@ -38,6 +38,9 @@ public final class ApiServer implements AutoCloseable {
     /** The request attribute holding the authenticated client. */
     static final String CLIENT = "apiClient";
 
+    /** The buffer Javalin copies an answer through; answers are a few hundred bytes, a feed page a few hundred KB at most. */
+    private static final int RESPONSE_COPY_BYTES = 4096;
+
     private final Javalin app;
     private final ThreadPoolExecutor mysqlWork;
 
@@ -94,6 +97,9 @@ public final class ApiServer implements AutoCloseable {
             config.jetty.host = settings.bind();
             config.jetty.port = settings.port();
             config.http.maxRequestSize = JsonBody.MAX_BYTES;
+            // Javalin copies each answer through a buffer of this size, 32 KB by default: most of the API's allocation.
+            config.http.responseBufferSize = RESPONSE_COPY_BYTES;
+            config.jetty.threadPool = threadPool();
             config.http.asyncTimeout = Duration.ofSeconds(FeedRoute.MAX_WAIT_SECONDS + 30).toMillis();
             config.routes.before("/v1/*", ctx -> authenticate(services, ctx));
             config.routes.get("/v1/openapi.json", ctx -> ctx.contentType("application/json").result(openApi));
@@ -106,16 +112,15 @@ public final class ApiServer implements AutoCloseable {
                 Readiness r = services.metrics().readiness();
                 json(ctx, r.httpStatus(), r.document());
             });
-            config.routes.exception(HttpResponseException.class, (e, ctx) -> answer(ctx, fromJavalin(e)));
+            config.routes.exception(HttpResponseException.class, (e, ctx) -> answer(ctx, fromJavalin(e, ctx)));
             config.routes.exception(Exception.class, (e, ctx) -> answer(ctx, HttpMapping.problem(e)));
             config.routes.error(404, "*", ctx -> {
                 if (ctx.result() == null || ctx.result().isEmpty() || !ctx.res().getContentType().startsWith("application/json")) {
-                    answer(ctx, new ApiProblem(404, "not_found", "no such endpoint: " + ctx.method() + " " + JsonBody.printable(ctx.path())
-                            + " (GET /v1/openapi.json lists them)"));
+                    answer(ctx, noSuchEndpoint(ctx));
                 }
             });
-            config.routes.error(405, "*", ctx -> answer(ctx, new ApiProblem(405, "method_not_allowed",
-                    ctx.method() + " is not allowed on " + JsonBody.printable(ctx.path()) + " (GET /v1/openapi.json lists the operations)")));
+            config.http.prefer405over404 = true; // a known path asked with another method (or HEAD) is 405 with Allow, not 404
+            config.routes.error(405, "*", ctx -> answer(ctx, methodNotAllowed(ctx)));
         });
         try {
             app.start();
@@ -126,6 +131,34 @@ public final class ApiServer implements AutoCloseable {
         }
         log.info("API listening on http://{}:{}/v1", settings.bind(), app.port()); // i18n-ok: log
         return new ApiServer(app, mysqlWork);
+    }
+
+    /**
+     * Jetty's pool at Javalin's default size (8 to 250 threads), named so that a profile tells its threads apart.
+     * A pool of 8 or 16 threads measured no better at 64 connections on two cores (BENCHMARKS.md, issue 32).
+     */
+    private static org.eclipse.jetty.util.thread.QueuedThreadPool threadPool() {
+        org.eclipse.jetty.util.thread.QueuedThreadPool pool = new org.eclipse.jetty.util.thread.QueuedThreadPool(250, 8, 60_000);
+        pool.setName("api-http");
+        return pool;
+    }
+
+    /** The methods each path takes, for a 405's Allow header: the routes above, by the shape of their path. */
+    static String allowed(String path) {
+        if (path.equals("/v1/orders")) {
+            return "POST";
+        }
+        if (path.startsWith("/v1/orders/")) {
+            String rest = path.substring("/v1/orders/".length());
+            if (rest.endsWith("/transitions") && rest.indexOf('/') == rest.length() - "/transitions".length()) {
+                return "POST";
+            }
+            return rest.indexOf('/') < 0 ? "GET" : "";
+        }
+        return switch (path) {
+            case "/v1/events", "/v1/openapi.json", "/health/live", "/health/ready" -> "GET";
+            default -> "";
+        };
     }
 
     /** @return the port listened on */
@@ -154,8 +187,26 @@ public final class ApiServer implements AutoCloseable {
         ctx.attribute(CLIENT, client);
     }
 
-    private static ApiProblem fromJavalin(HttpResponseException e) {
+    private static ApiProblem noSuchEndpoint(Context ctx) {
+        return new ApiProblem(404, "not_found", "no such endpoint: " + ctx.method() + " " + JsonBody.printable(ctx.path())
+                + " (GET /v1/openapi.json lists them)");
+    }
+
+    private static ApiProblem methodNotAllowed(Context ctx) {
+        String allow = allowed(ctx.path());
+        return new ApiProblem(405, "method_not_allowed", ctx.method() + " is not allowed on " + JsonBody.printable(ctx.path())
+                + (allow.isEmpty() ? "" : "; it takes " + allow) + " (GET /v1/openapi.json lists the operations)").header("Allow", allow);
+    }
+
+    private static ApiProblem fromJavalin(HttpResponseException e, Context ctx) {
         int status = e.getStatus();
+        // Javalin's own 404 and 405 (no route; a route for another method) get words naming the endpoint, and Allow.
+        if (e instanceof io.javalin.router.EndpointNotFound) {
+            return noSuchEndpoint(ctx);
+        }
+        if (status == 405) {
+            return methodNotAllowed(ctx);
+        }
         if (status == 413) {
             return new ApiProblem(413, "too_large", "the body is larger than " + JsonBody.MAX_BYTES / 1024 + " KB; nothing was stored");
         }
@@ -190,6 +241,11 @@ public final class ApiServer implements AutoCloseable {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+    }
+
+    /** @return the time since {@code t0} ({@link System#nanoTime}) in words, e.g. "2.0 s": what a 503 says it waited */
+    static String waited(long t0) {
+        return String.format(java.util.Locale.ROOT, "%.1f s", (System.nanoTime() - t0) / 1e9);
     }
 
     /** Runs MySQL-bound work on the bounded pool, failing with a timeout after {@code timeout}. */

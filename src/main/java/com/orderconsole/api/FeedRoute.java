@@ -48,8 +48,9 @@ final class FeedRoute {
             if (e != null) {
                 ApiProblem p = HttpMapping.problem(e);
                 if (OrderRoutes.Failures.isTimeout(e)) {
-                    p = new ApiProblem(503, "unavailable", "MySQL did not answer within " + settings.mysqlTimeout().toSeconds()
-                            + " s; the feed is read from MySQL's history: resume from the same cursor")
+                    // Each read of a long poll has the timeout: the wait said is one read's, not the poll's.
+                    p = new ApiProblem(503, "unavailable", "MySQL did not answer a read within " + String.format(java.util.Locale.ROOT,
+                            "%.1f s", settings.mysqlTimeout().toMillis() / 1000.0) + "; the feed is read from MySQL's history: resume from the same cursor")
                             .header("Retry-After", Integer.toString(HttpMapping.RETRY_AFTER_SECONDS));
                 }
                 ApiServer.answer(ctx, p);

@@ -32,6 +32,8 @@ import java.util.Set;
  */
 public final class ConsoleRoles {
     private static final Logger log = LoggerFactory.getLogger(ConsoleRoles.class);
+    /** The databases (URL and schema) already told, in this process, that they check no accounts. */
+    private static final java.util.Set<String> TOLD_NO_GRANTS = java.util.concurrent.ConcurrentHashMap.newKeySet();
     /** Prefix of the role names. */
     public static final String PREFIX = "order_console_";
     /** The MySQL follower's service role: ops, plus the rows that carry other people's names. */
@@ -125,7 +127,10 @@ public final class ConsoleRoles {
                 }
             } catch (SQLException e) {
                 if (e.getErrorCode() == ER_OPTION_PREVENTS_STATEMENT) {
-                    log.info("this database server does not check accounts (no grant tables): console roles not created");
+                    // Every migration that grants asks again (eight on a new database): said once per database.
+                    if (TOLD_NO_GRANTS.add(c.getMetaData().getURL() + "/" + schema(st))) {
+                        log.info("this database server does not check accounts (no grant tables): console roles not created");
+                    }
                     return false;
                 }
                 throw e;

@@ -50,6 +50,14 @@ class ApiDuringMySqlOutageTest {
         }
     }
 
+    /** The words name the wait the client had, in seconds with one decimal, not the configured timeout. */
+    private static void assertSaysItsRealWait(String words, long waitedMs) {
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("within (\\d+(?:\\.\\d)?) s").matcher(words);
+        if (m.find()) {
+            assertThat(Double.parseDouble(m.group(1)) * 1000).as(words).isCloseTo(waitedMs, org.assertj.core.data.Offset.offset(600.0));
+        }
+    }
+
     private void run(String how, Consumer<StallingProxy> fail, Consumer<StallingProxy> heal) throws Exception {
         TestServers.reset();
         EmbeddedMariaDb mariaDb = TestServers.mariaDb();
@@ -80,6 +88,20 @@ class ApiDuringMySqlOutageTest {
                 assertThat(ApiHarness.json(created).path("error").path("message").asText()).contains("MySQL");
                 assertThat(created.headers().firstValue("Retry-After")).isPresent();
                 assertThat(creationMs).as("creation with MySQL " + how).isLessThan(CREATION_BOUND_MS);
+                assertSaysItsRealWait(ApiHarness.json(created).path("error").path("message").asText(), creationMs);
+
+                // Support tooling still sees the live state: Redis' side, MySQL's marked as not answered, within the timeout.
+                t0 = System.nanoTime();
+                HttpResponse<String> shown = h.get(token, "/v1/orders/m-0");
+                long shownMs = (System.nanoTime() - t0) / 1_000_000;
+                assertThat(shown.statusCode()).as(shown.body()).isEqualTo(200);
+                JsonNode order = ApiHarness.json(shown);
+                assertThat(order.path("status").asText()).isEqualTo("PAID");
+                assertThat(order.path("version").asLong()).isEqualTo(2);
+                assertThat(order.path("redis").path("status").asText()).isEqualTo("PAID");
+                assertThat(order.has("mysql") && order.path("mysql").isNull()).as(shown.body()).isTrue();
+                assertThat(order.path("mysqlUnanswered").asText()).contains("MySQL did not answer").contains("Redis");
+                assertThat(shownMs).as("lookup with MySQL " + how).isLessThan(CREATION_BOUND_MS);
                 System.out.println("[measured] MySQL " + how + ": transition answered in " + transitionMs + " ms, creation 503 in "
                         + creationMs + " ms");
 

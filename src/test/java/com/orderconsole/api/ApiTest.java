@@ -222,6 +222,30 @@ class ApiTest {
         assertThat(documented).containsExactlyInAnyOrderElementsOf(calls.keySet());
     }
 
+    @Test
+    void anotherMethodOnAKnownPathIs405WithAllowAndAnUnknownPathIs404InTheErrorShape() throws Exception {
+        create("{\"id\": \"m-1\"}");
+        Map<String, String> allowOf = Map.of("/v1/orders", "POST", "/v1/orders/m-1", "GET", "/v1/orders/m-1/transitions", "POST",
+                "/v1/events", "GET", "/health/live", "GET");
+        for (Map.Entry<String, String> known : allowOf.entrySet()) {
+            String other = known.getValue().equals("GET") ? "DELETE" : "PUT";
+            HttpResponse<String> r = h.send(token, HttpRequest.newBuilder(URI.create(h.base() + known.getKey()))
+                    .method(other, HttpRequest.BodyPublishers.noBody()));
+            assertError(r, 405, "method_not_allowed", other + " is not allowed on " + known.getKey());
+            assertThat(r.headers().firstValue("Allow")).as(known.getKey()).hasValue(known.getValue());
+            HttpResponse<String> head = h.send(token, HttpRequest.newBuilder(URI.create(h.base() + known.getKey()))
+                    .method("HEAD", HttpRequest.BodyPublishers.noBody()));
+            if (!known.getValue().equals("GET")) {
+                assertThat(head.statusCode()).as("HEAD " + known.getKey()).isEqualTo(405);
+                assertThat(head.headers().firstValue("Allow")).as(known.getKey()).hasValue(known.getValue());
+            }
+        }
+        assertError(h.get(token, "/v1/nothing-here"), 404, "not_found", "no such endpoint: GET /v1/nothing-here");
+        assertError(h.send(token, HttpRequest.newBuilder(URI.create(h.base() + "/v1/nothing-here"))
+                .method("DELETE", HttpRequest.BodyPublishers.noBody())), 404, "not_found", "no such endpoint");
+        assertThat(ApiHarness.json(h.get(token, "/v1/orders/m-1")).path("version").asLong()).as("nothing changed").isEqualTo(1);
+    }
+
     private HttpRequest.Builder post(String path, String body) {
         return HttpRequest.newBuilder(URI.create(h.base() + path)).header("Content-Type", "application/json")
                 .POST(HttpRequest.BodyPublishers.ofString(body));

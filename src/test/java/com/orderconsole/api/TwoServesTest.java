@@ -3,7 +3,9 @@ package com.orderconsole.api;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.orderconsole.Slow;
 import com.orderconsole.TestServers;
+import com.orderconsole.app.EngineConfig;
 import com.orderconsole.domain.Role;
+import com.orderconsole.redis.RedisKeys;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -39,10 +41,17 @@ class TwoServesTest {
     private ApiHarness b;
     private String token;
 
+    /** Empties the servers both serves use and answers their configuration: the single test Redis here. */
+    EngineConfig emptyServers() {
+        TestServers.reset();
+        return TestServers.config();
+    }
+
     @BeforeEach
     void start() {
-        a = ApiHarness.fresh();
-        b = new ApiHarness(TestServers.config(), Duration.ofSeconds(2));
+        EngineConfig config = emptyServers();
+        a = new ApiHarness(config, Duration.ofSeconds(2));
+        b = new ApiHarness(config, Duration.ofSeconds(2));
         token = a.client("payments", Role.SUPPORT);
         b.engine.services().apiClients().refresh(); // else within its next refresh, at most a second
     }
@@ -51,6 +60,7 @@ class TwoServesTest {
     void stop() {
         b.close();
         a.close();
+        RedisKeys.useBuckets(RedisKeys.DEFAULT_BUCKETS); // a cluster's engine sets its own count
     }
 
     private ApiHarness any() {

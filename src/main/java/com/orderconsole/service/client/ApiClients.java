@@ -55,8 +55,8 @@ public final class ApiClients implements AutoCloseable {
     private final Database db;
     private final Access access;
     private final SecureRandom random = new SecureRandom();
-    /** Token hash → client in force; replaced whole on every refresh. */
-    private volatile Map<String, ApiClient> byTokenHash = Map.of();
+    /** The clients in force by token hash, replaced whole on every refresh, with the tokens verified against this copy. */
+    private volatile InForce inForce = new InForce(Map.of());
     private volatile long loadedAtNanos;
     private ScheduledExecutorService refresher;
 
@@ -160,7 +160,24 @@ public final class ApiClients implements AutoCloseable {
         if (token == null || !token.startsWith(TOKEN_PREFIX) || token.length() > 100) {
             return Optional.empty();
         }
-        return Optional.ofNullable(byTokenHash.get(sha256(token)));
+        InForce now = inForce;
+        // A token verified against this copy is not hashed again (a SHA-256 per request was a measurable share of the
+        // API's CPU, BENCHMARKS.md issue 32); the next refresh starts an empty cache, so a revocation holds as before.
+        ApiClient known = now.verified.get(token);
+        if (known != null) {
+            return Optional.of(known);
+        }
+        ApiClient c = now.byTokenHash.get(sha256(token));
+        if (c != null) {
+            now.verified.put(token, c); // only tokens in force: at most one entry per client
+        }
+        return Optional.ofNullable(c);
+    }
+
+    private record InForce(Map<String, ApiClient> byTokenHash, java.util.concurrent.ConcurrentHashMap<String, ApiClient> verified) {
+        InForce(Map<String, ApiClient> byTokenHash) {
+            this(byTokenHash, new java.util.concurrent.ConcurrentHashMap<>());
+        }
     }
 
     /**
@@ -185,7 +202,7 @@ public final class ApiClients implements AutoCloseable {
                 fresh.put(r.tokenSha256, client(r));
             }
         }
-        byTokenHash = Map.copyOf(fresh);
+        inForce = new InForce(Map.copyOf(fresh));
         loadedAtNanos = System.nanoTime();
     }
 

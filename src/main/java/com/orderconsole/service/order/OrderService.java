@@ -134,6 +134,26 @@ public final class OrderService {
     }
 
     /**
+     * Looks one order up in Redis alone: its live state, legal moves and payment deadline, without MySQL's row or
+     * history (for answering while MySQL does not, e.g. the API's {@code GET /v1/orders/{id}}).
+     *
+     * @param orderId a valid id
+     * @return the details with no MySQL side ({@link OrderSummary#mysqlStatus()} null, no history, no customer)
+     * @throws OrderNotFoundException when Redis holds no state for the order
+     */
+    public OrderDetails lookupInRedis(String orderId) {
+        OrderId.require(orderId);
+        OrderState st = states.get(orderId);
+        if (st == null) {
+            throw new OrderNotFoundException(orderId);
+        }
+        Long deadline = queue.score(orderId);
+        OrderSummary summary = new OrderSummary(orderId, null, null, 0, st.status(), st.version(), st.createTimeMs(),
+                st.updateTimeMs(), deadline, false);
+        return new OrderDetails(summary, List.of(), rules.current().targets(st.status()), deadline, false);
+    }
+
+    /**
      * Looks one order up after rebuilding its Redis state from MySQL when Redis has none (never
      * overwriting state Redis has).
      *
