@@ -236,7 +236,7 @@ public final class TransitionService {
         try {
             boolean added = db.inTransaction(t -> t.deadLetters().add(DeadLetterRow.open(DeadLetterRow.ORDER_RECORD, orderId,
                     RedisKeys.bucket(orderId), null, "order record in Redis is malformed: " + problem, raw,
-                    System.currentTimeMillis(), "order:" + orderId)));
+                    System.currentTimeMillis(), DeadLetterRow.recordKey(orderId))));
             if (added) {
                 log.warn("set aside order {}: its Redis record is malformed ({}); ops can restore it from MySQL", orderId, problem);
             }
