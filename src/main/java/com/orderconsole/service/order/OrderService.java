@@ -162,8 +162,11 @@ public final class OrderService {
         return new OrderDetails(summary, history, legal, queue.score(orderId), rebuilt, pending(orderId, history, DETAILS_PENDING_CAP));
     }
 
-    /** Outbox entries of one bucket read at most to find an order's pending moves for its details. */
-    private static final int DETAILS_PENDING_CAP = 1_000;
+    /**
+     * Outbox entries of one bucket read at most to find an order's pending moves for its details: the HTTP API's order
+     * GET reads them too, so a bucket's backlog during a storm costs each GET at most this many entries, not all of it.
+     */
+    private static final int DETAILS_PENDING_CAP = 256;
 
     /** @return what the outbox holds for the order that MySQL's {@code history} does not have yet, oldest first */
     private List<HistoryEntry> pending(String orderId, List<HistoryEntry> history, int cap) {
