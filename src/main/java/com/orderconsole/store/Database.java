@@ -125,7 +125,6 @@ public final class Database implements AutoCloseable {
      */
     public static Database connect(String jdbcUrl, String user, String password, Duration timeout) {
         HikariDataSource ds = pool(jdbcUrl, user, password, timeout);
-        awaitFirstConnection(ds, DatabaseFailures.describe(jdbcUrl), timeout);
         try {
             flyway(ds).migrate();
         } catch (RuntimeException e) {
@@ -145,7 +144,6 @@ public final class Database implements AutoCloseable {
     public static Database connectSignedIn(String jdbcUrl, String user, String password, Duration timeout) {
         HikariDataSource ds = pool(jdbcUrl, user, password, timeout);
         String where = DatabaseFailures.describe(jdbcUrl);
-        awaitFirstConnection(ds, where, timeout);
         MigrationInfo[] pending;
         try {
             pending = flyway(ds).info().pending();
@@ -252,41 +250,6 @@ public final class Database implements AutoCloseable {
                 .callbacks("com.orderconsole.store.migration.RemakeRoutines").load();
     }
 
-    /**
-     * How long a process waits at its start for its first MySQL connection while the server is slow to hand one out
-     * (issue 33: concurrent CLI commands on a loaded machine failed the pool's 2 s wait). A server that refuses the
-     * connection or cannot be reached still fails at once. Longer with {@code -Dorderconsole.connectWaitSeconds=30}.
-     */
-    static final Duration FIRST_CONNECTION_WAIT = Duration.ofSeconds(Long.getLong("orderconsole.connectWaitSeconds", 15));
-
-    /**
-     * Waits for the pool's first connection: a pool wait that timed out with no failed attempt behind it (the server
-     * accepted, and is slow to sign in) is tried again until {@link #FIRST_CONNECTION_WAIT} (or {@code timeout} when
-     * longer) has passed; anything else, or the end of the wait, closes the pool and fails in words.
-     */
-    private static void awaitFirstConnection(HikariDataSource ds, String where, Duration timeout) {
-        long started = System.nanoTime();
-        long wait = Math.max(timeout.toNanos(), FIRST_CONNECTION_WAIT.toNanos());
-        while (true) {
-            try (Connection c = ds.getConnection()) {
-                return;
-            } catch (SQLException e) {
-                boolean slow = e instanceof java.sql.SQLTransientConnectionException && e.getCause() == null;
-                long waited = System.nanoTime() - started;
-                if (slow && waited < wait) {
-                    continue;
-                }
-                ds.close();
-                slow |= com.orderconsole.domain.Failures.root(e) instanceof java.net.SocketTimeoutException;
-                throw new DatabaseUnavailableException("cannot open the orders database at " + where + ": " + (slow
-                        ? String.format(Locale.ROOT, "the server accepted the connection but did not sign it in within %.1f s "
-                                + "(overloaded, or hung); run the command again later, or wait longer with "
-                                + "-Dorderconsole.connectWaitSeconds=N", waited / 1e9)
-                        : DatabaseFailures.rootMessage(e)), e);
-            }
-        }
-    }
-
     /** Connections the pool holds at most (the follower applies up to 4 buckets at once, each on its own). */
     static final int POOL_SIZE = 8;
 
@@ -302,9 +265,7 @@ public final class Database implements AutoCloseable {
         hc.setValidationTimeout(Math.max(250, Math.min(timeout.toMillis(), 5000)));
         // Fail at once rather than hang when MySQL is down at start; the pool keeps retrying afterwards.
         hc.setInitializationFailTimeout(-1);
-        // The driver's own wait for a new connection (TCP and the sign-in): as long as a start may wait, since a loaded
-        // server signs in slowly; a caller still waits at most the pool's connection timeout for one.
-        hc.addDataSourceProperty("connectTimeout", Long.toString(Math.max(timeout.toMillis(), FIRST_CONNECTION_WAIT.toMillis())));
+        hc.addDataSourceProperty("connectTimeout", Long.toString(timeout.toMillis()));
         hc.addDataSourceProperty("socketTimeout", Long.toString(Math.max(timeout.toMillis() * 15, 30_000)));
         hc.addDataSourceProperty("rewriteBatchedStatements", "true");
         hc.addDataSourceProperty("cachePrepStmts", "true");

@@ -72,8 +72,7 @@ public final class DatabaseAccounts {
         Properties props = new Properties();
         props.setProperty("user", user);
         props.setProperty("password", password);
-        // A loaded server signs in slowly (issue 33): the wait of a start, not of one command.
-        props.setProperty("connectTimeout", Long.toString(Math.max(timeout.toMillis(), Database.FIRST_CONNECTION_WAIT.toMillis())));
+        props.setProperty("connectTimeout", Long.toString(timeout.toMillis()));
         props.setProperty("socketTimeout", Long.toString(Math.max(timeout.toMillis() * 5, 10_000)));
         try (Connection c = DriverManager.getConnection(serverUrl(jdbcUrl), props); Statement st = c.createStatement()) {
             String current;
