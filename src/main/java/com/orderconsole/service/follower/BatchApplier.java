@@ -73,6 +73,11 @@ final class BatchApplier {
         this.sequenceCheck = on;
     }
 
+    /** @return where this process last trimmed the bucket's outbox to (MySQL applied it), or null; the caller holds its lock */
+    String trimmedUpTo(int bucket) {
+        return trimmedUpTo[bucket];
+    }
+
     /**
      * One MySQL transaction: lock the cursor, read entries after it in the current Redis data set, write their history
      * rows (set aside what cannot be read or contradicts MySQL's history), move order rows forward under the version
@@ -102,11 +107,11 @@ final class BatchApplier {
             CursorStore.Cursor cursor = t.cursors().lock(bucket);
             String after = cursor.epoch() == null ? cursor.lastId() : cursor.after(epoch);
             boolean fenced = cursor.epoch() != null && after.equals(cursor.lastId()) && !"0-0".equals(after);
-            if (before == null && OutboxBacklog.olderDataSet(t, bucket, cursor, epoch)) {
-                // Issue 33.5: the same old copy restored a second time carries the marker of a data set MySQL already
-                // left behind (the first restore set a new one): its stream would be read from its start as if new.
-                String why = "Redis holds data set " + epoch + ", which MySQL recorded before the current one (" + cursor.epoch()
-                        + "): Redis was restored from an older copy; maintenance restores it from MySQL";
+            // Issue 33.5: the same old copy restored a second time carries the marker of a data set MySQL already
+            // left behind (the first restore set a new one): its stream would be read from its start as if new.
+            String older = before == null ? OutboxBacklog.olderDataSet(t, bucket, cursor, epoch) : null;
+            if (older != null) {
+                String why = older;
                 rules.forgetEpoch(epoch, why);
                 log.warn("{}", why);
                 throw new IllegalStateException(why);
@@ -117,8 +122,7 @@ final class BatchApplier {
                 // before it). Without it, this Redis was restored from a copy older than what MySQL has: its order
                 // states are stale and the entries after the copy are gone. It becomes a new data set, restored
                 // from MySQL by maintenance.
-                String why = "Redis outbox of bucket " + bucket + " no longer holds entry " + after
-                        + ", the last one MySQL applied: Redis went back in time; maintenance restores it from MySQL";
+                String why = OutboxBacklog.wentBack(bucket, after);
                 // Logged here, once per data set (the marker is gone now): the follower's loop logs one failure
                 // per 30 s, and the cluster soak saw a CLUSTERDOWN logged 2 s before hide why a restore ran.
                 rules.forgetEpoch(epoch, why);
