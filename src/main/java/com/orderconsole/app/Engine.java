@@ -184,6 +184,12 @@ public final class Engine implements AutoCloseable {
         db.recordSignIn(false);
         // Restoring a lost Redis drains its outbox first: it runs where the follower may (issue 25).
         boolean follows = services.follower().appliesHere();
+        // Issue 33.5: the marker of the Redis data set MySQL follows, and the fence on every bucket, before anything
+        // moves: a command run while serve is stopped finds a Redis restored from an older copy by itself.
+        services.marker().start(follows);
+        if (role.includes(Role.SUPPORT)) {
+            services.follower().checkFences(); // a copy found behind is fenced and said in the follower's log
+        }
         if (role.includes(Role.OPS)) {
             services.rules().ensureSeeded();
             if (follows) {

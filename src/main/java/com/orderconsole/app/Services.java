@@ -5,6 +5,7 @@ import com.orderconsole.service.follower.TerminalRetention;
 import com.orderconsole.service.maintenance.Maintenance;
 import com.orderconsole.service.maintenance.DataSetIdentity;
 import com.orderconsole.service.Access;
+import com.orderconsole.service.RecordedMarker;
 import com.orderconsole.service.AuditTrail;
 
 import com.orderconsole.redis.RedisConnection;
@@ -61,6 +62,7 @@ public final class Services implements AutoCloseable {
     private final HealthService health;
     private final ReconciliationService reconciliation;
     private final Maintenance maintenance;
+    private final RecordedMarker marker;
     private final DeadLetterService deadLetters;
     private final DataSetIdentity dataset;
     private final OlistImporter importer;
@@ -83,14 +85,15 @@ public final class Services implements AutoCloseable {
         this.stuck = new StuckThresholds(rules::current);
         this.retention = new TerminalRetention(terminalRetention, rules::current, redis.orders(), db);
         OrderCreator creator = new OrderCreator(redis.orders(), db, retention);
+        this.marker = new RecordedMarker(db, redis.dataSet());
         this.follower = new Follower(clock, redis.outbox(), redis.dataSet(), redis.orders(), db, access,
-                rules::current, retention);
+                rules::current, retention, marker);
         this.rebuilder = new OrderRebuilder(clock, redis.orders(), db, follower, retention);
         this.orders = new OrderService(clock, redis.orders(), redis.queue(), db, creator, rebuilder, follower, access, rules, stuck,
                 retention);
-        this.transitions = new TransitionService(clock, redis.orders(), db, rebuilder, rules, follower, audit, access);
+        this.transitions = new TransitionService(clock, redis.orders(), db, rebuilder, rules, follower, audit, access, marker);
         // The sweeper's cancels go over a Redis connection of their own: a storm's batches never queue in front of payments.
-        TransitionService sweeps = new TransitionService(clock, redis.orders().onOwnConnection(), db, rebuilder, rules, follower, audit, access);
+        TransitionService sweeps = new TransitionService(clock, redis.orders().onOwnConnection(), db, rebuilder, rules, follower, audit, access, marker);
         this.sweeper = new CancelSweeper(clock, redis.queue(), redis.dataSet(), sweeps, follower::fenceHolds, access, audit, SWEEP_BATCH, SWEEP_ROUNDS);
         this.queue = new QueueService(clock, redis.queue(), redis.orders(), transitions, sweeper, orders, access, audit);
         this.monitor = new MonitorService(clock, redis.stats(), db, stuck, retention);
@@ -99,13 +102,13 @@ public final class Services implements AutoCloseable {
         this.reconciliation = new ReconciliationService(clock, redis.orders(), redis.queue(), redis.stats(), db, orders, rebuilder, follower, access,
                 audit, retention);
         this.dataset = new DataSetIdentity(clock, redis.dataSet(), db);
-        this.maintenance = new Maintenance(clock, redis.dataSet(), dataset, rules, rebuilder, follower, retention);
+        this.maintenance = new Maintenance(clock, redis.dataSet(), dataset, rules, rebuilder, follower, retention, marker);
         this.deadLetters = new DeadLetterService(db, rebuilder, access, audit);
         this.importer = new OlistImporter(creator, db, access, paymentTimeout);
         this.simulator = new TrafficSimulator(orders, transitions, access);
         // Bulk moves keep 500 calls in flight: on a Redis connection of their own, like the sweeper's, they never queue in
         // front of single moves (run 2 of issue 13 in docs/benchmarks-history.md: single-move p99 16 -> 83 ms on the shared connection).
-        TransitionService bulkMoves = new TransitionService(clock, redis.orders().onOwnConnection(), db, rebuilder, rules, follower, audit, access);
+        TransitionService bulkMoves = new TransitionService(clock, redis.orders().onOwnConnection(), db, rebuilder, rules, follower, audit, access, marker);
         this.bulk = new BulkService(clock, redis.orders(), db, orders, bulkMoves, rules, access, follower, audit);
         this.auditView = new AuditService(db, rules);
         this.metrics = new MetricsService(follower, queue, monitor, reconciliation, deadLetters, Alerts.Thresholds.fromSystemProperties(),
@@ -193,6 +196,11 @@ public final class Services implements AutoCloseable {
         return reconciliation;
     }
 
+    public RecordedMarker marker() {
+        return marker;
+    }
+
+    /** @return periodic self-healing (restores of Redis) */
     public Maintenance maintenance() {
         return maintenance;
     }

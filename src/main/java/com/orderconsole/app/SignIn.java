@@ -72,7 +72,8 @@ public final class SignIn {
         if (account.active() != account.held()) {
             // The server enforces the role in force, so working in another would fail half-way.
             throw new SignInException(Messages.format("signin.notInForce", who, held, account.active() == null
-                    ? Messages.get("signin.noConsoleRole") : ConsoleRoles.name(account.active()), account.grantee()), null);
+                    ? Messages.get("signin.noConsoleRole") : ConsoleRoles.name(account.active()), account.grantee(),
+                    java.util.Objects.requireNonNullElse(account.defaultRole(), held)), null);
         }
         if (requested != null && !account.held().includes(requested)) {
             throw new SignInException(Messages.format("signin.tooHigh", requested.label(), who, account.held().label()), null);

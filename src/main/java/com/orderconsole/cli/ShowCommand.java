@@ -63,11 +63,18 @@ final class ShowCommand extends CliCommand {
                 : d.legalTargets().toString())).append(nl);
         b.append(Messages.get("cli.show.history")).append(nl);
         for (HistoryEntry h : d.history()) {
-            b.append(String.format("  %s  v%-3d %-9s -> %-9s %-9s %s%n", Cli.time(h.atMs()), h.version(),
-                    h.from() == null ? Messages.get("cli.show.new") : h.from(), h.to(),
-                    h.code().applied() ? Messages.get("cli.show.applied") : Messages.format("cli.show.code", h.code().code()),
-                    Messages.format(h.reason().isEmpty() ? "cli.show.by" : "cli.show.byWhy", h.actor(), h.source(), h.reason())));
+            b.append(line(h, ""));
+        }
+        for (HistoryEntry h : d.pending()) {
+            b.append(line(h, "  " + Messages.get("story.pending")));
         }
         return b.toString();
+    }
+
+    private static String line(HistoryEntry h, String tail) {
+        return String.format("  %s  v%-3d %-9s -> %-9s %-9s %s%s%n", Cli.time(h.atMs()), h.version(),
+                h.from() == null ? Messages.get("cli.show.new") : h.from(), h.to(),
+                h.code().applied() ? Messages.get("cli.show.applied") : Messages.format("cli.show.code", h.code().code()),
+                Messages.format(h.reason().isEmpty() ? "cli.show.by" : "cli.show.byWhy", h.actor(), h.source(), h.reason()), tail);
     }
 }

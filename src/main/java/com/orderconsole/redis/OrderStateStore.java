@@ -406,6 +406,30 @@ public final class OrderStateStore {
     }
 
     /**
+     * Reads the data-set marker ({@link RedisKeys#EPOCH}) on this store's connection, so that a transition sent after it
+     * runs after it (issue 33.5: the service compares it with the marker MySQL recorded).
+     *
+     * @return the marker, or null when Redis has none (it lost its data, or is being restored)
+     */
+    public CompletableFuture<String> markerAsync() {
+        return async.get(RedisKeys.EPOCH).toCompletableFuture();
+    }
+
+    /**
+     * Does the bucket's outbox still reach entry {@code id}, i.e. hold an entry at or after it (one {@code XRANGE id + COUNT
+     * 1})? The follower's trim keeps the entry MySQL applied last, so a live outbox always reaches any position MySQL
+     * applied; a copy of Redis older than that position does not (issue 33.5).
+     *
+     * @param bucket the bucket
+     * @param id a stream id MySQL applied, e.g. "1764577000123-0"
+     * @return true when it reaches it
+     */
+    public CompletableFuture<Boolean> outboxReachesAsync(int bucket, String id) {
+        return async.xrange(RedisKeys.outbox(bucket), io.lettuce.core.Range.create(id, "+"), io.lettuce.core.Limit.create(0, 1))
+                .toCompletableFuture().thenApply(l -> !l.isEmpty());
+    }
+
+    /**
      * The answer to a transition refused without running the script because the data set is fenced: counted in the
      * order's bucket ({@code c:-7}, like the script's own -1 and -6), time from the Redis clock.
      *

@@ -369,6 +369,10 @@ public final class Database implements AutoCloseable {
             }
             t = t.getCause();
         }
+        if (e instanceof org.apache.ibatis.exceptions.PersistenceException) {
+            // MyBatis' report carries its own markup, the statement and Java class names: the server's words instead.
+            return new DatabaseFailedException("MySQL at " + where + " failed a statement: " + DatabaseFailures.rootMessage(e), e);
+        }
         return e;
     }
 

@@ -45,8 +45,10 @@ public final class DatabaseAccounts {
      * @param held the highest console role the account holds, directly or through other roles; null for none
      * @param active the highest console role in force when the account signs in (its default role and the
      *     roles granted to that); null for none
+     * @param defaultRole the role granted to the account that carries {@code held} (it itself, or e.g. a team's role
+     *     granted it): what {@code SET DEFAULT ROLE} must name for {@code held} to be in force; null when none is held
      */
-    public record Account(String name, String host, Role held, Role active) {
+    public record Account(String name, String host, Role held, Role active, String defaultRole) {
         /** @return the account as GRANT statements name it, e.g. {@code 'alice'@'%'} */
         public String grantee() {
             return "'" + name.replace("'", "''") + "'@'" + host + "'";
@@ -85,7 +87,9 @@ public final class DatabaseAccounts {
                         + "without grant tables), so it cannot tell who signs in; use a server with access control", null);
             }
             SqlDialect.Roles roles = SqlDialect.rolesInForce(st);
-            return new Account(name, current.substring(at + 1), highest(roles.held()), highest(roles.inForce()));
+            Role held = highest(roles.held());
+            return new Account(name, current.substring(at + 1), held, highest(roles.inForce()),
+                    held == null ? null : roles.carrying(ConsoleRoles.name(held)));
         } catch (SQLException e) {
             if (DatabaseFailures.publicKeyRefused(e)) {
                 throw new AccountRefusedException("the database at " + where + " " + DatabaseFailures.publicKeyWords(), e);

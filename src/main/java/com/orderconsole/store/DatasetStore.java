@@ -29,4 +29,22 @@ public final class DatasetStore {
         m.claim(datasetId, atMs, buckets);
         return m.get();
     }
+
+    /**
+     * @return the marker ({@code osm:epoch}) of the Redis data set this database follows, as the last restore of Redis
+     *     recorded it; null before one was recorded (a data set from before issue 33, or no data set)
+     */
+    public String redisMarker() {
+        return m.redisMarker();
+    }
+
+    /**
+     * Records the marker of the Redis data set this database follows from now on (a restore of Redis, before it sets
+     * the marker in Redis; or the first process that finds none recorded).
+     *
+     * @return true when the data set's row was there to record it in
+     */
+    public boolean recordRedisMarker(String marker) {
+        return m.recordRedisMarker(marker) > 0;
+    }
 }

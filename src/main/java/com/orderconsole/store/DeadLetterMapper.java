@@ -24,6 +24,9 @@ public interface DeadLetterMapper {
     @Select("SELECT " + COLUMNS + " FROM dead_letter WHERE id = #{id}")
     DeadLetterRow find(@Param("id") long id);
 
+    @Select("SELECT " + COLUMNS + " FROM dead_letter WHERE open_key = #{key}")
+    DeadLetterRow findOpen(@Param("key") String openKey);
+
     /** Closes an open letter; its open key is released so that the same record can be set aside again later. */
     @Update("UPDATE dead_letter SET state = #{state}, resolved_by = #{by}, resolved_at_ms = #{at}, resolution = #{text}, "
             + "open_key = NULL WHERE id = #{id} AND state = 'OPEN'")

@@ -39,6 +39,11 @@ public class DeadLetterRow {
     /** Unique while open: the same record is set aside once. */
     public String openKey;
 
+    /** @return the open key of an order's {@link #ORDER_RECORD} letter: one is open per order at most */
+    public static String recordKey(String orderId) {
+        return "order:" + orderId;
+    }
+
     /**
      * @param kind one of the kinds above
      * @param atMs when, epoch ms

@@ -36,6 +36,13 @@ public final class DeadLetterStore {
     }
 
     /**
+     * @return the open letter of an order's Redis record ({@link DeadLetterRow#ORDER_RECORD}, one while open), or null
+     */
+    public DeadLetterRow openRecordLetter(String orderId) {
+        return m.findOpen(DeadLetterRow.recordKey(orderId));
+    }
+
+    /**
      * Closes an open letter and appends its audit row, in this unit of work. In a person's session the database does
      * both (ops only, issue 33): who closed it and when are its stamp and clock, and no role UPDATEs the table directly.
      *

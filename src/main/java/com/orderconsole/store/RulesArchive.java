@@ -22,4 +22,12 @@ public final class RulesArchive {
     public String latest() {
         return m.latest();
     }
+
+    /**
+     * @return the JSON of every version that may have been in force at some time from {@code fromMs} to {@code toMs}
+     *     (the one in force at {@code fromMs} and those set up to {@code toMs}), oldest first
+     */
+    public java.util.List<String> inForceBetween(long fromMs, long toMs) {
+        return m.inForceBetween(fromMs, toMs);
+    }
 }

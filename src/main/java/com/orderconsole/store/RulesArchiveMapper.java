@@ -13,4 +13,12 @@ public interface RulesArchiveMapper {
     /** @return the JSON of the newest version, or null when none was ever recorded */
     @Select("SELECT rules_json FROM transition_rules ORDER BY version DESC LIMIT 1")
     String latest();
+
+    /**
+     * @return the JSON of every version set at or before {@code to}, from the newest one set at or before {@code from}
+     *     on (all of them when none was set by then), oldest first
+     */
+    @Select("SELECT rules_json FROM transition_rules WHERE set_at_ms <= #{to} AND version >= "
+            + "COALESCE((SELECT MAX(version) FROM transition_rules WHERE set_at_ms <= #{from}), 0) ORDER BY version")
+    java.util.List<String> inForceBetween(@Param("from") long fromMs, @Param("to") long toMs);
 }

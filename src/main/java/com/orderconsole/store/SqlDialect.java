@@ -98,7 +98,32 @@ public enum SqlDialect {
      * @param enabled the roles enabled in this session (default roles, SET ROLE)
      * @param inForce the roles in force in this session: the enabled ones and every role granted to them
      */
-    public record Roles(Set<String> held, Set<String> enabled, Set<String> inForce) {
+    public record Roles(Set<String> held, Set<String> enabled, Set<String> inForce, Set<String> direct,
+                        Map<String, Set<String>> grantedTo) {
+        /** Roles known only by name (no grants read): each held role counts as granted directly. */
+        public Roles(Set<String> held, Set<String> enabled, Set<String> inForce) {
+            this(held, enabled, inForce, held, Map.of());
+        }
+
+        /**
+         * The role an account's default role must be for {@code role} to be in force at sign-in: itself when it is
+         * granted to the account, else the role granted to the account that carries it (a team's role granted a
+         * console role). {@code SET DEFAULT ROLE} accepts only a role granted to the account itself: MariaDB refuses
+         * any other with "Invalid role specification" (error 1959), MySQL with error 3530.
+         *
+         * @return that role, or null when the account does not hold {@code role}
+         */
+        public String carrying(String role) {
+            if (direct.contains(role)) {
+                return role;
+            }
+            for (String d : direct) {
+                if (closure(Set.of(d), grantedTo).contains(role)) {
+                    return d;
+                }
+            }
+            return null;
+        }
     }
 
     /**
@@ -132,7 +157,14 @@ public enum SqlDialect {
                 }
             }
         }
-        return new Roles(held, enabled, closure(enabled, grantedTo));
+        // Granted to the account itself: a grantee that is no role (MariaDB names the account 'user@host', MySQL its user part).
+        Set<String> direct = new TreeSet<>();
+        grantedTo.forEach((grantee, roles) -> {
+            if (!held.contains(grantee)) {
+                direct.addAll(roles);
+            }
+        });
+        return new Roles(held, enabled, closure(enabled, grantedTo), direct, grantedTo);
     }
 
     /**

@@ -232,6 +232,24 @@ class OrderCliTest {
         assertThat(missing.out()).isEmpty();
     }
 
+    /** Issue 33: a move Redis accepted that the follower has not applied yet is shown, marked pending, not hidden. */
+    @Test
+    void showListsAPendingMoveMarkedAsPending() {
+        s.orders().create(ops, "sh-2", null, Duration.ofMinutes(30));
+        s.follower().drainOnce();
+        s.transitions().transition(ops, TransitionRequest.of("sh-2", OrderStatus.PAID, "test", "paid"));
+        assertThat(s.orders().lookup("sh-2").pending()).singleElement().satisfies(h -> {
+            assertThat(h.to()).isEqualTo(OrderStatus.PAID);
+            assertThat(h.version()).isEqualTo(2);
+        });
+        assertThat(s.orders().lookup("sh-2").history()).as("MySQL has only the creation").hasSize(1);
+        Run text = cli("show", "--id", "sh-2");
+        assertThat(text.out()).containsPattern("WAIT_PAY +-> PAID .*sync pending");
+        assertThat(cli("show", "--id", "sh-2", "--json").json().get("pending")).hasSize(1);
+        s.follower().drainOnce();
+        assertThat(s.orders().lookup("sh-2").pending()).as("applied: in the history, no longer pending").isEmpty();
+    }
+
     // ---------------------------------------------------------------- sweep, sync, reconcile
 
     @Test

@@ -56,6 +56,32 @@ class AppendOnlyGrantsTest {
         assertThat(AccessControlledDb.count("SELECT COUNT(*) FROM order_history WHERE reason = 'rewritten'")).isZero();
     }
 
+    /**
+     * Issue 33.5: the marker of the Redis data set MySQL follows (V46) is written by the follower's role alone: a person
+     * who could write it could make an older copy of Redis pass for the current one.
+     */
+    @Test
+    void onlyTheFollowerWritesTheRecordedRedisMarker() throws SQLException {
+        for (String account : AccessControlledDb.ACCOUNTS.keySet()) {
+            try (Connection c = AccessControlledDb.connect(account); Statement st = c.createStatement()) {
+                assertRefused(st, "UPDATE dataset_identity SET redis_marker = 'forged'", account, "UPDATE", "dataset_identity");
+            }
+        }
+        try (Connection c = AccessControlledDb.connect(AccessControlledDb.FOLLOWER); Statement st = c.createStatement()) {
+            st.executeUpdate("UPDATE dataset_identity SET redis_marker = redis_marker"); // not refused
+        }
+        List<String> columns = new ArrayList<>();
+        AccessControlledDb.root(st -> {
+            try (ResultSet rs = st.executeQuery("SELECT GRANTEE, TABLE_NAME, COLUMN_NAME, PRIVILEGE_TYPE FROM information_schema.COLUMN_PRIVILEGES "
+                    + "WHERE TABLE_SCHEMA = 'orders' AND GRANTEE LIKE '%order_console_%'")) {
+                while (rs.next()) {
+                    columns.add(rs.getString(1).replaceAll("'|@", "") + " " + rs.getString(2) + "." + rs.getString(3) + ":" + rs.getString(4));
+                }
+            }
+        });
+        assertThat(columns).containsExactly("order_console_follower dataset_identity.redis_marker:UPDATE");
+    }
+
     @Test
     void readOnlyIsRefusedEveryWriteOnEveryTable() throws SQLException {
         try (Connection c = AccessControlledDb.connect("rita"); Statement st = c.createStatement()) {

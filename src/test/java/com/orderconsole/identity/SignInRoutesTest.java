@@ -59,4 +59,28 @@ class SignInRoutesTest {
             assertThat(e.operator().role()).isEqualTo(Role.OPS);
         }
     }
+
+    /**
+     * Issue 33: an account that reaches its console role through a team's role, with no default role, is refused with
+     * a statement that works. The hint named the console role itself, which MariaDB refuses for an account that holds
+     * it only through another role ("Invalid role specification").
+     */
+    @Test
+    void theDefaultRoleHintForANestedRoleNamesAStatementThatWorks() {
+        AccessControlledDb.root(st -> {
+            st.execute("DROP USER IF EXISTS 'nina'@'%'");
+            st.execute("DROP ROLE IF EXISTS night_shift");
+            st.execute("CREATE ROLE night_shift");
+            st.execute("GRANT " + ConsoleRoles.name(Role.SUPPORT) + " TO night_shift");
+            st.execute("CREATE USER 'nina'@'%' IDENTIFIED BY 'pw-nina'");
+            st.execute("GRANT night_shift TO 'nina'@'%'");
+        });
+        String refused = org.junit.jupiter.api.Assertions.assertThrows(com.orderconsole.app.SignInException.class,
+                () -> SignIn.verify(AccessControlledDb.config("nina"))).getMessage();
+        java.util.regex.Matcher hint = java.util.regex.Pattern.compile("SET DEFAULT ROLE \\S+ FOR '[^']*'@'[^']*'").matcher(refused);
+        assertThat(hint.find()).as(refused).isTrue();
+        assertThat(hint.group()).isEqualTo("SET DEFAULT ROLE night_shift FOR 'nina'@'%'");
+        AccessControlledDb.root(st -> st.execute(hint.group()));
+        assertThat(SignIn.verify(AccessControlledDb.config("nina"))).isEqualTo(new Operator("nina", Role.SUPPORT, false));
+    }
 }

@@ -82,6 +82,8 @@ class MySqlGrammarTest {
                 "DROP PROCEDURE [IF EXISTS] name (refman/8.4/en/drop-procedure.html)");
         PARSER_GAPS.put(rule("^GRANT\\s+EXECUTE\\s+ON\\s+PROCEDURE\\s+\\S+\\s+TO\\s+\\w+$"),
                 "GRANT EXECUTE ON PROCEDURE db.name TO role (refman/8.4/en/grant.html, Routine privileges)");
+        PARSER_GAPS.put(rule("^GRANT\\s+UPDATE\\s*\\(\\w+\\)\\s+ON\\s+\\S+\\s+TO\\s+\\w+$"),
+                "GRANT priv (column) ON table TO role (refman/8.4/en/grant.html, Column privileges)");
         PARSER_GAPS.put(rule("^REVOKE\\s+EXECUTE\\s+ON\\s+PROCEDURE\\s+\\S+\\s+FROM\\s+\\w+$"),
                 "REVOKE EXECUTE ON PROCEDURE db.name FROM role (refman/8.4/en/revoke.html)");
         PARSER_GAPS.put(rule("\\s+LOCK\\s+IN\\s+SHARE\\s+MODE$"),

@@ -80,6 +80,11 @@ final class BatchApplier {
         this.sequenceCheck = on;
     }
 
+    /** @return where this process last trimmed the bucket's outbox to (MySQL applied it), or null; the caller holds its lock */
+    String trimmedUpTo(int bucket) {
+        return trimmedUpTo[bucket];
+    }
+
     /**
      * One MySQL transaction: lock the cursor, read entries after it in the current Redis data set, write their history
      * rows (set aside what cannot be read or contradicts MySQL's history), move order rows forward under the version
@@ -166,11 +171,11 @@ final class BatchApplier {
     private List<OutboxEntry> readBatch(Batch b, String before, CursorStore.Cursor cursor, String after, int size) {
         String epoch = b.epoch;
         boolean fenced = cursor.epoch() != null && after.equals(cursor.lastId()) && !"0-0".equals(after);
-        if (before == null && OutboxBacklog.olderDataSet(b.t, b.bucket, cursor, epoch)) {
-            // Issue 33.5: the same old copy restored a second time carries the marker of a data set MySQL already
-            // left behind (the first restore set a new one): its stream would be read from its start as if new.
-            throw forgetDataSet(epoch, "Redis holds data set " + epoch + ", which MySQL recorded before the current one ("
-                    + cursor.epoch() + "): Redis was restored from an older copy; maintenance restores it from MySQL");
+        // Issue 33.5: the same old copy restored a second time carries the marker of a data set MySQL already
+        // left behind (the first restore set a new one): its stream would be read from its start as if new.
+        String older = before == null ? OutboxBacklog.olderDataSet(b.t, b.bucket, cursor, epoch) : null;
+        if (older != null) {
+            throw forgetDataSet(epoch, older);
         }
         List<OutboxEntry> batch = fenced ? outbox.readFenced(b.bucket, after, size, epoch) : outbox.read(b.bucket, after, size, epoch);
         if (batch == null) {
@@ -178,8 +183,7 @@ final class BatchApplier {
             // before it). Without it, this Redis was restored from a copy older than what MySQL has: its order
             // states are stale and the entries after the copy are gone. It becomes a new data set, restored
             // from MySQL by maintenance.
-            throw forgetDataSet(epoch, "Redis outbox of bucket " + b.bucket + " no longer holds entry " + after
-                    + ", the last one MySQL applied: Redis went back in time; maintenance restores it from MySQL");
+            throw forgetDataSet(epoch, OutboxBacklog.wentBack(b.bucket, after));
         }
         return batch;
     }

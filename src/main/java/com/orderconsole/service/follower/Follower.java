@@ -12,6 +12,7 @@ import com.orderconsole.redis.OutboxStore;
 import com.orderconsole.redis.RedisConnection;
 import com.orderconsole.redis.RedisKeys;
 import com.orderconsole.service.Access;
+import com.orderconsole.service.RecordedMarker;
 import com.orderconsole.store.Database;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -67,17 +68,21 @@ public final class Follower implements AutoCloseable {
      * session of local servers (issue 25). Otherwise it never applies; it reads, and waits for the follower elsewhere.
      */
     private final boolean applies;
+    /** The marker of the Redis data set MySQL follows: the follower applies nothing from another one (issue 33.5). */
+    private final RecordedMarker recorded;
 
     /**
      * Built by the wiring ({@code app.Services}); {@code clock} gives Redis {@code TIME}, {@code states} tells
      * an order MySQL lacks but Redis has (MySQL restored from an older backup) from one neither has (invented);
      * {@code inForce} gives the rules in force (the sequence check: an applied move is one of their edges or an admin's
      * override); after each commit
-     * terminal orders get their Redis expiry from {@code retention} (null: they stay).
+     * terminal orders get their Redis expiry from {@code retention} (null: they stay); {@code recorded} tells a Redis
+     * data set MySQL follows from an older copy of it.
      */
     public Follower(RedisConnection clock, OutboxStore outbox, DataSetStore dataSet, OrderStateStore states, Database db, Access access,
-                    Supplier<TransitionRules> inForce, TerminalRetention retention) {
-        this.backlog = new OutboxBacklog(clock, outbox, dataSet, db);
+                    Supplier<TransitionRules> inForce, TerminalRetention retention, RecordedMarker recorded) {
+        this.recorded = recorded;
+        this.backlog = new OutboxBacklog(clock, outbox, dataSet, db, recorded);
         this.applier = new BatchApplier(outbox, dataSet, states, db, new SequenceCheck(inForce, clock::nowMs), retention);
         this.applies = db.mayFollow();
         this.loop = new FollowerLoop(db.where(), () -> drainOnce(), this::countQuietly, e -> lastError = e);
@@ -229,6 +234,14 @@ public final class Follower implements AutoCloseable {
             throw new IllegalStateException("Redis has no data-set marker (it lost its data or went back in time); "
                     + "the follower waits for maintenance to restore it");
         }
+        // The trimmed-entry fence (BatchApplier) cannot see an older copy whose marker the cursors no longer name (the
+        // same snapshot restored a second time): it would read it as a new data set. MySQL's recorded marker can.
+        String why = recorded.staleCopy(epoch);
+        if (why != null) {
+            recorded.fence(epoch, why);
+            log.warn("{}", why);
+            throw new IllegalStateException(why);
+        }
         return epoch;
     }
 
@@ -238,6 +251,10 @@ public final class Follower implements AutoCloseable {
             try {
                 BatchApplier.Counts n = applier.applyOne(bucket, epoch, before, batch);
                 loop.answered();
+                String trimmed = applier.trimmedUpTo(bucket);
+                if (trimmed != null) {
+                    backlog.applied(bucket, epoch, trimmed); // what transitions check the outbox still reaches
+                }
                 return n;
             } catch (RuntimeException e) {
                 loop.answered(); // an error is an answer: the loop's failure line tells of it
@@ -409,6 +426,55 @@ public final class Follower implements AutoCloseable {
     /** @return outbox entries this process's follower applied to MySQL since it started (the applied-total metric) */
     public long appliedTotal() {
         return applied.get();
+    }
+
+    /** {@link #fenceHolds(int, String)} asked by {@code foundBy} (words kept in the fence key, e.g. "a transition"). */
+    public boolean fenceHolds(int bucket, String epoch, String foundBy) {
+        return backlog.fenceHolds(bucket, epoch, foundBy);
+    }
+
+    /**
+     * Where MySQL had applied a bucket's outbox when this process last read its cursor (at start, for the status, by the
+     * sweeper's fence): a transition checks that Redis' outbox still reaches it, so that a Redis restored from an older
+     * copy is found even when no follower runs (issue 33.5). A position older than MySQL's only looks less far.
+     *
+     * @param epoch the data-set marker the caller expects
+     * @return the stream id, or null when none was read for that data set yet
+     */
+    public String appliedThrough(int bucket, String epoch) {
+        return backlog.appliedThrough(bucket, epoch);
+    }
+
+    /**
+     * Should this transition look whether the bucket's outbox still reaches {@link #appliedThrough}? At once after the
+     * known position moved, else at most every 100 ms per bucket: the look is an {@code XRANGE} (measured 2 µs of Redis
+     * time, against 0.9 µs for a GET and 15 µs for the script's applied path), too dear for every call; a data set found
+     * behind is fenced, and every later call refused by the fence key.
+     *
+     * @return true when the caller is to look now (the next 100 ms belong to it)
+     */
+    public boolean fenceLookDue(int bucket) {
+        return backlog.fenceLookDue(bucket);
+    }
+
+    /**
+     * The fence on every bucket at once, asked by a process when it starts (issue 33.5): a command run while no follower
+     * runs (serve stopped) finds a Redis restored from an older copy before it moves anything. The marker compared with
+     * MySQL's, then one MySQL read of the cursor and one {@code XRANGE} per bucket; a stale copy is fenced.
+     *
+     * @return why Redis is behind MySQL (now fenced), or null when the fence holds (or Redis has no marker: a restore runs)
+     */
+    public String checkFences() {
+        String epoch = dataSet.epoch();
+        if (epoch == null) {
+            return null;
+        }
+        for (int b = 0; b < RedisKeys.buckets(); b++) {
+            if (!backlog.fenceHolds(b, epoch, "a process at its start")) {
+                return dataSet.fenced();
+            }
+        }
+        return null;
     }
 
     /**

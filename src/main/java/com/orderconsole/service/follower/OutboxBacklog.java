@@ -7,6 +7,7 @@ import com.orderconsole.redis.OutboxEntry;
 import com.orderconsole.redis.OutboxStore;
 import com.orderconsole.redis.RedisConnection;
 import com.orderconsole.redis.RedisKeys;
+import com.orderconsole.service.RecordedMarker;
 import com.orderconsole.store.CursorStore;
 import com.orderconsole.store.Database;
 import org.slf4j.Logger;
@@ -16,6 +17,8 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicLongArray;
+import java.util.concurrent.atomic.AtomicReferenceArray;
 
 /**
  * What the outbox holds that MySQL has not applied, read without changing anything (pending entries, the backlog and
@@ -30,8 +33,17 @@ final class OutboxBacklog {
     private final OutboxStore outbox;
     private final DataSetStore dataSet;
     private final Database db;
+    /** The marker of the Redis data set MySQL follows (issue 33.5). */
+    private final RecordedMarker recorded;
+    /**
+     * Each bucket's cursor as this process last read it (issue 33.5): transitions check that the outbox still reaches it.
+     * Older than MySQL's is harmless (it only looks less far); null until read.
+     */
+    private final AtomicReferenceArray<CursorStore.Cursor> cursorsSeen =
+            new AtomicReferenceArray<>(RedisKeys.MAX_BUCKETS);
 
-    OutboxBacklog(RedisConnection clock, OutboxStore outbox, DataSetStore dataSet, Database db) {
+    OutboxBacklog(RedisConnection clock, OutboxStore outbox, DataSetStore dataSet, Database db, RecordedMarker recorded) {
+        this.recorded = recorded;
         this.clock = clock;
         this.outbox = outbox;
         this.dataSet = dataSet;
@@ -81,48 +93,120 @@ final class OutboxBacklog {
      * Whether Redis's data set is one MySQL left behind (issue 33.5): the bucket's cursor belongs to another data set,
      * and MySQL's history holds entries recorded under this one in this bucket. A Redis that lost everything gets a new
      * marker no history row carries; an old copy restored again brings back a marker that rows carry. One read of the
-     * event-key index, only while the two differ (the first batch under a new marker moves the cursor to it).
+     * event-key index, only while the two differ (the first batch under a new marker moves the cursor to it). Kept beside
+     * the recorded marker ({@link RecordedMarker}) for a data set no restore has recorded one for.
+     *
+     * @return why Redis is an older copy, in words, or null
      */
-    static boolean olderDataSet(com.orderconsole.store.Tables t, int bucket, CursorStore.Cursor cursor, String epoch) {
-        return cursor.epoch() != null && !cursor.epoch().equals(epoch)
-                && t.history().anyKeyStartingWith(OutboxStore.eventKey(bucket, epoch, ""));
+    static String olderDataSet(com.orderconsole.store.Tables t, int bucket, CursorStore.Cursor cursor, String epoch) {
+        if (cursor.epoch() == null || cursor.epoch().equals(epoch) || !t.history().anyKeyStartingWith(OutboxStore.eventKey(bucket, epoch, ""))) {
+            return null;
+        }
+        return "Redis holds data set " + epoch + ", which MySQL recorded before the current one (" + cursor.epoch()
+                + "): Redis was restored from an older copy; maintenance restores it from MySQL";
+    }
+
+    /** @return the words for a bucket whose outbox lacks {@code entry}, the last one MySQL applied (the trim keeps it) */
+    static String wentBack(int bucket, String entry) {
+        return "Redis outbox of bucket " + bucket + " no longer holds entry " + entry
+                + ", the last one MySQL applied: Redis went back in time; maintenance restores it from MySQL";
     }
 
     /** @see Follower#fenceHolds */
     boolean fenceHolds(int bucket, String epoch) {
+        return fenceHolds(bucket, epoch, "the cancel sweeper");
+    }
+
+    /**
+     * The one judgement, outside the follower's own batch, that Redis is behind MySQL (issue 25, 33.5), in the order
+     * of what it costs: its marker is not the one MySQL recorded at the last restore (an older copy, the same one
+     * restored twice included); its marker is an older data set MySQL's history carries; its outbox lacks the entry
+     * MySQL applied last. Any of them fences the data set.
+     *
+     * @param foundBy who looks, for the words kept in the fence key
+     */
+    boolean fenceHolds(int bucket, String epoch, String foundBy) {
+        String why = recorded.staleCopy(epoch);
         String seen = null;
-        for (int attempt = 0; attempt < 3; attempt++) {
+        for (int attempt = 0; why == null && attempt < 3; attempt++) {
             CursorStore.Cursor c = db.read(t -> t.cursors().read(bucket));
-            if (db.read(t -> olderDataSet(t, bucket, c, epoch))) {
-                String why = "Redis holds data set " + epoch + ", which MySQL recorded before the current one (" + c.epoch()
-                        + "): Redis was restored from an older copy; maintenance restores it from MySQL (found by the cancel sweeper)";
-                dataSet.forgetEpoch(epoch, why);
-                log.warn("{}", why);
-                return false;
+            seen(bucket, c);
+            why = db.read(t -> olderDataSet(t, bucket, c, epoch));
+            if (why != null) {
+                break;
             }
             String after = c.epoch() == null ? c.lastId() : c.after(epoch);
             if (c.epoch() == null || !after.equals(c.lastId()) || "0-0".equals(after) || outbox.holds(bucket, after)) {
                 return true;
             }
             if (after.equals(seen)) {
-                break; // the same cursor twice, its entry gone both times: not a trim that raced this look
+                why = wentBack(bucket, after); // the same cursor twice, its entry gone both times: not a trim that raced this look
             }
             seen = after;
         }
-        String why = "Redis outbox of bucket " + bucket + " no longer holds entry " + seen
-                + ", the last one MySQL applied: Redis went back in time; maintenance restores it from MySQL (found by the cancel sweeper)";
+        if (why == null) {
+            why = wentBack(bucket, seen);
+        }
+        why += " (found by " + foundBy + ")";
         dataSet.forgetEpoch(epoch, why);
         log.warn("{}", why);
         return false;
     }
 
+    /** Keeps the cursor just read; a position that moved makes the next transition's look due at once. */
+    private void seen(int bucket, CursorStore.Cursor c) {
+        if (!c.equals(cursorsSeen.getAndSet(bucket, c))) {
+            lookedAtNanos.set(bucket, 0);
+        }
+    }
+
+    /** A position MySQL applied in data set {@code epoch} that this process knows of (its own follower's commit). */
+    void applied(int bucket, String epoch, String id) {
+        CursorStore.Cursor c = cursorsSeen.get(bucket);
+        if (c == null || !epoch.equals(c.epoch()) || "0-0".equals(c.lastId()) || after(id, c.lastId())) {
+            cursorsSeen.set(bucket, new CursorStore.Cursor(id, epoch));
+            lookedAtNanos.set(bucket, 0); // a new position: the next transition in the bucket looks at once
+        }
+    }
+
+    /** @return true when stream id {@code a} comes after {@code b} ("ms-seq" ids compared as numbers) */
+    private static boolean after(String a, String b) {
+        int i = a.indexOf('-');
+        int j = b.indexOf('-');
+        long am = Long.parseLong(a.substring(0, i));
+        long bm = Long.parseLong(b.substring(0, j));
+        return am != bm ? am > bm : Long.parseLong(a.substring(i + 1)) > Long.parseLong(b.substring(j + 1));
+    }
+
+    /** How often transitions look at a bucket's fence at most (see {@link Follower#fenceLookDue}). */
+    static final long FENCE_LOOK_EVERY_NANOS = 100_000_000L;
+    /** Per bucket, when a transition last looked (System.nanoTime), 0 when a look is due. */
+    private final AtomicLongArray lookedAtNanos = new AtomicLongArray(RedisKeys.MAX_BUCKETS);
+
+    /** @see Follower#fenceLookDue */
+    boolean fenceLookDue(int bucket) {
+        long now = System.nanoTime();
+        long last = lookedAtNanos.get(bucket);
+        return (last == 0 || now - last >= FENCE_LOOK_EVERY_NANOS) && lookedAtNanos.compareAndSet(bucket, last, now == 0 ? 1 : now);
+    }
+
+    /** @see Follower#appliedThrough */
+    String appliedThrough(int bucket, String epoch) {
+        CursorStore.Cursor c = cursorsSeen.get(bucket);
+        if (c == null || c.epoch() == null || !epoch.equals(c.epoch()) || "0-0".equals(c.lastId())) {
+            return null;
+        }
+        return c.lastId();
+    }
 
     /** @see Follower#appliedPositions */
     AppliedPositions appliedPositions() {
         List<CursorStore.Cursor> cursors = new ArrayList<>(RedisKeys.buckets());
         for (int b = 0; b < RedisKeys.buckets(); b++) {
             int bucket = b;
-            cursors.add(db.read(t -> t.cursors().read(bucket)));
+            CursorStore.Cursor c = db.read(t -> t.cursors().read(bucket));
+            seen(bucket, c);
+            cursors.add(c);
         }
         return new AppliedPositions(cursors);
     }

@@ -6,6 +6,7 @@ import com.orderconsole.domain.OrderStatus;
 import com.orderconsole.domain.ResultCode;
 import com.orderconsole.domain.TransitionRules;
 import com.orderconsole.redis.OutboxEntry;
+import com.orderconsole.service.rules.RulesJson;
 import com.orderconsole.store.OrderRow;
 import com.orderconsole.store.Tables;
 
@@ -49,6 +50,30 @@ final class SequenceCheck {
     SequenceCheck(Supplier<TransitionRules> rules, LongSupplier redisNowMs) {
         this.rules = rules;
         this.redisNowMs = redisNowMs;
+    }
+
+    /**
+     * How far from an entry's time (Redis's clock) a rules version's {@code set_at_ms} (the setter's clock, written
+     * just before the version reaches Redis) may lie and still count as in force when Redis accepted the entry.
+     */
+    static final long RULES_SLACK_MS = 5_000;
+
+    /**
+     * Was the move an edge of the rules Redis judged it by (issue 33)? Rules changed between Redis accepting a move and
+     * the follower applying it made an honest move a dead letter. An entry is judged by the rules in force when Redis
+     * accepted it: any archived version in force within {@link #RULES_SLACK_MS} of its time. Asked only for a move the
+     * rules in force now do not allow (one MySQL read then), so the usual batch pays nothing.
+     */
+    private static boolean edgeWhenAccepted(Tables t, HistoryEntry e) {
+        if (e.from() == null) {
+            return false;
+        }
+        for (String json : t.rulesArchive().inForceBetween(e.atMs() - RULES_SLACK_MS, e.atMs() + RULES_SLACK_MS)) {
+            if (RulesJson.parse(json, 1).allows(e.from(), e.to())) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** @return true for an applied entry the follower must check against MySQL's deadline: the cancel sweeper's */
@@ -176,7 +201,7 @@ final class SequenceCheck {
                 return "it moves order " + e.orderId() + " from " + name(from) + ", but MySQL has it " + name((int) s[0])
                         + " at version " + s[1];
             }
-            if (e.from() == null || !inForce.allows(e.from(), e.to())) {
+            if ((e.from() == null || !inForce.allows(e.from(), e.to())) && !edgeWhenAccepted(t, e)) {
                 return whyNoOverride(e);
             }
             return sweeperCancel(e) ? whyNotSweeperCancel(e) : null;

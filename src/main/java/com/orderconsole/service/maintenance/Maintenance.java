@@ -6,6 +6,7 @@ import com.orderconsole.service.LogLimiter;
 
 import com.orderconsole.redis.RedisConnection;
 import com.orderconsole.redis.DataSetStore;
+import com.orderconsole.service.RecordedMarker;
 import com.orderconsole.service.follower.Follower;
 import com.orderconsole.service.order.OrderRebuilder;
 import com.orderconsole.service.rules.RulesJson;
@@ -42,6 +43,8 @@ public final class Maintenance implements AutoCloseable {
     private final OrderRebuilder rebuilder;
     private final Follower follower;
     private final DataSetIdentity dataset;
+    /** The marker of the Redis data set MySQL follows: a restore records its new one there before it sets it in Redis. */
+    private final RecordedMarker recorded;
     private ScheduledExecutorService scheduler;
     private ScheduledExecutorService passes;
     /** Null: no pass over terminal orders without an expiry. */
@@ -55,9 +58,13 @@ public final class Maintenance implements AutoCloseable {
      */
     static final Duration UNTRACKED_PASS_RETRY = Duration.ofMinutes(1);
 
-    /** Built by the wiring ({@code app.Services}); {@code retention} also gives terminal orders stored without an expiry theirs. */
+    /**
+     * Built by the wiring ({@code app.Services}); {@code retention} also gives terminal orders stored without an expiry theirs;
+     * {@code recorded} is where a restore records the marker of the data set MySQL follows from then on.
+     */
     public Maintenance(RedisConnection redis, DataSetStore marker, DataSetIdentity dataset, RulesService rules, OrderRebuilder rebuilder,
-                       Follower follower, TerminalRetention retention) {
+                       Follower follower, TerminalRetention retention, RecordedMarker recorded) {
+        this.recorded = recorded;
         this.retention = retention;
         this.redis = redis;
         this.dataset = dataset;
@@ -78,6 +85,12 @@ public final class Maintenance implements AutoCloseable {
      */
     public long recoverIfRedisLostData() {
         String current = marker.epoch();
+        // Issue 33.5: a marker MySQL does not follow is an older copy of Redis (the same one restored twice included).
+        if (current != null && recorded.fenceIfStale() != null) {
+            log.warn("Redis carries data-set marker {}, not the one MySQL recorded at the last restore: restored from an older "
+                    + "copy; restoring the data set from MySQL", current);
+            current = null;
+        }
         if (current != null) {
             // A cluster master restarted empty loses only its slots' keys; the marker may live on another one.
             java.util.List<Integer> lost = marker.bucketsLost();
@@ -103,6 +116,14 @@ public final class Maintenance implements AutoCloseable {
         } catch (RuntimeException e) {
             // MySQL or Redis failed half-way: give the claim back, so the next round (here or elsewhere)
             // restores at once instead of everyone waiting for the claim to expire.
+            marker.releaseRecovery(epoch);
+            throw e;
+        }
+        // MySQL first: a process that sees the new marker in Redis finds it recorded; one that sees the old marker after
+        // this (a stale copy restored again) is refused and fenced.
+        try {
+            recorded.record(epoch);
+        } catch (RuntimeException e) {
             marker.releaseRecovery(epoch);
             throw e;
         }

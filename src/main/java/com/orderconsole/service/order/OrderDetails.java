@@ -14,7 +14,10 @@ import java.util.Set;
  * @param legalTargets statuses the current rules allow from the Redis status
  * @param queueExpiryMs the order's cancel-queue expiry, epoch ms, or null when it has no entry
  * @param rebuilt true when Redis had no state and it was rebuilt from MySQL during this lookup
+ * @param pending the moves and attempts Redis accepted that the outbox still holds for the order, not yet in MySQL's
+ *     history, oldest first (issue 33: a move waiting for the follower was shown nowhere); empty when the bucket's
+ *     backlog is too long to read for one order
  */
 public record OrderDetails(OrderSummary summary, List<HistoryEntry> history, Set<OrderStatus> legalTargets,
-                           Long queueExpiryMs, boolean rebuilt) {
+                           Long queueExpiryMs, boolean rebuilt, List<HistoryEntry> pending) {
 }

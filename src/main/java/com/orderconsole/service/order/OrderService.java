@@ -138,7 +138,7 @@ public final class OrderService {
      * history (for answering while MySQL does not, e.g. the API's {@code GET /v1/orders/{id}}).
      *
      * @param orderId a valid id
-     * @return the details with no MySQL side ({@link OrderSummary#mysqlStatus()} null, no history, no customer)
+     * @return the details with no MySQL side ({@link OrderSummary#mysqlStatus()} null, no history, no pending moves, no customer)
      * @throws OrderNotFoundException when Redis holds no state for the order
      */
     public OrderDetails lookupInRedis(String orderId) {
@@ -150,7 +150,8 @@ public final class OrderService {
         Long deadline = queue.score(orderId);
         OrderSummary summary = new OrderSummary(orderId, null, null, 0, st.status(), st.version(), st.createTimeMs(),
                 st.updateTimeMs(), deadline, false);
-        return new OrderDetails(summary, List.of(), rules.current().targets(st.status()), deadline, false);
+        // No pending moves either: which outbox entries MySQL lacks cannot be told without MySQL's history.
+        return new OrderDetails(summary, List.of(), rules.current().targets(st.status()), deadline, false, List.of());
     }
 
     /**
@@ -179,7 +180,20 @@ public final class OrderService {
         List<HistoryEntry> history = db.read(t -> t.history().byOrder(orderId));
         OrderSummary summary = summarizeRetired(row, st, orderId, new long[]{-1});
         Set<OrderStatus> legal = st == null ? Set.of() : rules.current().targets(st.status());
-        return new OrderDetails(summary, history, legal, queue.score(orderId), rebuilt);
+        return new OrderDetails(summary, history, legal, queue.score(orderId), rebuilt, pending(orderId, history, DETAILS_PENDING_CAP));
+    }
+
+    /**
+     * Outbox entries of one bucket read at most to find an order's pending moves for its details: the HTTP API's order
+     * GET reads them too, so a bucket's backlog during a storm costs each GET at most this many entries, not all of it.
+     */
+    private static final int DETAILS_PENDING_CAP = 256;
+
+    /** @return what the outbox holds for the order that MySQL's {@code history} does not have yet, oldest first */
+    private List<HistoryEntry> pending(String orderId, List<HistoryEntry> history, int cap) {
+        java.util.Set<String> known = new java.util.HashSet<>();
+        history.forEach(h -> known.add(h.eventKey()));
+        return follower.pendingFor(orderId, cap).stream().filter(h -> !known.contains(h.eventKey())).toList();
     }
 
     /** Outbox entries of one bucket read at most to find an order's pending steps. */
@@ -203,10 +217,7 @@ public final class OrderService {
             throw new OrderNotFoundException(orderId);
         }
         List<HistoryEntry> history = db.read(t -> t.history().byOrder(orderId));
-        java.util.Set<String> known = new java.util.HashSet<>();
-        history.forEach(h -> known.add(h.eventKey()));
-        List<HistoryEntry> pending = follower.pendingFor(orderId, STORY_PENDING_CAP).stream()
-                .filter(h -> !known.contains(h.eventKey())).toList();
+        List<HistoryEntry> pending = pending(orderId, history, STORY_PENDING_CAP);
         long mysqlNow = row == null ? 0 : row.version;
         // "orderId/version/actor" of the overrides recorded for this order (the follower's own reading of them).
         java.util.Set<String> overrides = db.read(t -> t.audit().overrides(List.of(orderId)));

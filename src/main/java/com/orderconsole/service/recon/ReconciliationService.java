@@ -92,7 +92,7 @@ public final class ReconciliationService {
     private Repair repairOf(ReconCategory c, RedisConnection clock) {
         return switch (c) {
             case MISSING_IN_REDIS -> new RebuildRedisRepair(states, rebuilder);
-            case MALFORMED_IN_REDIS, REDIS_UNEXPLAINED -> new RestoreRedisRepair(states, rebuilder);
+            case MALFORMED_IN_REDIS, REDIS_UNEXPLAINED -> new RestoreRedisRepair(states, rebuilder, db);
             case MISSING_IN_MYSQL -> new CopyToMysqlRepair(clock, states, queue, db, orders);
             case STATE_MISMATCH -> new StateMismatchRepair(states, db, rebuilder, follower);
             case WAIT_PAY_WITHOUT_QUEUE -> new RequeueRepair(clock, queue, db);

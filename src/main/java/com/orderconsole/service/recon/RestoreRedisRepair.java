@@ -3,17 +3,25 @@ package com.orderconsole.service.recon;
 import com.orderconsole.domain.Operator;
 import com.orderconsole.domain.OrderState;
 import com.orderconsole.redis.OrderStateStore;
+import com.orderconsole.service.AuditTrail;
 import com.orderconsole.service.order.OrderRebuilder;
+import com.orderconsole.store.AuditRow;
+import com.orderconsole.store.Database;
+import com.orderconsole.store.DeadLetterRow;
 
 /**
  * MALFORMED_IN_REDIS and REDIS_UNEXPLAINED: Redis holds something no recorded transition explains, so its state
- * is replaced by MySQL's, the durable record; an order MySQL does not know stays in the dead-letter list.
+ * is replaced by MySQL's, the durable record, and the dead letter that set the malformed record aside is closed with
+ * it (issue 33: it stayed open, for someone to retry what was repaired already); an order MySQL does not know stays in
+ * the dead-letter list.
  */
 final class RestoreRedisRepair implements Repair.OneByOne {
     private final OrderStateStore states;
     private final OrderRebuilder rebuilder;
+    private final Database db;
 
-    RestoreRedisRepair(OrderStateStore states, OrderRebuilder rebuilder) {
+    RestoreRedisRepair(OrderStateStore states, OrderRebuilder rebuilder, Database db) {
+        this.db = db;
         this.states = states;
         this.rebuilder = rebuilder;
     }
@@ -36,6 +44,26 @@ final class RestoreRedisRepair implements Repair.OneByOne {
         if (now == null) {
             throw new IllegalStateException("MySQL has no record of it: it stays in the dead-letter list");
         }
-        return "Redis restored from MySQL: was " + before + ", now " + Repair.describe(now);
+        String done = "Redis restored from MySQL: was " + before + ", now " + Repair.describe(now);
+        return done + closeLetter(f.orderId(), operator, done);
+    }
+
+    /**
+     * Closes the order's open record letter as retried (what a retry of it does: restore from MySQL), with its audit row
+     * in the same transaction, as {@code dead-letters retry} would.
+     *
+     * @return words to add to the repair's outcome, "" when no letter was open
+     */
+    private String closeLetter(String orderId, Operator operator, String done) {
+        DeadLetterRow letter = db.read(t -> t.deadLetters().openRecordLetter(orderId));
+        if (letter == null) {
+            return "";
+        }
+        long now = System.currentTimeMillis();
+        String text = "closed by reconciliation's repair: " + done;
+        boolean closed = db.inTransaction(t -> t.deadLetters().resolve(letter.id, "RETRIED", operator.name(), now, text,
+                new AuditRow(now, operator.name(), "reconciliation", AuditTrail.DEAD_LETTER_RETRY, orderId, "",
+                        "letter " + letter.id + ": " + text)));
+        return closed ? "; dead letter " + letter.id + " closed" : "";
     }
 }

@@ -45,6 +45,8 @@ public final class TransitionService {
     private final Access access;
     private final Follower follower;
     private final com.orderconsole.service.AuditTrail audit;
+    /** The marker of the Redis data set MySQL follows: a Redis with another one is an older copy (issue 33.5). */
+    private final com.orderconsole.service.RecordedMarker marker;
     // Rebuilds read MySQL (blocking); keep them off Lettuce's event-loop threads.
     private final Executor blocking = ForkJoinPool.commonPool();
     private final LogLimiter rejections = new LogLimiter(30_000);
@@ -55,9 +57,12 @@ public final class TransitionService {
      *
      * @param follower woken after every recorded outcome, and waited for by {@link #transitionAndWait}
      * @param audit where an override is recorded before it runs (the follower requires the record)
+     * @param marker the marker of the Redis data set MySQL follows, compared with Redis' before every transition
      */
     public TransitionService(RedisConnection redis, OrderStateStore states, Database db, OrderRebuilder rebuilder, RulesService rules,
-                             Follower follower, com.orderconsole.service.AuditTrail audit, Access access) {
+                             Follower follower, com.orderconsole.service.AuditTrail audit, Access access,
+                             com.orderconsole.service.RecordedMarker marker) {
+        this.marker = marker;
         this.audit = audit;
         this.redis = redis;
         this.states = states;
@@ -158,11 +163,10 @@ public final class TransitionService {
                 : CompletableFuture.runAsync(() -> audit.record(operator, request.source(), com.orderconsole.service.AuditTrail.OVERRIDE,
                         request.orderId(), request.reason(), com.orderconsole.store.AuditStore.overrideDetail(request.target().name(),
                                 request.expectedVersion() + 1)), blocking);
-        // The fence first (issue 25): a Redis found behind MySQL holds states MySQL contradicts (an order MySQL has as
-        // PAID may be WAIT_PAY here), so nothing may move on it until its restore from MySQL is done. One GET ahead of
-        // the script on the same connection: pipelined, it costs no extra wait when many calls are in flight.
-        return recorded.thenCompose(v -> states.fencedAsync())
-                .thenCompose(fence -> fence != null ? states.refuseFenced(request)
+        // The fence first (issue 25, 33.5): a Redis found behind MySQL holds states MySQL contradicts (an order MySQL
+        // has as PAID may be WAIT_PAY here), so nothing may move on it until its restore from MySQL is done.
+        return recorded.thenCompose(v -> behindMySql(request))
+                .thenCompose(refuse -> refuse ? states.refuseFenced(request)
                         : states.transitionAsync(request, operator.name()).thenCompose(r -> heal(operator, request, r, true, true)))
                 .whenComplete((r, e) -> observer.transitionEnded(r, e, System.nanoTime() - started))
                 .thenApply(r -> {
@@ -186,6 +190,48 @@ public final class TransitionService {
                 // A lost connection fails the future with Lettuce's own words; callers that do not await (the HTTP API)
                 // get the readable RedisUnavailableException instead.
                 .exceptionallyCompose(e -> CompletableFuture.failedFuture(redis.failure(e, "transition " + request.orderId())));
+    }
+
+    /**
+     * Must this transition be refused because Redis is behind MySQL (issue 25, 33.5)? Asked of Redis alone on the usual
+     * path, follower running or not: {@code GET osm:fenced}, {@code GET osm:epoch} (compared with the marker MySQL
+     * recorded at the last restore, as this process holds it) and, when due ({@link Follower#fenceLookDue}: at once
+     * after the known position moved, else at most every 100 ms per bucket), {@code XRANGE} of the bucket's outbox from
+     * the entry MySQL applied last as this process knows it, {@code COUNT 1}; all sent ahead of the script on the same
+     * connection, so pipelined they add no wait. MySQL is asked (off Lettuce's threads) only when Redis shows something
+     * off: another marker (an older copy, or once after another process restored Redis) or an outbox that no longer
+     * reaches that entry. The judgement is then {@link Follower#fenceHolds}'s, which fences the data set.
+     *
+     * @return true when the transition is to be refused ({@link ResultCode#RESTORING})
+     */
+    private CompletableFuture<Boolean> behindMySql(TransitionRequest request) {
+        String expected = marker.recorded();
+        int bucket = RedisKeys.bucket(request.orderId());
+        String through = expected == null ? null : follower.appliedThrough(bucket, expected);
+        if (through != null && !follower.fenceLookDue(bucket)) {
+            through = null; // looked within the last 100 ms at this position
+        }
+        CompletableFuture<String> fenced = states.fencedAsync();
+        CompletableFuture<String> inRedis = states.markerAsync();
+        CompletableFuture<Boolean> reaches = through == null ? CompletableFuture.completedFuture(true)
+                : states.outboxReachesAsync(bucket, through);
+        return CompletableFuture.allOf(fenced, inRedis, reaches).thenCompose(v -> {
+            String m = inRedis.join();
+            if (fenced.join() != null) {
+                return CompletableFuture.completedFuture(true);
+            }
+            if (m == null) {
+                return CompletableFuture.completedFuture(false); // Redis lost its data: the script answers -1/-5, healed below
+            }
+            if (expected == null) {
+                marker.refreshSoon(); // none recorded yet: read in the background, never on this path
+                return CompletableFuture.completedFuture(false);
+            }
+            if (m.equals(expected) && reaches.join()) {
+                return CompletableFuture.completedFuture(false);
+            }
+            return CompletableFuture.supplyAsync(() -> !follower.fenceHolds(bucket, m, "a transition"), blocking);
+        });
     }
 
     /** @param o told about every call when it ends (the metrics); replaces the one before */
@@ -236,7 +282,7 @@ public final class TransitionService {
         try {
             boolean added = db.inTransaction(t -> t.deadLetters().add(DeadLetterRow.open(DeadLetterRow.ORDER_RECORD, orderId,
                     RedisKeys.bucket(orderId), null, "order record in Redis is malformed: " + problem, raw,
-                    System.currentTimeMillis(), "order:" + orderId)));
+                    System.currentTimeMillis(), DeadLetterRow.recordKey(orderId))));
             if (added) {
                 log.warn("set aside order {}: its Redis record is malformed ({}); ops can restore it from MySQL", orderId, problem);
             }

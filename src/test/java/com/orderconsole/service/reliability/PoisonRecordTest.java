@@ -86,6 +86,32 @@ class PoisonRecordTest {
     }
 
     /**
+     * Issue 33: reconciliation's repair of a malformed record restores it from MySQL and closes the dead letter that set
+     * it aside, as retried, with an audit row; before, the letter stayed open for someone to retry what was repaired.
+     */
+    @Test
+    void theRepairOfAMalformedRecordClosesItsDeadLetterAudited() {
+        Services s = engine.services();
+        s.orders().create(support, "pr-1", null, Duration.ofMinutes(30));
+        s.follower().drainOnce();
+        try (RawRedis raw = new RawRedis()) {
+            raw.cmd().hset(RedisKeys.order("pr-1"), "status", "x");
+        }
+        assertThat(s.transitions().transition(support, TransitionRequest.of("pr-1", OrderStatus.PAID, "t", "")).code())
+                .isEqualTo(ResultCode.MALFORMED);
+        long letter = s.deadLetters().open(10).get(0).id();
+        ReconReport r = s.reconciliation().run(null, ReconProgress.NONE, () -> false);
+        var repaired = s.reconciliation().repair(ops, r, ReconCategory.MALFORMED_IN_REDIS, ReconProgress.NONE, () -> false);
+        assertThat(repaired.repaired()).isEqualTo(1);
+        assertThat(s.deadLetters().open(10)).as("the repair closed the letter").isEmpty();
+        assertThat(RawSql.count("SELECT COUNT(*) FROM dead_letter WHERE id = " + letter + " AND state = 'RETRIED' AND resolved_by = 'olga'"))
+                .isEqualTo(1);
+        assertThat(RawSql.count("SELECT COUNT(*) FROM audit_log WHERE action = 'DEAD_LETTER_RETRY' AND order_id = 'pr-1'"))
+                .as("audited").isEqualTo(1);
+        assertThat(s.transitions().transition(support, TransitionRequest.of("pr-1", OrderStatus.PAID, "t", "")).applied()).isTrue();
+    }
+
+    /**
      * A version Lua reads as a number but that is no whole count ("inf" passed the script's old math.floor
      * check, was bumped and written into an outbox entry the follower then had to set aside) is refused:
      * nothing written but the counter.
