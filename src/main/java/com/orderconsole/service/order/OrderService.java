@@ -138,7 +138,7 @@ public final class OrderService {
      * history (for answering while MySQL does not, e.g. the API's {@code GET /v1/orders/{id}}).
      *
      * @param orderId a valid id
-     * @return the details with no MySQL side ({@link OrderSummary#mysqlStatus()} null, no history, no customer)
+     * @return the details with no MySQL side ({@link OrderSummary#mysqlStatus()} null, no history, no pending moves, no customer)
      * @throws OrderNotFoundException when Redis holds no state for the order
      */
     public OrderDetails lookupInRedis(String orderId) {
@@ -150,7 +150,8 @@ public final class OrderService {
         Long deadline = queue.score(orderId);
         OrderSummary summary = new OrderSummary(orderId, null, null, 0, st.status(), st.version(), st.createTimeMs(),
                 st.updateTimeMs(), deadline, false);
-        return new OrderDetails(summary, List.of(), rules.current().targets(st.status()), deadline, false);
+        // No pending moves either: which outbox entries MySQL lacks cannot be told without MySQL's history.
+        return new OrderDetails(summary, List.of(), rules.current().targets(st.status()), deadline, false, List.of());
     }
 
     /**
