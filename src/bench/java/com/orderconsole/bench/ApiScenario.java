@@ -36,8 +36,9 @@ import java.util.function.Supplier;
 /**
  * The HTTP API of serve (issue 32, item 6), figures side by side in one run: transitions/s over the API with keep-alive at
  * 64 connections against the in-process service path at the same concurrency; p50/p99 at 1,000 requests/s; HTTP PAY
- * p99 during an expiry storm; the change feed's delivery lag at 2,000 transitions/s. The load client is the JDK's
- * HttpClient on loopback, bounded in count and time.
+ * p99 during an expiry storm; the change feed's delivery lag at 2,000 transitions/s; and a bare route on the same server
+ * stack, to bound what the stack itself costs. The load client is {@link HttpLoad} (the feed's consumer the JDK's
+ * HttpClient) on loopback, bounded in count and time.
  */
 final class ApiScenario {
     private static final ObjectMapper JSON = new ObjectMapper();
