@@ -21,6 +21,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
@@ -30,12 +31,14 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.Supplier;
 
 /**
  * The HTTP API of serve (issue 32, item 6), figures side by side in one run: transitions/s over the API with keep-alive at
  * 64 connections against the in-process service path at the same concurrency; p50/p99 at 1,000 requests/s; HTTP PAY
- * p99 during an expiry storm; the change feed's delivery lag at 2,000 transitions/s. The load client is the JDK's
- * HttpClient on loopback, bounded in count and time.
+ * p99 during an expiry storm; the change feed's delivery lag at 2,000 transitions/s; and a bare route on the same server
+ * stack, to bound what the stack itself costs. The load client is {@link HttpLoad} (the feed's consumer the JDK's
+ * HttpClient) on loopback, bounded in count and time.
  */
 final class ApiScenario {
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -51,8 +54,6 @@ final class ApiScenario {
     private final Table table;
     private final int perSide;
     private final int storm;
-    /** Requests on each side before the measured ones, on orders of their own: both paths measured compiled (JIT). */
-    static final int WARM_UP = 10_000;
     private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
             .executor(Executors.newFixedThreadPool(4, r -> {
                 Thread t = new Thread(r, "feed-client");
@@ -122,26 +123,88 @@ final class ApiScenario {
         feedLag();
     }
 
+    /** Warm-up rounds of this many requests, each side on orders of its own. */
+    static final int ROUND = 10_000;
+    /** At most this many rounds or {@link #WARM_UP_MAX_SECONDS} per side, whichever comes first. */
+    static final int MAX_ROUNDS = 20;
+    static final int WARM_UP_MAX_SECONDS = 60;
+    /** The answer of the bare endpoint: the size of a transition's answer, fixed, so only the handler differs. */
+    private static final byte[] BARE_ANSWER = ("{\"orderId\":\"h00000001\",\"applied\":true,\"repeat\":false,\"code\":1,\"result\":\"APPLIED\","
+            + "\"description\":\"applied\",\"from\":\"WAIT_PAY\",\"to\":\"PAID\",\"version\":2,\"at\":\"2026-12-03T18:00:00Z\","
+            + "\"atMs\":1796320800000,\"inMysql\":false}").getBytes(java.nio.charset.StandardCharsets.UTF_8);
+
+    /** One closed-loop worker: its calls, and what it gives back when the loop ends. */
+    private interface Worker {
+        void call(int i) throws Exception;
+
+        default void done() {
+        }
+    }
+
     /**
-     * Closed loop, 64 workers each side: in-process TransitionService calls, then HTTP requests with keep-alive; each side
-     * warmed up first on orders of its own. The load client runs in this JVM and shares the two cores: its CPU (the
-     * workers' thread CPU time) is measured and shown apart from the rest of the JVM's (server, Lettuce, GC, JIT).
+     * Closed loop, 64 workers each side: in-process TransitionService calls, the API over HTTP with keep-alive, and a bare
+     * endpoint on the same server stack (Javalin on Jetty, answering a fixed JSON of the same size without our handler).
+     * Each side is first warmed up in rounds until the JIT settles (its total compile time grew by under 1 % in the last
+     * round), so the window measures compiled code; the window's JIT time per request says whether it did. The load client
+     * runs in this JVM and shares the two cores: its CPU is measured and shown apart from the rest of the JVM's.
      */
     private void throughput(Services s) {
-        seedWaitPay("wi", WARM_UP, false);
-        seedWaitPay("wh", WARM_UP, false);
+        seedWaitPay("wi", ROUND * MAX_ROUNDS / 2, false); // the in-process path settles in a few rounds
+        seedWaitPay("wh", ROUND * MAX_ROUNDS, false);
         seedWaitPay("i", perSide, false);
         seedWaitPay("h", perSide, false);
-        CpuMeter cpu = new CpuMeter(env);
-        closedLoop(WARM_UP, i -> s.transitions().transition(LOAD, TransitionRequest.of(String.format("wi%08d", i), OrderStatus.PAID, "bench", "")));
-        Side inProcess = closedLoop(perSide, i -> s.transitions().transition(LOAD, TransitionRequest.of(String.format("i%08d", i), OrderStatus.PAID, "bench", "")));
+        String wiText = warmUp(MAX_ROUNDS / 2, () -> i -> s.transitions().transition(LOAD, TransitionRequest.of(String.format("wi%08d", i), OrderStatus.PAID, "bench", "")));
+        Measured in = measure("in-process", () -> i -> s.transitions().transition(LOAD, TransitionRequest.of(String.format("i%08d", i), OrderStatus.PAID, "bench", "")));
         AtomicLong failed = new AtomicLong();
-        ThreadLocal<HttpLoad> connection = ThreadLocal.withInitial(this::connect);
-        closedLoop(WARM_UP, i -> httpPay(connection, "wh", i, new AtomicLong()));
+        java.util.concurrent.BlockingQueue<HttpLoad> apiConnections = connections(port);
+        String whText = warmUp(MAX_ROUNDS, () -> httpWorker(apiConnections, "wh", new AtomicLong()));
+        Measured http = measure("http", () -> httpWorker(apiConnections, "h", failed));
+        apiConnections.forEach(ApiScenario::closeQuietly);
+
+        AtomicLong bareFailed = new AtomicLong();
+        String bareText;
+        Measured bare;
+        io.javalin.Javalin bareServer = bareServer();
+        try {
+            java.util.concurrent.BlockingQueue<HttpLoad> bareConnections = connections(bareServer.port());
+            bareText = warmUp(MAX_ROUNDS, () -> bareWorker(bareConnections, new AtomicLong()));
+            bare = measure("bare", () -> bareWorker(bareConnections, bareFailed));
+            bareConnections.forEach(ApiScenario::closeQuietly);
+        } finally {
+            bareServer.stop();
+        }
+        double ratio = http.rate / in.rate;
+        table.add(Row.info("API: in-process service path, " + CONNECTIONS + " callers, " + Table.num(perSide, 0) + " PAY after warm-up ("
+                + wiText + "); callers' CPU " + Table.num(in.clientUs, 0) + " µs per call, JIT " + Table.num(in.jitUs, 1) + " µs per call; "
+                + in.gc, Table.num(in.rate, 0), "transitions/s"));
+        table.add(Row.judged("API: over HTTP, keep-alive, " + CONNECTIONS + " connections, " + Table.num(perSide, 0) + " PAY after warm-up ("
+                + whText + "), " + failed.get() + " not 200; CPU per request: " + http.cpuText() + "; " + http.gc,
+                Table.num(http.rate, 0), "transitions/s", ">= 50 % of in-process", Table.num(100 * ratio, 0) + " %", ratio >= 0.5 && failed.get() == 0));
+        table.add(Row.info("API: bare endpoint on the same stack (Javalin/Jetty, fixed " + BARE_ANSWER.length + "-byte JSON, body read, no auth, no handler of ours), "
+                + CONNECTIONS + " connections, " + Table.num(perSide, 0) + " POST after warm-up (" + bareText + "), " + bareFailed.get()
+                + " not 200; CPU per request: " + bare.cpuText() + "; " + bare.gc + "; " + Table.num(100 * bare.rate / in.rate, 0)
+                + " % of in-process, API " + Table.num(100 * http.rate / bare.rate, 0) + " % of bare", Table.num(bare.rate, 0), "requests/s"));
+    }
+
+    /** A measured window's figures: rate, and CPU per request by who spent it (µs). */
+    private record Measured(double rate, double clientUs, double jvmUs, double redisUs, double jitUs, String threads, String gc) {
+        String cpuText() {
+            return "load client " + Table.num(clientUs, 0) + " µs, rest of the JVM " + Table.num(jvmUs, 0) + " µs (" + threads
+                    + "), Redis " + Table.num(redisUs, 0) + " µs; JIT compile time " + Table.num(jitUs, 1) + " µs per request";
+        }
+    }
+
+    private Measured measure(String label, Supplier<Worker> perWorker) {
+        CpuMeter cpu = new CpuMeter(env);
+        java.lang.management.CompilationMXBean jit = java.lang.management.ManagementFactory.getCompilationMXBean();
         CpuMeter.Snapshot c0 = cpu.now();
         Map<String, Double> t0 = threadCpu();
+        long jit0 = jit.getTotalCompilationTime();
         GcMeter gc = new GcMeter();
-        Side overHttp = closedLoop(perSide, i -> httpPay(connection, "h", i, failed));
+        System.out.println("api window " + label + " from " + java.time.Instant.now());
+        Side side = closedLoop(perSide, perWorker);
+        System.out.println("api window " + label + " to " + java.time.Instant.now());
+        long jit1 = jit.getTotalCompilationTime();
         CpuMeter.Snapshot c1 = cpu.now();
         Map<String, Double> t1 = threadCpu();
         StringBuilder byThread = new StringBuilder();
@@ -149,26 +212,127 @@ final class ApiScenario {
             byThread.append(byThread.length() == 0 ? "" : ", ").append(group).append(' ')
                     .append(Table.num((t1.getOrDefault(group, 0.0) - t0.getOrDefault(group, 0.0)) * 1e6 / perSide, 0));
         }
-        String gcText = gc.since();
-        double ratio = overHttp.rate / inProcess.rate;
-        table.add(Row.info("API: in-process service path, " + CONNECTIONS + " callers, " + Table.num(perSide, 0) + " PAY after "
-                + Table.num(WARM_UP, 0) + " warm-up (callers' CPU " + Table.num(inProcess.callerCpuUs, 0) + " µs per call)",
-                Table.num(inProcess.rate, 0), "transitions/s"));
-        table.add(Row.judged("API: over HTTP, keep-alive, " + CONNECTIONS + " connections (" + failed.get() + " not 200; CPU per request: "
-                + "load client " + Table.num(overHttp.callerCpuUs, 0) + " µs, rest of the JVM "
-                + Table.num((c1.jvm() - c0.jvm()) * 1e6 / perSide - overHttp.callerCpuUs, 0) + " µs (" + byThread + "), Redis "
-                + Table.num((c1.redis() - c0.redis()) * 1e6 / perSide, 0) + " µs; " + gcText + ")",
-                Table.num(overHttp.rate, 0), "transitions/s", ">= 50 % of in-process", Table.num(100 * ratio, 0) + " %", ratio >= 0.5 && failed.get() == 0));
+        return new Measured(side.rate, side.callerCpuUs, (c1.jvm() - c0.jvm()) * 1e6 / perSide - side.callerCpuUs,
+                (c1.redis() - c0.redis()) * 1e6 / perSide, (jit1 - jit0) * 1e3 / perSide, byThread.toString(), gc.since());
     }
 
-    private void httpPay(ThreadLocal<HttpLoad> connection, String prefix, int i, AtomicLong failed) {
-        try {
-            if (connection.get().post(payPath(String.format("%s%08d", prefix, i)), token, PAY_BODY) != 200) {
-                failed.incrementAndGet();
+    /**
+     * Rounds of {@link #ROUND} requests until the JIT's total compile time grows by under 1 % in a round (after at least
+     * two), or {@code maxRounds} / {@link #WARM_UP_MAX_SECONDS}; round k uses indexes k*ROUND and up.
+     * @return what it took, in words
+     */
+    private String warmUp(int maxRounds, Supplier<Worker> perWorker) {
+        java.lang.management.CompilationMXBean jit = java.lang.management.ManagementFactory.getCompilationMXBean();
+        long t0 = System.nanoTime();
+        long before = jit.getTotalCompilationTime();
+        double growth = 1;
+        int rounds = 0;
+        while (rounds < maxRounds && System.nanoTime() - t0 < TimeUnit.SECONDS.toNanos(WARM_UP_MAX_SECONDS)) {
+            int base = rounds * ROUND;
+            closedLoop(ROUND, () -> {
+                Worker w = perWorker.get();
+                return new Worker() {
+                    @Override
+                    public void call(int i) throws Exception {
+                        w.call(base + i);
+                    }
+
+                    @Override
+                    public void done() {
+                        w.done();
+                    }
+                };
+            });
+            rounds++;
+            long after = jit.getTotalCompilationTime();
+            growth = (after - before) / (double) Math.max(1, before);
+            before = after;
+            if (rounds >= 2 && growth < 0.01) {
+                break;
             }
-        } catch (Exception e) {
-            failed.incrementAndGet();
         }
+        return Table.num(rounds * ROUND, 0) + " requests in " + Table.num((System.nanoTime() - t0) / 1e9, 1) + " s, compile time +"
+                + Table.num(100 * growth, 1) + " % in the last round";
+    }
+
+    private java.util.concurrent.BlockingQueue<HttpLoad> connections(int port) {
+        java.util.concurrent.BlockingQueue<HttpLoad> q = new java.util.concurrent.LinkedBlockingQueue<>();
+        for (int c = 0; c < CONNECTIONS; c++) {
+            try {
+                q.add(new HttpLoad(port));
+            } catch (java.io.IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+        }
+        return q;
+    }
+
+    private static void closeQuietly(HttpLoad c) {
+        try {
+            c.close();
+        } catch (java.io.IOException e) {
+            // closing a loopback socket: nothing to do
+        }
+    }
+
+    private Worker httpWorker(java.util.concurrent.BlockingQueue<HttpLoad> pool, String prefix, AtomicLong failed) {
+        HttpLoad c = Objects.requireNonNull(pool.poll());
+        return new Worker() {
+            @Override
+            public void call(int i) {
+                try {
+                    if (c.post(payPath(String.format("%s%08d", prefix, i)), token, PAY_BODY) != 200) {
+                        failed.incrementAndGet();
+                    }
+                } catch (Exception e) {
+                    failed.incrementAndGet();
+                }
+            }
+
+            @Override
+            public void done() {
+                pool.add(c);
+            }
+        };
+    }
+
+    private Worker bareWorker(java.util.concurrent.BlockingQueue<HttpLoad> pool, AtomicLong failed) {
+        HttpLoad c = Objects.requireNonNull(pool.poll());
+        return new Worker() {
+            @Override
+            public void call(int i) {
+                try {
+                    // the same path shape and headers as a payment, so Jetty parses what it parses for the API
+                    if (c.post(payPath(String.format("b%08d", i)), token, PAY_BODY) != 200) {
+                        failed.incrementAndGet();
+                    }
+                } catch (Exception e) {
+                    failed.incrementAndGet();
+                }
+            }
+
+            @Override
+            public void done() {
+                pool.add(c);
+            }
+        };
+    }
+
+    /** Javalin configured as {@code ApiServer} (pool, buffer, no banner) with one route answering a fixed JSON. */
+    private static io.javalin.Javalin bareServer() {
+        org.eclipse.jetty.util.thread.QueuedThreadPool pool = new org.eclipse.jetty.util.thread.QueuedThreadPool(250, 8, 60_000);
+        pool.setName("api-http");
+        return io.javalin.Javalin.create(config -> {
+            config.startup.showJavalinBanner = false;
+            config.jetty.host = "127.0.0.1";
+            config.jetty.port = 0;
+            config.http.responseBufferSize = 4096;
+            config.jetty.threadPool = pool;
+            config.routes.post("/v1/orders/{id}/transitions", ctx -> {
+                ctx.bodyAsBytes(); // read, as the API reads its body; Jetty closes a connection whose body was left unread
+                ctx.contentType("application/json").result(BARE_ANSWER);
+            });
+        }).start();
     }
 
     /**
@@ -221,7 +385,7 @@ final class ApiScenario {
         }
     }
 
-    private Side closedLoop(int n, java.util.function.IntConsumer call) {
+    private Side closedLoop(int n, Supplier<Worker> perWorker) {
         AtomicInteger next = new AtomicInteger();
         AtomicLong callerCpuNs = new AtomicLong();
         java.lang.management.ThreadMXBean threads = java.lang.management.ManagementFactory.getThreadMXBean();
@@ -232,11 +396,18 @@ final class ApiScenario {
         for (int w = 0; w < CONNECTIONS; w++) {
             workers.execute(() -> {
                 long cpu0 = threads.getCurrentThreadCpuTime();
-                for (int i = next.getAndIncrement(); i < n && System.nanoTime() - t0 < TimeUnit.SECONDS.toNanos(120); i = next.getAndIncrement()) {
-                    call.accept(i);
+                Worker worker = perWorker.get();
+                try {
+                    for (int i = next.getAndIncrement(); i < n && System.nanoTime() - t0 < TimeUnit.SECONDS.toNanos(120); i = next.getAndIncrement()) {
+                        worker.call(i);
+                    }
+                } catch (Exception e) {
+                    throw new IllegalStateException(e);
+                } finally {
+                    worker.done();
+                    callerCpuNs.addAndGet(threads.getCurrentThreadCpuTime() - cpu0);
+                    done.countDown();
                 }
-                callerCpuNs.addAndGet(threads.getCurrentThreadCpuTime() - cpu0);
-                done.countDown();
             });
         }
         await(done, 180);

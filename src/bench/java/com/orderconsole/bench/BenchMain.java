@@ -112,7 +112,7 @@ public final class BenchMain {
             }
             if (only.contains("api")) {
                 failed |= scenario(table, env, "HTTP API (issue 32)", () -> new ApiScenario(env, table,
-                        Integer.getInteger("bench.apiOrders", 20_000), storm).run());
+                        Integer.getInteger("bench.apiOrders", 60_000), storm).run());
             }
             if (only.contains("retention")) {
                 failed |= scenario(table, env, "Redis holds what is live: 95 % terminal", () -> new RetentionScenario(env, table,

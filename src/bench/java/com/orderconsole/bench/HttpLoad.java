@@ -35,8 +35,12 @@ final class HttpLoad implements AutoCloseable {
         byte[] body = json.getBytes(StandardCharsets.UTF_8);
         String head = "POST " + path + " HTTP/1.1\r\nHost: " + host + "\r\nAuthorization: Bearer " + token
                 + "\r\nContent-Type: application/json\r\nContent-Length: " + body.length + "\r\n\r\n";
-        out.write(head.getBytes(StandardCharsets.US_ASCII));
-        out.write(body);
+        // One write, one TCP segment: written apart (TCP_NODELAY) the body often came after Jetty had run the handler, and
+        // a handler that does not read its body then has its connection closed.
+        byte[] h = head.getBytes(StandardCharsets.US_ASCII);
+        byte[] request = java.util.Arrays.copyOf(h, h.length + body.length);
+        System.arraycopy(body, 0, request, h.length, body.length);
+        out.write(request);
         out.flush();
         return readResponse();
     }
