@@ -76,9 +76,16 @@ final class SequenceCheck {
         return false;
     }
 
-    /** @return true for an applied entry the follower must check against MySQL's deadline: the cancel sweeper's */
+    /** The source the cancel sweeper writes on its cancels ({@code CancelSweeper}); nothing else writes it. */
+    static final String SWEEPER_SOURCE = "sweeper";
+
+    /**
+     * @return true for an applied entry the follower must check against MySQL's deadline: the cancel sweeper's, and any
+     *     that claims its source in another name (a fresh-user trial got one naming serve's own account into MySQL
+     *     30 minutes early; the story then told it as the timeout cancel)
+     */
     static boolean sweeperCancel(HistoryEntry e) {
-        return e.code() == ResultCode.APPLIED && Operator.CANCEL_SWEEPER.equals(e.actor());
+        return e.code() == ResultCode.APPLIED && (Operator.CANCEL_SWEEPER.equals(e.actor()) || SWEEPER_SOURCE.equals(e.source()));
     }
 
     /**
@@ -227,7 +234,8 @@ final class SequenceCheck {
                 now = redisNowMs.getAsLong();
             }
             if (e.atMs() < due) {
-                return "the cancel sweeper cancelled order " + e.orderId() + " at " + Instant.ofEpochMilli(e.atMs())
+                return (Operator.CANCEL_SWEEPER.equals(e.actor()) ? "the cancel sweeper" : e.actor() + ", in the sweeper's name,")
+                        + " cancelled order " + e.orderId() + " at " + Instant.ofEpochMilli(e.atMs())
                         + ", before the payment deadline MySQL holds for it (" + Instant.ofEpochMilli(due) + ")";
             }
             if (e.atMs() > now + FUTURE_SLACK_MS) {
@@ -263,7 +271,7 @@ final class SequenceCheck {
             if (applied && (e.from() == null || !inForce.allows(e.from(), e.to()))) {
                 return false; // no edge: only an admin's override record lets it through, read from MySQL
             }
-            if (applied && Operator.CANCEL_SWEEPER.equals(e.actor())) {
+            if (sweeperCancel(e)) {
                 sweeperCancels.add(e.orderId()); // judged against the deadline MySQL holds
             }
             long[] s = state.get(e.orderId());

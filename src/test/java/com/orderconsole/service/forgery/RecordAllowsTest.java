@@ -97,6 +97,27 @@ class RecordAllowsTest {
         assertThat(mysql("status", "c-1")).isEqualTo(OrderStatus.PAID.code());
     }
 
+    /**
+     * A cancel that claims the sweeper's source but names another account (serve's own, or a person who signed in) is
+     * held to the same deadline: a fresh-user trial got such an entry 30 minutes early into MySQL, and the customer's
+     * payment, answered "applied" by Redis, then became a history conflict.
+     */
+    @Test
+    void aCancelClaimingTheSweepersSourceInAnotherNameIsHeldToTheDeadline() {
+        Services s = engine.services();
+        s.orders().create(support, "c-3", null, Duration.ofMinutes(30));
+        try (RawRedis raw = new RawRedis()) {
+            raw.cmd().xadd(RedisKeys.outbox(RedisKeys.bucket("c-3")), Map.of("e", "c-3,1,6,2,1\nalice\nsweeper\npayment timeout"));
+        }
+        s.follower().drainOnce();
+        assertThat(s.deadLetters().open(10)).extracting(DeadLetter::reason).singleElement().satisfies(
+                r -> assertThat(r).contains("order c-3").contains("alice").contains("before the payment deadline MySQL holds"));
+        assertThat(mysql("status", "c-3")).isEqualTo(OrderStatus.WAIT_PAY.code());
+        move("c-3", OrderStatus.PAID);
+        s.follower().drainOnce();
+        assertThat(mysql("status", "c-3")).isEqualTo(OrderStatus.PAID.code());
+    }
+
     /** The real sweeper's cancel after the deadline is applied; a second sweeper's refused cancel is history (33.3). */
     @Test
     void aDueCancelIsAppliedAndARacingSweepersRefusedCancelIsHistory() throws Exception {
