@@ -1,6 +1,8 @@
 package com.orderconsole.store;
 
+import java.util.HashMap;
 import java.util.HashSet;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -21,6 +23,18 @@ public final class AccountStore {
      */
     public Set<String> logins() {
         return new HashSet<>(m.logins());
+    }
+
+    /**
+     * @return when each revoked API client was revoked (ms since the epoch), keyed by its actor {@code api:<name>}; clients
+     *     in force are absent
+     */
+    public Map<String, Long> apiRevocations() {
+        Map<String, Long> out = new HashMap<>();
+        for (Map<String, Object> row : m.revoked()) {
+            out.put((String) row.get("actor"), ((Number) row.get("revokedAtMs")).longValue());
+        }
+        return out;
     }
 
     /** @return the logins that ran the MySQL follower (they held order_console_follower then) */

@@ -90,6 +90,17 @@ class ApiClientsOnAccountsTest {
             assertThat(paid.statusCode()).as(paid.body()).isEqualTo(200);
             assertThat(fred.services().follower().awaitCaughtUp(Duration.ofSeconds(20))).isTrue();
             assertThat(fred.services().deadLetters().open(10)).isEmpty();
+
+            // A fresh-user trial: an entry forged in a revoked client's name, dated after every serve refuses its token,
+            // passed the actor check (revoked clients stay known actors for what they did before). Set aside now.
+            long later = System.currentTimeMillis() + 60_000;
+            try (com.orderconsole.RawRedis raw = new com.orderconsole.RawRedis()) {
+                raw.cmd().xadd(com.orderconsole.redis.RedisKeys.outbox(com.orderconsole.redis.RedisKeys.bucket("ac-1")),
+                        new io.lettuce.core.XAddArgs().id(later + "-0"), java.util.Map.of("e", "ac-1,2,3,3,1\napi:gone\napi\nforged"));
+            }
+            assertThat(fred.services().follower().awaitCaughtUp(Duration.ofSeconds(20))).isTrue();
+            assertThat(fred.services().deadLetters().open(10)).singleElement().satisfies(d -> assertThat(d.reason())
+                    .contains("'api:gone' is an API client revoked at").contains("after every serve refuses its token"));
         }
         assertThat(AccessControlledDb.count("SELECT COUNT(*) FROM order_history WHERE order_id = 'ac-1' AND actor = 'api:payments' "
                 + "AND result_code = 1")).isEqualTo(2);

@@ -20,6 +20,7 @@ import com.orderconsole.store.Tables;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -55,6 +56,12 @@ final class BatchApplier {
     private final String[] trimmedUpTo = new String[RedisKeys.buckets()];
     /** One line an hour that MySQL lacks orders Redis has: after a MySQL restore every batch would say it. */
     private final LogLimiter redisOnlyLog = new LogLimiter(3_600_000);
+    /**
+     * How long after an API client's revocation an entry in its name may still be dated: every serve refuses its token
+     * within ApiClients.REVOCATION_BOUND (5 s), plus 5 s for the clocks of Redis and of the revoking process.
+     */
+    static final long AFTER_REVOCATION_MS = 10_000;
+
     /** Logins seen in console_account: only added to (a login is never removed). */
     private final Set<String> knownActors = ConcurrentHashMap.newKeySet();
 
@@ -322,6 +329,7 @@ final class BatchApplier {
     private Set<String> setAsideUnknownActors(Batch b) {
         Set<String> ids = new HashSet<>();
         boolean reread = false;
+        Map<String, Long> revoked = null; // read once, only for a batch with an API client's entry
         for (OutboxEntry oe : b.entries) {
             if (!oe.readable() || b.skip.contains(oe.streamId())) {
                 continue;
@@ -344,6 +352,16 @@ final class BatchApplier {
                 }
                 if (!knownActors.contains(e.actor())) {
                     why = "its actor '" + e.actor() + "' never signed in to this database, so no console wrote it";
+                }
+            }
+            if (why == null && e.actor().startsWith("api:")) {
+                if (revoked == null) {
+                    revoked = b.t.accounts().apiRevocations();
+                }
+                Long at = revoked.get(e.actor());
+                if (at != null && e.atMs() > at + AFTER_REVOCATION_MS) {
+                    why = "its actor '" + e.actor() + "' is an API client revoked at " + Instant.ofEpochMilli(at)
+                            + ", and the entry is dated " + Instant.ofEpochMilli(e.atMs()) + ", after every serve refuses its token";
                 }
             }
             if (why != null) {
