@@ -92,6 +92,12 @@ class AuditViewTest extends ConsoleFxTest {
             javafx.scene.layout.Region cell = (javafx.scene.layout.Region) shown.getParent();
             return shown.getBoundsInParent().getMaxX() <= cell.getWidth() + 0.5 && shown.getBoundsInParent().getMaxY() <= cell.getHeight() + 0.5;
         })).as("the id wraps inside its column and its row is tall enough").isTrue();
+        double[] lines = onFx(() -> {
+            javafx.scene.text.Text one = new javafx.scene.text.Text("0");
+            one.setFont(shown.getFont());
+            return new double[] {shown.getLayoutBounds().getHeight(), one.getLayoutBounds().getHeight()};
+        });
+        assertThat(lines[0]).as("two lines, not three pieces").isLessThan(lines[1] * 2.5);
     }
 
     /**
