@@ -119,7 +119,7 @@ public final class ApiServer implements AutoCloseable {
                     answer(ctx, noSuchEndpoint(ctx));
                 }
             });
-            config.http.prefer405over404 = true; // a known path asked with another method (or HEAD) is 405 with Allow, not 404
+            config.http.prefer405over404 = true; // a known path asked with another method (HEAD on a POST path too) is 405 with Allow, not 404
             config.routes.error(405, "*", ctx -> answer(ctx, methodNotAllowed(ctx)));
         });
         try {
