@@ -354,7 +354,7 @@ final class BatchApplier {
                     why = "its actor '" + e.actor() + "' never signed in to this database, so no console wrote it";
                 }
             }
-            if (why == null && e.actor().startsWith("api:")) {
+            if (why == null && e.actor().startsWith(OrderStore.API_ACTOR)) {
                 if (revoked == null) {
                     revoked = b.t.accounts().apiRevocations();
                 }
