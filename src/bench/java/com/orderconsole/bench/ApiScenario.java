@@ -165,7 +165,7 @@ final class ApiScenario {
         apiConnections.forEach(ApiScenario::closeQuietly);
 
         List<String[]> bareRows = new ArrayList<>();
-        for (String stack : System.getProperty("bench.apiBare", "javalin").split(",")) {
+        for (String stack : System.getProperty("bench.apiBare", "jetty").split(",")) {
             AtomicLong bareFailed = new AtomicLong();
             try (BareStacks.Bare bare = BareStacks.start(stack.trim(), BARE_ANSWER)) {
                 java.util.concurrent.BlockingQueue<HttpLoad> bareConnections = connections(bare.port());

@@ -8,8 +8,6 @@ import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
 import org.eclipse.jetty.util.Callback;
-import org.eclipse.jetty.util.Promise;
-import org.eclipse.jetty.util.thread.Invocable;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
 
 import java.io.IOException;
@@ -26,11 +24,12 @@ import java.util.concurrent.atomic.AtomicInteger;
 /**
  * HTTP server stacks answering one POST route with a fixed JSON, nothing of ours in between: what each stack itself costs
  * per request, measured by {@link ApiScenario} with the same load client. Each reads the request's body (the API does)
- * and runs its handler on a pool of 8 to 250 threads named {@code api-http}, the API's.
+ * and runs its handler on a pool of 8 to 250 threads named {@code api-http}, the API's. "jetty" is the API's own stack
+ * (ApiServer); Javalin 7 on Jetty's servlet layer, measured here before the API left it, is in BENCHMARKS.md.
  */
 final class BareStacks {
     /** The stacks, by the name {@code -Dbench.apiBare} takes. */
-    static final List<String> NAMES = List.of("javalin", "jetty", "jdk");
+    static final List<String> NAMES = List.of("jetty", "jdk");
 
     private BareStacks() {
     }
@@ -48,7 +47,6 @@ final class BareStacks {
 
     static Bare start(String name, byte[] answer) {
         return switch (name) {
-            case "javalin" -> javalin(answer);
             case "jetty" -> jettyCore(answer);
             case "jdk" -> jdk(answer);
             default -> throw new IllegalArgumentException("bench.apiBare: no stack '" + name + "'; one of " + NAMES);
@@ -61,35 +59,7 @@ final class BareStacks {
         return pool;
     }
 
-    /** Javalin 7 on Jetty 12's servlet layer, configured as ApiServer was (pool, 4 KB response buffer). */
-    private static Bare javalin(byte[] answer) {
-        io.javalin.Javalin app = io.javalin.Javalin.create(config -> {
-            config.startup.showJavalinBanner = false;
-            config.jetty.host = "127.0.0.1";
-            config.jetty.port = 0;
-            config.http.responseBufferSize = 4096;
-            config.jetty.threadPool = pool();
-            config.routes.post("/v1/orders/{id}/transitions", ctx -> {
-                ctx.bodyAsBytes(); // read, as the API reads its body; Jetty closes a connection whose body was left unread
-                ctx.contentType("application/json").result(answer);
-            });
-        }).start();
-        return new Bare() {
-            public int port() {
-                return app.port();
-            }
-
-            public String what() {
-                return "Javalin 7 on Jetty 12's servlet layer";
-            }
-
-            public void close() {
-                app.stop();
-            }
-        };
-    }
-
-    /** Jetty 12's core Handler API: no servlet layer, no routing library; the body read in full, then one write. */
+    /** Jetty 12's core Handler API as ApiServer uses it: no servlet layer; the body read in full, then one write. */
     private static Bare jettyCore(byte[] answer) {
         Server server = new Server(pool());
         ServerConnector connector = new ServerConnector(server);
@@ -102,15 +72,16 @@ final class BareStacks {
                 if (!"POST".equals(request.getMethod()) || !Request.getPathInContext(request).endsWith("/transitions")) {
                     return false; // Jetty's 404
                 }
-                Content.Source.asByteArrayAsync(request, 64 * 1024, Promise.Invocable.from(Invocable.InvocationType.NON_BLOCKING, (body, e) -> {
-                    if (e != null) {
-                        callback.failed(e);
-                        return;
-                    }
-                    response.setStatus(200);
-                    response.getHeaders().put("Content-Type", "application/json");
-                    response.write(true, ByteBuffer.wrap(answer), callback);
-                }));
+                try {
+                    // read as ApiServer's routes read a body (JsonBody): a stream on the handler's thread, the declared length
+                    Content.Source.asInputStream(request).readNBytes((int) Math.min(request.getLength(), 64 * 1024));
+                } catch (IOException e) {
+                    callback.failed(e);
+                    return true;
+                }
+                response.setStatus(200);
+                response.getHeaders().put("Content-Type", "application/json");
+                response.write(true, ByteBuffer.wrap(answer), callback);
                 return true;
             }
         });

@@ -6,9 +6,18 @@ import com.orderconsole.app.ErrorDocument;
 import com.orderconsole.app.Services;
 import com.orderconsole.service.client.ApiClient;
 import com.orderconsole.service.metrics.Readiness;
-import io.javalin.Javalin;
-import io.javalin.http.Context;
-import io.javalin.http.HttpResponseException;
+import org.eclipse.jetty.http.UriCompliance;
+import org.eclipse.jetty.server.Handler;
+import org.eclipse.jetty.server.HttpConfiguration;
+import org.eclipse.jetty.server.HttpConnectionFactory;
+import org.eclipse.jetty.server.Request;
+import org.eclipse.jetty.server.Response;
+import org.eclipse.jetty.server.Server;
+import org.eclipse.jetty.server.ServerConnector;
+import org.eclipse.jetty.server.handler.ErrorHandler;
+import org.eclipse.jetty.util.Callback;
+import org.eclipse.jetty.util.URIUtil;
+import org.eclipse.jetty.util.thread.QueuedThreadPool;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -16,7 +25,6 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.time.Duration;
-import java.util.Map;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ThreadPoolExecutor;
@@ -24,24 +32,27 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * The HTTP API of {@code serve} (issue 32), on Javalin (Jetty 12): versioned JSON under {@code /v1}, the OpenAPI document
- * at {@code /v1/openapi.json}, and {@code /health/live} / {@code /health/ready}. Every request under /v1 but the document
- * carries a client's bearer token ({@code api-client add}); the client acts as {@code api:<name>} with its role.
+ * The HTTP API of {@code serve} (issue 32), on Jetty 12's core handler API: versioned JSON under {@code /v1}, the OpenAPI
+ * document at {@code /v1/openapi.json}, and {@code /health/live} / {@code /health/ready}. Every request under /v1 but the
+ * document carries a client's bearer token ({@code api-client add}); the client acts as {@code api:<name>} with its role.
+ * A known path asked with another method is 405 with {@code Allow} (HEAD on a GET path is answered as GET, without the
+ * body), an unknown path 404, both in the one error shape. No servlet layer and no routing library: the stack under
+ * Javalin cost as much CPU per request as a whole transition (BENCHMARKS.md, issue 32), and seven routes need no more
+ * than {@link Route}.
  *
  * <p>A transition never waits on MySQL: it answers once Redis ran the script, and the move reaches MySQL through the
  * outbox. What needs MySQL (creation, a lookup, the feed) runs on a bounded pool and answers 503 in words after
- * {@link Settings#mysqlTimeout()} when MySQL does not answer, so a hung MySQL never holds the server's threads.
+ * {@link Settings#mysqlTimeout()} when MySQL does not answer, so a hung MySQL never holds the server's threads: those
+ * requests continue asynchronously and hold no thread while they wait (a feed's long poll neither).
  */
 public final class ApiServer implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(ApiServer.class);
     static final ObjectMapper JSON = new ObjectMapper();
-    /** The request attribute holding the authenticated client. */
-    static final String CLIENT = "apiClient";
+    /** Longest an asynchronous request may take before it is answered 503: the longest long poll and a margin. */
+    static final long ASYNC_TIMEOUT_MS = Duration.ofSeconds(FeedRoute.MAX_WAIT_SECONDS + 30).toMillis();
 
-    /** The buffer Javalin copies an answer through; answers are a few hundred bytes, a feed page a few hundred KB at most. */
-    private static final int RESPONSE_COPY_BYTES = 4096;
-
-    private final Javalin app;
+    private final Server server;
+    private final ServerConnector connector;
     private final ThreadPoolExecutor mysqlWork;
 
     /**
@@ -66,9 +77,57 @@ public final class ApiServer implements AutoCloseable {
         }
     }
 
-    private ApiServer(Javalin app, ThreadPoolExecutor mysqlWork) {
-        this.app = app;
+    private ApiServer(Server server, ServerConnector connector, ThreadPoolExecutor mysqlWork) {
+        this.server = server;
+        this.connector = connector;
         this.mysqlWork = mysqlWork;
+    }
+
+    /** The API's routes, by the shape of their path; {@link #match} finds one and the {id} it names. */
+    enum Route {
+        CREATE("POST"), TRANSITION("POST"), SHOW("GET"), EVENTS("GET"), OPENAPI("GET"), LIVE("GET"), READY("GET");
+
+        final String method;
+
+        Route(String method) {
+            this.method = method;
+        }
+    }
+
+    /**
+     * @param path the request's path as sent, without a trailing slash
+     * @param call where the decoded {id} is put (null: only the route is wanted)
+     * @return the route of that path, or null when none has its shape
+     */
+    static Route match(String path, ApiCall call) {
+        switch (path) {
+            case "/v1/orders":
+                return Route.CREATE;
+            case "/v1/events":
+                return Route.EVENTS;
+            case "/v1/openapi.json":
+                return Route.OPENAPI;
+            case "/health/live":
+                return Route.LIVE;
+            case "/health/ready":
+                return Route.READY;
+            default:
+                break;
+        }
+        if (!path.startsWith("/v1/orders/")) {
+            return null;
+        }
+        String rest = path.substring("/v1/orders/".length());
+        int slash = rest.indexOf('/');
+        Route route = slash < 0 ? Route.SHOW : rest.substring(slash).equals("/transitions") ? Route.TRANSITION : null;
+        String id = slash < 0 ? rest : rest.substring(0, slash);
+        if (route == null || id.isEmpty()) {
+            return null;
+        }
+        if (call != null) {
+            call.id(URIUtil.decodePath(id));
+        }
+        return route;
     }
 
     /**
@@ -92,91 +151,133 @@ public final class ApiServer implements AutoCloseable {
         OrderRoutes orders = new OrderRoutes(services, settings, mysqlWork);
         FeedRoute feed = new FeedRoute(services.newChangeFeed(settings.gapGrace()), settings, mysqlWork);
         byte[] openApi = openApiDocument();
-        Javalin app = Javalin.create(config -> {
-            config.startup.showJavalinBanner = false;
-            config.jetty.host = settings.bind();
-            config.jetty.port = settings.port();
-            config.http.maxRequestSize = JsonBody.MAX_BYTES;
-            // Javalin copies each answer through a buffer of this size, 32 KB by default: most of the API's allocation.
-            config.http.responseBufferSize = RESPONSE_COPY_BYTES;
-            config.jetty.threadPool = threadPool();
-            config.http.asyncTimeout = Duration.ofSeconds(FeedRoute.MAX_WAIT_SECONDS + 30).toMillis();
-            config.routes.before("/v1/*", ctx -> authenticate(services, ctx));
-            config.routes.get("/v1/openapi.json", ctx -> ctx.contentType("application/json").result(openApi));
-            config.routes.post("/v1/orders", orders::create);
-            config.routes.post("/v1/orders/{id}/transitions", orders::transition);
-            config.routes.get("/v1/orders/{id}", orders::show);
-            config.routes.get("/v1/events", feed::events);
-            config.routes.get("/health/live", ctx -> json(ctx, 200, Readiness.liveDocument()));
-            config.routes.get("/health/ready", ctx -> {
-                Readiness r = services.metrics().readiness();
-                json(ctx, r.httpStatus(), r.document());
-            });
-            config.routes.exception(HttpResponseException.class, (e, ctx) -> answer(ctx, fromJavalin(e, ctx)));
-            config.routes.exception(Exception.class, (e, ctx) -> answer(ctx, HttpMapping.problem(e)));
-            config.routes.error(404, "*", ctx -> {
-                if (ctx.result() == null || ctx.result().isEmpty() || !ctx.res().getContentType().startsWith("application/json")) {
-                    answer(ctx, noSuchEndpoint(ctx));
+        Server server = new Server(threadPool());
+        HttpConfiguration http = new HttpConfiguration();
+        http.setSendServerVersion(false);
+        // The routes take each id from the path as sent and check it in words (400 "is invalid"); Jetty's default refuses
+        // an encoded control character itself, with an HTML page.
+        http.setUriCompliance(UriCompliance.DEFAULT.with("order-console", UriCompliance.Violation.SUSPICIOUS_PATH_CHARACTERS));
+        ServerConnector connector = new ServerConnector(server, new HttpConnectionFactory(http));
+        connector.setHost(settings.bind());
+        connector.setPort(settings.port());
+        // A long poll sends nothing for up to its wait: the connection's idle timeout must outlast the longest request.
+        connector.setIdleTimeout(ASYNC_TIMEOUT_MS);
+        server.addConnector(connector);
+        server.setErrorHandler(ApiServer::jettyError);
+        server.setHandler(new Handler.Abstract() {
+            @Override
+            public boolean handle(Request request, Response response, Callback callback) {
+                String path = request.getHttpURI().getPath();
+                if (path == null || path.isEmpty()) {
+                    path = "/";
+                } else if (path.length() > 1 && path.endsWith("/")) {
+                    path = path.substring(0, path.length() - 1); // a trailing slash names the same endpoint
                 }
-            });
-            config.http.prefer405over404 = true; // a known path asked with another method (HEAD on a POST path too) is 405 with Allow, not 404
-            config.routes.error(405, "*", ctx -> answer(ctx, methodNotAllowed(ctx)));
+                ApiCall call = new ApiCall(request, response, callback, path);
+                try {
+                    route(call, services, orders, feed, openApi);
+                } catch (Exception e) {
+                    answer(call, HttpMapping.problem(e));
+                }
+                if (!call.isAsync()) {
+                    call.send();
+                }
+                return true;
+            }
         });
         try {
-            app.start();
-        } catch (RuntimeException e) {
+            server.start();
+        } catch (Exception e) {
             mysqlWork.shutdownNow();
+            stopQuietly(server);
             throw new UncheckedIOException("cannot serve the API on " + settings.bind() + ":" + settings.port() + ": "
                     + com.orderconsole.domain.Failures.message(com.orderconsole.domain.Failures.root(e)), new IOException(e));
         }
-        log.info("API listening on http://{}:{}/v1", settings.bind(), app.port()); // i18n-ok: log
-        return new ApiServer(app, mysqlWork);
+        log.info("API listening on http://{}:{}/v1", settings.bind(), connector.getLocalPort()); // i18n-ok: log
+        return new ApiServer(server, connector, mysqlWork);
     }
 
     /**
-     * Jetty's pool at Javalin's default size (8 to 250 threads), named so that a profile tells its threads apart.
+     * What Jetty answers itself, before any route (a request it cannot parse, headers too large, a URI it refuses), in the
+     * one error shape instead of its HTML page.
+     */
+    private static boolean jettyError(Request request, Response response, Callback callback) {
+        int status = request.getAttribute(ErrorHandler.ERROR_STATUS) instanceof Integer i ? i : 500;
+        Object reason = request.getAttribute(ErrorHandler.ERROR_MESSAGE);
+        String kind = HttpMapping.KIND_STATUS.entrySet().stream().filter(k -> k.getValue() == status).map(java.util.Map.Entry::getKey)
+                .findFirst().orElse(status < 500 ? "usage" : "failed");
+        String path = request.getHttpURI() == null || request.getHttpURI().getPath() == null ? "/" : request.getHttpURI().getPath();
+        ApiCall call = new ApiCall(request, response, callback, path);
+        answer(call, new ApiProblem(status, kind, "the server cannot take this request: "
+                + (reason == null ? "HTTP " + status : JsonBody.printable(reason.toString()))));
+        call.send();
+        return true;
+    }
+
+    /** Authenticates what is under /v1 (the document aside), then runs the route of the path, or answers 404 / 405. */
+    private static void route(ApiCall call, Services services, OrderRoutes orders, FeedRoute feed, byte[] openApi) throws IOException {
+        Route route = match(call.path(), call);
+        if (call.path().startsWith("/v1/") && route != Route.OPENAPI) {
+            authenticate(services, call);
+        }
+        if (route == null) {
+            throw noSuchEndpoint(call);
+        }
+        String method = call.method();
+        if (!method.equals(route.method) && !(method.equals("HEAD") && route.method.equals("GET"))) {
+            throw methodNotAllowed(call, route);
+        }
+        switch (route) {
+            case CREATE -> orders.create(call);
+            case TRANSITION -> orders.transition(call);
+            case SHOW -> orders.show(call);
+            case EVENTS -> feed.events(call);
+            case OPENAPI -> call.result(200, openApi);
+            case LIVE -> json(call, 200, Readiness.liveDocument());
+            case READY -> {
+                Readiness r = services.metrics().readiness();
+                json(call, r.httpStatus(), r.document());
+            }
+        }
+    }
+
+    /**
+     * Jetty's pool at the size Javalin gave it (8 to 250 threads), named so that a profile tells its threads apart.
      * A pool of 8 or 16 threads measured no better at 64 connections on two cores (BENCHMARKS.md, issue 32).
      */
-    private static org.eclipse.jetty.util.thread.QueuedThreadPool threadPool() {
-        org.eclipse.jetty.util.thread.QueuedThreadPool pool = new org.eclipse.jetty.util.thread.QueuedThreadPool(250, 8, 60_000);
+    private static QueuedThreadPool threadPool() {
+        QueuedThreadPool pool = new QueuedThreadPool(250, 8, 60_000);
         pool.setName("api-http");
         return pool;
     }
 
-    /** The methods each path takes, for a 405's Allow header: the routes above, by the shape of their path. */
+    /** @return the methods a path takes, for a 405's Allow header; empty for a path of no route */
     static String allowed(String path) {
-        if (path.equals("/v1/orders")) {
-            return "POST";
-        }
-        if (path.startsWith("/v1/orders/")) {
-            String rest = path.substring("/v1/orders/".length());
-            if (rest.endsWith("/transitions") && rest.indexOf('/') == rest.length() - "/transitions".length()) {
-                return "POST";
-            }
-            return rest.indexOf('/') < 0 ? "GET" : "";
-        }
-        return switch (path) {
-            case "/v1/events", "/v1/openapi.json", "/health/live", "/health/ready" -> "GET";
-            default -> "";
-        };
+        Route r = match(path, null);
+        return r == null ? "" : r.method;
     }
 
     /** @return the port listened on */
     public int port() {
-        return app.port();
+        return connector.getLocalPort();
     }
 
     @Override
     public void close() {
-        app.stop();
+        stopQuietly(server);
         mysqlWork.shutdownNow();
     }
 
-    private static void authenticate(Services services, Context ctx) {
-        if (ctx.path().equals("/v1/openapi.json")) {
-            return;
+    private static void stopQuietly(Server server) {
+        try {
+            server.stop();
+        } catch (Exception e) {
+            log.warn("stopping the API: {}", com.orderconsole.domain.Failures.message(e)); // i18n-ok: log
         }
-        String header = ctx.header("Authorization");
+    }
+
+    private static void authenticate(Services services, ApiCall call) {
+        String header = call.header("Authorization");
         if (header == null || !header.regionMatches(true, 0, "Bearer ", 0, 7)) {
             throw new ApiProblem(401, "unauthorized", "this API needs a client's token: Authorization: Bearer <token> "
                     + "(an admin prints one with api-client add)").header("WWW-Authenticate", "Bearer realm=\"order-console\"");
@@ -184,49 +285,31 @@ public final class ApiServer implements AutoCloseable {
         ApiClient client = services.apiClients().authenticate(header.substring(7).trim()).orElseThrow(() -> new ApiProblem(401,
                 "unauthorized", "the token is not one of a client in force (unknown, or revoked); nothing was done")
                 .header("WWW-Authenticate", "Bearer realm=\"order-console\", error=\"invalid_token\""));
-        ctx.attribute(CLIENT, client);
+        call.client(client);
     }
 
-    private static ApiProblem noSuchEndpoint(Context ctx) {
-        return new ApiProblem(404, "not_found", "no such endpoint: " + ctx.method() + " " + JsonBody.printable(ctx.path())
+    private static ApiProblem noSuchEndpoint(ApiCall call) {
+        return new ApiProblem(404, "not_found", "no such endpoint: " + call.method() + " " + JsonBody.printable(call.path())
                 + " (GET /v1/openapi.json lists them)");
     }
 
-    private static ApiProblem methodNotAllowed(Context ctx) {
-        String allow = allowed(ctx.path());
-        return new ApiProblem(405, "method_not_allowed", ctx.method() + " is not allowed on " + JsonBody.printable(ctx.path())
-                + (allow.isEmpty() ? "" : "; it takes " + allow) + " (GET /v1/openapi.json lists the operations)").header("Allow", allow);
-    }
-
-    private static ApiProblem fromJavalin(HttpResponseException e, Context ctx) {
-        int status = e.getStatus();
-        // Javalin's own 404 and 405 (no route; a route for another method) get words naming the endpoint, and Allow.
-        if (e instanceof io.javalin.router.EndpointNotFound) {
-            return noSuchEndpoint(ctx);
-        }
-        if (status == 405) {
-            return methodNotAllowed(ctx);
-        }
-        if (status == 413) {
-            return new ApiProblem(413, "too_large", "the body is larger than " + JsonBody.MAX_BYTES / 1024 + " KB; nothing was stored");
-        }
-        String kind = HttpMapping.KIND_STATUS.entrySet().stream().filter(k -> k.getValue() == status).map(Map.Entry::getKey)
-                .findFirst().orElse("failed");
-        return new ApiProblem(status, kind, JsonBody.printable(e.getMessage()));
+    private static ApiProblem methodNotAllowed(ApiCall call, Route route) {
+        return new ApiProblem(405, "method_not_allowed", call.method() + " is not allowed on " + JsonBody.printable(call.path())
+                + "; it takes " + route.method + " (GET /v1/openapi.json lists the operations)").header("Allow", route.method);
     }
 
     /** Answers a problem in the one error shape. */
-    static void answer(Context ctx, ApiProblem p) {
-        Map<String, Object> doc = ErrorDocument.of(p.getMessage(), p.kind(), HttpMapping.exit(p.kind()));
+    static void answer(ApiCall call, ApiProblem p) {
+        java.util.Map<String, Object> doc = ErrorDocument.of(p.getMessage(), p.kind(), HttpMapping.exit(p.kind()));
         doc.putAll(p.extra());
-        p.headers().forEach(ctx::header);
-        json(ctx, p.status(), doc);
+        p.headers().forEach(call::responseHeader);
+        json(call, p.status(), doc);
     }
 
     /** Answers a JSON document. */
-    static void json(Context ctx, int status, Object doc) {
+    static void json(ApiCall call, int status, Object doc) {
         try {
-            ctx.status(status).contentType("application/json").result(JSON.writeValueAsBytes(doc));
+            call.result(status, JSON.writeValueAsBytes(doc));
         } catch (JsonProcessingException e) {
             throw new IllegalStateException("cannot write JSON: " + e.getOriginalMessage(), e); // i18n-ok: a defect
         }

@@ -2,7 +2,6 @@ package com.orderconsole.api;
 
 import com.orderconsole.domain.HistoryEntry;
 import com.orderconsole.service.feed.ChangeFeed;
-import io.javalin.http.Context;
 
 import java.time.Duration;
 import java.time.Instant;
@@ -34,7 +33,7 @@ final class FeedRoute {
         this.mysqlWork = mysqlWork;
     }
 
-    void events(Context ctx) {
+    void events(ApiCall ctx) {
         String after = ctx.queryParam("after");
         int limit = number(ctx.queryParam("limit"), "limit", DEFAULT_LIMIT, 1, ChangeFeed.MAX_LIMIT);
         int wait = number(ctx.queryParam("wait"), "wait", 0, 0, MAX_WAIT_SECONDS);

@@ -15,7 +15,6 @@ import com.orderconsole.service.client.ApiClient;
 import com.orderconsole.service.order.OrderDetails;
 import com.orderconsole.service.order.OrderNotFoundException;
 import com.orderconsole.service.order.OrderSummary;
-import io.javalin.http.Context;
 
 import java.io.IOException;
 import java.time.Duration;
@@ -48,13 +47,13 @@ final class OrderRoutes {
         this.mysqlWork = mysqlWork;
     }
 
-    private static Operator operator(Context ctx) {
-        return ((ApiClient) Objects.requireNonNull(ctx.attribute(ApiServer.CLIENT))).operator();
+    private static Operator operator(ApiCall ctx) {
+        return ((ApiClient) Objects.requireNonNull(ctx.client())).operator();
     }
 
     /** Creates an order; the same id and body again answers the order (200), another body 409. */
-    void create(Context ctx) throws IOException {
-        JsonBody body = JsonBody.read(ctx.contentType(), ctx.req().getContentLengthLong(), ctx.req().getInputStream(), CREATE_FIELDS);
+    void create(ApiCall ctx) throws IOException {
+        JsonBody body = JsonBody.read(ctx.contentType(), ctx.contentLength(), ctx.body(), CREATE_FIELDS);
         String id = checkedId(body.requiredText("id"), "id");
         String customer = body.text("customerId");
         if (customer != null) {
@@ -126,9 +125,9 @@ final class OrderRoutes {
     }
 
     /** Moves an order; answers from Redis, never waiting on MySQL. */
-    void transition(Context ctx) throws IOException {
-        String id = checkedId(ctx.pathParam("id"), "order id");
-        JsonBody body = JsonBody.read(ctx.contentType(), ctx.req().getContentLengthLong(), ctx.req().getInputStream(), TRANSITION_FIELDS);
+    void transition(ApiCall ctx) throws IOException {
+        String id = checkedId(ctx.id(), "order id");
+        JsonBody body = JsonBody.read(ctx.contentType(), ctx.contentLength(), ctx.body(), TRANSITION_FIELDS);
         OrderStatus to = body.status("to");
         Long expected = body.positiveLong("expectedVersion");
         String reason = body.text("reason");
@@ -167,7 +166,7 @@ final class OrderRoutes {
         answerTransition(ctx, r);
     }
 
-    private static void answerTransition(Context ctx, TransitionResult r) {
+    private static void answerTransition(ApiCall ctx, TransitionResult r) {
         Map<String, Object> doc = transitionDocument(r);
         int status = HttpMapping.status(r.code());
         if (status == 200) {
@@ -211,8 +210,8 @@ final class OrderRoutes {
      * Redis' side alone (200, {@code "mysql": null}, no history, and {@code mysqlUnanswered} saying so in words): the
      * live state a support tool needs is in Redis.
      */
-    void show(Context ctx) {
-        String id = checkedId(ctx.pathParam("id"), "order id");
+    void show(ApiCall ctx) {
+        String id = checkedId(ctx.id(), "order id");
         long t0 = System.nanoTime();
         OrderDetails live = redisSide(id); // a Redis read of about a millisecond, on the request's own thread
         ctx.future(() -> ApiServer.onMysql(mysqlWork, settings.mysqlTimeout(), () -> orderDocument(s.orders().lookup(id), true))

@@ -246,6 +246,31 @@ class ApiTest {
         assertThat(ApiHarness.json(h.get(token, "/v1/orders/m-1")).path("version").asLong()).as("nothing changed").isEqualTo(1);
     }
 
+    /**
+     * HEAD on a GET path is that GET's answer without the body (its status, type and length), so a load balancer's HEAD
+     * probe of /health/live works; on Javalin it was a bare 200 with no length. A request Jetty refuses before any route
+     * (headers over its limit) is in the one error shape too, not an HTML page.
+     */
+    @Test
+    void headOnAGetPathAnswersAsGetWithoutTheBodyAndJettysOwnRefusalsHaveTheErrorShape() throws Exception {
+        create("{\"id\": \"hd-1\"}");
+        for (String path : List.of("/health/live", "/v1/orders/hd-1", "/v1/openapi.json")) {
+            HttpResponse<String> get = h.get(token, path);
+            HttpResponse<String> head = h.send(token, HttpRequest.newBuilder(URI.create(h.base() + path))
+                    .method("HEAD", HttpRequest.BodyPublishers.noBody()));
+            assertThat(head.statusCode()).as("HEAD " + path).isEqualTo(get.statusCode()).isEqualTo(200);
+            assertThat(head.headers().firstValue("Content-Type").orElse("")).as(path).startsWith("application/json");
+            assertThat(head.headers().firstValueAsLong("Content-Length")).as(path)
+                    .hasValue(get.body().getBytes(java.nio.charset.StandardCharsets.UTF_8).length);
+            assertThat(head.body()).isEmpty();
+        }
+        HttpResponse<String> huge = h.send(token, HttpRequest.newBuilder(URI.create(h.base() + "/v1/orders/hd-1"))
+                .header("X-Padding", "p".repeat(20_000)));
+        assertThat(huge.statusCode()).as(huge.body()).isBetween(400, 499);
+        assertThat(huge.headers().firstValue("Content-Type").orElse("")).startsWith("application/json");
+        assertThat(ApiHarness.json(huge).path("error").path("message").asText()).contains("cannot take this request");
+    }
+
     private HttpRequest.Builder post(String path, String body) {
         return HttpRequest.newBuilder(URI.create(h.base() + path)).header("Content-Type", "application/json")
                 .POST(HttpRequest.BodyPublishers.ofString(body));

@@ -1,0 +1,146 @@
+package com.orderconsole.api;
+
+import org.eclipse.jetty.http.HttpHeader;
+import org.eclipse.jetty.io.Content;
+import org.eclipse.jetty.server.Request;
+import org.eclipse.jetty.server.Response;
+import org.eclipse.jetty.util.Callback;
+import org.eclipse.jetty.util.Fields;
+
+import java.io.InputStream;
+import java.nio.ByteBuffer;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Supplier;
+
+/**
+ * One request on its way through the API, over Jetty's core request, response and completion callback: what a route
+ * reads (path, id, query, headers, body) and the answer it sets. The answer is written once, when the route returns or,
+ * for a route that continues asynchronously ({@link #future}), when its future completes; no thread waits meanwhile.
+ */
+final class ApiCall {
+    private final Request request;
+    private final Response response;
+    private final Callback callback;
+    private final String path;
+    private final AtomicBoolean sent = new AtomicBoolean();
+    private String id;
+    private Object client;
+    private int status = 200;
+    private byte[] body;
+    private boolean async;
+
+    ApiCall(Request request, Response response, Callback callback, String path) {
+        this.request = request;
+        this.response = response;
+        this.callback = callback;
+        this.path = path;
+    }
+
+    String method() {
+        return request.getMethod();
+    }
+
+    /** @return the request's path as sent (still percent-encoded), without a trailing slash */
+    String path() {
+        return path;
+    }
+
+    /** @return the {id} segment of the route, decoded */
+    String id() {
+        return id;
+    }
+
+    void id(String id) {
+        this.id = id;
+    }
+
+    String header(String name) {
+        return request.getHeaders().get(name);
+    }
+
+    String contentType() {
+        return request.getHeaders().get(HttpHeader.CONTENT_TYPE);
+    }
+
+    /** @return the declared Content-Length, or -1 when the body is chunked */
+    long contentLength() {
+        return request.getLength();
+    }
+
+    /** @return the request's body as a stream, read on the calling thread */
+    InputStream body() {
+        return Content.Source.asInputStream(request);
+    }
+
+    String queryParam(String name) {
+        Fields.Field f = Request.extractQueryParameters(request).get(name);
+        return f == null ? null : f.getValue();
+    }
+
+    /** @return the authenticated client, set by the API's authentication */
+    Object client() {
+        return client;
+    }
+
+    void client(Object client) {
+        this.client = client;
+    }
+
+    /** Sets a header of the answer. */
+    void responseHeader(String name, String value) {
+        response.getHeaders().put(name, value);
+    }
+
+    /** Sets the answer: a JSON document already written to bytes. */
+    synchronized void result(int status, byte[] json) {
+        this.status = status;
+        this.body = json;
+    }
+
+    /**
+     * Continues the request asynchronously: the route's future sets the answer ({@link #result}) before it completes;
+     * one that fails, or takes longer than {@link ApiServer#ASYNC_TIMEOUT_MS}, is answered as the failure's problem.
+     */
+    void future(Supplier<CompletableFuture<?>> work) {
+        async = true;
+        CompletableFuture<?> f;
+        try {
+            f = work.get();
+        } catch (RuntimeException e) {
+            f = CompletableFuture.failedFuture(e);
+        }
+        f.orTimeout(ApiServer.ASYNC_TIMEOUT_MS, TimeUnit.MILLISECONDS).whenComplete((v, e) -> {
+            if (e != null && !hasResult()) {
+                ApiServer.answer(this, HttpMapping.problem(e));
+            }
+            send();
+        });
+    }
+
+    boolean isAsync() {
+        return async;
+    }
+
+    private synchronized boolean hasResult() {
+        return body != null;
+    }
+
+    /** Writes the answer set, once; Jetty completes the request when the write is done. */
+    void send() {
+        if (!sent.compareAndSet(false, true)) {
+            return;
+        }
+        int s;
+        byte[] b;
+        synchronized (this) {
+            s = status;
+            b = body == null ? new byte[0] : body;
+        }
+        response.setStatus(s);
+        response.getHeaders().put(HttpHeader.CONTENT_TYPE, "application/json");
+        // One write of the whole answer, its length known: Jetty sends it with Content-Length and no copy (HEAD: no body).
+        response.write(true, ByteBuffer.wrap(b), callback);
+    }
+}
