@@ -114,7 +114,7 @@ final class ApiScenario {
         Services s = env.fresh();
         try (ApiServer api = start(s)) {
             throughput(s);
-            paced();
+            paced(s);
         }
         if (Boolean.getBoolean("bench.apiHttpOnly")) {
             return; // comparing server settings: the two HTTP figures alone
@@ -389,13 +389,27 @@ final class ApiScenario {
         return new Side(calls / seconds, callerCpuNs.get() / 1e3 / Math.max(1, calls));
     }
 
-    /** Open loop at 1,000 requests/s for 10 s, latency from when each was due (no coordinated omission). */
-    private void paced() {
+    /**
+     * Open loop at 1,000 requests/s for 10 s, latency from when each was due (no coordinated omission): over HTTP, and the
+     * in-process service path paced the same way (64 callers taking due requests from one queue), which says how much of
+     * the tail is the HTTP server's and how much the rest of the machine's.
+     */
+    private void paced(Services s) {
         int n = PACED_RATE * PACED_SECONDS;
         seedWaitPay("l", n, false);
+        seedWaitPay("p", n, false);
+        GcMeter inGc = new GcMeter();
+        AtomicLong inFailed = new AtomicLong();
+        Histogram in = openLoop(n, PACED_RATE, inFailed, () -> k -> s.transitions().transition(LOAD,
+                TransitionRequest.of(String.format("p%08d", k), OrderStatus.PAID, "bench", "")).applied() ? 200 : 409);
+        String inGcText = inGc.since();
         GcMeter gc = new GcMeter();
         Histogram h = openLoop("l", n, PACED_RATE, new AtomicLong());
         String gcText = gc.since();
+        table.add(Row.info("API: in-process service path paced the same way, p50 / p99 at " + PACED_RATE + " transitions/s ("
+                + in.getTotalCount() + " PAY, " + inFailed.get() + " not applied; max " + Table.num(in.getMaxValue() / 1000.0, 1)
+                + " ms; " + inGcText + ")", Table.num(in.getValueAtPercentile(50) / 1000.0, 2) + " / "
+                + Table.num(in.getValueAtPercentile(99) / 1000.0, 2), "ms"));
         table.add(Row.info("API: p50 at " + PACED_RATE + " requests/s over HTTP (" + h.getTotalCount() + " PAY)",
                 Table.num(h.getValueAtPercentile(50) / 1000.0, 2), "ms"));
         double p99 = h.getValueAtPercentile(99) / 1000.0;
@@ -403,19 +417,48 @@ final class ApiScenario {
                 Table.num(p99, 2), "ms", "<= 5 ms", "", p99 <= 5));
     }
 
+    /** One paced caller's call of request k: the HTTP status, or what stands for it. */
+    private interface PacedCall {
+        int call(long k) throws Exception;
+
+        /** Ends the caller (closes its connection). */
+        default void close() {
+        }
+    }
+
     /** Paced requests over {@link #CONNECTIONS} keep-alive connections; latency from when each was due. */
     private Histogram openLoop(String prefix, int n, int rate, AtomicLong failed) {
+        return openLoop(n, rate, failed, () -> {
+            HttpLoad c = connect();
+            return new PacedCall() {
+                @Override
+                public int call(long k) throws java.io.IOException {
+                    return c.post(payPath(String.format("%s%08d", prefix, k)), token, PAY_BODY);
+                }
+
+                @Override
+                public void close() {
+                    closeQuietly(c);
+                }
+            };
+        });
+    }
+
+    /** Paced calls by {@link #CONNECTIONS} callers taking due requests from one queue; latency from when each was due. */
+    private Histogram openLoop(int n, int rate, AtomicLong failed, Supplier<PacedCall> perCaller) {
         Histogram h = new Histogram(TimeUnit.SECONDS.toMicros(60), 3);
         java.util.concurrent.BlockingQueue<long[]> due = new java.util.concurrent.LinkedBlockingQueue<>();
         List<Thread> workers = new ArrayList<>();
         for (int w = 0; w < CONNECTIONS; w++) {
             Thread t = new Thread(() -> {
-                try (HttpLoad c = connect()) {
+                PacedCall c = null;
+                try {
+                    c = perCaller.get();
                     for (long[] job = due.take(); job[0] >= 0; job = due.take()) {
                         int status;
                         try {
-                            status = c.post(payPath(String.format("%s%08d", prefix, job[0])), token, PAY_BODY);
-                        } catch (java.io.IOException e) {
+                            status = c.call(job[0]);
+                        } catch (Exception e) {
                             status = -1;
                         }
                         long micros = Math.max(0, (System.nanoTime() - job[1]) / 1000);
@@ -428,6 +471,10 @@ final class ApiScenario {
                     }
                 } catch (Exception e) {
                     failed.incrementAndGet();
+                } finally {
+                    if (c != null) {
+                        c.close();
+                    }
                 }
             }, "http-load-" + w);
             t.start();
