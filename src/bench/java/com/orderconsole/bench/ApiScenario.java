@@ -339,10 +339,15 @@ final class ApiScenario {
     private record Side(double rate, double callerCpuUs) {
     }
 
-    /** Young and old collections and their pause time since it was made, from the JVM's collector beans. */
+    /**
+     * Collections and their time since it was made, from the JVM's collector beans; and the CPU time the host gave other
+     * guests meanwhile (steal in /proc/stat, Linux): this machine is a VM, and its cores are sometimes not all its own.
+     */
     static final class GcMeter {
         private final long count0 = count();
         private final long ms0 = millis();
+        private final long steal0 = stealTicks();
+        private final long t0 = System.nanoTime();
 
         private static long count() {
             return java.lang.management.ManagementFactory.getGarbageCollectorMXBeans().stream().mapToLong(b -> Math.max(0, b.getCollectionCount())).sum();
@@ -352,8 +357,22 @@ final class ApiScenario {
             return java.lang.management.ManagementFactory.getGarbageCollectorMXBeans().stream().mapToLong(b -> Math.max(0, b.getCollectionTime())).sum();
         }
 
+        /** @return the steal column of /proc/stat's "cpu" line, in clock ticks (1/100 s), or -1 where there is none */
+        private static long stealTicks() {
+            try {
+                String[] f = java.nio.file.Files.readAllLines(java.nio.file.Path.of("/proc/stat")).get(0).trim().split("\\s+");
+                return Long.parseLong(f[8]);
+            } catch (java.io.IOException | RuntimeException e) {
+                return -1;
+            }
+        }
+
         String since() {
-            return (count() - count0) + " collections, " + (millis() - ms0) + " ms in them";
+            long steal = stealTicks();
+            double cpuMs = (System.nanoTime() - t0) / 1e6 * Runtime.getRuntime().availableProcessors();
+            String stolen = steal0 < 0 || steal < 0 ? "" : "; steal " + (steal - steal0) * 10 + " ms ("
+                    + Table.num(100 * (steal - steal0) * 10 / Math.max(1, cpuMs), 1) + " % of the cores' time)";
+            return (count() - count0) + " collections, " + (millis() - ms0) + " ms in them" + stolen;
         }
     }
 
