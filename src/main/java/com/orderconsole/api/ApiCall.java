@@ -1,5 +1,6 @@
 package com.orderconsole.api;
 
+import com.orderconsole.service.client.ApiClient;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.io.Content;
 import org.eclipse.jetty.server.Request;
@@ -26,7 +27,7 @@ final class ApiCall {
     private final String path;
     private final AtomicBoolean sent = new AtomicBoolean();
     private String id;
-    private Object client;
+    private ApiClient client;
     private int status = 200;
     private byte[] body;
     private boolean async;
@@ -80,11 +81,11 @@ final class ApiCall {
     }
 
     /** @return the authenticated client, set by the API's authentication */
-    Object client() {
+    ApiClient client() {
         return client;
     }
 
-    void client(Object client) {
+    void client(ApiClient client) {
         this.client = client;
     }
 

@@ -166,7 +166,7 @@ public final class ApiServer implements AutoCloseable {
         server.setErrorHandler(ApiServer::jettyError);
         server.setHandler(new Handler.Abstract() {
             @Override
-            public boolean handle(Request request, Response response, Callback callback) {
+            public boolean handle(Request request, Response response, Callback callback) throws Exception {
                 String path = request.getHttpURI().getPath();
                 if (path == null || path.isEmpty()) {
                     path = "/";
@@ -177,6 +177,9 @@ public final class ApiServer implements AutoCloseable {
                 try {
                     route(call, services, orders, feed, openApi);
                 } catch (Exception e) {
+                    if (call.isAsync()) {
+                        throw e; // the route's future answers; Jetty fails the request if nothing does
+                    }
                     answer(call, HttpMapping.problem(e));
                 }
                 if (!call.isAsync()) {

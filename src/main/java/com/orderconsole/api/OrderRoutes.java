@@ -11,7 +11,6 @@ import com.orderconsole.domain.ResultCode;
 import com.orderconsole.domain.Role;
 import com.orderconsole.domain.TransitionRequest;
 import com.orderconsole.domain.TransitionResult;
-import com.orderconsole.service.client.ApiClient;
 import com.orderconsole.service.order.OrderDetails;
 import com.orderconsole.service.order.OrderNotFoundException;
 import com.orderconsole.service.order.OrderSummary;
@@ -48,7 +47,7 @@ final class OrderRoutes {
     }
 
     private static Operator operator(ApiCall ctx) {
-        return ((ApiClient) Objects.requireNonNull(ctx.client())).operator();
+        return Objects.requireNonNull(ctx.client()).operator();
     }
 
     /** Creates an order; the same id and body again answers the order (200), another body 409. */
