@@ -2,13 +2,13 @@ package com.orderconsole.store;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
-import org.apache.ibatis.mapping.Environment;
 import org.apache.ibatis.session.Configuration;
 import org.apache.ibatis.session.ExecutorType;
 import org.apache.ibatis.session.SqlSession;
-import org.apache.ibatis.session.SqlSessionFactory;
-import org.apache.ibatis.session.SqlSessionFactoryBuilder;
-import org.apache.ibatis.transaction.jdbc.JdbcTransactionFactory;
+import org.apache.ibatis.session.TransactionIsolationLevel;
+import org.apache.ibatis.session.defaults.DefaultSqlSession;
+import org.apache.ibatis.transaction.Transaction;
+import org.apache.ibatis.transaction.jdbc.JdbcTransaction;
 import org.flywaydb.core.Flyway;
 import org.flywaydb.core.api.MigrationInfo;
 import org.flywaydb.core.api.exception.FlywayValidateException;
@@ -23,7 +23,9 @@ import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -41,8 +43,14 @@ public final class Database implements AutoCloseable {
     private static final Pattern TABLE_DENIED = Pattern.compile("^(\\w+) command denied to user .* for table (\\S+)");
     /** A statement running longer than this many seconds is cancelled (MyBatis and the plain JDBC of {@link MultiRowSql}). */
     static final int STATEMENT_TIMEOUT_SECONDS = 30;
+    /**
+     * The mappers of each dialect, built once per process and shared by its pools: building them parses the 11
+     * mappers' statements and looks for their XML on the class path (tens of milliseconds of CPU), which a console
+     * switching profiles or a command opening a second pool need not pay again. They hold no data source.
+     */
+    private static final Map<SqlDialect, Configuration> MAPPERS = new ConcurrentHashMap<>();
     private final HikariDataSource dataSource;
-    private final SqlSessionFactory sessions;
+    private final Configuration mappers;
     private final String where;
     private final String account;
     private final SqlDialect dialect;
@@ -69,9 +77,7 @@ public final class Database implements AutoCloseable {
             dataSource.close();
             throw new DatabaseUnavailableException("cannot open the orders database at " + where + ": " + DatabaseFailures.rootMessage(e), e);
         }
-        Configuration cfg = mappers(dialect);
-        cfg.setEnvironment(new Environment("main", new JdbcTransactionFactory(), dataSource));
-        this.sessions = new SqlSessionFactoryBuilder().build(cfg);
+        this.mappers = MAPPERS.computeIfAbsent(dialect, Database::mappers);
     }
 
     /**
@@ -306,9 +312,20 @@ public final class Database implements AutoCloseable {
         }
     }
 
+    /**
+     * A MyBatis session on this pool's connections, as {@code SqlSessionFactory.openSession} opens one, over the shared
+     * mappers of this server's dialect ({@link #MAPPERS}).
+     *
+     * @param isolation null for the pool's level
+     */
+    private SqlSession open(ExecutorType executor, TransactionIsolationLevel isolation, boolean autoCommit) {
+        Transaction tx = new JdbcTransaction(dataSource, isolation, autoCommit);
+        return new DefaultSqlSession(mappers, mappers.newExecutor(tx, executor), autoCommit);
+    }
+
     /** Runs work in one transaction, committing on success and rolling back on any exception. */
     public <T> T inTransaction(Function<Tables, T> work) {
-        try (SqlSession s = sessions.openSession(false)) {
+        try (SqlSession s = open(ExecutorType.SIMPLE, null, false)) {
             T r = work.apply(new Tables(s, stamped));
             s.commit();
             return r;
@@ -322,7 +339,7 @@ public final class Database implements AutoCloseable {
      * commit, so a write's return value is not known inside the work.
      */
     public <T> T inBatch(Function<Tables, T> work) {
-        try (SqlSession s = sessions.openSession(ExecutorType.BATCH, false)) {
+        try (SqlSession s = open(ExecutorType.BATCH, null, false)) {
             T r = work.apply(new Tables(s, stamped));
             s.flushStatements();
             s.commit();
@@ -334,7 +351,7 @@ public final class Database implements AutoCloseable {
 
     /** Runs a read in auto-commit mode. */
     public <T> T read(Function<Tables, T> work) {
-        try (SqlSession s = sessions.openSession(true)) {
+        try (SqlSession s = open(ExecutorType.SIMPLE, null, true)) {
             return work.apply(new Tables(s, stamped));
         } catch (RuntimeException e) {
             throw wrap(e);
@@ -346,7 +363,7 @@ public final class Database implements AutoCloseable {
      * flight, issue 32). Nothing is written; the pool resets the isolation when the connection returns.
      */
     public <T> T readUncommitted(Function<Tables, T> work) {
-        try (SqlSession s = sessions.openSession(org.apache.ibatis.session.TransactionIsolationLevel.READ_UNCOMMITTED)) {
+        try (SqlSession s = open(ExecutorType.SIMPLE, TransactionIsolationLevel.READ_UNCOMMITTED, false)) {
             return work.apply(new Tables(s, stamped));
         } catch (RuntimeException e) {
             throw wrap(e);
