@@ -30,6 +30,8 @@ public final class OrderCreator {
     private static final Logger log = LoggerFactory.getLogger(OrderCreator.class);
     /** Retry delays for the Redis step, in milliseconds. */
     private static final long[] REDIS_RETRY_MS = {50, 200, 800};
+    /** A MySQL step that lost a deadlock is run again this many times. */
+    private static final int DEADLOCK_RETRIES = 5;
     /** Payment deadline of a WAIT_PAY row that has none recorded (orders created before deadlines were stored). */
     private static final Duration DEFAULT_PAYMENT_TIMEOUT = Duration.ofMinutes(30);
 
@@ -87,7 +89,8 @@ public final class OrderCreator {
      */
     public Created createAll(List<NewOrder> orders, boolean batch) {
         List<String> ids = orders.stream().map(o -> o.row().orderId).toList();
-        List<NewOrder> fresh = batch ? db.inBatch(t -> insertNew(t, orders, ids)) : db.inTransaction(t -> insertNew(t, orders, ids));
+        List<NewOrder> fresh = retryingDeadlocks(() -> batch ? db.inBatch(t -> insertNew(t, orders, ids))
+                : db.inTransaction(t -> insertNew(t, orders, ids)));
         if (fresh.isEmpty()) {
             return new Created(List.of(), orders.size(), 0);
         }
@@ -95,10 +98,10 @@ public final class OrderCreator {
         fresh.forEach(o -> toInit.put(stateOf(o.row()), expiryOf(o.row())));
         int created = initWithRetries(toInit);
         List<String> freshIds = fresh.stream().map(o -> o.row().orderId).toList();
-        db.inTransaction(t -> {
+        retryingDeadlocks(() -> db.inTransaction(t -> {
             t.orders().markRedisReady(freshIds);
             return null;
-        });
+        }));
         return new Created(freshIds, orders.size() - fresh.size(), fresh.size() - created);
     }
 
@@ -118,6 +121,26 @@ public final class OrderCreator {
         }
         rows.create(freshRows, history);
         return fresh;
+    }
+
+    /**
+     * Runs a MySQL step again when InnoDB chose it as a deadlock victim. Creations side by side deadlock in the normal
+     * course: each looks for its ids with a locking read, which locks the gap where an absent id would go, and two
+     * inserting into each other's gap wait on each other (a shop's checkout saw 4.5 % of concurrent creations fail).
+     * InnoDB rolled the loser back whole, so running it again creates nothing twice.
+     */
+    private static <T> T retryingDeadlocks(java.util.function.Supplier<T> step) {
+        for (int attempt = 1; ; attempt++) {
+            try {
+                return step.get();
+            } catch (RuntimeException e) {
+                if (attempt > DEADLOCK_RETRIES || !Database.lostDeadlock(e)) {
+                    throw e;
+                }
+                log.debug("an order creation lost a deadlock, trying again ({})", attempt);
+                sleep(java.util.concurrent.ThreadLocalRandom.current().nextLong(1, 5L * attempt));
+            }
+        }
     }
 
     private int initWithRetries(Map<OrderState, Long> toInit) {
