@@ -7,8 +7,9 @@ import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.util.Callback;
 import org.eclipse.jetty.util.Fields;
+import org.eclipse.jetty.util.Promise;
+import org.eclipse.jetty.util.thread.Invocable;
 
-import java.io.InputStream;
 import java.nio.ByteBuffer;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -31,6 +32,8 @@ final class ApiCall {
     private int status = 200;
     private byte[] body;
     private boolean async;
+    private byte[] bodyBytes;
+    private Throwable bodyFailure;
 
     ApiCall(Request request, Response response, Callback callback, String path) {
         this.request = request;
@@ -65,14 +68,41 @@ final class ApiCall {
         return request.getHeaders().get(HttpHeader.CONTENT_TYPE);
     }
 
-    /** @return the declared Content-Length, or -1 when the body is chunked */
-    long contentLength() {
-        return request.getLength();
+    /**
+     * Reads the body, up to {@link JsonBody#MAX_BYTES}, without holding a thread while it arrives, then runs {@code next}:
+     * at once when the body came with the headers, else on one of Jetty's threads when its last byte does. A client that
+     * stalls halfway holds no thread (the fresh-user tester's 260 stalled bodies held all of them for a minute).
+     */
+    void readBody(Runnable next) {
+        Content.Source.asByteArrayAsync(request, JsonBody.MAX_BYTES, Promise.Invocable.from(Invocable.InvocationType.BLOCKING,
+                (bytes, failure) -> {
+                    bodyBytes = bytes;
+                    bodyFailure = failure;
+                    next.run();
+                }));
     }
 
-    /** @return the request's body as a stream, read on the calling thread */
-    InputStream body() {
-        return Content.Source.asInputStream(request);
+    /**
+     * @return the body {@link #readBody} read
+     * @throws ApiProblem 413 when it is over {@link JsonBody#MAX_BYTES}, 408 when it stopped arriving for the connection's
+     *     idle timeout, 400 when the connection ended before it did
+     */
+    byte[] body() {
+        if (request.getLength() > JsonBody.MAX_BYTES || bodyFailure instanceof IllegalStateException) {
+            throw new ApiProblem(413, "too_large", "the body is larger than " + JsonBody.MAX_BYTES / 1024 + " KB; nothing was stored");
+        }
+        if (bodyFailure == null) {
+            return bodyBytes == null ? new byte[0] : bodyBytes;
+        }
+        for (Throwable t = bodyFailure; t != null; t = t.getCause()) {
+            if (t instanceof java.util.concurrent.TimeoutException) {
+                throw new ApiProblem(408, "usage", "the body stopped arriving: nothing came for "
+                        + ApiServer.ASYNC_TIMEOUT_MS / 1000 + " s; nothing was stored");
+            }
+        }
+        throw ApiProblem.badInput("the body ended early: the connection closed before "
+                + (request.getLength() >= 0 ? "the " + request.getLength() + " bytes its Content-Length declares" : "its last chunk")
+                + " arrived; nothing was stored");
     }
 
     String queryParam(String name) {

@@ -6,6 +6,7 @@ import com.orderconsole.app.ErrorDocument;
 import com.orderconsole.app.Services;
 import com.orderconsole.service.client.ApiClient;
 import com.orderconsole.service.metrics.Readiness;
+import org.eclipse.jetty.http.HttpMethod;
 import org.eclipse.jetty.http.UriCompliance;
 import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.HttpConfiguration;
@@ -174,16 +175,11 @@ public final class ApiServer implements AutoCloseable {
                     path = path.substring(0, path.length() - 1); // a trailing slash names the same endpoint
                 }
                 ApiCall call = new ApiCall(request, response, callback, path);
-                try {
-                    route(call, services, orders, feed, openApi);
-                } catch (Exception e) {
-                    if (call.isAsync()) {
-                        throw e; // the route's future answers; Jetty fails the request if nothing does
-                    }
-                    answer(call, HttpMapping.problem(e));
-                }
-                if (!call.isAsync()) {
-                    call.send();
+                Runnable dispatch = () -> dispatch(call, services, orders, feed, openApi);
+                if (HttpMethod.POST.is(request.getMethod()) && request.getLength() <= JsonBody.MAX_BYTES) {
+                    call.readBody(dispatch);
+                } else {
+                    dispatch.run();
                 }
                 return true;
             }
@@ -215,6 +211,21 @@ public final class ApiServer implements AutoCloseable {
                 + (reason == null ? "HTTP " + status : JsonBody.printable(reason.toString()))));
         call.send();
         return true;
+    }
+
+    /** Runs the route and answers, or answers its failure; a route gone asynchronous answers when its future completes. */
+    private static void dispatch(ApiCall call, Services services, OrderRoutes orders, FeedRoute feed, byte[] openApi) {
+        try {
+            route(call, services, orders, feed, openApi);
+        } catch (Exception e) {
+            if (call.isAsync()) {
+                return; // the route's future answers, once (ApiCall.send)
+            }
+            answer(call, HttpMapping.problem(e));
+        }
+        if (!call.isAsync()) {
+            call.send();
+        }
     }
 
     /** Authenticates what is under /v1 (the document aside), then runs the route of the path, or answers 404 / 405. */

@@ -10,12 +10,12 @@ import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.orderconsole.domain.OrderStatus;
 
 import java.io.IOException;
-import java.io.InputStream;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
+import java.util.function.Supplier;
 
 /**
  * A request's JSON body, read with limits and checked field by field: every failure is a 400/413/415 in words, found
@@ -39,23 +39,17 @@ final class JsonBody {
      * Reads and parses a body.
      *
      * @param contentType the request's Content-Type header (may be null)
-     * @param contentLength the request's Content-Length, or -1 when it has none (chunked)
-     * @param in the body, read at most {@link #MAX_BYTES} + 1 bytes
+     * @param body the body's bytes, asked for only when the content type is JSON (it throws the body's own 413 / 408 / 400)
      * @param allowed the field names this operation takes; any other is refused (a typo would otherwise be ignored)
-     * @throws ApiProblem 415 for a content type other than JSON, 413 over 64 KB, 400 for what is not a JSON object
+     * @throws ApiProblem 415 for a content type other than JSON, what {@code body} throws, 400 for what is not a JSON object
      */
-    static JsonBody read(String contentType, long contentLength, InputStream in, Set<String> allowed) throws IOException {
+    static JsonBody read(String contentType, Supplier<byte[]> body, Set<String> allowed) throws IOException {
         String type = contentType == null ? "" : contentType.toLowerCase(Locale.ROOT).split(";", 2)[0].trim();
         if (!type.equals("application/json")) {
             throw new ApiProblem(415, "unsupported_media_type", "the body must be JSON, sent with Content-Type: application/json"
                     + (type.isEmpty() ? " (none was given)" : " (not " + printable(type) + ")"));
         }
-        // A declared length is read into a buffer of its size: readNBytes(MAX_BYTES + 1) alone allocates 8 KB per request.
-        byte[] bytes = contentLength > MAX_BYTES ? null
-                : in.readNBytes(contentLength >= 0 ? (int) contentLength : MAX_BYTES + 1);
-        if (bytes == null || bytes.length > MAX_BYTES) {
-            throw new ApiProblem(413, "too_large", "the body is larger than " + MAX_BYTES / 1024 + " KB; nothing was stored");
-        }
+        byte[] bytes = body.get();
         JsonNode node;
         try {
             node = READER.readTree(bytes);

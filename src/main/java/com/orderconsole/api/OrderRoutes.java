@@ -52,7 +52,7 @@ final class OrderRoutes {
 
     /** Creates an order; the same id and body again answers the order (200), another body 409. */
     void create(ApiCall ctx) throws IOException {
-        JsonBody body = JsonBody.read(ctx.contentType(), ctx.contentLength(), ctx.body(), CREATE_FIELDS);
+        JsonBody body = JsonBody.read(ctx.contentType(), ctx::body, CREATE_FIELDS);
         String id = checkedId(body.requiredText("id"), "id");
         String customer = body.text("customerId");
         if (customer != null) {
@@ -126,7 +126,7 @@ final class OrderRoutes {
     /** Moves an order; answers from Redis, never waiting on MySQL. */
     void transition(ApiCall ctx) throws IOException {
         String id = checkedId(ctx.id(), "order id");
-        JsonBody body = JsonBody.read(ctx.contentType(), ctx.contentLength(), ctx.body(), TRANSITION_FIELDS);
+        JsonBody body = JsonBody.read(ctx.contentType(), ctx::body, TRANSITION_FIELDS);
         OrderStatus to = body.status("to");
         Long expected = body.positiveLong("expectedVersion");
         String reason = body.text("reason");
