@@ -43,7 +43,7 @@ public final class ErrorDocument {
      * @param failure what a command or a request failed with
      * @param otherwise the kind when the failure is none of the named ones
      * @return "not_found" for an unknown order, "permission" for a role that does not allow it, "unavailable" for Redis or
-     *     MySQL not answering (in time), else {@code otherwise}
+     *     MySQL not answering (in time), "malformed_record" for an order whose Redis record cannot be read, else {@code otherwise}
      */
     public static String kindOf(Throwable failure, String otherwise) {
         if (failure instanceof com.orderconsole.redis.RedisUnavailableException
@@ -53,6 +53,9 @@ public final class ErrorDocument {
         }
         if (failure instanceof OrderNotFoundException) {
             return "not_found";
+        }
+        if (failure instanceof com.orderconsole.redis.MalformedOrderException) {
+            return "malformed_record"; // the kind a move on that record answers (-6), for a read of it too
         }
         if (failure instanceof PermissionDeniedException) {
             return "permission";

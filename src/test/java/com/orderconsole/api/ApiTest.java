@@ -117,6 +117,14 @@ class ApiTest {
         assertThat(ApiHarness.json(terminal).path("transition").path("code").asInt()).isEqualTo(-2);
         assertError(move("nobody-1", "{\"to\": \"PAID\"}"), 404, "not_found", "nobody-1");
         assertError(h.get(token, "/v1/orders/nobody-1"), 404, "not_found", "nobody-1");
+
+        // A malformed Redis record is 422 on a read as on a move, in words (the fresh-user tester's GET was a 500).
+        create("{\"id\": \"o-3\"}");
+        try (com.orderconsole.RawRedis raw = new com.orderconsole.RawRedis()) {
+            raw.cmd().hset(com.orderconsole.redis.RedisKeys.order("o-3"), "status", "7");
+        }
+        assertError(move("o-3", "{\"to\": \"PAID\"}"), 422, "malformed_record", "set aside for ops");
+        assertError(h.get(token, "/v1/orders/o-3"), 422, "malformed_record", "is malformed");
     }
 
     /** A transition while Redis is down is "unavailable" (503, Retry-After), as the table says; it was a 500 with Lettuce's text. */
