@@ -150,6 +150,25 @@ final class ApiCall {
         });
     }
 
+    /**
+     * Like {@link #future}, for work bounded by a timeout of its own and answering itself: no second timer per request.
+     */
+    void bounded(Supplier<CompletableFuture<?>> work) {
+        async = true;
+        CompletableFuture<?> f;
+        try {
+            f = work.get();
+        } catch (RuntimeException e) {
+            f = CompletableFuture.failedFuture(e);
+        }
+        f.whenComplete((v, e) -> {
+            if (e != null && !hasResult()) {
+                ApiServer.answer(this, HttpMapping.problem(e));
+            }
+            send();
+        });
+    }
+
     boolean isAsync() {
         return async;
     }

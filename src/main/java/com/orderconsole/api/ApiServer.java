@@ -152,7 +152,8 @@ public final class ApiServer implements AutoCloseable {
         OrderRoutes orders = new OrderRoutes(services, settings, mysqlWork);
         FeedRoute feed = new FeedRoute(services.newChangeFeed(settings.gapGrace()), settings, mysqlWork);
         byte[] openApi = openApiDocument();
-        Server server = new Server(threadPool());
+        QueuedThreadPool pool = threadPool();
+        Server server = new Server(pool);
         HttpConfiguration http = new HttpConfiguration();
         http.setSendServerVersion(false);
         // The routes take each id from the path as sent and check it in words (400 "is invalid"); Jetty's default refuses
@@ -165,9 +166,13 @@ public final class ApiServer implements AutoCloseable {
         connector.setIdleTimeout(ASYNC_TIMEOUT_MS);
         server.addConnector(connector);
         server.setErrorHandler(ApiServer::jettyError);
-        server.setHandler(new Handler.Abstract() {
+        // Non-blocking: Jetty runs handle() on the thread that read the request, without waking another. A transition
+        // never blocks there (it is answered when Redis' future completes, on the thread that brings it); every other
+        // route may wait (a Redis read, the readiness check) and is passed to the pool. Handing each request to a pool
+        // thread that then waited for Redis cost a third of the API's CPU per request (BENCHMARKS.md, issue 32).
+        server.setHandler(new Handler.Abstract.NonBlocking() {
             @Override
-            public boolean handle(Request request, Response response, Callback callback) throws Exception {
+            public boolean handle(Request request, Response response, Callback callback) {
                 String path = request.getHttpURI().getPath();
                 if (path == null || path.isEmpty()) {
                     path = "/";
@@ -176,10 +181,12 @@ public final class ApiServer implements AutoCloseable {
                 }
                 ApiCall call = new ApiCall(request, response, callback, path);
                 Runnable dispatch = () -> dispatch(call, services, orders, feed, openApi);
-                if (HttpMethod.POST.is(request.getMethod()) && request.getLength() <= JsonBody.MAX_BYTES) {
-                    call.readBody(dispatch);
+                boolean post = HttpMethod.POST.is(request.getMethod());
+                Runnable work = post && request.getLength() <= JsonBody.MAX_BYTES ? () -> call.readBody(dispatch) : dispatch;
+                if (post && match(path, null) == Route.TRANSITION) {
+                    work.run();
                 } else {
-                    dispatch.run();
+                    pool.execute(work);
                 }
                 return true;
             }

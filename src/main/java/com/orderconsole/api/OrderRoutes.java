@@ -142,27 +142,32 @@ final class OrderRoutes {
         } catch (IllegalArgumentException e) {
             throw ApiProblem.badInput(e.getMessage());
         }
-        // Answered on the request's own thread: Redis answers in about a millisecond, and an asynchronous response cost
-        // more than the wait (BENCHMARKS.md, issue 32). Bounded by the transition timeout.
-        TransitionResult r;
-        try {
-            r = s.transitions().transitionAsync(who, request).get(settings.transitionTimeout().toMillis(), TimeUnit.MILLISECONDS);
-        } catch (TimeoutException e) {
-            throw new ApiProblem(503, "unavailable", "Redis did not answer within " + settings.transitionTimeout().toSeconds()
-                    + " s; the move may still have been applied: look the order up, or send it again with expectedVersion")
-                    .header("Retry-After", Integer.toString(HttpMapping.RETRY_AFTER_SECONDS));
-        } catch (java.util.concurrent.ExecutionException e) {
-            throw HttpMapping.problem(e.getCause());
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new ApiProblem(503, "unavailable", "serve is stopping; send the move again with expectedVersion");
-        }
-        // A callback sent again with the version it was first sent with: the compare-and-set refuses it (-3), yet the order
-        // stands exactly where that move took it, so it is the repeat it looks like (200, "repeat": true), not a conflict.
+        // Answered when Redis' answer comes, on the thread that brings it: no thread of the server waits for Redis, and
+        // none is woken to pass the answer on (BENCHMARKS.md, issue 32). Bounded by the transition timeout.
+        long timeoutMs = settings.transitionTimeout().toMillis();
+        ctx.bounded(() -> s.transitions().transitionAsync(who, request).orTimeout(timeoutMs, TimeUnit.MILLISECONDS)
+                .handle((r, e) -> {
+                    if (e != null) {
+                        ApiServer.answer(ctx, Failures.isTimeout(e) ? new ApiProblem(503, "unavailable", "Redis did not answer within "
+                                + settings.transitionTimeout().toSeconds() + " s; the move may still have been applied: look the order "
+                                + "up, or send it again with expectedVersion").header("Retry-After", Integer.toString(HttpMapping.RETRY_AFTER_SECONDS))
+                                : HttpMapping.problem(e));
+                    } else {
+                        answerTransition(ctx, asRepeat(r, to, expected));
+                    }
+                    return null;
+                }));
+    }
+
+    /**
+     * A callback sent again with the version it was first sent with: the compare-and-set refuses it (-3), yet the order
+     * stands exactly where that move took it, so it is the repeat it looks like (200, "repeat": true), not a conflict.
+     */
+    private static TransitionResult asRepeat(TransitionResult r, OrderStatus to, Long expected) {
         if (r.code() == ResultCode.VERSION_CONFLICT && expected != null && r.from() == to && r.version() == expected + 1) {
-            r = new TransitionResult(r.orderId(), ResultCode.ALREADY_IN_STATUS, r.from(), r.target(), r.version(), r.timeMs());
+            return new TransitionResult(r.orderId(), ResultCode.ALREADY_IN_STATUS, r.from(), r.target(), r.version(), r.timeMs());
         }
-        answerTransition(ctx, r);
+        return r;
     }
 
     private static void answerTransition(ApiCall ctx, TransitionResult r) {
