@@ -55,6 +55,7 @@ public final class ApiServer implements AutoCloseable {
     private final Server server;
     private final ServerConnector connector;
     private final ThreadPoolExecutor mysqlWork;
+    private final com.orderconsole.service.feed.FeedWatcher feedWatcher;
 
     /**
      * Where and how the API listens.
@@ -78,10 +79,12 @@ public final class ApiServer implements AutoCloseable {
         }
     }
 
-    private ApiServer(Server server, ServerConnector connector, ThreadPoolExecutor mysqlWork) {
+    private ApiServer(Server server, ServerConnector connector, ThreadPoolExecutor mysqlWork,
+                      com.orderconsole.service.feed.FeedWatcher feedWatcher) {
         this.server = server;
         this.connector = connector;
         this.mysqlWork = mysqlWork;
+        this.feedWatcher = feedWatcher;
     }
 
     /** The API's routes, by the shape of their path; {@link #match} finds one and the {id} it names. */
@@ -150,7 +153,9 @@ public final class ApiServer implements AutoCloseable {
             return t;
         });
         OrderRoutes orders = new OrderRoutes(services, settings, mysqlWork);
-        FeedRoute feed = new FeedRoute(services.newChangeFeed(settings.gapGrace()), settings, mysqlWork);
+        com.orderconsole.service.feed.ChangeFeed changeFeed = services.newChangeFeed(settings.gapGrace());
+        com.orderconsole.service.feed.FeedWatcher feedWatcher = services.newFeedWatcher(changeFeed);
+        FeedRoute feed = new FeedRoute(changeFeed, feedWatcher, settings, mysqlWork);
         byte[] openApi = openApiDocument();
         QueuedThreadPool pool = threadPool();
         Server server = new Server(pool);
@@ -195,12 +200,13 @@ public final class ApiServer implements AutoCloseable {
             server.start();
         } catch (Exception e) {
             mysqlWork.shutdownNow();
+            feedWatcher.close();
             stopQuietly(server);
             throw new UncheckedIOException("cannot serve the API on " + settings.bind() + ":" + settings.port() + ": "
                     + com.orderconsole.domain.Failures.message(com.orderconsole.domain.Failures.root(e)), new IOException(e));
         }
         log.info("API listening on http://{}:{}/v1", settings.bind(), connector.getLocalPort()); // i18n-ok: log
-        return new ApiServer(server, connector, mysqlWork);
+        return new ApiServer(server, connector, mysqlWork, feedWatcher);
     }
 
     /**
@@ -283,8 +289,14 @@ public final class ApiServer implements AutoCloseable {
         return connector.getLocalPort();
     }
 
+    /** @return the watcher that wakes the feed's long polls (tests count its reads) */
+    com.orderconsole.service.feed.FeedWatcher feedWatcher() {
+        return feedWatcher;
+    }
+
     @Override
     public void close() {
+        feedWatcher.close();
         stopQuietly(server);
         mysqlWork.shutdownNow();
     }

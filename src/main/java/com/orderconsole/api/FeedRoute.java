@@ -2,6 +2,7 @@ package com.orderconsole.api;
 
 import com.orderconsole.domain.HistoryEntry;
 import com.orderconsole.service.feed.ChangeFeed;
+import com.orderconsole.service.feed.FeedWatcher;
 
 import java.time.Duration;
 import java.time.Instant;
@@ -10,25 +11,33 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 
 /**
  * {@code GET /v1/events?after=CURSOR&limit=N&wait=SECONDS}: the change feed ({@link ChangeFeed}), long-polled: with
- * nothing new it asks MySQL again every {@link #POLL} until something is committed or {@code wait} has passed.
+ * nothing new the request waits on the {@link FeedWatcher}, holding no thread and reading nothing, until the watcher sees
+ * something past its cursor (then it reads its page) or {@code wait} has passed (then it answers the empty page it read).
  */
 final class FeedRoute {
     /** Longest long-poll, in seconds. */
     static final int MAX_WAIT_SECONDS = 30;
     static final int DEFAULT_LIMIT = 100;
-    private static final Duration POLL = Duration.ofMillis(100);
 
     private final ChangeFeed feed;
+    private final FeedWatcher watcher;
     private final ApiServer.Settings settings;
     private final ThreadPoolExecutor mysqlWork;
+    /**
+     * Long polls' reads in flight by limit and cursor: pollers woken together at the same cursor share one read, so a
+     * wake of hundreds is one task on the MySQL pool, not hundreds (which overflowed its queue into 503s).
+     */
+    private final Map<String, CompletableFuture<ChangeFeed.Page>> sharedReads = new ConcurrentHashMap<>();
 
-    FeedRoute(ChangeFeed feed, ApiServer.Settings settings, ThreadPoolExecutor mysqlWork) {
+    FeedRoute(ChangeFeed feed, FeedWatcher watcher, ApiServer.Settings settings, ThreadPoolExecutor mysqlWork) {
         this.feed = feed;
+        this.watcher = watcher;
         this.settings = settings;
         this.mysqlWork = mysqlWork;
     }
@@ -60,14 +69,44 @@ final class FeedRoute {
         }));
     }
 
+    /**
+     * Reads a page; when it is empty and time is left, waits for the watcher's word and reads again. A wait that ends
+     * answers the last page read: no events, its cursor, whether a held row stopped it.
+     */
     private CompletableFuture<ChangeFeed.Page> poll(String cursor, int limit, long deadline) {
-        return ApiServer.onMysql(mysqlWork, settings.mysqlTimeout(), () -> feed.read(cursor, limit)).thenCompose(page -> {
-            if (!page.events().isEmpty() || System.nanoTime() + POLL.toNanos() > deadline) {
+        boolean waits = deadline > System.nanoTime();
+        CompletableFuture<ChangeFeed.Page> read = waits ? sharedRead(cursor, limit)
+                : ApiServer.onMysql(mysqlWork, settings.mysqlTimeout(), () -> feed.read(cursor, limit));
+        return read.thenCompose(page -> {
+            long left = deadline - System.nanoTime();
+            if (!page.events().isEmpty() || left <= 0) {
                 return CompletableFuture.completedFuture(page);
             }
-            return CompletableFuture.supplyAsync(() -> null, CompletableFuture.delayedExecutor(POLL.toMillis(), TimeUnit.MILLISECONDS))
-                    .thenCompose(x -> poll(page.cursor(), limit, deadline));
+            return watcher.awaitNews(page.cursor(), Duration.ofNanos(left))
+                    .thenCompose(news -> news ? poll(page.cursor(), limit, deadline) : CompletableFuture.completedFuture(page));
         });
+    }
+
+    /**
+     * A long poll's read, joined to one in flight for the same cursor and limit. Only long polls share: one that waits
+     * anyway loses nothing by a read begun a moment before it came, while a request without a wait reads on its own.
+     */
+    private CompletableFuture<ChangeFeed.Page> sharedRead(String cursor, int limit) {
+        String key = limit + "/" + (cursor == null ? "" : cursor);
+        CompletableFuture<ChangeFeed.Page> mine = new CompletableFuture<>();
+        CompletableFuture<ChangeFeed.Page> read = sharedReads.putIfAbsent(key, mine);
+        if (read != null) {
+            return read;
+        }
+        ApiServer.onMysql(mysqlWork, settings.mysqlTimeout(), () -> feed.read(cursor, limit)).whenComplete((page, e) -> {
+            sharedReads.remove(key, mine);
+            if (e != null) {
+                mine.completeExceptionally(e);
+            } else {
+                mine.complete(page);
+            }
+        });
+        return mine;
     }
 
     private static Map<String, Object> pageDocument(ChangeFeed.Page page) {

@@ -258,6 +258,18 @@ public final class Services implements AutoCloseable {
         return new com.orderconsole.service.feed.ChangeFeed(db, gapGrace);
     }
 
+    /**
+     * @param feed the feed whose long polls it wakes
+     * @return a watcher of the feed's head, nudged whenever this process's follower commits history rows; close it with
+     *     the API server
+     */
+    public com.orderconsole.service.feed.FeedWatcher newFeedWatcher(com.orderconsole.service.feed.ChangeFeed feed) {
+        com.orderconsole.service.feed.FeedWatcher w = new com.orderconsole.service.feed.FeedWatcher(feed,
+                com.orderconsole.service.feed.FeedWatcher.DEFAULT_INTERVAL);
+        w.whenClosed(follower.afterHistoryCommitted(w::nudge));
+        return w;
+    }
+
     /** @return the default payment deadline of new orders */
     public Duration paymentTimeout() {
         return paymentTimeout;

@@ -6,13 +6,18 @@ import com.orderconsole.domain.ResultCode;
 
 import org.apache.ibatis.session.SqlSession;
 
+import java.math.BigInteger;
 import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Statement;
 import java.sql.Types;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * The append-only {@code order_history} table: inserts and reads, never an update or a delete (an
@@ -157,6 +162,55 @@ public final class HistoryStore {
     /** @return the highest id as the session's isolation sees it (0 when the table is empty) */
     public long maxId() {
         return m.maxId();
+    }
+
+    /**
+     * The InnoDB transactions open, as {@code information_schema.INNODB_TRX} lists them (the change feed notes those open
+     * when a gap in the ids appears, and passes the gap once they have all ended).
+     *
+     * @param refused the account may not read the list (it lacks the PROCESS privilege): nothing else is known
+     * @param includesMe the list shows this session's own transaction: InnoDB refreshed its cached copy of the list after
+     *     this session's transaction began (it refreshes it only when nobody read it in the last 0.1 s)
+     * @param writers the other sessions' read-write transactions, each as id, thread and start (read-only ones never take
+     *     an id of a history row)
+     */
+    public record OpenTransactions(boolean refused, boolean includesMe, Set<String> writers) {
+    }
+
+    /** MySQL's and MariaDB's "access denied" answers (PROCESS is missing: 1227) to a read of INNODB_TRX. */
+    private static final Set<Integer> TRX_LIST_DENIED = Set.of(1227, 1142, 1044);
+    /** MySQL lists a read-only transaction under a made-up id at or above 2^48 (MariaDB under 0). */
+    private static final BigInteger READ_ONLY_IDS = BigInteger.ONE.shiftLeft(48);
+
+    /**
+     * Run inside {@link Database#readUncommitted} after a read of the history, so that its transaction has begun.
+     *
+     * @return the transactions open now; when the list cannot be read for another reason, one that is not known fresh
+     */
+    public OpenTransactions openTransactions() {
+        Set<String> writers = new HashSet<>();
+        boolean me = false;
+        try (Statement st = session.getConnection().createStatement()) {
+            st.setQueryTimeout(Database.STATEMENT_TIMEOUT_SECONDS);
+            try (ResultSet rs = st.executeQuery("SELECT trx_id, trx_mysql_thread_id, trx_started, CONNECTION_ID() FROM information_schema.INNODB_TRX")) {
+                while (rs.next()) {
+                    String id = rs.getString(1);
+                    if (rs.getLong(2) == rs.getLong(4)) {
+                        me = true;
+                    } else if (id != null && !id.isEmpty() && id.chars().allMatch(Character::isDigit) && !id.equals("0")
+                            && new BigInteger(id).compareTo(READ_ONLY_IDS) < 0) {
+                        writers.add(id + "/" + rs.getLong(2) + "/" + rs.getString(3));
+                    }
+                }
+            }
+        } catch (SQLException e) {
+            if (TRX_LIST_DENIED.contains(e.getErrorCode())) {
+                return new OpenTransactions(true, false, Set.of());
+            }
+            // Not known: the feed waits out the time grace as it would without the list; the reads around tell of MySQL's state.
+            return new OpenTransactions(false, false, Set.of());
+        }
+        return new OpenTransactions(false, me, writers);
     }
 
     private static HistoryEntry entry(HistoryRow h) {

@@ -3,16 +3,20 @@ package com.orderconsole.service.feed;
 import com.orderconsole.domain.HistoryEntry;
 import com.orderconsole.store.Database;
 import com.orderconsole.store.HistoryStore;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Base64;
+import java.util.Collections;
 import java.util.Deque;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeSet;
 
 /**
@@ -26,10 +30,19 @@ import java.util.TreeSet;
  * (rows of transactions still open included), then, in auto-commit, which rows are committed. The cursor moves only
  * through ids that are committed, and stops at the first id that exists but is not committed (held: it will commit or
  * vanish). An id that is in neither read (a gap) was either given to a row not inserted yet (a statement between taking
- * its ids and writing them) or lost for good (a rolled-back transaction, an INSERT IGNORE of a replay); the cursor passes a
- * gap only once every id of it was handed out more than {@link #DEFAULT_GAP_GRACE} ago (longer than any statement may run
- * before its timeout cancels it), learnt from the highest id seen at each read. So a fresh process waits up to that grace
- * once at a gap it has not seen age; a held row it waits for as long as it is held.
+ * its ids and writing them) or lost for good (a rolled-back transaction, an INSERT IGNORE of a replay). Every such id
+ * belongs to a transaction open when the gap is first seen, or to one already ended (committed: visible; rolled back:
+ * never). So when a read first meets a gap it notes the read-write transactions InnoDB lists as open
+ * ({@code information_schema.INNODB_TRX}), and the cursor passes the gap as soon as every one of them has ended: a late
+ * row has committed by then and is read, a rolled-back one never comes. A rolled-back transaction costs a consumer well
+ * under a second rather than a grace. The list is noted only {@link #NOTE_AFTER} after the highest id was read (a
+ * statement takes its ids a moment before its transaction is listed as a writer) and only from a copy of the list InnoDB
+ * refreshed during the read (it shows the read's own transaction).
+ *
+ * <p>The time grace remains the fallback: when the account may not read the list (it needs the PROCESS privilege; serve's
+ * follower role is granted on the schema only) or the server does not list transactions so, the cursor passes a gap once
+ * every id of it was handed out more than {@link #DEFAULT_GAP_GRACE} ago (longer than any statement may run before its
+ * timeout cancels it), learnt from the highest id seen at each read. A held row it waits for as long as it is held.
  *
  * <p>Reads MySQL only; callers bound the wait (the API answers 503 when MySQL does not answer).
  */
@@ -39,14 +52,40 @@ public final class ChangeFeed {
      * (50 s by default) bound how long ids may stay handed out and not written; 60 s is past both.
      */
     public static final Duration DEFAULT_GAP_GRACE = Duration.ofSeconds(60);
+    /**
+     * How long after the highest id was read the open transactions are noted for it: a statement takes its ids a moment
+     * before InnoDB lists its transaction as a writer, and this is far longer than that moment.
+     */
+    static final Duration NOTE_AFTER = Duration.ofMillis(200);
     /** Most events in one page. */
     public static final int MAX_LIMIT = 1000;
     private static final String CURSOR_PREFIX = "oc1:";
+    private static final Logger log = LoggerFactory.getLogger(ChangeFeed.class);
 
     private final Database db;
     private final Duration gapGrace;
-    /** (highest id seen, when) of recent reads, oldest first: ids up to the first were handed out before the second. */
-    private final Deque<long[]> seen = new ArrayDeque<>();
+    /** Highest ids seen by recent reads, oldest first: the reads' knowledge of which ids are settled. Guarded by this. */
+    private final Deque<Sample> seen = new ArrayDeque<>();
+    /** The account may not read the open transactions: gaps wait out the grace (said once in the log). */
+    private volatile boolean listRefused;
+
+    /**
+     * What one read learnt: every id up to {@code maxSeen} was handed out before {@code seenAt}. Once the read-write
+     * transactions open {@link #NOTE_AFTER} later ({@code open}, listed no later than {@code listedAt}) have all ended
+     * (known before {@code settledAt}), or the grace has passed since {@code seenAt}, none of those ids will appear any more.
+     */
+    private static final class Sample {
+        final long maxSeen;
+        final long seenAt;
+        Set<String> open;
+        long listedAt;
+        long settledAt = Long.MAX_VALUE;
+
+        Sample(long maxSeen, long seenAt) {
+            this.maxSeen = maxSeen;
+            this.seenAt = seenAt;
+        }
+    }
 
     /**
      * @param db MySQL
@@ -93,13 +132,29 @@ public final class ChangeFeed {
         long after = position(cursor);
         int scan = Math.min(4 * MAX_LIMIT, Math.max(100, 2 * limit));
         long[] maxSeen = new long[1];
+        long[] seenAt = new long[1];
+        long[] listedAt = new long[1];
+        long sessionStart = System.nanoTime();
+        HistoryStore.OpenTransactions[] open = new HistoryStore.OpenTransactions[1];
         List<Long> existing = db.readUncommitted(t -> {
             maxSeen[0] = t.history().maxId();
-            return t.history().idsAfter(after, scan);
+            List<Long> ids = t.history().idsAfter(after, scan);
+            seenAt[0] = System.nanoTime();
+            if (!listRefused && hasGap(after, ids)) {
+                open[0] = t.history().openTransactions();
+                listedAt[0] = System.nanoTime();
+            }
+            return ids;
         });
+        if (open[0] != null && open[0].refused() && !listRefused) {
+            listRefused = true;
+            log.warn("the change feed's MySQL account may not read information_schema.INNODB_TRX (it needs the PROCESS "
+                    + "privilege): a gap in the history's ids is passed after {} s instead of once the transactions open "
+                    + "when it appeared have ended", gapGrace.toSeconds());
+        }
         long readAt = System.nanoTime();
         List<HistoryStore.Positioned> committed = db.read(t -> t.history().after(after, scan));
-        long settledThrough = settledThrough(maxSeen[0], readAt);
+        long settledThrough = settledThrough(maxSeen[0], seenAt[0], fresh(open[0]), sessionStart, listedAt[0], readAt);
         Map<Long, HistoryStore.Positioned> byId = new HashMap<>();
         committed.forEach(p -> byId.put(p.id(), p));
         TreeSet<Long> ids = new TreeSet<>(existing);
@@ -134,24 +189,65 @@ public final class ChangeFeed {
         return new Page(events, cursor(pos), heldBy);
     }
 
+    /** @return true when the ids a read saw after a position skip one: a gap, which may need the open transactions */
+    private static boolean hasGap(long after, List<Long> ids) {
+        long prev = after;
+        for (long id : ids) {
+            if (id > prev + 1) {
+                return true;
+            }
+            prev = id;
+        }
+        return false;
+    }
+
+    /** @return the list when InnoDB refreshed it during the read (it shows the read's own transaction), else null */
+    private static HistoryStore.OpenTransactions fresh(HistoryStore.OpenTransactions open) {
+        return open != null && !open.refused() && open.includesMe() ? open : null;
+    }
+
     /**
-     * Remembers the highest id seen now and answers through which id every id was handed out at least the grace ago.
+     * Remembers what this read saw and answers through which id every id is settled (none will appear any more), as known
+     * before its committed read began.
+     *
+     * @param maxSeen the highest id this read saw (committed or not)
+     * @param seenAt when it was seen
+     * @param open the transactions open during this read (a list refreshed after {@code sessionStart}), or null
+     * @param sessionStart when this read's uncommitted session began
+     * @param listedAt when the list came back
+     * @param readAt when its committed read began: only what was settled before it counts
      */
-    private synchronized long settledThrough(long maxSeen, long now) {
-        if (seen.isEmpty() || seen.peekLast()[0] < maxSeen) {
-            seen.addLast(new long[]{maxSeen, now});
+    private synchronized long settledThrough(long maxSeen, long seenAt, HistoryStore.OpenTransactions open, long sessionStart,
+                                             long listedAt, long readAt) {
+        if (seen.isEmpty() || seen.peekLast().maxSeen < maxSeen) {
+            seen.addLast(new Sample(maxSeen, seenAt));
         }
         long graceNanos = gapGrace.toNanos();
-        // The newest sample old enough is the answer; older ones are not needed again, younger ones are kept for later.
-        long[] oldEnough = null;
-        while (!seen.isEmpty() && now - seen.peekFirst()[1] >= graceNanos) {
-            oldEnough = seen.pollFirst();
+        long settled = 0;
+        Sample newest = null;
+        for (Sample s : seen) {
+            if (open != null && s.settledAt == Long.MAX_VALUE) {
+                if (s.open != null && sessionStart >= s.listedAt && Collections.disjoint(s.open, open.writers())) {
+                    // Listed after the noted list: a noted transaction absent now ended before this read's committed read.
+                    s.settledAt = readAt;
+                } else if (s.open == null && sessionStart - s.seenAt >= NOTE_AFTER.toNanos()) {
+                    s.open = open.writers();
+                    s.listedAt = listedAt;
+                    if (s.open.isEmpty()) {
+                        s.settledAt = readAt; // no writer was open: every id up to maxSeen was final already
+                    }
+                }
+            }
+            if (s.settledAt <= readAt || readAt - s.seenAt >= graceNanos) {
+                settled = Math.max(settled, s.maxSeen);
+                newest = s;
+            }
         }
-        if (oldEnough == null) {
-            return 0;
+        // Samples below the newest settled one tell nothing more to a read begun from now on.
+        while (newest != null && seen.peekFirst() != newest) {
+            seen.pollFirst();
         }
-        seen.addFirst(oldEnough);
-        return oldEnough[0];
+        return settled;
     }
 
     /**

@@ -70,6 +70,8 @@ public final class Follower implements AutoCloseable {
     private final boolean applies;
     /** The marker of the Redis data set MySQL follows: the follower applies nothing from another one (issue 33.5). */
     private final RecordedMarker recorded;
+    /** Told after each commit that recorded history rows (the change feed's watcher wakes its long polls). */
+    private final java.util.List<Runnable> historyListeners = new java.util.concurrent.CopyOnWriteArrayList<>();
 
     /**
      * Built by the wiring ({@code app.Services}); {@code clock} gives Redis {@code TIME}, {@code states} tells
@@ -251,6 +253,9 @@ public final class Follower implements AutoCloseable {
             try {
                 BatchApplier.Counts n = applier.applyOne(bucket, epoch, before, batch);
                 loop.answered();
+                if (n.applied() > 0) {
+                    historyListeners.forEach(Runnable::run);
+                }
                 String trimmed = applier.trimmedUpTo(bucket);
                 if (trimmed != null) {
                     backlog.applied(bucket, epoch, trimmed); // what transitions check the outbox still reaches
@@ -291,6 +296,16 @@ public final class Follower implements AutoCloseable {
             t.orders().followHistory(h);
             return true;
         });
+    }
+
+    /**
+     * @param listener told after each of this process's commits that recorded history rows, on the follower's thread: it
+     *     must return at once
+     * @return what stops telling it
+     */
+    public Runnable afterHistoryCommitted(Runnable listener) {
+        historyListeners.add(listener);
+        return () -> historyListeners.remove(listener);
     }
 
     /** Wakes the background follower now (called after each transition). */
