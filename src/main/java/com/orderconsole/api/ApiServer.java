@@ -16,6 +16,7 @@ import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
 import org.eclipse.jetty.server.handler.ErrorHandler;
+import org.eclipse.jetty.server.handler.GracefulHandler;
 import org.eclipse.jetty.util.Callback;
 import org.eclipse.jetty.util.URIUtil;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
@@ -51,6 +52,11 @@ public final class ApiServer implements AutoCloseable {
     static final ObjectMapper JSON = new ObjectMapper();
     /** Longest an asynchronous request may take before it is answered 503: the longest long poll and a margin. */
     static final long ASYNC_TIMEOUT_MS = Duration.ofSeconds(FeedRoute.MAX_WAIT_SECONDS + 30).toMillis();
+    /**
+     * Longest {@link #close} waits for the requests being handled to be answered: a transition waits at most its 5 s
+     * timeout for Redis, and a long poll is answered at once when the feed's watcher closes.
+     */
+    static final Duration STOP_TIMEOUT = Duration.ofSeconds(6);
 
     private final Server server;
     private final ServerConnector connector;
@@ -175,7 +181,10 @@ public final class ApiServer implements AutoCloseable {
         // never blocks there (it is answered when Redis' future completes, on the thread that brings it); every other
         // route may wait (a Redis read, the readiness check) and is passed to the pool. Handing each request to a pool
         // thread that then waited for Redis cost a third of the API's CPU per request (BENCHMARKS.md, issue 32).
-        server.setHandler(new Handler.Abstract.NonBlocking() {
+        // Graceful: on stop, the requests being handled are answered (a move Redis applied is never left unanswered, the
+        // fresh-user tester's SIGTERM under load), new ones get 503 in words, and then the connections close.
+        server.setStopTimeout(STOP_TIMEOUT.toMillis());
+        server.setHandler(new GracefulHandler(new Handler.Abstract.NonBlocking() {
             @Override
             public boolean handle(Request request, Response response, Callback callback) {
                 String path = request.getHttpURI().getPath();
@@ -195,7 +204,7 @@ public final class ApiServer implements AutoCloseable {
                 }
                 return true;
             }
-        });
+        }));
         try {
             server.start();
         } catch (Exception e) {
@@ -215,6 +224,14 @@ public final class ApiServer implements AutoCloseable {
      */
     private static boolean jettyError(Request request, Response response, Callback callback) {
         int status = request.getAttribute(ErrorHandler.ERROR_STATUS) instanceof Integer i ? i : 500;
+        if (status == 503) {
+            // The one 503 Jetty answers itself: a request that came while this serve stops (GracefulHandler).
+            String path = request.getHttpURI() == null || request.getHttpURI().getPath() == null ? "/" : request.getHttpURI().getPath();
+            ApiCall call = new ApiCall(request, response, callback, path);
+            answer(call, stopping());
+            call.send();
+            return true;
+        }
         Object reason = request.getAttribute(ErrorHandler.ERROR_MESSAGE);
         String kind = HttpMapping.KIND_STATUS.entrySet().stream().filter(k -> k.getValue() == status).map(java.util.Map.Entry::getKey)
                 .findFirst().orElse(status < 500 ? "usage" : "failed");
@@ -224,6 +241,12 @@ public final class ApiServer implements AutoCloseable {
                 + (reason == null ? "HTTP " + status : JsonBody.printable(reason.toString()))));
         call.send();
         return true;
+    }
+
+    /** @return the answer to a request that came while this serve stops: nothing was done */
+    static ApiProblem stopping() {
+        return new ApiProblem(503, "unavailable", "this serve is stopping and did not take the request; nothing was done: send "
+                + "it again (another serve behind the load balancer takes it)").header("Retry-After", Integer.toString(HttpMapping.RETRY_AFTER_SECONDS));
     }
 
     /** Runs the route and answers, or answers its failure; a route gone asynchronous answers when its future completes. */
@@ -294,6 +317,10 @@ public final class ApiServer implements AutoCloseable {
         return feedWatcher;
     }
 
+    /**
+     * Stops listening, answers the requests being handled (long polls at once, with the page they have; the rest as they
+     * finish, for at most {@link #STOP_TIMEOUT}), answers 503 to those that come meanwhile, then closes the connections.
+     */
     @Override
     public void close() {
         feedWatcher.close();
