@@ -15,7 +15,28 @@ public final class ConfigDir {
 
     /** @return the platform's per-user configuration directory for this program (not created here) */
     public static Path path() {
-        return path(System.getProperty("os.name", ""), System::getenv, System.getProperty("user.home"));
+        return path(System.getProperty("os.name", ""), System::getenv, home());
+    }
+
+    /**
+     * The user's home directory as a Unix program takes it: {@code $HOME} when set, else the JVM's {@code user.home} (which
+     * the JVM reads from the account database and which ignores {@code $HOME}: a run with {@code HOME=/tmp/x} put its
+     * configuration under /tmp/x and its data under /root, the fresh-user tester found).
+     *
+     * @return the home directory's path, as text
+     */
+    public static String home() {
+        return home(System::getenv, System.getProperty("user.home"));
+    }
+
+    /**
+     * @param env environment lookup, e.g. {@code System::getenv}
+     * @param userHome the JVM's {@code user.home}
+     * @return {@code $HOME} when set and not blank, else {@code userHome}
+     */
+    static String home(java.util.function.Function<String, String> env, String userHome) {
+        String home = env.apply("HOME");
+        return blank(home) ? userHome : home;
     }
 
     /**

@@ -39,8 +39,17 @@ public record EngineConfig(String redisUri, String jdbcUrl, String dbUser, Strin
 
     /** @return the default per-user data directory: $XDG_DATA_HOME/order-console or ~/.local/share/order-console */
     public static Path defaultDataDir() {
-        String xdg = System.getenv("XDG_DATA_HOME");
-        Path base = xdg != null && !xdg.isBlank() ? Path.of(xdg) : Path.of(System.getProperty("user.home"), ".local", "share");
+        return defaultDataDir(System::getenv, ConfigDir.home());
+    }
+
+    /**
+     * @param env environment lookup, e.g. {@code System::getenv}
+     * @param home the user's home directory ({@link ConfigDir#home()})
+     * @return {@code $XDG_DATA_HOME/order-console}, else {@code home/.local/share/order-console} (XDG Base Directory spec)
+     */
+    static Path defaultDataDir(java.util.function.Function<String, String> env, String home) {
+        String xdg = env.apply("XDG_DATA_HOME");
+        Path base = xdg != null && !xdg.isBlank() ? Path.of(xdg) : Path.of(home, ".local", "share");
         return base.resolve("order-console");
     }
 

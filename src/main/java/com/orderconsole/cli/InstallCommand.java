@@ -30,7 +30,7 @@ final class InstallCommand extends CliCommand {
 
     @Override
     public Integer call() {
-        Path root = (prefix != null ? prefix : Path.of(System.getProperty("user.home"), ".local")).toAbsolutePath();
+        Path root = (prefix != null ? prefix : Path.of(com.orderconsole.app.ConfigDir.home(), ".local")).toAbsolutePath();
         Path bin = root.resolve("bin");
         Path launcher = bin.resolve(CompletionCommand.PROGRAM);
         Path completion = root.resolve("share/bash-completion/completions").resolve(CompletionCommand.PROGRAM);
