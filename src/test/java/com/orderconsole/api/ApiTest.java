@@ -104,6 +104,17 @@ class ApiTest {
         assertThat(sameAgain.statusCode()).as(sameAgain.body()).isEqualTo(200);
         assertThat(ApiHarness.json(sameAgain).path("repeat").asBoolean()).isTrue();
         assertThat(ApiHarness.json(sameAgain).path("version").asLong()).isEqualTo(2);
+        assertThat(ApiHarness.json(sameAgain).path("code").asInt()).isEqualTo(-4);
+        // Recorded as it was answered (fresh-user tester: answered a repeat, recorded a version conflict).
+        assertThat(h.engine.services().follower().awaitCaughtUp(Duration.ofSeconds(20))).isTrue();
+        JsonNode history = ApiHarness.json(h.get(token, "/v1/orders/o-1")).path("history");
+        List<Integer> callbacks = new ArrayList<>();
+        history.forEach(e -> {
+            if (e.path("reason").asText().equals("callback 42")) {
+                callbacks.add(e.path("code").asInt());
+            }
+        });
+        assertThat(callbacks).as(history.toString()).containsExactlyInAnyOrder(1, -4);
 
         HttpResponse<String> notAllowed = move("o-2", "{\"to\": \"FINISHED\"}");
         assertError(notAllowed, 409, "rejected", "not a legal move");
