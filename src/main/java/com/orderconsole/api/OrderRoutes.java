@@ -153,21 +153,10 @@ final class OrderRoutes {
                                 + "up, or send it again with expectedVersion").header("Retry-After", Integer.toString(HttpMapping.RETRY_AFTER_SECONDS))
                                 : HttpMapping.problem(e));
                     } else {
-                        answerTransition(ctx, asRepeat(r, to, expected));
+                        answerTransition(ctx, r);
                     }
                     return null;
                 }));
-    }
-
-    /**
-     * A callback sent again with the version it was first sent with: the compare-and-set refuses it (-3), yet the order
-     * stands exactly where that move took it, so it is the repeat it looks like (200, "repeat": true), not a conflict.
-     */
-    private static TransitionResult asRepeat(TransitionResult r, OrderStatus to, Long expected) {
-        if (r.code() == ResultCode.VERSION_CONFLICT && expected != null && r.from() == to && r.version() == expected + 1) {
-            return new TransitionResult(r.orderId(), ResultCode.ALREADY_IN_STATUS, r.from(), r.target(), r.version(), r.timeMs());
-        }
-        return r;
     }
 
     private static void answerTransition(ApiCall ctx, TransitionResult r) {

@@ -5,7 +5,9 @@ package com.orderconsole.domain;
  *
  * @param orderId a valid order id (see {@link OrderId})
  * @param target the status to move to
- * @param expectedVersion when not null, apply only if the order's version equals this (compare-and-set)
+ * @param expectedVersion when not null, apply only if the order's version equals this (compare-and-set); an order that
+ *     stands where this move took it (in the target, one version on) is answered {@link ResultCode#ALREADY_IN_STATUS}
+ *     (a repeat), unless the request is an override
  * @param source where the request comes from, e.g. "api", "console", "cli", "sweeper", "simulator"
  * @param reason free text kept in the history, at most 500 characters, no control characters (may be empty;
  *     required for console moves and overrides)

@@ -81,9 +81,10 @@ final class RedisFailures {
             return re; // the server answered with an error: not an availability problem
         }
         if (cause instanceof RedisException || cause instanceof IOException) {
-            // Connection refused, reset, closed or disconnected while the command was in flight.
-            return new RedisUnavailableException("Redis at " + where + " is unreachable (" + what + "): "
-                    + rootMessage(cause), cause);
+            // Connection refused, reset, closed or disconnected while the command was in flight. Lettuce's and the
+            // system's texts ("Currently not connected. Commands are rejected.") stay in the cause, for the log.
+            return new RedisUnavailableException("Redis at " + where + " is unreachable (" + what + "): the connection to it "
+                    + "was lost or refused", cause);
         }
         if (cause instanceof RuntimeException re) {
             return re;

@@ -9,7 +9,6 @@ import com.orderconsole.domain.Role;
 import com.orderconsole.domain.TransitionRequest;
 import com.orderconsole.domain.TransitionResult;
 import com.orderconsole.redis.RedisConnection;
-import com.orderconsole.redis.RedisUnavailableException;
 import com.orderconsole.service.Access;
 import com.orderconsole.service.DaemonScheduler;
 import com.orderconsole.service.transition.TransitionService;
@@ -244,8 +243,10 @@ final class BulkRunner {
                 row.outcome = BulkItem.Outcome.FAILED.name();
                 row.version = seen.version(i);
                 row.atMs = fallbackNow;
-                String msg = cause instanceof RedisUnavailableException || cause instanceof java.util.concurrent.TimeoutException
-                        ? "no answer from Redis; the transition may still have been applied: " + cause.getMessage()
+                // The service's RedisUnavailableException already says the move may have been applied; the chunk's own
+                // deadline does not.
+                String msg = cause instanceof java.util.concurrent.TimeoutException
+                        ? "no answer from Redis within " + CHUNK_WAIT_S + " s; the transition may still have been applied"
                         : String.valueOf(cause.getMessage());
                 row.error = msg.length() > 300 ? msg.substring(0, 300) : msg;
                 if (e instanceof InterruptedException) {

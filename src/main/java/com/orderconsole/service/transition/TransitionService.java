@@ -132,9 +132,20 @@ public final class TransitionService {
         try {
             return redis.await(transitionAsync(operator, request), "transition " + request.orderId());
         } catch (RedisUnavailableException e) {
-            // The script may have run and its answer been lost: a blind retry could apply a second move.
-            throw new RedisUnavailableException(e.getMessage() + "; the transition may still have been applied: look the order "
-                    + "up before trying again (or retry with its version, compare-and-set)", e);
+            // transitionAsync's failures already say it; the wait's own timeout does not.
+            throw e instanceof Unanswered ? e : new Unanswered(e);
+        }
+    }
+
+    /**
+     * A transition Redis did not answer (no answer in time, connection lost): the script may have run and only its answer
+     * been lost, so a blind retry could apply a second move. Said by every caller, blocking or not (the HTTP API's 503: 10
+     * of 256 moves answered 503 in a Redis stall had been applied).
+     */
+    private static final class Unanswered extends RedisUnavailableException {
+        Unanswered(RedisUnavailableException e) {
+            super(e.getMessage() + "; the transition may still have been applied: look the order up before trying again (or "
+                    + "retry with its version, compare-and-set)", e);
         }
     }
 
@@ -142,7 +153,7 @@ public final class TransitionService {
      * Asynchronous {@link #transition}: many calls may be in flight at once (Lettuce pipelines them).
      *
      * @return a future with the outcome; fails with {@link RedisUnavailableException} when Redis does not answer or the
-     *     connection is lost, else with the Redis error
+     *     connection is lost (its words say the move may still have been applied), else with the Redis error
      */
     public CompletableFuture<TransitionResult> transitionAsync(Operator operator, TransitionRequest request) {
         access.require(operator, Role.SUPPORT, "change order status");
@@ -187,9 +198,13 @@ public final class TransitionService {
                     }
                     return r;
                 })
-                // A lost connection fails the future with Lettuce's own words; callers that do not await (the HTTP API)
-                // get the readable RedisUnavailableException instead.
-                .exceptionallyCompose(e -> CompletableFuture.failedFuture(redis.failure(e, "transition " + request.orderId())));
+                // A lost connection fails the future with Lettuce's own words; callers that do not await (the HTTP API,
+                // bulk) get the readable RedisUnavailableException instead, saying the move may have been applied.
+                .exceptionallyCompose(e -> {
+                    RuntimeException f = redis.failure(e, "transition " + request.orderId());
+                    return CompletableFuture.failedFuture(f instanceof RedisUnavailableException u && !(f instanceof Unanswered)
+                            ? new Unanswered(u) : f);
+                });
     }
 
     /**

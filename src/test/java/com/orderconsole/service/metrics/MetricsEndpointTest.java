@@ -4,7 +4,9 @@ import com.orderconsole.FreshEngine;
 import com.orderconsole.RawRedis;
 import com.orderconsole.domain.Operator;
 import com.orderconsole.domain.OrderStatus;
+import com.orderconsole.domain.ResultCode;
 import com.orderconsole.domain.Role;
+import com.orderconsole.domain.TransitionResult;
 import com.orderconsole.domain.TransitionRequest;
 import com.orderconsole.app.Services;
 import org.awaitility.Awaitility;
@@ -114,6 +116,54 @@ class MetricsEndpointTest {
         s.metrics().stopEndpoint();
         assertThat(s.metrics().endpointPort()).isEmpty();
         assertThatThrownBy(() -> get(port, "/metrics")).isInstanceOf(IOException.class);
+    }
+
+    /**
+     * A payment callback sent again with the version it was first sent with is the repeat it looks like, and counted so
+     * (-4) by the script's counters, the metrics and the history, whoever sends it; the fresh-user tester saw 248 such
+     * repeats counted as version conflicts (-3), which fed the rejection alerts. A version that really moved on, the
+     * required-from-status guard and an override's failed compare-and-set stay conflicts.
+     */
+    @Test
+    void aCallbackSentAgainWithItsVersionIsCountedAsARepeatNotAConflict() throws Exception {
+        Services s = fresh.services();
+        Operator admin = new Operator("ada", Role.ADMIN);
+        for (String id : List.of("rp-1", "rp-2", "rp-3", "rp-4")) {
+            s.orders().create(op, id, null, Duration.ofMinutes(30));
+        }
+        TransitionRequest callback = new TransitionRequest("rp-1", OrderStatus.PAID, 1L, "api", "callback 42", false);
+        assertThat(s.transitions().transition(op, callback).applied()).isTrue();
+        TransitionResult again = s.transitions().transition(op, callback);
+        assertThat(again.code()).isEqualTo(ResultCode.ALREADY_IN_STATUS);
+        assertThat(again.version()).isEqualTo(2);
+        assertThat(again.from()).isEqualTo(OrderStatus.PAID);
+
+        // rp-2 went on past PAID: a callback with version 1 is now a conflict.
+        s.transitions().transition(op, TransitionRequest.of("rp-2", OrderStatus.PAID, "test", ""));
+        s.transitions().transition(op, TransitionRequest.of("rp-2", OrderStatus.WAIT_SHIP, "test", ""));
+        assertThat(s.transitions().transition(op, new TransitionRequest("rp-2", OrderStatus.WAIT_SHIP, 1L, "test", "", false)).code())
+                .isEqualTo(ResultCode.VERSION_CONFLICT);
+        // A cancel that requires WAIT_PAY, on an order already cancelled at the next version: the guard refuses it.
+        s.transitions().transition(op, TransitionRequest.of("rp-3", OrderStatus.CANCELLED, "test", ""));
+        assertThat(s.transitions().transition(op, new TransitionRequest("rp-3", OrderStatus.CANCELLED, 1L, "sweeper", "payment timeout",
+                false).onlyFrom(OrderStatus.WAIT_PAY)).code()).isEqualTo(ResultCode.VERSION_CONFLICT);
+        // An override is checked against the version the admin saw, unchanged.
+        s.transitions().transition(op, TransitionRequest.of("rp-4", OrderStatus.CANCELLED, "test", ""));
+        assertThat(s.transitions().transition(admin, new TransitionRequest("rp-4", OrderStatus.CANCELLED, 1L, "console", "again",
+                true)).code()).isEqualTo(ResultCode.VERSION_CONFLICT);
+
+        int port = s.metrics().startEndpoint(0);
+        String body = get(port, "/metrics").body();
+        assertThat(sample(body, "orderconsole_transitions_total", Map.of("result", "rejected", "code", "-4"))).isEqualTo(1.0);
+        assertThat(sample(body, "orderconsole_transitions_total", Map.of("result", "rejected", "code", "-3"))).isEqualTo(3.0);
+        assertThat(sample(body, "orderconsole_results_recorded_total", Map.of("code", "-4"))).as("counted by the script")
+                .isEqualTo(1.0);
+        assertThat(sample(body, "orderconsole_results_recorded_total", Map.of("code", "-3"))).isEqualTo(3.0);
+        assertThat(s.monitor().resultCounts()).containsEntry(ResultCode.ALREADY_IN_STATUS, 1L)
+                .containsEntry(ResultCode.VERSION_CONFLICT, 3L);
+        s.follower().drainOnce();
+        assertThat(s.orders().lookup("rp-1").history()).extracting(h -> h.code())
+                .contains(ResultCode.ALREADY_IN_STATUS).doesNotContain(ResultCode.VERSION_CONFLICT);
     }
 
     /**
