@@ -123,8 +123,27 @@ public final class TestServers {
             mariaDb.start();
             flushAll();
         }
-        try (Connection c = DriverManager.getConnection(mariaDb.jdbcUrl(), "root", "");
-             Statement st = c.createStatement()) {
+        try {
+            emptyTables();
+        } catch (SQLException e) {
+            // The kept connection broke (a test stopped or restarted MariaDB): once more on a new one.
+            closeEmptying();
+            try {
+                emptyTables();
+            } catch (SQLException again) {
+                throw new IllegalStateException(again);
+            }
+        }
+    }
+
+    /** One connection for the emptying of this JVM's tables: a new one per test cost a connect and its handshake. */
+    private static Connection emptying;
+
+    private static synchronized void emptyTables() throws SQLException {
+        if (emptying == null) {
+            emptying = DriverManager.getConnection(mariaDb.jdbcUrl(), "root", "");
+        }
+        try (Statement st = emptying.createStatement()) {
             Map<String, Long> counters = counters(st);
             Map<String, Integer> rows = rows(st, counters.keySet());
             for (String t : counters.keySet()) {
@@ -135,8 +154,17 @@ public final class TestServers {
                     st.execute("DELETE FROM " + t);
                 }
             }
-        } catch (SQLException e) {
-            throw new IllegalStateException(e);
+        }
+    }
+
+    private static synchronized void closeEmptying() {
+        if (emptying != null) {
+            try {
+                emptying.close();
+            } catch (SQLException e) {
+                // broken already: nothing to release
+            }
+            emptying = null;
         }
     }
 
