@@ -30,8 +30,8 @@ import java.util.stream.Stream;
 
 /**
  * Real Redis and MariaDB for the whole test JVM, started once on free loopback ports under
- * target/test-servers (wiped at the start of each run); the second test JVM of the fast set ({@code -Dtest.fork=2},
- * surefire's fork number) under target/test-servers-2, so that the two never share a database.
+ * target/test-servers (wiped at the start of each run); each further test JVM of the fast set ({@code -Dtest.fork=N},
+ * surefire's fork number) under target/test-servers-N, so that no two share a database.
  */
 public final class TestServers {
     private static EmbeddedRedis redis;
