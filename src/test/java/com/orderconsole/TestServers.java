@@ -30,8 +30,8 @@ import java.util.stream.Stream;
 
 /**
  * Real Redis and MariaDB for the whole test JVM, started once on free loopback ports under
- * target/test-servers (wiped at the start of each run); the second test JVM of the fast set ({@code -Dtest.fork=2},
- * surefire's fork number) under target/test-servers-2, so that the two never share a database.
+ * target/test-servers (wiped at the start of each run); each further test JVM of the fast set ({@code -Dtest.fork=N},
+ * surefire's fork number) under target/test-servers-N, so that no two share a database.
  */
 public final class TestServers {
     private static EmbeddedRedis redis;
@@ -50,13 +50,26 @@ public final class TestServers {
         deleteTree(dir.resolve("redis"));
         deleteTree(dir.resolve("mariadb").resolve("data"));
         redis = new EmbeddedRedis(dir.resolve("redis"), 0).start();
+        SelfSignedPem tls = mariaDbCertificate(dir.resolve("tls"));
         // Tests favour speed over crash durability of the test database; TLS on so one test can ask for it.
         mariaDb = new EmbeddedMariaDb(dir.resolve("mariadb"), 0, true, "--innodb-flush-log-at-trx-commit=2",
-                "--innodb-buffer-pool-size=256M").start();
+                "--innodb-buffer-pool-size=256M", "--ssl-cert=" + tls.cert(), "--ssl-key=" + tls.key()).start();
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             redis.stop();
             mariaDb.stop();
         }));
+    }
+
+    /**
+     * The test MariaDB's certificate, kept across runs. Given none, MariaDB 11.4 makes one at every start: about 6 s of
+     * CPU (7 s before it is ready, against 0.3 s with one given), paid by each test JVM at once.
+     */
+    private static SelfSignedPem mariaDbCertificate(Path dir) {
+        SelfSignedPem kept = new SelfSignedPem(dir.resolve("mariadb.crt"), dir.resolve("mariadb.key"));
+        if (Files.isRegularFile(kept.cert()) && Files.isRegularFile(kept.key())) {
+            return kept;
+        }
+        return SelfSignedPem.make(dir, "mariadb", 3650);
     }
 
     public static EmbeddedRedis redis() {
@@ -110,8 +123,27 @@ public final class TestServers {
             mariaDb.start();
             flushAll();
         }
-        try (Connection c = DriverManager.getConnection(mariaDb.jdbcUrl(), "root", "");
-             Statement st = c.createStatement()) {
+        try {
+            emptyTables();
+        } catch (SQLException e) {
+            // The kept connection broke (a test stopped or restarted MariaDB): once more on a new one.
+            closeEmptying();
+            try {
+                emptyTables();
+            } catch (SQLException again) {
+                throw new IllegalStateException(again);
+            }
+        }
+    }
+
+    /** One connection for the emptying of this JVM's tables: a new one per test cost a connect and its handshake. */
+    private static Connection emptying;
+
+    private static synchronized void emptyTables() throws SQLException {
+        if (emptying == null) {
+            emptying = DriverManager.getConnection(mariaDb.jdbcUrl(), "root", "");
+        }
+        try (Statement st = emptying.createStatement()) {
             Map<String, Long> counters = counters(st);
             Map<String, Integer> rows = rows(st, counters.keySet());
             for (String t : counters.keySet()) {
@@ -122,8 +154,17 @@ public final class TestServers {
                     st.execute("DELETE FROM " + t);
                 }
             }
-        } catch (SQLException e) {
-            throw new IllegalStateException(e);
+        }
+    }
+
+    private static synchronized void closeEmptying() {
+        if (emptying != null) {
+            try {
+                emptying.close();
+            } catch (SQLException e) {
+                // broken already: nothing to release
+            }
+            emptying = null;
         }
     }
 

@@ -5,6 +5,7 @@ import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
 import com.orderconsole.RawRedis;
 import com.orderconsole.RawSql;
+import com.orderconsole.SelfSignedPem;
 import com.orderconsole.TestServers;
 import com.orderconsole.app.Engine;
 import com.orderconsole.app.EngineConfig;
@@ -18,11 +19,7 @@ import redis.embedded.RedisServer;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.KeyStore;
-import java.security.PrivateKey;
-import java.security.cert.Certificate;
 import java.time.Duration;
-import java.util.Base64;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -68,22 +65,9 @@ class SecurityTest {
         Path dir = Path.of("target", "tls").toAbsolutePath();
         TestServers.deleteTree(dir);
         Files.createDirectories(dir);
-        Path ks = dir.resolve("redis.p12");
-        Process p = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "keytool").toString(),
-                "-genkeypair", "-alias", "redis", "-keyalg", "RSA", "-keysize", "2048", "-validity", "2",
-                "-dname", "CN=localhost", "-ext", "SAN=ip:127.0.0.1", "-keystore", ks.toString(),
-                "-storetype", "PKCS12", "-storepass", "changeit").redirectErrorStream(true).start();
-        assertThat(p.waitFor()).isZero();
-        KeyStore store = KeyStore.getInstance("PKCS12");
-        try (var in = Files.newInputStream(ks)) {
-            store.load(in, "changeit".toCharArray());
-        }
-        Certificate cert = store.getCertificate("redis");
-        PrivateKey key = (PrivateKey) store.getKey("redis", "changeit".toCharArray());
-        Path certPem = dir.resolve("redis.crt");
-        Path keyPem = dir.resolve("redis.key");
-        Files.writeString(certPem, pem("CERTIFICATE", cert.getEncoded()));
-        Files.writeString(keyPem, pem("PRIVATE KEY", key.getEncoded()));
+        SelfSignedPem pem = SelfSignedPem.make(dir, "redis", 2);
+        Path certPem = pem.cert();
+        Path keyPem = pem.key();
 
         int tlsPort;
         try (var probe = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
@@ -110,10 +94,5 @@ class SecurityTest {
         } finally {
             tlsRedis.stop();
         }
-    }
-
-    private static String pem(String type, byte[] der) {
-        return "-----BEGIN " + type + "-----\n" + Base64.getMimeEncoder(64, "\n".getBytes()).encodeToString(der)
-                + "\n-----END " + type + "-----\n";
     }
 }

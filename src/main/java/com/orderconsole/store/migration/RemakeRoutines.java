@@ -34,7 +34,16 @@ public class RemakeRoutines implements Callback {
 
     @Override
     public void handle(Event event, Context context) {
-        Connection c = context.getConnection();
+        remake(context.getConnection());
+    }
+
+    /**
+     * What follows every migrate, also one that {@code Database.connect} leaves out because it would apply nothing.
+     *
+     * @param c a connection to the migrated schema, as the migrating account
+     * @throws IllegalStateException when the routines cannot be made
+     */
+    public static void remake(Connection c) {
         try {
             if (!atV40(c) || !ConsoleRoles.createAndGrant(c)) {
                 return;
