@@ -126,8 +126,10 @@ class BulkAuditCliTest {
     void countsOfOneAreSingular() {
         Operator support = new Operator("setup", Role.SUPPORT);
         BulkPreview p = s.bulk().preview(BulkScope.of(List.of("k-0")), OrderStatus.WAIT_SHIP, false, BulkProgress.NONE, () -> false);
-        // Moved after the preview: the batch's one order comes back -3, a conflict.
+        // Moved on past the batch's target after the preview: its one order comes back -3, a conflict. (Moved only to the
+        // target, it is the repeat the script now records as -4, counted rejected.)
         s.transitions().transition(support, TransitionRequest.of("k-0", OrderStatus.WAIT_SHIP, "test", "moved first"));
+        s.transitions().transition(support, TransitionRequest.of("k-0", OrderStatus.SHIPPED, "test", "and on"));
         s.bulk().apply(support, p, "one order", "cli", BulkProgress.NONE, () -> false);
 
         assertThat(cli("bulk", "--list").out()).contains("1 matched: 0 applied, 0 rejected, 1 conflict, 0 failed, 0 not run");
