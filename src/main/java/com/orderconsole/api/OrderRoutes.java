@@ -80,7 +80,7 @@ final class OrderRoutes {
                     if (e != null) {
                         ApiProblem p = HttpMapping.problem(e);
                         if (Failures.isTimeout(e)) {
-                            p = new ApiProblem(503, "unavailable", "MySQL did not answer within " + ApiServer.waited(t0)
+                            p = new ApiProblem(503, "unavailable", stalled() + " within " + ApiServer.waited(t0)
                                     + ", and an order is written to MySQL first: it may or may not be stored now; send the same "
                                     + "request again (creation is idempotent)").header("Retry-After", Integer.toString(HttpMapping.RETRY_AFTER_SECONDS));
                         } else if ("unavailable".equals(p.kind())) {
@@ -220,14 +220,32 @@ final class OrderRoutes {
                     } else {
                         ApiProblem p = HttpMapping.problem(e);
                         if (Failures.isTimeout(e)) {
-                            p = new ApiProblem(503, "unavailable", "MySQL did not answer within " + ApiServer.waited(t0)
-                                    + ", and Redis holds no live state of order " + id + "; its history is in MySQL")
+                            String who = stalled();
+                            p = new ApiProblem(503, "unavailable", who + " within " + ApiServer.waited(t0) + (who.startsWith("MySQL did")
+                                    ? ", and Redis holds no live state of order " + id + "; its history is in MySQL"
+                                    : ": order " + id + " could not be read; ask again shortly"))
                                     .header("Retry-After", Integer.toString(HttpMapping.RETRY_AFTER_SECONDS));
                         }
                         ApiServer.answer(ctx, p);
                     }
                     return null;
                 }));
+    }
+
+    /**
+     * Which server a request that timed out waited on, as the latest health check found them (it never waits on a server):
+     * a wait on the MySQL-bound pool may be a wait on Redis (a creation writes MySQL, then Redis), and the fresh-user
+     * tester's creations during a Redis hang were answered "MySQL did not answer" while MySQL was healthy.
+     *
+     * @return e.g. "Redis did not answer", "MySQL did not answer", or "MySQL or Redis did not answer" while the check has not
+     *     seen either fail yet
+     */
+    private String stalled() {
+        com.orderconsole.service.metrics.Readiness r = s.metrics().readiness();
+        if (r.redisOk() == r.mysqlOk()) {
+            return r.redisOk() ? "MySQL or Redis did not answer" : "MySQL and Redis did not answer";
+        }
+        return (r.redisOk() ? "MySQL" : "Redis") + " did not answer";
     }
 
     /** @return the order's state in Redis alone, or null when Redis holds none or does not answer (MySQL may still) */
