@@ -15,7 +15,6 @@ import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
-import org.eclipse.jetty.server.handler.ErrorHandler;
 import org.eclipse.jetty.util.Callback;
 import org.eclipse.jetty.util.URIUtil;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
@@ -198,17 +197,12 @@ public final class ApiServer implements AutoCloseable {
 
     /**
      * What Jetty answers itself, before any route (a request it cannot parse, headers too large, a URI it refuses), in the
-     * one error shape instead of its HTML page.
+     * one error shape and our words ({@link JettyRefusal}) instead of its HTML page or its reason phrase.
      */
     private static boolean jettyError(Request request, Response response, Callback callback) {
-        int status = request.getAttribute(ErrorHandler.ERROR_STATUS) instanceof Integer i ? i : 500;
-        Object reason = request.getAttribute(ErrorHandler.ERROR_MESSAGE);
-        String kind = HttpMapping.KIND_STATUS.entrySet().stream().filter(k -> k.getValue() == status).map(java.util.Map.Entry::getKey)
-                .findFirst().orElse(status < 500 ? "usage" : "failed");
         String path = request.getHttpURI() == null || request.getHttpURI().getPath() == null ? "/" : request.getHttpURI().getPath();
         ApiCall call = new ApiCall(request, response, callback, path);
-        answer(call, new ApiProblem(status, kind, "the server cannot take this request: "
-                + (reason == null ? "HTTP " + status : JsonBody.printable(reason.toString()))));
+        answer(call, JettyRefusal.of(request));
         call.send();
         return true;
     }
