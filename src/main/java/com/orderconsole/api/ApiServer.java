@@ -344,8 +344,10 @@ public final class ApiServer implements AutoCloseable {
         try {
             return CompletableFuture.supplyAsync(work, pool).orTimeout(timeout.toMillis(), TimeUnit.MILLISECONDS);
         } catch (java.util.concurrent.RejectedExecutionException e) {
-            return CompletableFuture.failedFuture(new ApiProblem(503, "unavailable", "too many requests wait on MySQL now; "
-                    + "try again in a few seconds").header("Retry-After", Integer.toString(HttpMapping.RETRY_AFTER_SECONDS)));
+            return CompletableFuture.failedFuture(new ApiProblem(503, "unavailable", "too many requests wait on MySQL now: this "
+                    + "one was refused before it started, so nothing was done and nothing was stored; send it again in "
+                    + HttpMapping.RETRY_AFTER_SECONDS + " s").header("Retry-After", Integer.toString(HttpMapping.RETRY_AFTER_SECONDS))
+                    .refusedBeforeStart());
         }
     }
 }

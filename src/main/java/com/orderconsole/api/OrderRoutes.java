@@ -79,6 +79,11 @@ final class OrderRoutes {
                 .handle((doc, e) -> {
                     if (e != null) {
                         ApiProblem p = HttpMapping.problem(e);
+                        if (p.isRefusedBeforeStart()) {
+                            // The queue was full: nothing ran, so its words say nothing was stored, not "may or may not".
+                            ApiServer.answer(ctx, p);
+                            return null;
+                        }
                         if (Failures.isTimeout(e)) {
                             p = new ApiProblem(503, "unavailable", "MySQL did not answer within " + ApiServer.waited(t0)
                                     + ", and an order is written to MySQL first: it may or may not be stored now; send the same "
@@ -225,6 +230,11 @@ final class OrderRoutes {
                         ApiServer.json(ctx, 200, redisOnly);
                     } else {
                         ApiProblem p = HttpMapping.problem(e);
+                        if (p.isRefusedBeforeStart()) {
+                            // The queue was full: nothing ran, so its words say nothing was stored, not "may or may not".
+                            ApiServer.answer(ctx, p);
+                            return null;
+                        }
                         if (Failures.isTimeout(e)) {
                             p = new ApiProblem(503, "unavailable", "MySQL did not answer within " + ApiServer.waited(t0)
                                     + ", and Redis holds no live state of order " + id + "; its history is in MySQL")
