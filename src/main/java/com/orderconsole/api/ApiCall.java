@@ -116,6 +116,17 @@ final class ApiCall {
         return f == null ? null : f.getValue();
     }
 
+    /** @return the names of the query parameters given, in no particular order */
+    java.util.Set<String> queryNames() {
+        return query().getNames();
+    }
+
+    /** @return how many times a query parameter is given */
+    int queryValues(String name) {
+        Fields.Field f = query().get(name);
+        return f == null ? 0 : f.getValues().size();
+    }
+
     private Fields query() {
         if (query == null) {
             try {

@@ -25,6 +25,8 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.time.Duration;
+import java.util.List;
+import java.util.Set;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ThreadPoolExecutor;
@@ -83,14 +85,29 @@ public final class ApiServer implements AutoCloseable {
         this.mysqlWork = mysqlWork;
     }
 
-    /** The API's routes, by the shape of their path; {@link #match} finds one and the {id} it names. */
+    /**
+     * The API's routes, by the shape of their path; {@link #match} finds one and the {id} it names. Each lists the query
+     * parameters it takes, and any other is refused: a typo ({@code aftr=}) was ignored and read the feed from its start.
+     * The document and the health probes take whatever a tool adds (a cache-buster), so they list none to check.
+     */
     enum Route {
-        CREATE("POST"), TRANSITION("POST"), SHOW("GET"), EVENTS("GET"), OPENAPI("GET"), LIVE("GET"), READY("GET");
+        CREATE("POST", "/v1/orders", Set.of()),
+        TRANSITION("POST", "/v1/orders/{id}/transitions", Set.of()),
+        SHOW("GET", "/v1/orders/{id}", Set.of()),
+        EVENTS("GET", "/v1/events", Set.of("after", "limit", "wait")),
+        OPENAPI("GET", "/v1/openapi.json", null),
+        LIVE("GET", "/health/live", null),
+        READY("GET", "/health/ready", null);
 
         final String method;
+        final String template;
+        /** The query parameters taken; null when they are not checked. */
+        final Set<String> params;
 
-        Route(String method) {
+        Route(String method, String template, Set<String> params) {
             this.method = method;
+            this.template = template;
+            this.params = params;
         }
     }
 
@@ -235,6 +252,7 @@ public final class ApiServer implements AutoCloseable {
         if (!method.equals(route.method) && !(method.equals("HEAD") && route.method.equals("GET"))) {
             throw methodNotAllowed(call, route);
         }
+        checkQuery(call, route);
         switch (route) {
             case CREATE -> orders.create(call);
             case TRANSITION -> orders.transition(call);
@@ -294,6 +312,24 @@ public final class ApiServer implements AutoCloseable {
                 "unauthorized", "the token is not one of a client in force (unknown, or revoked); nothing was done")
                 .header("WWW-Authenticate", "Bearer realm=\"order-console\", error=\"invalid_token\""));
         call.client(client);
+    }
+
+    /** Refuses a query parameter the route does not take, or one given twice, before anything is done. */
+    private static void checkQuery(ApiCall call, Route route) {
+        if (route.params == null) {
+            return;
+        }
+        String operation = route.method + " " + route.template;
+        List<String> taken = route.params.stream().sorted().toList();
+        for (String name : call.queryNames()) {
+            if (!route.params.contains(name)) {
+                throw ApiProblem.badInput("unknown query parameter " + JsonBody.printable(name) + " (" + operation
+                        + (taken.isEmpty() ? " takes no query parameters" : " takes " + String.join(", ", taken)) + "); nothing was done");
+            }
+            if (call.queryValues(name) > 1) {
+                throw ApiProblem.badInput("query parameter " + name + " is given twice; give it once (" + operation + ")");
+            }
+        }
     }
 
     private static ApiProblem noSuchEndpoint(ApiCall call) {

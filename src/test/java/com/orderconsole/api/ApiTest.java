@@ -174,6 +174,26 @@ class ApiTest {
         assertError(h.get(token, "/v1/orders/b-2"), 404, "not_found", "b-2");
     }
 
+    /**
+     * A query parameter an operation does not take is refused, naming it and the ones taken: a typo such as {@code aftr}
+     * was ignored, so a consumer read the feed from the start again (the fresh-user tester's finding).
+     */
+    @Test
+    void anUnknownOrRepeatedQueryParameterIsRefusedInWordsNamingIt() throws Exception {
+        create("{\"id\": \"qp-1\"}");
+        String cursor = ApiHarness.json(h.get(token, "/v1/events?limit=1")).path("cursor").asText();
+        assertError(h.get(token, "/v1/events?aftr=" + cursor), 400, "usage",
+                "unknown query parameter aftr (GET /v1/events takes after, limit, wait)");
+        assertError(h.get(token, "/v1/events?limit=5&foo=1"), 400, "usage", "unknown query parameter foo");
+        assertError(h.get(token, "/v1/events?limit=5&limit=6"), 400, "usage", "limit is given twice");
+        assertError(h.get(token, "/v1/orders/qp-1?verbose=1"), 400, "usage", "GET /v1/orders/{id} takes no query parameters");
+        assertError(h.post(token, "/v1/orders/qp-1/transitions?dryRun=true", "{\"to\": \"PAID\"}"), 400, "usage", "unknown query parameter dryRun");
+        assertError(h.post(token, "/v1/orders?async=1", "{\"id\": \"qp-2\"}"), 400, "usage", "POST /v1/orders takes no query parameters");
+        assertError(h.get(token, "/v1/orders/qp-2"), 404, "not_found", "qp-2");
+        assertThat(ApiHarness.json(h.get(token, "/v1/orders/qp-1")).path("version").asLong()).as("the move was not made").isEqualTo(1);
+        assertThat(h.get(token, "/v1/events?after=" + cursor + "&limit=5&wait=0").statusCode()).isEqualTo(200);
+    }
+
     @Test
     void tokensAreCheckedAndTheServerNamesTheClient() throws Exception {
         create("{\"id\": \"t-1\"}");
