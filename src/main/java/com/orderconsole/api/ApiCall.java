@@ -65,6 +65,11 @@ final class ApiCall {
         return request.getHeaders().get(name);
     }
 
+    /** @return how many times a header is given */
+    int headerCount(String name) {
+        return request.getHeaders().getValuesList(name).size();
+    }
+
     String contentType() {
         return request.getHeaders().get(HttpHeader.CONTENT_TYPE);
     }

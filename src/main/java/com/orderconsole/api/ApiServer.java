@@ -303,6 +303,12 @@ public final class ApiServer implements AutoCloseable {
     }
 
     private static void authenticate(Services services, ApiCall call) {
+        int given = call.headerCount("Authorization");
+        if (given > 1) {
+            // Which one would count is a guess a proxy and this server could make differently: refuse, do not pick.
+            throw ApiProblem.badInput("the request has " + given + " Authorization headers; send one, Authorization: Bearer "
+                    + "<token>; nothing was done");
+        }
         String header = call.header("Authorization");
         if (header == null || !header.regionMatches(true, 0, "Bearer ", 0, 7)) {
             throw new ApiProblem(401, "unauthorized", "this API needs a client's token: Authorization: Bearer <token> "

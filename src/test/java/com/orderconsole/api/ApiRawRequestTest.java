@@ -89,4 +89,13 @@ class ApiRawRequestTest {
         // The same creation, sent well, is taken: the refusals above were of the requests' form alone.
         assertThat(RawHttp.send(h.api.port(), creation("/v1/orders", "", "raw-ok")).status()).isEqualTo(201);
     }
+
+    /** Two Authorization headers are refused in words, whichever token each holds; the first no longer wins. */
+    @Test
+    void twoAuthorizationHeadersAreRefusedInWordsAndStoreNothing() throws Exception {
+        String other = h.client("shop", Role.SUPPORT);
+        refused(creation("/v1/orders", "Authorization: Bearer " + other + "\r\n", "two-1"), 400, "2 Authorization headers");
+        refused(creation("/v1/orders", "Authorization: Bearer oc_wrong\r\n", "two-2"), 400, "2 Authorization headers");
+        assertThat(RawSql.count("SELECT COUNT(*) FROM orders")).as("nothing stored").isZero();
+    }
 }
