@@ -109,6 +109,11 @@ public final class ApiServer implements AutoCloseable {
             this.template = template;
             this.params = params;
         }
+
+        /** @return the methods answered, for a 405's Allow: a GET path answers HEAD too (as GET, without the body) */
+        String allow() {
+            return method.equals("GET") ? "GET, HEAD" : method;
+        }
     }
 
     /**
@@ -277,11 +282,6 @@ public final class ApiServer implements AutoCloseable {
         return pool;
     }
 
-    /** @return the methods a path takes, for a 405's Allow header; empty for a path of no route */
-    static String allowed(String path) {
-        Route r = match(path, null);
-        return r == null ? "" : r.method;
-    }
 
     /** @return the port listened on */
     public int port() {
@@ -345,7 +345,7 @@ public final class ApiServer implements AutoCloseable {
 
     private static ApiProblem methodNotAllowed(ApiCall call, Route route) {
         return new ApiProblem(405, "method_not_allowed", call.method() + " is not allowed on " + JsonBody.printable(call.path())
-                + "; it takes " + route.method + " (GET /v1/openapi.json lists the operations)").header("Allow", route.method);
+                + "; it takes " + route.allow() + " (GET /v1/openapi.json lists the operations)").header("Allow", route.allow());
     }
 
     /** Answers a problem in the one error shape. */
