@@ -15,6 +15,7 @@ import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
+import org.eclipse.jetty.server.handler.GracefulHandler;
 import org.eclipse.jetty.util.Callback;
 import org.eclipse.jetty.util.URIUtil;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
@@ -52,6 +53,9 @@ public final class ApiServer implements AutoCloseable {
     static final ObjectMapper JSON = new ObjectMapper();
     /** Longest an asynchronous request may take before it is answered 503: the longest long poll and a margin. */
     static final long ASYNC_TIMEOUT_MS = Duration.ofSeconds(FeedRoute.MAX_WAIT_SECONDS + 30).toMillis();
+
+    /** Longest a stop waits for the requests being handled to be answered. */
+    static final Duration STOP_TIMEOUT = Duration.ofSeconds(5);
 
     private final Server server;
     private final ServerConnector connector;
@@ -186,7 +190,10 @@ public final class ApiServer implements AutoCloseable {
         connector.setIdleTimeout(ASYNC_TIMEOUT_MS);
         server.addConnector(connector);
         server.setErrorHandler(ApiServer::jettyError);
-        server.setHandler(new Handler.Abstract() {
+        // A stop lets the requests being handled finish (bounded by the stop timeout) and refuses new ones: a plain stop
+        // closed their connections, and a payment callback applied in Redis lost its answer.
+        server.setStopTimeout(STOP_TIMEOUT.toMillis());
+        server.setHandler(new GracefulHandler(new Handler.Abstract() {
             @Override
             public boolean handle(Request request, Response response, Callback callback) throws Exception {
                 String path = request.getHttpURI().getPath();
@@ -204,7 +211,7 @@ public final class ApiServer implements AutoCloseable {
                 }
                 return true;
             }
-        });
+        }));
         try {
             server.start();
         } catch (Exception e) {

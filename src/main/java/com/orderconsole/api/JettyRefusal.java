@@ -36,11 +36,12 @@ final class JettyRefusal {
             case 431 -> "its headers are larger than the server takes (8 KB)";
             case 413 -> "the body is larger than " + JsonBody.MAX_BYTES / 1024 + " KB";
             case 408 -> "it stopped arriving before it was complete";
+            case 503 -> "serve is stopping and takes no new request; send it again to another serve, or once this one is back";
             case 417 -> "its Expect header asks for something other than 100-continue, the one expectation this server meets";
             default -> status >= 500 ? "the server failed while taking it (HTTP " + status + "); nothing was stored"
                     : "HTTP " + status;
         };
-        String kind = status >= 500 && status != 505 ? "failed"
+        String kind = status == 503 ? "unavailable" : status >= 500 && status != 505 ? "failed"
                 : HttpMapping.KIND_STATUS.entrySet().stream().filter(k -> k.getValue() == status && !"rejected".equals(k.getKey()))
                         .map(java.util.Map.Entry::getKey).findFirst().orElse("usage");
         return new ApiProblem(status, kind, PREFIX + words + (status < 500 ? "; nothing was stored" : ""));
