@@ -34,6 +34,7 @@ final class ApiCall {
     private boolean async;
     private byte[] bodyBytes;
     private Throwable bodyFailure;
+    private Fields query;
 
     ApiCall(Request request, Response response, Callback callback, String path) {
         this.request = request;
@@ -62,6 +63,11 @@ final class ApiCall {
 
     String header(String name) {
         return request.getHeaders().get(name);
+    }
+
+    /** @return how many times a header is given */
+    int headerCount(String name) {
+        return request.getHeaders().getValuesList(name).size();
     }
 
     String contentType() {
@@ -105,9 +111,37 @@ final class ApiCall {
                 + " arrived; nothing was stored");
     }
 
+    /**
+     * @return the value of a query parameter, or null when it is not given
+     * @throws ApiProblem 400 in words when the query string is not percent-encoded UTF-8 (Jetty's own words were
+     *     "400: Bad query")
+     */
     String queryParam(String name) {
-        Fields.Field f = Request.extractQueryParameters(request).get(name);
+        Fields.Field f = query().get(name);
         return f == null ? null : f.getValue();
+    }
+
+    /** @return the names of the query parameters given, in no particular order */
+    java.util.Set<String> queryNames() {
+        return query().getNames();
+    }
+
+    /** @return how many times a query parameter is given */
+    int queryValues(String name) {
+        Fields.Field f = query().get(name);
+        return f == null ? 0 : f.getValues().size();
+    }
+
+    private Fields query() {
+        if (query == null) {
+            try {
+                query = Request.extractQueryParameters(request);
+            } catch (RuntimeException e) {
+                throw ApiProblem.badInput("the query string is not valid: each name and value is UTF-8 text, percent-encoded "
+                        + "('%' followed by two hex digits); nothing was done");
+            }
+        }
+        return query;
     }
 
     /** @return the authenticated client, set by the API's authentication */

@@ -15,7 +15,6 @@ import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
-import org.eclipse.jetty.server.handler.ErrorHandler;
 import org.eclipse.jetty.server.handler.GracefulHandler;
 import org.eclipse.jetty.util.Callback;
 import org.eclipse.jetty.util.URIUtil;
@@ -27,6 +26,8 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.time.Duration;
+import java.util.List;
+import java.util.Set;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ThreadPoolExecutor;
@@ -93,14 +94,34 @@ public final class ApiServer implements AutoCloseable {
         this.feedWatcher = feedWatcher;
     }
 
-    /** The API's routes, by the shape of their path; {@link #match} finds one and the {id} it names. */
+    /**
+     * The API's routes, by the shape of their path; {@link #match} finds one and the {id} it names. Each lists the query
+     * parameters it takes, and any other is refused: a typo ({@code aftr=}) was ignored and read the feed from its start.
+     * The document and the health probes take whatever a tool adds (a cache-buster), so they list none to check.
+     */
     enum Route {
-        CREATE("POST"), TRANSITION("POST"), SHOW("GET"), EVENTS("GET"), OPENAPI("GET"), LIVE("GET"), READY("GET");
+        CREATE("POST", "/v1/orders", Set.of()),
+        TRANSITION("POST", "/v1/orders/{id}/transitions", Set.of()),
+        SHOW("GET", "/v1/orders/{id}", Set.of()),
+        EVENTS("GET", "/v1/events", Set.of("after", "limit", "wait")),
+        OPENAPI("GET", "/v1/openapi.json", null),
+        LIVE("GET", "/health/live", null),
+        READY("GET", "/health/ready", null);
 
         final String method;
+        final String template;
+        /** The query parameters taken; null when they are not checked. */
+        final Set<String> params;
 
-        Route(String method) {
+        Route(String method, String template, Set<String> params) {
             this.method = method;
+            this.template = template;
+            this.params = params;
+        }
+
+        /** @return the methods answered, for a 405's Allow: a GET path answers HEAD too (as GET, without the body) */
+        String allow() {
+            return method.equals("GET") ? "GET, HEAD" : method;
         }
     }
 
@@ -220,25 +241,12 @@ public final class ApiServer implements AutoCloseable {
 
     /**
      * What Jetty answers itself, before any route (a request it cannot parse, headers too large, a URI it refuses), in the
-     * one error shape instead of its HTML page.
+     * one error shape and our words ({@link JettyRefusal}) instead of its HTML page or its reason phrase.
      */
     private static boolean jettyError(Request request, Response response, Callback callback) {
-        int status = request.getAttribute(ErrorHandler.ERROR_STATUS) instanceof Integer i ? i : 500;
-        if (status == 503) {
-            // The one 503 Jetty answers itself: a request that came while this serve stops (GracefulHandler).
-            String path = request.getHttpURI() == null || request.getHttpURI().getPath() == null ? "/" : request.getHttpURI().getPath();
-            ApiCall call = new ApiCall(request, response, callback, path);
-            answer(call, stopping());
-            call.send();
-            return true;
-        }
-        Object reason = request.getAttribute(ErrorHandler.ERROR_MESSAGE);
-        String kind = HttpMapping.KIND_STATUS.entrySet().stream().filter(k -> k.getValue() == status).map(java.util.Map.Entry::getKey)
-                .findFirst().orElse(status < 500 ? "usage" : "failed");
         String path = request.getHttpURI() == null || request.getHttpURI().getPath() == null ? "/" : request.getHttpURI().getPath();
         ApiCall call = new ApiCall(request, response, callback, path);
-        answer(call, new ApiProblem(status, kind, "the server cannot take this request: "
-                + (reason == null ? "HTTP " + status : JsonBody.printable(reason.toString()))));
+        answer(call, JettyRefusal.of(request));
         call.send();
         return true;
     }
@@ -277,6 +285,7 @@ public final class ApiServer implements AutoCloseable {
         if (!method.equals(route.method) && !(method.equals("HEAD") && route.method.equals("GET"))) {
             throw methodNotAllowed(call, route);
         }
+        checkQuery(call, route);
         switch (route) {
             case CREATE -> orders.create(call);
             case TRANSITION -> orders.transition(call);
@@ -301,11 +310,6 @@ public final class ApiServer implements AutoCloseable {
         return pool;
     }
 
-    /** @return the methods a path takes, for a 405's Allow header; empty for a path of no route */
-    static String allowed(String path) {
-        Route r = match(path, null);
-        return r == null ? "" : r.method;
-    }
 
     /** @return the port listened on */
     public int port() {
@@ -337,6 +341,12 @@ public final class ApiServer implements AutoCloseable {
     }
 
     private static void authenticate(Services services, ApiCall call) {
+        int given = call.headerCount("Authorization");
+        if (given > 1) {
+            // Which one would count is a guess a proxy and this server could make differently: refuse, do not pick.
+            throw ApiProblem.badInput("the request has " + given + " Authorization headers; send one, Authorization: Bearer "
+                    + "<token>; nothing was done");
+        }
         String header = call.header("Authorization");
         if (header == null || !header.regionMatches(true, 0, "Bearer ", 0, 7)) {
             throw new ApiProblem(401, "unauthorized", "this API needs a client's token: Authorization: Bearer <token> "
@@ -348,6 +358,24 @@ public final class ApiServer implements AutoCloseable {
         call.client(client);
     }
 
+    /** Refuses a query parameter the route does not take, or one given twice, before anything is done. */
+    private static void checkQuery(ApiCall call, Route route) {
+        if (route.params == null) {
+            return;
+        }
+        String operation = route.method + " " + route.template;
+        List<String> taken = route.params.stream().sorted().toList();
+        for (String name : call.queryNames()) {
+            if (!route.params.contains(name)) {
+                throw ApiProblem.badInput("unknown query parameter " + JsonBody.printable(name) + " (" + operation
+                        + (taken.isEmpty() ? " takes no query parameters" : " takes " + String.join(", ", taken)) + "); nothing was done");
+            }
+            if (call.queryValues(name) > 1) {
+                throw ApiProblem.badInput("query parameter " + name + " is given twice; give it once (" + operation + ")");
+            }
+        }
+    }
+
     private static ApiProblem noSuchEndpoint(ApiCall call) {
         return new ApiProblem(404, "not_found", "no such endpoint: " + call.method() + " " + JsonBody.printable(call.path())
                 + " (GET /v1/openapi.json lists them)");
@@ -355,7 +383,7 @@ public final class ApiServer implements AutoCloseable {
 
     private static ApiProblem methodNotAllowed(ApiCall call, Route route) {
         return new ApiProblem(405, "method_not_allowed", call.method() + " is not allowed on " + JsonBody.printable(call.path())
-                + "; it takes " + route.method + " (GET /v1/openapi.json lists the operations)").header("Allow", route.method);
+                + "; it takes " + route.allow() + " (GET /v1/openapi.json lists the operations)").header("Allow", route.allow());
     }
 
     /** Answers a problem in the one error shape. */
@@ -396,8 +424,10 @@ public final class ApiServer implements AutoCloseable {
         try {
             return CompletableFuture.supplyAsync(work, pool).orTimeout(timeout.toMillis(), TimeUnit.MILLISECONDS);
         } catch (java.util.concurrent.RejectedExecutionException e) {
-            return CompletableFuture.failedFuture(new ApiProblem(503, "unavailable", "too many requests wait on MySQL now; "
-                    + "try again in a few seconds").header("Retry-After", Integer.toString(HttpMapping.RETRY_AFTER_SECONDS)));
+            return CompletableFuture.failedFuture(new ApiProblem(503, "unavailable", "too many requests wait on MySQL now: this "
+                    + "one was refused before it started, so nothing was done and nothing was stored; send it again in "
+                    + HttpMapping.RETRY_AFTER_SECONDS + " s").header("Retry-After", Integer.toString(HttpMapping.RETRY_AFTER_SECONDS))
+                    .refusedBeforeStart());
         }
     }
 }

@@ -56,7 +56,7 @@ final class JsonBody {
         } catch (JsonProcessingException e) {
             JsonLocation at = e.getLocation();
             throw ApiProblem.badInput("the body is not valid JSON" + (at == null ? "" : " (line " + at.getLineNr() + ", column "
-                    + at.getColumnNr() + ")") + ": " + printable(e.getOriginalMessage()));
+                    + at.getColumnNr() + ")") + ": " + whatIsWrong(e) + "; nothing was stored");
         }
         if (node == null || !node.isObject()) {
             throw ApiProblem.badInput("the body must be a JSON object (GET /v1/openapi.json lists each operation's fields)");
@@ -73,6 +73,33 @@ final class JsonBody {
                     + " (this operation takes " + String.join(", ", allowed.stream().sorted().toList()) + ")");
         }
         return new JsonBody(node);
+    }
+
+    /**
+     * Says what is wrong with JSON Jackson could not read, in our words: its own ("Unrecognized token 'x': was expecting
+     * (JSON String, Number, Array, Object or token 'null', 'true' or 'false')") name its parser's states.
+     */
+    private static String whatIsWrong(JsonProcessingException e) {
+        if (e instanceof com.fasterxml.jackson.core.io.JsonEOFException) {
+            return "it ends before the JSON does (a brace, bracket or string is not closed)";
+        }
+        if (e instanceof com.fasterxml.jackson.databind.exc.MismatchedInputException) {
+            return "there is more after the JSON object ends";
+        }
+        String original = e.getOriginalMessage() == null ? "" : e.getOriginalMessage();
+        if (original.startsWith("Duplicate field") && e.getProcessor() instanceof com.fasterxml.jackson.core.JsonParser p) {
+            return "field " + printable(currentName(p)) + " is given twice";
+        }
+        return "what is there is not a JSON value (text is in double quotes; true, false and null are lower case; "
+                + "fields are separated by commas)";
+    }
+
+    private static String currentName(com.fasterxml.jackson.core.JsonParser p) {
+        try {
+            return p.currentName();
+        } catch (IOException e) {
+            return "";
+        }
     }
 
     /** @return a text field, or null when absent or null */

@@ -79,6 +79,11 @@ final class OrderRoutes {
                 .handle((doc, e) -> {
                     if (e != null) {
                         ApiProblem p = HttpMapping.problem(e);
+                        if (p.isRefusedBeforeStart()) {
+                            // The queue was full: nothing ran, so its words say nothing was stored, not "may or may not".
+                            ApiServer.answer(ctx, p);
+                            return null;
+                        }
                         if (Failures.isTimeout(e)) {
                             p = new ApiProblem(503, "unavailable", stalled() + " within " + ApiServer.waited(t0)
                                     + ", and an order is written to MySQL first: it may or may not be stored now; send the same "
@@ -219,6 +224,11 @@ final class OrderRoutes {
                         ApiServer.json(ctx, 200, redisOnly);
                     } else {
                         ApiProblem p = HttpMapping.problem(e);
+                        if (p.isRefusedBeforeStart()) {
+                            // The queue was full: nothing ran, so its words say nothing was stored, not "may or may not".
+                            ApiServer.answer(ctx, p);
+                            return null;
+                        }
                         if (Failures.isTimeout(e)) {
                             String who = stalled();
                             p = new ApiProblem(503, "unavailable", who + " within " + ApiServer.waited(t0) + (who.startsWith("MySQL did")

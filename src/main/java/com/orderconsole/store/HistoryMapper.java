@@ -70,4 +70,8 @@ public interface HistoryMapper {
     /** The highest id inserted, committed or not (at READ UNCOMMITTED); 0 when none. */
     @Select("SELECT COALESCE(MAX(id), 0) FROM order_history")
     long maxId();
+
+    /** The next id InnoDB will hand out (its auto-increment counter); null when the account cannot see it. */
+    @Select("SELECT AUTO_INCREMENT FROM information_schema.TABLES WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = 'order_history'")
+    Long nextId();
 }

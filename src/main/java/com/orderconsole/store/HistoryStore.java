@@ -213,6 +213,15 @@ public final class HistoryStore {
         return new OpenTransactions(false, me, writers);
     }
 
+    /**
+     * @return the highest id handed out, written or not (ids taken by statements still running, or lost to a rollback,
+     *     included); the highest written one when the auto-increment counter cannot be read
+     */
+    public long allocatedThrough() {
+        Long next = m.nextId();
+        return next == null ? m.maxId() : Math.max(next - 1, m.maxId());
+    }
+
     private static HistoryEntry entry(HistoryRow h) {
         return new HistoryEntry(h.orderId, h.fromStatus == null ? null : OrderStatus.ofCode(h.fromStatus),
                 OrderStatus.ofCode(h.toStatus), h.version, ResultCode.ofCode(h.resultCode), h.actor, h.source, h.reason,

@@ -38,6 +38,65 @@ class ApiDuringMySqlOutageTest {
         run("down", proxy -> quietly(() -> proxy.down(true)), proxy -> quietly(() -> proxy.down(false)));
     }
 
+    /**
+     * Creations beyond what waits on MySQL (8 running, 256 queued) are refused at once, before anything is started: their
+     * 503 says nothing was stored and when to send them again, and indeed none is stored once MySQL is back; only a
+     * creation that timed out may say "may or may not" (it was written to MySQL, or will be).
+     */
+    @Test
+    void aCreationRefusedBecauseTheMySqlQueueIsFullSaysNothingWasStored() throws Exception {
+        TestServers.reset();
+        EmbeddedMariaDb mariaDb = TestServers.mariaDb();
+        try (StallingProxy proxy = new StallingProxy(mariaDb.port())) {
+            String jdbc = mariaDb.jdbcUrl().replace(":" + mariaDb.port() + "/", ":" + proxy.port() + "/");
+            try (ApiHarness h = new ApiHarness(TestServers.config().withServers(TestServers.redis().uri(), jdbc, "root", ""),
+                    Duration.ofSeconds(2))) {
+                String token = h.client("payments", Role.SUPPORT);
+                proxy.stall(true);
+                List<java.util.concurrent.CompletableFuture<HttpResponse<String>>> sent = new ArrayList<>();
+                for (int i = 0; i < 320; i++) {
+                    sent.add(h.http.sendAsync(java.net.http.HttpRequest.newBuilder(java.net.URI.create(h.base() + "/v1/orders"))
+                            .header("Authorization", "Bearer " + token).header("Content-Type", "application/json")
+                            .timeout(Duration.ofSeconds(40))
+                            .POST(java.net.http.HttpRequest.BodyPublishers.ofString("{\"id\": \"q-" + i + "\"}")).build(),
+                            HttpResponse.BodyHandlers.ofString()));
+                }
+                List<String> refusedAtOnce = new ArrayList<>();
+                int timedOut = 0;
+                for (int i = 0; i < sent.size(); i++) {
+                    HttpResponse<String> r = sent.get(i).get(60, java.util.concurrent.TimeUnit.SECONDS);
+                    assertThat(r.statusCode()).as(r.body()).isEqualTo(503);
+                    assertThat(r.headers().firstValue("Retry-After")).isPresent();
+                    String words = ApiHarness.json(r).path("error").path("message").asText();
+                    if (!words.contains("too many requests wait on MySQL")) {
+                        timedOut++; // ran and timed out, or MySQL failed it: its words may say "may or may not"
+                        continue;
+                    }
+                    assertThat(words).as("refused before anything started").contains("nothing was stored")
+                            .contains("again in 5 s").doesNotContain("may or may not");
+                    refusedAtOnce.add("q-" + i);
+                }
+                System.out.println("[measured] MySQL hung, 320 creations: " + refusedAtOnce.size() + " refused at once, "
+                        + timedOut + " ran and failed or timed out");
+                assertThat(refusedAtOnce).as("beyond 8 running and 256 queued").hasSizeGreaterThanOrEqualTo(320 - 8 - 256);
+
+                proxy.stall(false);
+                // Answered after every creation queued before it was taken from the queue: what could be stored is.
+                await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofSeconds(1)).untilAsserted(() ->
+                        assertThat(h.post(token, "/v1/orders", "{\"id\": \"q-last\"}").statusCode()).isIn(200, 201));
+                assertThat(h.engine.services().follower().awaitCaughtUp(Duration.ofSeconds(60))).isTrue();
+                for (String id : refusedAtOnce) {
+                    assertThat(com.orderconsole.RawSql.count("SELECT COUNT(*) FROM orders WHERE order_id = '" + id + "'")).as(id).isZero();
+                }
+                try (com.orderconsole.RawRedis redis = new com.orderconsole.RawRedis()) {
+                    for (String id : refusedAtOnce) {
+                        assertThat(redis.cmd().exists(com.orderconsole.redis.RedisKeys.order(id))).as(id).isZero();
+                    }
+                }
+            }
+        }
+    }
+
     private interface Io {
         void run() throws java.io.IOException;
     }

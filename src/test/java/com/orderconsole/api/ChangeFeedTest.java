@@ -237,4 +237,27 @@ class ChangeFeedTest {
         assertThat(p.path("events").get(0).path("to").asText()).isEqualTo("WAIT_SHIP");
         assertThat(seconds).isLessThan(2);
     }
+
+    /**
+     * A cursor past every id the history has handed out (one kept from another database, or a test's) is refused in
+     * words: it was taken silently and its consumer waited for ever. The cursor a page just gave is always taken.
+     */
+    @Test
+    void aCursorAheadOfTheFeedIsRefusedInWordsAndOneJustGivenIsTaken() throws Exception {
+        h.post(token, "/v1/orders", "{\"id\": \"c-0\"}");
+        assertThat(h.engine.services().follower().awaitCaughtUp(Duration.ofSeconds(20))).isTrue();
+        String[] cursor = {null};
+        assertThat(drain(cursor)).hasSize(1);
+        assertThat(page(cursor[0], 10, 0).path("events")).isEmpty(); // the head's own cursor: taken, nothing new
+
+        String ahead = java.util.Base64.getUrlEncoder().withoutPadding().encodeToString("oc1:1000000".getBytes(StandardCharsets.US_ASCII));
+        HttpResponse<String> r = h.get(token, "/v1/events?wait=5&after=" + ahead);
+        assertThat(r.statusCode()).as(r.body()).isEqualTo(400);
+        assertThat(ApiHarness.json(r).path("error").path("kind").asText()).isEqualTo("usage");
+        assertThat(ApiHarness.json(r).path("error").path("message").asText()).contains("is ahead of this feed");
+
+        h.post(token, "/v1/orders/c-0/transitions", "{\"to\": \"PAID\"}");
+        assertThat(h.engine.services().follower().awaitCaughtUp(Duration.ofSeconds(20))).isTrue();
+        assertThat(page(cursor[0], 10, 5).path("events")).hasSize(1);
+    }
 }

@@ -150,6 +150,11 @@ public final class ChangeFeed {
         HistoryStore.OpenTransactions[] open = new HistoryStore.OpenTransactions[1];
         List<Long> existing = db.readUncommitted(t -> {
             maxSeen[0] = t.history().maxId();
+            // Every cursor given stands on a written row, so one past every id handed out was never given by this feed
+            // (kept from another database, say): refused, since its consumer would wait for ever on rows that never come.
+            if (after > maxSeen[0] && after > t.history().allocatedThrough()) {
+                throw new IllegalArgumentException(aheadOfTheFeed(cursor));
+            }
             List<Long> ids = t.history().idsAfter(after, scan);
             seenAt[0] = System.nanoTime();
             if (!listRefused && hasGap(after, ids)) {
@@ -271,6 +276,15 @@ public final class ChangeFeed {
         position(cursor);
     }
 
+    private static String aheadOfTheFeed(String cursor) {
+        return "cursor '" + shown(cursor) + "' is ahead of this feed: it is past every event this database has recorded, so it "
+                + "was not given by this feed (kept from another database?); start without one, or resume from a cursor it gave";
+    }
+
+    private static String shown(String cursor) {
+        return cursor.replaceAll("[^A-Za-z0-9_-]", "?").substring(0, Math.min(cursor.length(), 40));
+    }
+
     /** @return the opaque cursor of a position (the id of the last row passed) */
     static String cursor(long position) {
         return Base64.getUrlEncoder().withoutPadding().encodeToString((CURSOR_PREFIX + position).getBytes(StandardCharsets.US_ASCII));
@@ -297,7 +311,7 @@ public final class ChangeFeed {
                 // the same words as any other foreign cursor below
             }
         }
-        throw new IllegalArgumentException("cursor '" + cursor.replaceAll("[^A-Za-z0-9_-]", "?").substring(0, Math.min(cursor.length(), 40))
+        throw new IllegalArgumentException("cursor '" + shown(cursor)
                 + "' is not one this feed gave: start without one, or resume from the cursor of the last page or event read");
     }
 }
