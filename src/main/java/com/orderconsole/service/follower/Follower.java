@@ -87,7 +87,8 @@ public final class Follower implements AutoCloseable {
         this.backlog = new OutboxBacklog(clock, outbox, dataSet, db, recorded);
         this.applier = new BatchApplier(outbox, dataSet, states, db, new SequenceCheck(inForce, clock::nowMs), retention);
         this.applies = db.mayFollow();
-        this.loop = new FollowerLoop(db.where(), () -> drainOnce(), this::countQuietly, e -> lastError = e);
+        this.loop = new FollowerLoop(db.where(), () -> drainOnce(), this::countQuietly, e -> lastError = e,
+                () -> clock.ping() ? null : "Redis at " + clock.where() + " does not answer");
         this.outbox = outbox;
         this.dataSet = dataSet;
         this.db = db;

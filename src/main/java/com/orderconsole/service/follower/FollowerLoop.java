@@ -8,6 +8,7 @@ import java.time.Duration;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
+import java.util.function.Supplier;
 
 /**
  * The follower's background: one thread drains when nudged (after each transition) and at least every idle period,
@@ -30,6 +31,7 @@ final class FollowerLoop implements AutoCloseable {
      * Wall-clock ms: when the background loop's current drain began (0 between drains), when a batch of it last
      * finished or failed, and when the loop's current run of failures began (0 while syncing).
      */
+    private final Supplier<String> redisSilent;
     private volatile long drainingSinceMs;
     private volatile long answeredMs;
     private volatile long failingSinceMs;
@@ -41,8 +43,11 @@ final class FollowerLoop implements AutoCloseable {
      * @param drain one drain of every bucket; throws when MySQL or Redis fails
      * @param countOutbox counts the outbox while the drain fails (the counts go on during an outage)
      * @param lastError told the failure in words (the follower's status shows it)
+     * @param redisSilent asked when a drain stalls, on the watch's thread: words naming Redis when it does not answer now
+     *     (a drain reads the outbox from Redis as well as writing MySQL), else null
      */
-    FollowerLoop(String where, Runnable drain, Runnable countOutbox, Consumer<String> lastError) {
+    FollowerLoop(String where, Runnable drain, Runnable countOutbox, Consumer<String> lastError, Supplier<String> redisSilent) {
+        this.redisSilent = redisSilent;
         this.where = where;
         this.drain = drain;
         this.countOutbox = countOutbox;
@@ -136,6 +141,15 @@ final class FollowerLoop implements AutoCloseable {
                 long quiet = System.currentTimeMillis() - quietFrom;
                 if (quiet > FollowerSettings.STALL_WARN_MS) {
                     stalledSinceMs = quietFrom;
+                    // A drain waits on Redis (the outbox) as well as on MySQL: the fresh-user tester's Redis hang was logged
+                    // as a MySQL one. Redis is asked (within its command timeout) before MySQL is blamed.
+                    String redis = redisSilent.get();
+                    if (redis != null) {
+                        lastError.accept(redis + " for " + quiet / 1000 + " s");
+                        log.warn("MySQL follower has waited {} s for its batch: {} (transitions stay in the Redis outbox and are "
+                                + "applied once it answers)", quiet / 1000, redis);
+                        continue;
+                    }
                     lastError.accept("MySQL at " + where + " has not answered for " + quiet / 1000 + " s");
                     log.warn("MySQL follower has waited {} s for MySQL at {} to answer (a hung server, or a lock held by another "
                             + "session): transitions stay in the Redis outbox and are applied once it answers", quiet / 1000, where);
