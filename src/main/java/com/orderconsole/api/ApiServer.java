@@ -198,14 +198,32 @@ public final class ApiServer implements AutoCloseable {
         connector.setIdleTimeout(ASYNC_TIMEOUT_MS);
         server.addConnector(connector);
         server.setErrorHandler(ApiServer::jettyError);
-        // Non-blocking: Jetty runs handle() on the thread that read the request, without waking another. A transition
-        // never blocks there (it is answered when Redis' future completes, on the thread that brings it); every other
-        // route may wait (a Redis read, the readiness check) and is passed to the pool. Handing each request to a pool
-        // thread that then waited for Redis cost a third of the API's CPU per request (BENCHMARKS.md, issue 32).
         // Graceful: on stop, the requests being handled are answered (a move Redis applied is never left unanswered, the
         // fresh-user tester's SIGTERM under load), new ones get 503 in words, and then the connections close.
         server.setStopTimeout(STOP_TIMEOUT.toMillis());
-        server.setHandler(new GracefulHandler(new Handler.Abstract.NonBlocking() {
+        server.setHandler(new GracefulHandler(requests(services, orders, feed, openApi, pool)));
+        try {
+            server.start();
+        } catch (Exception e) {
+            mysqlWork.shutdownNow();
+            feedWatcher.close();
+            stopQuietly(server);
+            throw new UncheckedIOException("cannot serve the API on " + settings.bind() + ":" + settings.port() + ": "
+                    + com.orderconsole.domain.Failures.message(com.orderconsole.domain.Failures.root(e)), new IOException(e));
+        }
+        log.info("API listening on http://{}:{}/v1", settings.bind(), connector.getLocalPort()); // i18n-ok: log
+        return new ApiServer(server, connector, mysqlWork, feedWatcher);
+    }
+
+    /**
+     * The handler of every request: it matches the route and runs it. Non-blocking: Jetty runs it on the thread that read
+     * the request, without waking another. A transition never blocks there (it is answered when Redis' future completes, on
+     * the thread that brings it); every other route may wait (a Redis read, the readiness check) and is passed to the pool.
+     * Handing each request to a pool thread that then waited for Redis cost a third of the API's CPU per request
+     * (BENCHMARKS.md, issue 32).
+     */
+    private static Handler requests(Services services, OrderRoutes orders, FeedRoute feed, byte[] openApi, QueuedThreadPool pool) {
+        return new Handler.Abstract.NonBlocking() {
             @Override
             public boolean handle(Request request, Response response, Callback callback) {
                 String path = request.getHttpURI().getPath();
@@ -225,18 +243,7 @@ public final class ApiServer implements AutoCloseable {
                 }
                 return true;
             }
-        }));
-        try {
-            server.start();
-        } catch (Exception e) {
-            mysqlWork.shutdownNow();
-            feedWatcher.close();
-            stopQuietly(server);
-            throw new UncheckedIOException("cannot serve the API on " + settings.bind() + ":" + settings.port() + ": "
-                    + com.orderconsole.domain.Failures.message(com.orderconsole.domain.Failures.root(e)), new IOException(e));
-        }
-        log.info("API listening on http://{}:{}/v1", settings.bind(), connector.getLocalPort()); // i18n-ok: log
-        return new ApiServer(server, connector, mysqlWork, feedWatcher);
+        };
     }
 
     /**

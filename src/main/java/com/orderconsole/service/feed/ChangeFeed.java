@@ -172,6 +172,19 @@ public final class ChangeFeed {
         long readAt = System.nanoTime();
         List<HistoryStore.Positioned> committed = db.read(t -> t.history().after(after, scan));
         long settledThrough = settledThrough(maxSeen[0], seenAt[0], fresh(open[0]), sessionStart, listedAt[0], readAt);
+        return page(after, limit, scan, existing, committed, settledThrough);
+    }
+
+    /**
+     * Walks the ids both reads saw, in order, from {@code after}: committed rows go into the page, and the walk stops at a
+     * row still held (uncommitted), at a gap not yet settled, at the end of what both reads covered, or at {@code limit}.
+     *
+     * @param existing the ids seen under READ UNCOMMITTED (held rows included)
+     * @param committed the committed rows
+     * @param settledThrough the id through which no gap's id can appear any more
+     */
+    private static Page page(long after, int limit, int scan, List<Long> existing, List<HistoryStore.Positioned> committed,
+                             long settledThrough) {
         Map<Long, HistoryStore.Positioned> byId = new HashMap<>();
         committed.forEach(p -> byId.put(p.id(), p));
         TreeSet<Long> ids = new TreeSet<>(existing);
