@@ -66,17 +66,27 @@ public enum OrderStatus {
     }
 
     /**
-     * Parses a status given by code ("2") or by name ("PAID", case-insensitive, '-' or ' ' for '_').
+     * Parses a status given by code ("2") or by name ("PAID", case-insensitive, '-' or ' ' for '_'), with nothing
+     * around it: the API, the CLI and the rules documents all read statuses here.
      *
      * @param text user input
      * @return the status
-     * @throws IllegalArgumentException naming the input when it is neither a known code nor name
+     * @throws IllegalArgumentException naming the input when it is neither a known code nor name, or has spaces around
+     *         it or a control character in it
      */
     public static OrderStatus parse(String text) {
         if (text == null || text.isBlank()) {
             throw new IllegalArgumentException("status is empty (expected " + expected() + ")");
         }
-        String t = text.trim();
+        // Not trimmed: " PAID" and "PAID\u0000" were taken as PAID, so a proxy's log and the move disagreed on what was
+        // asked (the fresh-user tester's finding 10).
+        boolean control = text.chars().anyMatch(Character::isISOControl);
+        if (control || blank(text.codePointAt(0)) || blank(text.codePointBefore(text.length()))) {
+            throw new IllegalArgumentException("status '" + printable(text) + "' has "
+                    + (control ? "a control character in it" : "spaces around it") + ": give the name or number alone (expected "
+                    + expected() + ")");
+        }
+        String t = text;
         // ASCII digits only: Character.isDigit would take e.g. Arabic-Indic digits for codes.
         if (t.length() <= 3 && t.chars().allMatch(c -> c >= '0' && c <= '9')) {
             return ofCode(Integer.parseInt(t));
@@ -88,6 +98,10 @@ public enum OrderStatus {
             }
         }
         throw new IllegalArgumentException("unknown status '" + printable(t) + "' (expected " + expected() + ")");
+    }
+
+    private static boolean blank(int cp) {
+        return Character.isWhitespace(cp) || Character.isSpaceChar(cp);
     }
 
     private static String expected() {
@@ -103,7 +117,7 @@ public enum OrderStatus {
     static String printable(String s) {
         StringBuilder b = new StringBuilder();
         s.codePoints().limit(80).forEach(cp -> {
-            if (cp < 0x20 || cp == 0x7f) {
+            if (Character.isISOControl(cp)) {
                 b.append(String.format("\\u%04x", cp));
             } else {
                 b.appendCodePoint(cp);

@@ -98,4 +98,23 @@ class ApiRawRequestTest {
         refused(creation("/v1/orders", "Authorization: Bearer oc_wrong\r\n", "two-2"), 400, "2 Authorization headers");
         assertThat(RawSql.count("SELECT COUNT(*) FROM orders")).as("nothing stored").isZero();
     }
+    /**
+     * A path with ';' parameters is refused, naming them: {@code /v1/orders/mx-1;junk=zz/transitions} moved mx-1 (the
+     * parameters were dropped), so a proxy keyed on the path saw another id than the one acted on (the tester's finding 9).
+     */
+    @Test
+    void pathParametersAreRefusedInWordsAndNothingIsDone() throws Exception {
+        assertThat(RawHttp.send(h.api.port(), creation("/v1/orders", "", "mx-1")).status()).isEqualTo(201);
+        String move = "{\"to\": \"PAID\"}";
+        String auth = "Host: 127.0.0.1\r\nAuthorization: Bearer " + token + "\r\n";
+        refused("POST /v1/orders/mx-1;junk=zz/transitions HTTP/1.1\r\n" + auth + "Content-Type: application/json\r\n"
+                + "Content-Length: " + move.length() + "\r\nConnection: close\r\n\r\n" + move, 400, "';junk=zz'");
+        refused("GET /v1/orders/mx-1;v=2 HTTP/1.1\r\n" + auth + "Connection: close\r\n\r\n", 400, "path parameters");
+        refused("GET /v1/orders/mx-1; HTTP/1.1\r\n" + auth + "Connection: close\r\n\r\n", 400, "path parameters");
+        refused(creation("/v1/orders;x=1", "", "mx-2"), 400, "path parameters");
+        assertThat(h.engine.services().follower().awaitCaughtUp(java.time.Duration.ofSeconds(20))).isTrue();
+        assertThat(RawSql.count("SELECT COUNT(*) FROM orders")).as("mx-2 not stored").isEqualTo(1);
+        RawHttp.Answer order = RawHttp.send(h.api.port(), "GET /v1/orders/mx-1 HTTP/1.1\r\n" + auth + "Connection: close\r\n\r\n");
+        assertThat(order.json().path("version").asLong()).as("mx-1 was not moved: " + order.body()).isEqualTo(1);
+    }
 }

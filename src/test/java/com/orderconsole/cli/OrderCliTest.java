@@ -194,6 +194,9 @@ class OrderCliTest {
         Run badStatus = cli("transition", "--id", "x", "--to", "LOST");
         assertThat(badStatus.code()).isEqualTo(ExitCode.USAGE.code());
         assertThat(badStatus.err()).contains("unknown status 'LOST'");
+        Run spaced = cli("transition", "--id", "x", "--to", "PAID ");
+        assertThat(spaced.code()).as("the CLI reads a status by the API's rule").isEqualTo(ExitCode.USAGE.code());
+        assertThat(spaced.err()).contains("status 'PAID ' has");
 
         s.orders().create(ops, "t-3", null, Duration.ofMinutes(30));
         Run readOnly = cli("transition", "--id", "t-3", "--to", "PAID", "--role", "read-only");

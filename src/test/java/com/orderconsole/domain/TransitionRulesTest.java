@@ -103,6 +103,11 @@ class TransitionRulesTest {
         assertThatThrownBy(() -> OrderStatus.parse("7")).hasMessageContaining("unknown status code 7");
         assertThatThrownBy(() -> OrderStatus.parse("0")).hasMessageContaining("unknown status code 0");
         assertThatThrownBy(() -> OrderStatus.parse("REFUNDED")).hasMessageContaining("unknown status 'REFUNDED'");
+        assertThat(OrderStatus.parse("paid")).isEqualTo(OrderStatus.PAID);
+        assertThatThrownBy(() -> OrderStatus.parse(" PAID")).hasMessageContaining("status ' PAID' has");
+        assertThatThrownBy(() -> OrderStatus.parse("PAID\u0000")).hasMessageContaining("'PAID\\u0000'");
+        assertThatThrownBy(() -> OrderStatus.parse("2\n")).hasMessageContaining("expected 1..6");
+        assertThatThrownBy(() -> OrderStatus.parse("PAID\u00a0")).hasMessageContaining("status 'PAID\u00a0' has");
         assertThatThrownBy(() -> OrderStatus.parse("\u0662")).as("Arabic-Indic two is not a code").hasMessageContaining("unknown status");
     }
 
