@@ -236,7 +236,9 @@ public final class ApiServer implements AutoCloseable {
                 ApiCall call = new ApiCall(request, response, callback, path);
                 Runnable dispatch = () -> dispatch(call, services, orders, feed, openApi);
                 boolean post = HttpMethod.POST.is(request.getMethod());
-                Runnable work = post && request.getLength() <= JsonBody.MAX_BYTES ? () -> call.readBody(dispatch) : dispatch;
+                long length = request.getLength();
+                Runnable work = !post ? dispatch : length <= JsonBody.MAX_BYTES ? () -> call.readBody(dispatch)
+                        : length <= JsonBody.DRAIN_MAX_BYTES ? () -> call.discardBody(dispatch) : dispatch;
                 if (post && match(path, null) == Route.TRANSITION) {
                     work.run();
                 } else {

@@ -24,6 +24,8 @@ import java.util.function.Supplier;
 final class JsonBody {
     /** Largest body accepted, in bytes (64 KB). */
     static final int MAX_BYTES = 64 * 1024;
+    /** Largest body read and dropped before a 413, so that the client gets it (1 MB); a larger one closes the connection. */
+    static final int DRAIN_MAX_BYTES = 1024 * 1024;
     private static final ObjectMapper READER = JsonMapper.builder()
             .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
             .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)

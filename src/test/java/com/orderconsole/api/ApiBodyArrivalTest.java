@@ -97,6 +97,27 @@ class ApiBodyArrivalTest {
         }
     }
 
+    @Test
+    void aBodyOverTheLimitStillArrivingIsAnswered413() throws Exception {
+        int length = 600 * 1024;
+        try (Socket s = open()) {
+            OutputStream out = s.getOutputStream();
+            out.write(head(length).getBytes(StandardCharsets.US_ASCII));
+            out.flush();
+            // The body comes in pieces after the headers, as an upload over a real network does: the answer is written long
+            // before its last byte arrives. Closing then reset the connection, and the client lost the 413 with it.
+            byte[] piece = new byte[60 * 1024];
+            java.util.Arrays.fill(piece, (byte) 'x');
+            for (int sent = 0; sent < length; sent += piece.length) {
+                out.write(piece, 0, Math.min(piece.length, length - sent));
+                out.flush();
+                Thread.sleep(20);
+            }
+            String answer = statusLine(s.getInputStream());
+            assertThat(answer).startsWith("HTTP/1.1 413");
+        }
+    }
+
     private static String statusLine(InputStream in) throws IOException {
         ByteArrayOutputStream line = new ByteArrayOutputStream();
         for (int c = in.read(); c >= 0 && c != '\n'; c = in.read()) {

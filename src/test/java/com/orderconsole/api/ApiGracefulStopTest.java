@@ -123,7 +123,7 @@ class ApiGracefulStopTest {
             other.setSoTimeout(20_000);
             // Another client's keep-alive connection, open before the stop.
             other.getOutputStream().write(get("/health/live").getBytes(StandardCharsets.US_ASCII));
-            assertThat(RawAnswer.read(other.getInputStream())).startsWith("HTTP/1.1 200");
+            assertThat(RawHttp.readOne(other.getInputStream())).startsWith("HTTP/1.1 200");
             // A payment whose body is still on its way: taken, not finished, when the stop begins.
             taken.getOutputStream().write(head("S-1", body.length()).getBytes(StandardCharsets.US_ASCII));
             taken.getOutputStream().flush();
@@ -134,12 +134,12 @@ class ApiGracefulStopTest {
             assertThat(stopping.isAlive()).as("the stop waits for the payment it took").isTrue();
 
             other.getOutputStream().write((head("S-2", body.length()) + body).getBytes(StandardCharsets.US_ASCII));
-            String refused = RawAnswer.read(other.getInputStream());
+            String refused = RawHttp.readOne(other.getInputStream());
             assertThat(refused).startsWith("HTTP/1.1 503").contains("this serve is stopping", "nothing was done", "Retry-After");
 
             taken.getOutputStream().write(body.getBytes(StandardCharsets.US_ASCII));
             taken.getOutputStream().flush();
-            assertThat(RawAnswer.read(taken.getInputStream())).startsWith("HTTP/1.1 200").contains("\"to\":\"PAID\"");
+            assertThat(RawHttp.readOne(taken.getInputStream())).startsWith("HTTP/1.1 200").contains("\"to\":\"PAID\"");
             stopping.join(ApiServer.STOP_TIMEOUT.toMillis() + 2_000);
             assertThat(stopping.isAlive()).isFalse();
         }
@@ -154,27 +154,6 @@ class ApiGracefulStopTest {
     private String head(String id, int length) {
         return "POST /v1/orders/" + id + "/transitions HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer " + token
                 + "\r\nContent-Type: application/json\r\nContent-Length: " + length + "\r\n\r\n";
-    }
-
-    /** One HTTP/1.1 answer with a Content-Length: status line, headers and body. */
-    private static final class RawAnswer {
-        static String read(InputStream in) throws IOException {
-            StringBuilder head = new StringBuilder();
-            while (head.length() < 4 || !head.substring(head.length() - 4).equals("\r\n\r\n")) {
-                int c = in.read();
-                if (c < 0) {
-                    return head.length() == 0 ? "none" : head.toString();
-                }
-                head.append((char) c);
-            }
-            int length = 0;
-            for (String line : head.toString().split("\r\n")) {
-                if (line.regionMatches(true, 0, "Content-Length:", 0, 15)) {
-                    length = Integer.parseInt(line.substring(15).trim());
-                }
-            }
-            return head + new String(in.readNBytes(length), StandardCharsets.UTF_8);
-        }
     }
 
     /** One payment on a connection of its own: the status line, or "none: why" when no answer came. */

@@ -5,8 +5,6 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-import java.io.ByteArrayOutputStream;
-import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.InetAddress;
@@ -55,7 +53,7 @@ class ApiPipeliningTest {
             InputStream in = s.getInputStream();
             List<String> answers = new ArrayList<>();
             for (int i = 0; i < 4; i++) {
-                answers.add(readAnswer(in));
+                answers.add(RawHttp.readOne(in));
             }
             assertThat(answers.get(0)).startsWith("HTTP/1.1 200").contains("\"to\":\"PAID\"", "\"version\":2");
             assertThat(answers.get(1)).startsWith("HTTP/1.1 200").contains("\"to\":\"WAIT_SHIP\"", "\"version\":3");
@@ -76,27 +74,7 @@ class ApiPipeliningTest {
             Thread.sleep(300);
             out.write(request.substring(split).getBytes(StandardCharsets.US_ASCII));
             out.flush();
-            assertThat(readAnswer(s.getInputStream())).startsWith("HTTP/1.1 200").contains("\"version\":2");
+            assertThat(RawHttp.readOne(s.getInputStream())).startsWith("HTTP/1.1 200").contains("\"version\":2");
         }
-    }
-
-    /** One HTTP/1.1 answer with a Content-Length: its status line, headers and body. */
-    private static String readAnswer(InputStream in) throws IOException {
-        ByteArrayOutputStream head = new ByteArrayOutputStream();
-        while (!head.toString(StandardCharsets.US_ASCII).endsWith("\r\n\r\n")) {
-            int c = in.read();
-            if (c < 0) {
-                throw new IOException("the connection closed after: " + head.toString(StandardCharsets.US_ASCII));
-            }
-            head.write(c);
-        }
-        String headers = head.toString(StandardCharsets.US_ASCII);
-        int length = 0;
-        for (String line : headers.split("\r\n")) {
-            if (line.regionMatches(true, 0, "Content-Length:", 0, 15)) {
-                length = Integer.parseInt(line.substring(15).trim());
-            }
-        }
-        return headers + new String(in.readNBytes(length), StandardCharsets.UTF_8);
     }
 }

@@ -50,6 +50,28 @@ final class RawHttp {
         }
     }
 
+    /**
+     * Reads one answer from a connection kept open (it has a Content-Length): status line, headers and body as text, or
+     * "none" when the connection closed before any of it.
+     */
+    static String readOne(java.io.InputStream in) throws IOException {
+        StringBuilder head = new StringBuilder();
+        while (head.length() < 4 || !head.substring(head.length() - 4).equals("\r\n\r\n")) {
+            int c = in.read();
+            if (c < 0) {
+                return head.length() == 0 ? "none" : head.toString();
+            }
+            head.append((char) c);
+        }
+        int length = 0;
+        for (String line : head.toString().split("\r\n")) {
+            if (line.regionMatches(true, 0, "Content-Length:", 0, 15)) {
+                length = Integer.parseInt(line.substring(15).trim());
+            }
+        }
+        return head + new String(in.readNBytes(length), StandardCharsets.UTF_8);
+    }
+
     static Answer parse(byte[] bytes) {
         String all = new String(bytes, StandardCharsets.UTF_8);
         int end = all.indexOf("\r\n\r\n");
