@@ -168,6 +168,8 @@ public final class CancelQueueView {
         pauseButton.setText(Messages.get("queue.pause"));
 
         Styles.toggle(queueMessage, vm.feedback());
+        // No message, no empty line: the table takes that height (tester finding 12: 7 rows at 1280x800).
+        queueMessage.managedProperty().bind(vm.feedback().messageProperty().isNotEmpty());
         Styles.toggle(sweeperMessage, vm.sweeperFeedback());
         sweeperMessage.managedProperty().bind(vm.sweeperFeedback().messageProperty().isNotEmpty());
         Styles.shown(!canAct, roleHint);
