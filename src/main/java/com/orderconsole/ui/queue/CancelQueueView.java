@@ -96,6 +96,8 @@ public final class CancelQueueView {
         depthSeries.setName(Messages.get("queue.series.depth"));
         overdueSeries.setName(Messages.get("queue.series.overdue"));
         depthChart.getData().setAll(List.of(depthSeries, overdueSeries));
+        javafx.scene.control.Tooltip.install(depthChart, new javafx.scene.control.Tooltip(
+                Messages.get("queue.depthChart.title") + System.lineSeparator() + Messages.get("queue.entriesAxis.label")));
         vm.depthHistory().addListener((ListChangeListener<DepthSample>) c -> plot());
         vm.summaryProperty().addListener((o, a, s) -> showSummary(s));
         vm.staleProperty().addListener((o, a, stale) -> {
