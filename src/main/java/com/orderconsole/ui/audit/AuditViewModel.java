@@ -194,6 +194,11 @@ public final class AuditViewModel implements Refreshable {
         }
         // Status names in the language in use (zh-CN showed the English names here, issue 34).
         String to = e.to() == null ? "?" : com.orderconsole.ui.common.OrderText.status(e.to());
+        if (e.from() != null && e.code() != null && !e.code().applied()) {
+            // A refused move's row holds the status and version found, not a move: "CANCELLED → CANCELLED v2" read as
+            // if a cancelled order had been cancelled again (tester finding 12, a queue cancel that lost to the sweeper).
+            return Messages.format("audit.refused", to, com.orderconsole.ui.common.OrderText.status(e.from()), String.valueOf(e.version()));
+        }
         return (e.from() == null ? Messages.format("audit.created", to)
                 : com.orderconsole.ui.common.OrderText.status(e.from()) + " → " + to) + " v" + e.version();
     }

@@ -61,6 +61,10 @@ public final class OrderTableViewModel implements Refreshable {
     private Runnable onListingChanged = () -> { };
     /** True while the feedback says why the filter typed was refused (a new search takes it back). */
     private boolean inputRefused;
+    /** The boxes (but the id) as of the last search the table applied, to show again when a lookup is refused. */
+    private Runnable showAppliedBoxes = () -> { };
+    /** True from Ctrl+F (which clears the boxes) until the next search, taken or refused. */
+    private boolean lookupPending;
 
     /**
      * @param orders reads the pages and looks up exact ids
@@ -124,6 +128,12 @@ public final class OrderTableViewModel implements Refreshable {
         } catch (IllegalArgumentException e) {
             inputRefused = true;
             feedback.error(e.getMessage());
+            if (lookupPending) {
+                // The table keeps the filter it had (and auto-refreshes it): the boxes Ctrl+F cleared show it again,
+                // rather than "Any status" above a list filtered on WAIT_PAY (tester finding 11).
+                lookupPending = false;
+                showAppliedBoxes.run();
+            }
             if (idText.get() != null && !idText.get().isBlank()) {
                 // A refused lookup must not leave the order looked up before open (with its move buttons) beside it,
                 // nor that order's row selected as if it were the one shown.
@@ -133,6 +143,8 @@ public final class OrderTableViewModel implements Refreshable {
             return;
         }
         inputRefused = false;
+        lookupPending = false;
+        showAppliedBoxes = boxesAsNow();
         feedback.clear();
         query = q;
         String exact = idText.get() == null ? "" : idText.get().trim();
@@ -146,14 +158,32 @@ public final class OrderTableViewModel implements Refreshable {
 
     /**
      * Ctrl+F: a lookup starts from no filter but the id, so a found order is never shown beside
-     * "No orders match the filter" because of a status chosen earlier.
+     * "No orders match the filter" because of a status chosen earlier. When the id typed is then refused, the boxes
+     * return to the filter the table still applies; the typed id stays to be corrected.
      */
     public void resetFiltersForLookup() {
+        lookupPending = true;
         status.set(null);
         stuckOnly.set(false);
         createdFrom.set(null);
         createdTo.set(null);
         disagreeingOnly.set(false);
+    }
+
+    /** @return sets the boxes Ctrl+F clears back to what they hold now */
+    private Runnable boxesAsNow() {
+        OrderStatus st = status.get();
+        boolean stuck = stuckOnly.get();
+        LocalDate from = createdFrom.get();
+        LocalDate to = createdTo.get();
+        boolean disagreeing = disagreeingOnly.get();
+        return () -> {
+            status.set(st);
+            stuckOnly.set(stuck);
+            createdFrom.set(from);
+            createdTo.set(to);
+            disagreeingOnly.set(disagreeing);
+        };
     }
 
     /**

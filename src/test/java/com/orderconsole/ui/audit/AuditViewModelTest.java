@@ -71,6 +71,36 @@ class AuditViewModelTest extends ViewModelTestBase {
     }
 
     /**
+     * Tester finding 12 (shot 18): a cancel from the queue that lost to the sweeper read "CANCELLED → CANCELLED v2,
+     * -3 version conflict", as if someone had cancelled a cancelled order. The record is right (the status found, the
+     * target asked for, the version found); a refused move reads as the move asked for and the state that refused it.
+     */
+    @Test
+    void aRefusedMoveReadsAsWhatWasAttemptedNotAsAMove() {
+        createOrder("lost-1");
+        move("lost-1", OrderStatus.CANCELLED);
+        assertThat(services.queue().cancelNow(new Operator("olga", Role.OPS), "lost-1", "race with sweeper").code().code())
+                .isEqualTo(-3);
+        services.follower().catchUp(Duration.ofSeconds(20));
+        AuditViewModel vm = new AuditViewModel(services.audit(), background, dialogs, 10);
+        vm.idPrefixProperty().set("lost-1");
+        vm.search();
+        AuditEvent refused = vm.rows().stream().filter(e -> e.code() != null && e.code().code() == -3).findFirst().orElseThrow();
+        assertThat(refused.from()).as("the record: status found").isEqualTo(OrderStatus.CANCELLED);
+        assertThat(refused.to()).as("the record: target asked for").isEqualTo(OrderStatus.CANCELLED);
+        assertThat(AuditViewModel.what(refused)).isEqualTo("move to CANCELLED refused (order was CANCELLED v2)");
+        AuditEvent applied = vm.rows().stream().filter(e -> e.code() != null && e.code().code() == 1 && e.from() != null)
+                .findFirst().orElseThrow();
+        assertThat(AuditViewModel.what(applied)).isEqualTo("WAIT_PAY → CANCELLED v2");
+        Messages.use(Locale.forLanguageTag("zh-CN"));
+        try {
+            assertThat(AuditViewModel.what(refused)).doesNotContain("→").doesNotContain("refused");
+        } finally {
+            Messages.use(Locale.ENGLISH);
+        }
+    }
+
+    /**
      * Issue 34: "Written by (database)" had no "flagged only" filter; among many rows the flagged ones (history written
      * by an account other than its actor) are found across pages, and the rest left out.
      */

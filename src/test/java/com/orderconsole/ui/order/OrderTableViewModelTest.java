@@ -177,4 +177,39 @@ class OrderTableViewModelTest extends ViewModelTestBase {
         assertThat(vm.stuckOnlyProperty().get()).isFalse();
         assertThat(vm.disagreeingOnlyProperty().get()).isFalse();
     }
+
+    /**
+     * Tester finding 11: Ctrl+F then an id that is refused left the status box at "Any status" while the table (and
+     * its auto-refresh) kept the WAIT_PAY search. A refused lookup changes nothing: the boxes show again the filter
+     * the table still applies, and the typed id stays for correcting.
+     */
+    @Test
+    void aRefusedLookupLeavesTheBoxesShowingTheFilterTheTableApplies() {
+        createOrder("h-1");
+        createOrder("h-2");
+        move("h-2", OrderStatus.PAID);
+        services.follower().drainOnce();
+        OrderTableViewModel vm = table(100);
+        vm.statusProperty().set(OrderStatus.WAIT_PAY);
+        vm.stuckOnlyProperty().set(false);
+        vm.search();
+        assertThat(ids(vm)).containsExactly("h-1");
+
+        vm.resetFiltersForLookup();
+        vm.idTextProperty().set("\u00e4-1 weird");
+        vm.search();
+        assertThat(vm.feedback().messageProperty().get()).contains("is invalid");
+        assertThat(vm.idTextProperty().get()).as("the refused text stays to be corrected").isEqualTo("\u00e4-1 weird");
+        assertThat(vm.statusProperty().get()).as("the status box shows the filter the table applies")
+                .isEqualTo(OrderStatus.WAIT_PAY);
+        vm.refresh();
+        assertThat(ids(vm)).containsExactly("h-1");
+
+        // A lookup that runs starts from no filter but the id, as before.
+        vm.resetFiltersForLookup();
+        vm.idTextProperty().set("h-2");
+        vm.search();
+        assertThat(vm.statusProperty().get()).isNull();
+        assertThat(ids(vm)).containsExactly("h-2");
+    }
 }

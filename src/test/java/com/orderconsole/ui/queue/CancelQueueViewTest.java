@@ -135,6 +135,39 @@ class CancelQueueViewTest extends ConsoleFxTest {
         assertThat(onFx(() -> firstVisible(table))).as("scroll position kept").isEqualTo(firstShown);
     }
 
+    /**
+     * Tester finding 12: at 1280×800 the chart took so much room that the table showed 7 rows. The table gets what the
+     * other parts do not need: at least 10 whole rows (9 above the red line of a failed read).
+     */
+    @Test
+    void theTableShowsAtLeastTenRowsAt1280x800() throws Exception {
+        for (int i = 0; i < 30; i++) {
+            createOrder(String.format("room-%02d", i));
+        }
+        openConsole("olga", Role.OPS);
+        clickOn("#nav-QUEUE");
+        waitUntil(() -> rows("#queueTable").size() == 30);
+        WaitForAsyncUtils.waitForFxEvents();
+        assertThat(wholeRows()).as("whole rows shown").isGreaterThanOrEqualTo(10);
+        interact(() -> vm.queue().feedback().error("Could not read the cancel queue: Redis at 127.0.0.1:6379 did not answer"));
+        WaitForAsyncUtils.waitForFxEvents();
+        assertThat(wholeRows()).as("whole rows shown above the red line of a failed read").isGreaterThanOrEqualTo(9);
+        assertThat(onFx(() -> bottomInScene(".status-bar"))).as("the status bar stays in the window")
+                .isLessThanOrEqualTo(onFx(() -> lookup(".status-bar").query().getScene().getHeight()) + 0.5);
+    }
+
+    private long wholeRows() {
+        return onFx(() -> {
+            TableView<?> table = (TableView<?>) lookup("#queueTable").query();
+            VirtualFlow<?> flow = (VirtualFlow<?>) table.lookup(".virtual-flow");
+            javafx.geometry.Bounds view = flow.localToScene(flow.getLayoutBounds());
+            return table.lookupAll(".table-row-cell").stream().filter(Node::isVisible)
+                    .filter(r -> r instanceof javafx.scene.control.TableRow<?> tr && tr.getItem() != null)
+                    .map(r -> r.localToScene(r.getLayoutBounds()))
+                    .filter(b -> b.getMinY() >= view.getMinY() - 0.5 && b.getMaxY() <= view.getMaxY() + 0.5).count();
+        });
+    }
+
     /** Issue 12, major 2: a long message wraps on its own line; the buttons keep their labels and places. */
     @Test
     void aLongMessageNeverSqueezesTheActionButtons() throws Exception {
