@@ -49,11 +49,28 @@ public final class TestServers {
         Path dir = Path.of("target", "1".equals(fork) ? "test-servers" : "test-servers-" + fork).toAbsolutePath();
         deleteTree(dir.resolve("redis"));
         deleteTree(dir.resolve("mariadb").resolve("data"));
-        redis = new EmbeddedRedis(dir.resolve("redis"), 0).start();
+        EmbeddedRedis startedRedis = new EmbeddedRedis(dir.resolve("redis"), 0).start();
         SelfSignedPem tls = mariaDbCertificate(dir.resolve("tls"));
         // Tests favour speed over crash durability of the test database; TLS on so one test can ask for it.
-        mariaDb = new EmbeddedMariaDb(dir.resolve("mariadb"), 0, true, "--innodb-flush-log-at-trx-commit=2",
-                "--innodb-buffer-pool-size=256M", "--ssl-cert=" + tls.cert(), "--ssl-key=" + tls.key()).start();
+        EmbeddedMariaDb db = new EmbeddedMariaDb(dir.resolve("mariadb"), 0, true, "--innodb-flush-log-at-trx-commit=2",
+                "--innodb-buffer-pool-size=256M", "--ssl-cert=" + tls.cert(), "--ssl-key=" + tls.key());
+        // The fast set's test JVMs start at once, and MariaDB installs its system tables with temporary tables in /tmp
+        // whatever the server's own tmpdir: two installs at the same moment collided there ("Unknown table
+        // 'mysql.tmp_user_sys'", every test of the fork failing). They take turns.
+        try (java.nio.channels.FileChannel lock = java.nio.channels.FileChannel.open(Path.of("target", "test-servers.lock").toAbsolutePath(),
+                java.nio.file.StandardOpenOption.CREATE, java.nio.file.StandardOpenOption.WRITE);
+             java.nio.channels.FileLock held = lock.lock()) {
+            db.start();
+        } catch (IOException e) {
+            startedRedis.stop();
+            throw new UncheckedIOException(e);
+        } catch (RuntimeException e) {
+            startedRedis.stop();
+            throw e;
+        }
+        // Both or neither: a test after a failed start must fail on the start again, not on a half-set pair.
+        redis = startedRedis;
+        mariaDb = db;
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             redis.stop();
             mariaDb.stop();
