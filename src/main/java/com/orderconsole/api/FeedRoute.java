@@ -122,6 +122,9 @@ final class FeedRoute {
         doc.put("cursor", page.cursor());
         // True when the read stopped at a row a MySQL transaction still holds: what follows it comes once it commits.
         doc.put("waitingOnUncommitted", page.heldBy() != null);
+        // True when it stopped at a gap in the history's ids not yet known to be for good: it passes within about a second
+        // once the transactions open at its first sight have ended, or after the grace where serve may not list them.
+        doc.put("waitingOnGap", page.heldAtGap());
         return doc;
     }
 

@@ -208,6 +208,9 @@ class ChangeFeedTest {
             JsonNode held = page(cursor[0], 10, 2);
             assertThat(held.path("events")).as(held.toString()).isEmpty();
             assertThat(held.path("cursor").asText()).isEqualTo(cursor[0]);
+            // The consumer is told why nothing came: a gap, not "nothing new" and not an uncommitted row.
+            assertThat(held.path("waitingOnGap").asBoolean()).as(held.toString()).isTrue();
+            assertThat(held.path("waitingOnUncommitted").asBoolean()).as(held.toString()).isFalse();
             open.rollback();
         }
         long t0 = System.nanoTime();
@@ -216,6 +219,7 @@ class ChangeFeedTest {
         System.out.printf("feed gap: passed %.2f s after the last transaction open at its first sight ended%n", seconds);
         assertThat(p.path("events")).as(p.toString()).hasSize(1);
         assertThat(p.path("events").get(0).path("orderId").asText()).isEqualTo("r-0");
+        assertThat(p.path("waitingOnGap").asBoolean()).as(p.toString()).isFalse();
         assertThat(seconds).isLessThan(3);
 
         // With nothing else open, a rolled-back id costs the consumer a moment from the gap's first sight.

@@ -124,8 +124,11 @@ public final class ChangeFeed {
      * @param events applied transitions after the cursor given, in id order
      * @param cursor where to resume (past the events, and past rejected attempts and settled gaps behind them)
      * @param heldBy the id of the oldest row a transaction still holds uncommitted, where the read stopped; null when none
+     * @param heldAtGap the read stopped at a gap in the ids that is not settled yet (a row a statement may still write, or
+     *     one lost to a rollback): what follows comes once the gap passes (the fresh-user tester could not tell such a hold
+     *     from "nothing new")
      */
-    public record Page(List<Event> events, String cursor, Long heldBy) {
+    public record Page(List<Event> events, String cursor, Long heldBy, boolean heldAtGap) {
     }
 
     /**
@@ -199,12 +202,14 @@ public final class ChangeFeed {
         List<Event> events = new ArrayList<>();
         long pos = after;
         Long heldBy = null;
+        boolean heldAtGap = false;
         for (long id : ids) {
             if (id > bound || events.size() == limit) {
                 break;
             }
             if (id > pos + 1 && id - 1 > settledThrough) {
-                break; // a gap whose ids may still be written
+                heldAtGap = true; // a gap whose ids may still be written
+                break;
             }
             HistoryStore.Positioned row = byId.get(id);
             if (row == null) {
@@ -216,7 +221,7 @@ public final class ChangeFeed {
                 events.add(new Event(cursor(pos), row.entry()));
             }
         }
-        return new Page(events, cursor(pos), heldBy);
+        return new Page(events, cursor(pos), heldBy, heldAtGap);
     }
 
     /** @return true when the ids a read saw after a position skip one: a gap, which may need the open transactions */
