@@ -27,11 +27,11 @@ final class FollowerLoop implements AutoCloseable {
     private final Object stallLock = new Object();
     private volatile boolean running;
     private Thread thread;
+    private final Supplier<String> redisSilent;
     /**
      * Wall-clock ms: when the background loop's current drain began (0 between drains), when a batch of it last
      * finished or failed, and when the loop's current run of failures began (0 while syncing).
      */
-    private final Supplier<String> redisSilent;
     private volatile long drainingSinceMs;
     private volatile long answeredMs;
     private volatile long failingSinceMs;
@@ -132,30 +132,44 @@ final class FollowerLoop implements AutoCloseable {
     private void watchForStall() {
         while (running) {
             sleepQuietly(1000);
+            if (quietFrom() == 0) {
+                continue; // a look without the lock, confirmed under it below
+            }
+            // A drain waits on Redis (the outbox) as well as on MySQL: the fresh-user tester's Redis hang was logged as a
+            // MySQL one. Redis is asked before MySQL is blamed, outside the lock: the ping may take its command timeout,
+            // and the loop takes the lock when a drain ends.
+            String redis = redisSilent.get();
             synchronized (stallLock) {
-                long since = drainingSinceMs;
-                if (since == 0 || stalledSinceMs != 0 || failingSinceMs != 0) {
-                    continue; // an outage already in the log is not told again as a wait
+                long quietFrom = quietFrom();
+                if (quietFrom == 0) {
+                    continue; // the drain moved on while Redis was asked
                 }
-                long quietFrom = Math.max(since, answeredMs);
                 long quiet = System.currentTimeMillis() - quietFrom;
-                if (quiet > FollowerSettings.STALL_WARN_MS) {
-                    stalledSinceMs = quietFrom;
-                    // A drain waits on Redis (the outbox) as well as on MySQL: the fresh-user tester's Redis hang was logged
-                    // as a MySQL one. Redis is asked (within its command timeout) before MySQL is blamed.
-                    String redis = redisSilent.get();
-                    if (redis != null) {
-                        lastError.accept(redis + " for " + quiet / 1000 + " s");
-                        log.warn("MySQL follower has waited {} s for its batch: {} (transitions stay in the Redis outbox and are "
-                                + "applied once it answers)", quiet / 1000, redis);
-                        continue;
-                    }
+                stalledSinceMs = quietFrom;
+                if (redis != null) {
+                    lastError.accept(redis + " for " + quiet / 1000 + " s");
+                    log.warn("MySQL follower has waited {} s for its batch: {} (transitions stay in the Redis outbox and are "
+                            + "applied once it answers)", quiet / 1000, redis);
+                } else {
                     lastError.accept("MySQL at " + where + " has not answered for " + quiet / 1000 + " s");
                     log.warn("MySQL follower has waited {} s for MySQL at {} to answer (a hung server, or a lock held by another "
                             + "session): transitions stay in the Redis outbox and are applied once it answers", quiet / 1000, where);
                 }
             }
         }
+    }
+
+    /**
+     * @return when the current drain last made progress, if it has made none for longer than the stall warning and
+     *     neither this stall nor an outage was told yet; else 0
+     */
+    private long quietFrom() {
+        long since = drainingSinceMs;
+        if (since == 0 || stalledSinceMs != 0 || failingSinceMs != 0) {
+            return 0; // an outage already in the log is not told again as a wait
+        }
+        long quietFrom = Math.max(since, answeredMs);
+        return System.currentTimeMillis() - quietFrom > FollowerSettings.STALL_WARN_MS ? quietFrom : 0;
     }
 
     /** Ends the loop's drain; @return when it stopped making progress if the watch said so, else 0. */
