@@ -12,7 +12,6 @@ final class ApiProblem extends RuntimeException {
     private final String kind;
     private final Map<String, Object> extra = new LinkedHashMap<>();
     private final Map<String, String> headers = new LinkedHashMap<>();
-    private boolean beforeStart;
 
     ApiProblem(int status, String kind, String message) {
         super(message, null, false, false);
@@ -33,17 +32,6 @@ final class ApiProblem extends RuntimeException {
     ApiProblem header(String name, String value) {
         headers.put(name, value);
         return this;
-    }
-
-    /** Marks a refusal made before the work started, so a caller does not add that something may have been stored. */
-    ApiProblem refusedBeforeStart() {
-        beforeStart = true;
-        return this;
-    }
-
-    /** @return whether the refusal came before the work started: nothing was done, nothing stored */
-    boolean isRefusedBeforeStart() {
-        return beforeStart;
     }
 
     int status() {

@@ -454,8 +454,7 @@ public final class ApiServer implements AutoCloseable {
         } catch (java.util.concurrent.RejectedExecutionException e) {
             return CompletableFuture.failedFuture(new ApiProblem(503, "unavailable", "too many requests wait on MySQL now: this "
                     + "one was refused before it started, so nothing was done and nothing was stored; send it again in "
-                    + HttpMapping.RETRY_AFTER_SECONDS + " s").header("Retry-After", Integer.toString(HttpMapping.RETRY_AFTER_SECONDS))
-                    .refusedBeforeStart());
+                    + HttpMapping.RETRY_AFTER_SECONDS + " s").header("Retry-After", Integer.toString(HttpMapping.RETRY_AFTER_SECONDS)));
         }
     }
 }

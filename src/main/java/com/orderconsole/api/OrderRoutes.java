@@ -78,12 +78,13 @@ final class OrderRoutes {
         ctx.future(() -> ApiServer.onMysql(mysqlWork, settings.mysqlTimeout(), () -> createOrFind(who, id, customer, timeout))
                 .handle((doc, e) -> {
                     if (e != null) {
-                        ApiProblem p = HttpMapping.problem(e);
-                        if (p.isRefusedBeforeStart()) {
-                            // The queue was full: nothing ran, so its words say nothing was stored, not "may or may not".
-                            ApiServer.answer(ctx, p);
+                        if (com.orderconsole.domain.Failures.unwrap(e) instanceof ApiProblem own) {
+                            // The API's own refusal (a full MySQL queue: nothing ran; a conflicting body) is already in
+                            // its final words: only a failure of the service is worded "may or may not be stored" below.
+                            ApiServer.answer(ctx, own);
                             return null;
                         }
+                        ApiProblem p = HttpMapping.problem(e);
                         if (Failures.isTimeout(e)) {
                             p = new ApiProblem(503, "unavailable", stalled() + " within " + ApiServer.waited(t0)
                                     + ", and an order is written to MySQL first: it may or may not be stored now; send the same "
@@ -224,11 +225,6 @@ final class OrderRoutes {
                         ApiServer.json(ctx, 200, redisOnly);
                     } else {
                         ApiProblem p = HttpMapping.problem(e);
-                        if (p.isRefusedBeforeStart()) {
-                            // The queue was full: nothing ran, so its words say nothing was stored, not "may or may not".
-                            ApiServer.answer(ctx, p);
-                            return null;
-                        }
                         if (Failures.isTimeout(e)) {
                             String who = stalled();
                             p = new ApiProblem(503, "unavailable", who + " within " + ApiServer.waited(t0) + (who.startsWith("MySQL did")
