@@ -86,18 +86,17 @@ public enum OrderStatus {
                     + (control ? "a control character in it" : "spaces around it") + ": give the name or number alone (expected "
                     + expected() + ")");
         }
-        String t = text;
         // ASCII digits only: Character.isDigit would take e.g. Arabic-Indic digits for codes.
-        if (t.length() <= 3 && t.chars().allMatch(c -> c >= '0' && c <= '9')) {
-            return ofCode(Integer.parseInt(t));
+        if (text.length() <= 3 && text.chars().allMatch(c -> c >= '0' && c <= '9')) {
+            return ofCode(Integer.parseInt(text));
         }
-        String norm = t.toUpperCase(Locale.ROOT).replace('-', '_').replace(' ', '_');
+        String norm = text.toUpperCase(Locale.ROOT).replace('-', '_').replace(' ', '_');
         for (OrderStatus s : values()) {
             if (s.name().equals(norm)) {
                 return s;
             }
         }
-        throw new IllegalArgumentException("unknown status '" + printable(t) + "' (expected " + expected() + ")");
+        throw new IllegalArgumentException("unknown status '" + printable(text) + "' (expected " + expected() + ")");
     }
 
     private static boolean blank(int cp) {
