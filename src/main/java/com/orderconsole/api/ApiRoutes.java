@@ -35,6 +35,7 @@ final class ApiRoutes implements AutoCloseable {
         all.addAll(new ReconRoutes(services.reconciliation(), reconRuns, mysql, guard).routes());
         bulk = new BulkRoutes(services.bulk(), bulkRuns, guard);
         all.addAll(bulk.routes());
+        all.addAll(new BulkBatchRoutes(services.bulk(), mysql).routes());
         all.addAll(new DeadLetterRoutes(services.deadLetters(), mysql, guard).routes());
         all.addAll(new RulesRoutes(services.rules(), services.rulesWhatIf(), mysql, guard).routes());
         all.addAll(new FeedRoute(feed, watcher, mysql).routes());

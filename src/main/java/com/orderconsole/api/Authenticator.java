@@ -15,4 +15,16 @@ interface Authenticator {
      * @throws ApiProblem 401 in words when the credentials are missing or not in force, 400 when they are ambiguous
      */
     Operator authenticate(ApiCall call);
+
+    /**
+     * Whether {@link #authenticate} answers at once for these credentials, without I/O: only then does a route that runs
+     * inline (a transition, on the thread that read the request) run there; otherwise the request goes to the pool (a
+     * token seen for the first time may fetch an identity provider's keys).
+     *
+     * @param authorization the request's Authorization header, or null
+     * @return true by default: an API client's token is checked in memory
+     */
+    default boolean answersAtOnce(String authorization) {
+        return true;
+    }
 }

@@ -21,7 +21,8 @@ import java.util.Set;
  * The cancel queue, as the console's queue page and {@code queue} commands have it: {@code GET /v1/cancel-queue} (the
  * summary and the sweepers' state), {@code GET /v1/cancel-queue/entries} (keyset pages by deadline), and the changes, each
  * ops or higher by the service's rule and guarded on production: {@code POST /v1/cancel-queue/pause}, {@code /resume},
- * {@code POST /v1/cancel-queue/entries/{id}/remove} and {@code /cancel}.
+ * {@code POST /v1/cancel-queue/entries/{id}/remove}, {@code /cancel} and {@code /extend} (a later payment deadline; not
+ * guarded, as at the console).
  */
 final class QueueRoutes {
     static final int DEFAULT_LIMIT = 100;
@@ -45,7 +46,39 @@ final class QueueRoutes {
                 Route.post("/v1/cancel-queue/pause", call -> pause(call, true)),
                 Route.post("/v1/cancel-queue/resume", call -> pause(call, false)),
                 Route.post("/v1/cancel-queue/entries/{id}/remove", this::remove),
-                Route.post("/v1/cancel-queue/entries/{id}/cancel", this::cancel));
+                Route.post("/v1/cancel-queue/entries/{id}/cancel", this::cancel),
+                Route.post("/v1/cancel-queue/entries/{id}/extend", this::extend));
+    }
+
+    /** Moves an unpaid order's payment deadline later (ops or higher by the service's rule), recorded in the audit trail. */
+    private void extend(ApiCall call) throws IOException {
+        String id = OrderListRoutes.checkedId(call.id());
+        JsonBody body = JsonBody.read(call.contentType(), call::body, Set.of("by", "reason"));
+        String byText = body.requiredText("by");
+        java.time.Duration by;
+        try {
+            by = com.orderconsole.domain.DurationText.parse(byText);
+        } catch (IllegalArgumentException | ArithmeticException e) {
+            throw ApiProblem.badInput("by '" + JsonBody.printable(byText) + "' is not a duration (e.g. \"30m\", \"1h30m\", \"PT30M\")");
+        }
+        String reason = body.text("reason");
+        String problem = com.orderconsole.domain.TransitionRequest.reasonProblem(reason == null ? "" : reason);
+        if (problem != null) {
+            throw ApiProblem.badInput(problem + "; nothing was changed");
+        }
+        Operator who = call.operator();
+        mysql.answer(call, 200, () -> {
+            long expiry;
+            try {
+                expiry = s.queue().extend(who, id, by, OrderRoutes.SOURCE, reason == null ? "" : reason.strip());
+            } catch (IllegalStateException e) {
+                throw ApiProblem.conflict(e.getMessage());
+            }
+            Map<String, Object> doc = new LinkedHashMap<>();
+            doc.put("orderId", id);
+            doc.put("deadline", Instant.ofEpochMilli(expiry).toString());
+            return doc;
+        }, "the deadline may be moved all the same: GET /v1/cancel-queue/entries says");
     }
 
     private void page(ApiCall call) {

@@ -48,7 +48,7 @@ final class RequestHandler extends Handler.Abstract.NonBlocking {
         Runnable work = !withBody ? dispatch : length <= JsonBody.MAX_BYTES ? () -> call.readBody(dispatch)
                 : length <= JsonBody.DRAIN_MAX_BYTES ? () -> call.discardBody(dispatch) : dispatch;
         Route route = endpoint == null ? null : endpoint.route(request.getMethod());
-        if (post && route != null && route.inline()) {
+        if (post && route != null && route.inline() && authenticator.answersAtOnce(request.getHeaders().get("Authorization"))) {
             work.run();
         } else {
             pool.execute(work);

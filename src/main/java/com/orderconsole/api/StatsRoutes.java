@@ -14,9 +14,12 @@ import java.util.TreeSet;
 
 /**
  * {@code GET /v1/stats}: the state graph's counts (orders per status, stuck per status, moves per edge) and the result
- * codes counted, as the console's state graph and monitor pages read them. A read: every role may make it.
+ * codes counted, with the last hour's moves per minute, as the console's state graph and monitor pages read them. A read: every role may make it.
  */
 final class StatsRoutes {
+    /** How far back the per-minute counts go: the monitor page's window. */
+    static final java.time.Duration MINUTES = java.time.Duration.ofHours(1);
+
     private final MonitorService monitor;
     private final MysqlWork mysql;
 
@@ -67,10 +70,17 @@ final class StatsRoutes {
             row.put("description", c.description());
             results.put(c.name(), row);
         });
+        List<Map<String, Object>> minutes = new ArrayList<>();
+        for (com.orderconsole.service.monitor.MinuteCount m : monitor.perMinute(MINUTES)) {
+            Map<String, Long> byCode = new LinkedHashMap<>();
+            m.byCode().forEach((c, n) -> byCode.put(c.name(), n));
+            minutes.add(Map.of("minute", java.time.Instant.ofEpochMilli(m.minuteStartMs()).toString(), "results", byCode));
+        }
         Map<String, Object> doc = new LinkedHashMap<>();
         doc.put("statuses", statuses);
         doc.put("edges", edgeDocs);
         doc.put("results", results);
+        doc.put("minutes", minutes);
         return doc;
     }
 }

@@ -78,6 +78,24 @@ class ApiBulkMoveTest {
         assertThat(cancelled.path("orders")).hasSize(5);
         JsonNode story = ApiHarness.json(h.get(reader, "/v1/orders/b-3/story")).path("steps");
         assertThat(story.get(story.size() - 1).path("reason").asText()).contains("fraud ring 4");
+        long batch = done[0].path("batchId").asLong();
+        JsonNode batches = ApiHarness.json(h.get(reader, "/v1/bulk-batches"));
+        assertThat(batches.path("batches").get(0).path("id").asLong()).isEqualTo(batch);
+        JsonNode recorded = ApiHarness.json(h.get(reader, "/v1/bulk-batches/" + batch));
+        assertThat(recorded.path("state").asText()).isEqualTo("DONE");
+        assertThat(recorded.path("actor").asText()).isEqualTo("api:shop");
+        assertThat(recorded.path("counts").path("applied").asInt()).isEqualTo(5);
+        JsonNode items = ApiHarness.json(h.get(reader, "/v1/bulk-batches/" + batch + "/items?outcome=applied&limit=3"));
+        assertThat(items.path("items")).hasSize(3);
+        JsonNode rest = ApiHarness.json(h.get(reader, "/v1/bulk-batches/" + batch + "/items?outcome=applied&after="
+                + items.path("next").asText()));
+        assertThat(rest.path("items")).hasSize(2);
+        HttpResponse<String> csv = h.get(reader, "/v1/bulk-batches/" + batch + "/items.csv");
+        assertThat(csv.headers().firstValue("Content-Type").orElse("")).startsWith("text/csv");
+        assertThat(csv.body().lines()).hasSize(6);
+        assertError(h.post(support, "/v1/bulk-batches/" + batch + "/close", "{}"), 403, "permission", "needs role ops");
+        assertError(h.get(reader, "/v1/bulk-batches/999999"), 404, "not_found", "999999");
+        assertError(h.get(reader, "/v1/bulk-batches/999999/items.csv"), 404, "not_found", "999999");
         assertThat(h.post(support, "/v1/bulk-moves/" + run + "/cancel", "{}").statusCode()).as("a finished run stays as it ended")
                 .isEqualTo(200);
 

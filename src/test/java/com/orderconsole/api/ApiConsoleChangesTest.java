@@ -111,6 +111,14 @@ class ApiConsoleChangesTest {
         assertThat(ApiHarness.json(resumed).path("paused").asBoolean()).as(resumed.body()).isFalse();
         assertThat(auditActions()).contains("SWEEPER_PAUSE/api:ops-desk", "SWEEPER_RESUME/api:ops-desk");
 
+        String before = ApiHarness.json(h.get(support, "/v1/orders/q-1")).path("paymentDeadline").asText();
+        assertError(h.post(support, "/v1/cancel-queue/entries/q-1/extend", "{\"by\": \"1h\"}"), 403, "permission", "needs role ops");
+        assertError(h.post(ops, "/v1/cancel-queue/entries/q-1/extend", "{\"by\": \"soon\"}"), 400, "usage", "is not a duration");
+        JsonNode extended = ApiHarness.json(h.post(ops, "/v1/cancel-queue/entries/q-1/extend", "{\"by\": \"1h\", \"reason\": \"bank delay\"}"));
+        assertThat(java.time.Duration.between(java.time.Instant.parse(before), java.time.Instant.parse(extended.path("deadline").asText())))
+                .as(extended.toString()).isEqualTo(java.time.Duration.ofHours(1));
+        assertThat(auditActions()).contains("QUEUE_EXTEND/api:ops-desk");
+
         HttpResponse<String> removed = h.post(ops, "/v1/cancel-queue/entries/q-1/remove", "{\"reason\": \"paid by invoice\"}");
         assertThat(removed.statusCode()).as(removed.body()).isEqualTo(200);
         assertError(h.post(ops, "/v1/cancel-queue/entries/q-1/remove", "{}"), 404, "not_found", "has no cancel-queue entry");

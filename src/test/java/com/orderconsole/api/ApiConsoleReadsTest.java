@@ -128,6 +128,11 @@ class ApiConsoleReadsTest {
         assertThat(edge.path("applied").asLong()).isEqualTo(3);
         assertThat(edge.path("appliedLastHour").asLong()).isEqualTo(3);
         assertThat(stats.path("results").path("APPLIED").path("count").asLong()).isEqualTo(3);
+        long paidPerMinute = 0;
+        for (JsonNode m : stats.path("minutes")) {
+            paidPerMinute += m.path("results").path("APPLIED").asLong();
+        }
+        assertThat(paidPerMinute).as("the last hour's applied moves, creations included: " + stats.path("minutes")).isGreaterThanOrEqualTo(3);
     }
 
     @Test
