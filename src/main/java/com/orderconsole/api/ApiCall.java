@@ -95,7 +95,7 @@ final class ApiCall {
     /**
      * Reads the body, up to {@link JsonBody#MAX_BYTES}, without holding a thread while it arrives, then runs {@code next}:
      * at once when the body came with the headers, else on one of Jetty's threads when its last byte does. A client that
-     * stalls halfway holds no thread (the fresh-user tester's 260 stalled bodies held all of them for a minute).
+     * stalls halfway holds no thread: a few hundred stalled bodies would otherwise hold every one of them.
      */
     void readBody(Runnable next) {
         Content.Source.asByteArrayAsync(request, JsonBody.MAX_BYTES, Promise.Invocable.from(Invocable.InvocationType.BLOCKING,

@@ -11,8 +11,8 @@ import java.util.Locale;
 /**
  * What Jetty refuses itself, before any route (a request line or header it cannot parse, a path it finds ambiguous, an
  * HTTP version it does not speak), answered in the one error shape and in our words. Jetty's own reason phrase is used
- * only to tell its refusals apart, never shown: the fresh-user tester read "Ambiguous URI path segment" and "Illegal
- * character CNTL=0x1", which name Jetty's parser, not what to send instead.
+ * only to tell its refusals apart, never shown: "Ambiguous URI path segment" or "Illegal character CNTL=0x1" name
+ * Jetty's parser, not what to send instead.
  */
 final class JettyRefusal {
     private static final String PREFIX = "the server cannot take this request: ";

@@ -20,7 +20,7 @@ import java.util.function.Supplier;
 
 /**
  * A request's JSON body, read with limits and checked field by field: every failure is a 400/413/415 in words, found
- * before any server is asked, so bad input stores nothing (issue 32, item 5).
+ * before any server is asked, so bad input stores nothing.
  */
 final class JsonBody {
     /** Largest body accepted, in bytes (64 KB). */

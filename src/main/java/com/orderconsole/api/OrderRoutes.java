@@ -163,7 +163,7 @@ final class OrderRoutes {
             guard.check(ProductionGuard.Action.OVERRIDE, 1, "override order " + id + " to " + to.name(), reason, confirmCount);
         }
         // Answered when Redis' answer comes, on the thread that brings it: no thread of the server waits for Redis, and
-        // none is woken to pass the answer on (BENCHMARKS.md, issue 32). Bounded by the transition timeout.
+        // none is woken to pass the answer on. Bounded by the transition timeout.
         long timeoutMs = transitionTimeout.toMillis();
         ctx.bounded(() -> s.transitions().transitionAsync(who, request).orTimeout(timeoutMs, TimeUnit.MILLISECONDS)
                 .handle((r, e) -> {
@@ -251,8 +251,8 @@ final class OrderRoutes {
 
     /**
      * Which server a request that timed out waited on, as the latest health check found them (it never waits on a server):
-     * a wait on the MySQL-bound pool may be a wait on Redis (a creation writes MySQL, then Redis), and the fresh-user
-     * tester's creations during a Redis hang were answered "MySQL did not answer" while MySQL was healthy.
+     * a wait on the MySQL-bound pool may be a wait on Redis (a creation writes MySQL, then Redis), so a timeout alone does
+     * not say which server hung.
      *
      * @return e.g. "Redis did not answer", "MySQL did not answer", or "MySQL or Redis did not answer" while the check has not
      *     seen either fail yet

@@ -7,7 +7,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * The one shape of a failure as a JSON document, for the CLI's {@code --json} and the HTTP API alike (issues 32 and 35):
+ * The one shape of a failure as a JSON document, for the CLI's {@code --json} and the HTTP API alike:
  * {@code {"error": {"message": "...", "kind": "..."}, "exit": N}}. The error is an object, so no script takes it for a
  * result; {@code exit} is the command line's exit code for the same failure (the API's answers carry it too, so one
  * script reads both).
