@@ -1,6 +1,10 @@
 package com.orderconsole.api;
 
-import com.orderconsole.service.client.ApiClient;
+import com.orderconsole.app.ErrorKind;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.orderconsole.app.ErrorDocument;
+import com.orderconsole.domain.Operator;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.io.Content;
 import org.eclipse.jetty.server.Request;
@@ -11,6 +15,9 @@ import org.eclipse.jetty.util.Promise;
 import org.eclipse.jetty.util.thread.Invocable;
 
 import java.nio.ByteBuffer;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -22,15 +29,21 @@ import java.util.function.Supplier;
  * for a route that continues asynchronously ({@link #future}), when its future completes; no thread waits meanwhile.
  */
 final class ApiCall {
+    /** Writes the answers' JSON. */
+    static final ObjectMapper JSON = new ObjectMapper();
+    /** Longest an asynchronous request may take before it is answered 503: the longest long poll and a margin. */
+    static final long ASYNC_TIMEOUT_MS = Duration.ofSeconds(FeedRoute.MAX_WAIT_SECONDS + 30).toMillis();
+
     private final Request request;
     private final Response response;
     private final Callback callback;
     private final String path;
     private final AtomicBoolean sent = new AtomicBoolean();
-    private String id;
-    private ApiClient client;
+    private final Map<String, String> params = new HashMap<>(2);
+    private Operator operator;
     private int status = 200;
     private byte[] body;
+    private String contentType = "application/json";
     private boolean async;
     private byte[] bodyBytes;
     private Throwable bodyFailure;
@@ -54,11 +67,16 @@ final class ApiCall {
 
     /** @return the {id} segment of the route, decoded */
     String id() {
-        return id;
+        return params.get("id");
     }
 
-    void id(String id) {
-        this.id = id;
+    /** @return a {name} segment of the route, decoded, or null when the route has none of that name */
+    String param(String name) {
+        return params.get(name);
+    }
+
+    void param(String name, String value) {
+        params.put(name, value);
     }
 
     String header(String name) {
@@ -77,7 +95,7 @@ final class ApiCall {
     /**
      * Reads the body, up to {@link JsonBody#MAX_BYTES}, without holding a thread while it arrives, then runs {@code next}:
      * at once when the body came with the headers, else on one of Jetty's threads when its last byte does. A client that
-     * stalls halfway holds no thread (the fresh-user tester's 260 stalled bodies held all of them for a minute).
+     * stalls halfway holds no thread: a few hundred stalled bodies would otherwise hold every one of them.
      */
     void readBody(Runnable next) {
         Content.Source.asByteArrayAsync(request, JsonBody.MAX_BYTES, Promise.Invocable.from(Invocable.InvocationType.BLOCKING,
@@ -104,15 +122,15 @@ final class ApiCall {
      */
     byte[] body() {
         if (request.getLength() > JsonBody.MAX_BYTES || bodyFailure instanceof IllegalStateException) {
-            throw new ApiProblem(413, "too_large", "the body is larger than " + JsonBody.MAX_BYTES / 1024 + " KB; nothing was stored");
+            throw new ApiProblem(ErrorKind.TOO_LARGE, "the body is larger than " + JsonBody.MAX_BYTES / 1024 + " KB; nothing was stored");
         }
         if (bodyFailure == null) {
             return bodyBytes == null ? new byte[0] : bodyBytes;
         }
         for (Throwable t = bodyFailure; t != null; t = t.getCause()) {
             if (t instanceof java.util.concurrent.TimeoutException) {
-                throw new ApiProblem(408, "usage", "the body stopped arriving: nothing came for "
-                        + ApiServer.ASYNC_TIMEOUT_MS / 1000 + " s; nothing was stored");
+                throw new ApiProblem(408, ErrorKind.USAGE, "the body stopped arriving: nothing came for "
+                        + ASYNC_TIMEOUT_MS / 1000 + " s; nothing was stored");
             }
         }
         throw ApiProblem.badInput("the body ended early: the connection closed before "
@@ -153,13 +171,13 @@ final class ApiCall {
         return query;
     }
 
-    /** @return the authenticated client, set by the API's authentication */
-    ApiClient client() {
-        return client;
+    /** @return who the request acts as, set by the API's {@link Authenticator} (null on a route without credentials) */
+    Operator operator() {
+        return operator;
     }
 
-    void client(ApiClient client) {
-        this.client = client;
+    void operator(Operator operator) {
+        this.operator = operator;
     }
 
     /** Sets a header of the answer. */
@@ -167,18 +185,72 @@ final class ApiCall {
         response.getHeaders().put(name, value);
     }
 
+    /** Writes a body to a stream; it may fail with an I/O error. */
+    @FunctionalInterface
+    interface BodyWriter {
+        void write(java.io.OutputStream out) throws java.io.IOException;
+    }
+
+    /**
+     * Answers with a body written as it is produced (an export), instead of one set with {@link #result}: the status and
+     * type go first, so a failure midway ends the body early and the connection with it (a client sees a truncated body,
+     * never a complete-looking one). Blocking: only on a pool thread.
+     *
+     * @param status e.g. 200
+     * @param type the body's type, e.g. "text/csv; charset=utf-8"
+     * @param body writes the body
+     */
+    void stream(int status, String type, BodyWriter body) {
+        if (!sent.compareAndSet(false, true)) {
+            return;
+        }
+        response.setStatus(status);
+        response.getHeaders().put(HttpHeader.CONTENT_TYPE, type);
+        try (java.io.OutputStream out = Content.Sink.asOutputStream(response)) {
+            body.write(out);
+        } catch (java.io.IOException | RuntimeException e) {
+            callback.failed(e);
+            return;
+        }
+        callback.succeeded();
+    }
+
+    /** Sets the answer: a JSON document. */
+    void json(int status, Object doc) {
+        try {
+            result(status, JSON.writeValueAsBytes(doc));
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("cannot write JSON: " + e.getOriginalMessage(), e); // i18n-ok: a defect
+        }
+    }
+
+    /** Sets the answer: a problem in the one error shape, with its headers. */
+    void answer(ApiProblem p) {
+        Map<String, Object> doc = ErrorDocument.of(p.getMessage(), p.kind());
+        doc.putAll(p.extra());
+        p.headers().forEach(this::responseHeader);
+        json(p.status(), doc);
+    }
+
     /** Sets the answer: a JSON document already written to bytes. */
     synchronized void result(int status, byte[] json) {
         this.status = status;
         this.body = json;
+        this.contentType = "application/json";
+    }
+
+    /** Sets the answer: a body of another type, e.g. "text/csv; charset=utf-8". */
+    synchronized void result(int status, byte[] bytes, String type) {
+        result(status, bytes);
+        this.contentType = type;
     }
 
     /**
      * Continues the request asynchronously: the route's future sets the answer ({@link #result}) before it completes;
-     * one that fails, or takes longer than {@link ApiServer#ASYNC_TIMEOUT_MS}, is answered as the failure's problem.
+     * one that fails, or takes longer than {@link #ASYNC_TIMEOUT_MS}, is answered as the failure's problem.
      */
     void future(Supplier<CompletableFuture<?>> work) {
-        bounded(() -> work.get().orTimeout(ApiServer.ASYNC_TIMEOUT_MS, TimeUnit.MILLISECONDS));
+        bounded(() -> work.get().orTimeout(ASYNC_TIMEOUT_MS, TimeUnit.MILLISECONDS));
     }
 
     /**
@@ -194,7 +266,7 @@ final class ApiCall {
         }
         f.whenComplete((v, e) -> {
             if (e != null && !hasResult()) {
-                ApiServer.answer(this, HttpMapping.problem(e));
+                answer(HttpMapping.problem(e));
             }
             send();
         });
@@ -215,12 +287,14 @@ final class ApiCall {
         }
         int s;
         byte[] b;
+        String type;
         synchronized (this) {
             s = status;
             b = body == null ? new byte[0] : body;
+            type = contentType;
         }
         response.setStatus(s);
-        response.getHeaders().put(HttpHeader.CONTENT_TYPE, "application/json");
+        response.getHeaders().put(HttpHeader.CONTENT_TYPE, type);
         // One write of the whole answer, its length known: Jetty sends it with Content-Length and no copy (HEAD: no body).
         response.write(true, ByteBuffer.wrap(b), callback);
     }

@@ -12,7 +12,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -27,25 +26,28 @@ final class FeedRoute {
 
     private final ChangeFeed feed;
     private final FeedWatcher watcher;
-    private final ApiServer.Settings settings;
-    private final ThreadPoolExecutor mysqlWork;
+    private final MysqlWork mysql;
     /**
      * Long polls' reads in flight by limit and cursor: pollers woken together at the same cursor share one read, so a
      * wake of hundreds is one task on the MySQL pool, not hundreds (which overflowed its queue into 503s).
      */
     private final Map<String, CompletableFuture<ChangeFeed.Page>> sharedReads = new ConcurrentHashMap<>();
 
-    FeedRoute(ChangeFeed feed, FeedWatcher watcher, ApiServer.Settings settings, ThreadPoolExecutor mysqlWork) {
+    FeedRoute(ChangeFeed feed, FeedWatcher watcher, MysqlWork mysql) {
         this.feed = feed;
         this.watcher = watcher;
-        this.settings = settings;
-        this.mysqlWork = mysqlWork;
+        this.mysql = mysql;
+    }
+
+    List<Route> routes() {
+        return List.of(Route.get("/v1/events", this::events, "after", "limit", "wait"));
     }
 
     void events(ApiCall ctx) {
         String after = ctx.queryParam("after");
-        int limit = number(ctx.queryParam("limit"), "limit", DEFAULT_LIMIT, 1, ChangeFeed.MAX_LIMIT);
-        int wait = number(ctx.queryParam("wait"), "wait", 0, 0, MAX_WAIT_SECONDS);
+        QueryParams q = new QueryParams(ctx);
+        int limit = q.number("limit", DEFAULT_LIMIT, 1, ChangeFeed.MAX_LIMIT);
+        int wait = q.number("wait", 0, 0, MAX_WAIT_SECONDS);
         try {
             ChangeFeed.requireCursor(after);
         } catch (IllegalArgumentException e) {
@@ -55,15 +57,14 @@ final class FeedRoute {
         ctx.future(() -> poll(after, limit, deadline).handle((page, e) -> {
             if (e != null) {
                 ApiProblem p = HttpMapping.problem(e);
-                if (OrderRoutes.Failures.isTimeout(e)) {
+                if (MysqlWork.isTimeout(e)) {
                     // Each read of a long poll has the timeout: the wait said is one read's, not the poll's.
-                    p = new ApiProblem(503, "unavailable", "MySQL did not answer a read within " + String.format(java.util.Locale.ROOT,
-                            "%.1f s", settings.mysqlTimeout().toMillis() / 1000.0) + "; the feed is read from MySQL's history: resume from the same cursor")
-                            .header("Retry-After", Integer.toString(HttpMapping.RETRY_AFTER_SECONDS));
+                    p = ApiProblem.unavailable("MySQL did not answer a read within " + String.format(java.util.Locale.ROOT,
+                            "%.1f s", mysql.timeout().toMillis() / 1000.0) + "; the feed is read from MySQL's history: resume from the same cursor");
                 }
-                ApiServer.answer(ctx, p);
+                ctx.answer(p);
             } else {
-                ApiServer.json(ctx, 200, pageDocument(page));
+                ctx.json(200, pageDocument(page));
             }
             return null;
         }));
@@ -76,7 +77,7 @@ final class FeedRoute {
     private CompletableFuture<ChangeFeed.Page> poll(String cursor, int limit, long deadline) {
         boolean waits = deadline > System.nanoTime();
         CompletableFuture<ChangeFeed.Page> read = waits ? sharedRead(cursor, limit)
-                : ApiServer.onMysql(mysqlWork, settings.mysqlTimeout(), () -> feed.read(cursor, limit));
+                : mysql.supply(() -> feed.read(cursor, limit));
         return read.thenCompose(page -> {
             long left = deadline - System.nanoTime();
             if (!page.events().isEmpty() || left <= 0) {
@@ -98,7 +99,7 @@ final class FeedRoute {
         if (read != null) {
             return read;
         }
-        ApiServer.onMysql(mysqlWork, settings.mysqlTimeout(), () -> feed.read(cursor, limit)).whenComplete((page, e) -> {
+        mysql.supply(() -> feed.read(cursor, limit)).whenComplete((page, e) -> {
             sharedReads.remove(key, mine);
             if (e != null) {
                 mine.completeExceptionally(e);
@@ -143,20 +144,5 @@ final class FeedRoute {
         doc.put("at", Instant.ofEpochMilli(h.atMs()).toString());
         doc.put("atMs", h.atMs());
         return doc;
-    }
-
-    private static int number(String text, String name, int otherwise, int min, int max) {
-        if (text == null || text.isEmpty()) {
-            return otherwise;
-        }
-        try {
-            int n = Integer.parseInt(text);
-            if (n >= min && n <= max) {
-                return n;
-            }
-        } catch (NumberFormatException e) {
-            // the same words below
-        }
-        throw ApiProblem.badInput(name + " must be a whole number from " + min + " to " + max + ", not '" + JsonBody.printable(text) + "'");
     }
 }

@@ -1,11 +1,11 @@
 package com.orderconsole.api;
 
 import com.orderconsole.app.ErrorDocument;
+import com.orderconsole.app.ErrorKind;
 import com.orderconsole.domain.Failures;
 import com.orderconsole.domain.ResultCode;
 
 import java.util.EnumMap;
-import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
@@ -13,9 +13,6 @@ import java.util.Map;
  * same): a transition's result code, and an error's kind ({@link ErrorDocument#kindOf}, shared with the CLI's --json).
  */
 final class HttpMapping {
-    /** Seconds a client waits before trying again after a 503 (Redis being restored, a server not answering). */
-    static final int RETRY_AFTER_SECONDS = 5;
-
     /** Result code → HTTP status. Applied and a repeat (-4) are answers; the rest are errors. */
     static final Map<ResultCode, Integer> RESULT_STATUS = new EnumMap<>(Map.of(
             ResultCode.APPLIED, 200,
@@ -28,46 +25,12 @@ final class HttpMapping {
             ResultCode.STATE_MISSING, 404,
             ResultCode.RULES_MISSING, 503));
 
-    /** Error kind → HTTP status. */
-    static final Map<String, Integer> KIND_STATUS = kinds();
-
     private HttpMapping() {
-    }
-
-    private static Map<String, Integer> kinds() {
-        Map<String, Integer> m = new LinkedHashMap<>();
-        m.put("usage", 400);
-        m.put("unauthorized", 401);
-        m.put("permission", 403);
-        m.put("not_found", 404);
-        m.put("method_not_allowed", 405);
-        m.put("conflict", 409);
-        m.put("rejected", 409);
-        m.put("too_large", 413);
-        m.put("unsupported_media_type", 415);
-        m.put("malformed_record", 422);
-        m.put("failed", 500);
-        m.put("unavailable", 503);
-        return Map.copyOf(m);
     }
 
     /** @return the HTTP status of a transition's result code */
     static int status(ResultCode code) {
         return RESULT_STATUS.get(code);
-    }
-
-    /** @return the HTTP status of an error kind (500 for one not listed) */
-    static int status(String kind) {
-        return KIND_STATUS.getOrDefault(kind, 500);
-    }
-
-    /** @return the CLI's exit code for an error of that kind: 2 bad input, 3 a rejected move, else 1 */
-    static int exit(String kind) {
-        return switch (kind) {
-            case "usage", "too_large", "unsupported_media_type" -> ErrorDocument.EXIT_USAGE;
-            case "rejected" -> ErrorDocument.EXIT_REJECTED;
-            default -> ErrorDocument.EXIT_FAILED;
-        };
     }
 
     /**
@@ -80,15 +43,11 @@ final class HttpMapping {
         if (f instanceof ApiProblem p) {
             return p;
         }
-        String kind = ErrorDocument.kindOf(f, f instanceof IllegalArgumentException ? "usage" : "failed");
+        ErrorKind kind = ErrorDocument.kindOf(f, f instanceof IllegalArgumentException ? ErrorKind.USAGE : ErrorKind.FAILED);
         String words = Failures.message(f);
         if (f instanceof java.util.concurrent.TimeoutException) {
             words = "a server did not answer in time";
         }
-        ApiProblem p = new ApiProblem(status(kind), kind, words);
-        if ("unavailable".equals(kind)) {
-            p.header("Retry-After", Integer.toString(RETRY_AFTER_SECONDS));
-        }
-        return p;
+        return kind == ErrorKind.UNAVAILABLE ? ApiProblem.unavailable(words) : new ApiProblem(kind, words);
     }
 }

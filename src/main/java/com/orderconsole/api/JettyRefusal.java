@@ -1,5 +1,6 @@
 package com.orderconsole.api;
 
+import com.orderconsole.app.ErrorKind;
 import org.eclipse.jetty.http.HttpURI;
 import org.eclipse.jetty.http.UriCompliance;
 import org.eclipse.jetty.server.Request;
@@ -10,8 +11,8 @@ import java.util.Locale;
 /**
  * What Jetty refuses itself, before any route (a request line or header it cannot parse, a path it finds ambiguous, an
  * HTTP version it does not speak), answered in the one error shape and in our words. Jetty's own reason phrase is used
- * only to tell its refusals apart, never shown: the fresh-user tester read "Ambiguous URI path segment" and "Illegal
- * character CNTL=0x1", which name Jetty's parser, not what to send instead.
+ * only to tell its refusals apart, never shown: "Ambiguous URI path segment" or "Illegal character CNTL=0x1" name
+ * Jetty's parser, not what to send instead.
  */
 final class JettyRefusal {
     private static final String PREFIX = "the server cannot take this request: ";
@@ -21,11 +22,20 @@ final class JettyRefusal {
     private JettyRefusal() {
     }
 
+    /** Answers what Jetty refused itself, before any route, in the one error shape ({@link #of}). */
+    static boolean answer(Request request, org.eclipse.jetty.server.Response response, org.eclipse.jetty.util.Callback callback) {
+        String path = request.getHttpURI() == null || request.getHttpURI().getPath() == null ? "/" : request.getHttpURI().getPath();
+        ApiCall call = new ApiCall(request, response, callback, path);
+        call.answer(of(request));
+        call.send();
+        return true;
+    }
+
     /** @return the problem to answer for the refusal Jetty recorded on {@code request} */
     static ApiProblem of(Request request) {
         int status = request.getAttribute(ErrorHandler.ERROR_STATUS) instanceof Integer i ? i : 500;
         if (status == 503) {
-            return ApiServer.stopping(); // the one 503 Jetty answers itself: a request that came while serve stops
+            return ApiProblem.stopping(); // the one 503 Jetty answers itself: a request that came while serve stops
         }
         String reason = request.getAttribute(ErrorHandler.ERROR_MESSAGE) instanceof String r ? r.toLowerCase(Locale.ROOT) : "";
         // Jetty answers a request whose request line it could not read as a stand-in request to /badMessage.
@@ -43,9 +53,9 @@ final class JettyRefusal {
             default -> status >= 500 ? "the server failed while taking it (HTTP " + status + "); nothing was stored"
                     : "HTTP " + status;
         };
-        String kind = status >= 500 && status != 505 ? "failed"
-                : HttpMapping.KIND_STATUS.entrySet().stream().filter(k -> k.getValue() == status && !"rejected".equals(k.getKey()))
-                        .map(java.util.Map.Entry::getKey).findFirst().orElse("usage");
+        ErrorKind kind = status >= 500 && status != 505 ? ErrorKind.FAILED
+                : java.util.Arrays.stream(ErrorKind.values()).filter(k -> k.httpStatus() == status && k != ErrorKind.REJECTED)
+                        .findFirst().orElse(ErrorKind.USAGE);
         return new ApiProblem(status, kind, PREFIX + words + (status < 500 ? "; nothing was stored" : ""));
     }
 

@@ -1,5 +1,6 @@
 package com.orderconsole.api;
 
+import com.orderconsole.app.ErrorKind;
 import com.fasterxml.jackson.core.JsonLocation;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.StreamReadFeature;
@@ -19,7 +20,7 @@ import java.util.function.Supplier;
 
 /**
  * A request's JSON body, read with limits and checked field by field: every failure is a 400/413/415 in words, found
- * before any server is asked, so bad input stores nothing (issue 32, item 5).
+ * before any server is asked, so bad input stores nothing.
  */
 final class JsonBody {
     /** Largest body accepted, in bytes (64 KB). */
@@ -48,7 +49,7 @@ final class JsonBody {
     static JsonBody read(String contentType, Supplier<byte[]> body, Set<String> allowed) throws IOException {
         String type = contentType == null ? "" : contentType.toLowerCase(Locale.ROOT).split(";", 2)[0].trim();
         if (!type.equals("application/json")) {
-            throw new ApiProblem(415, "unsupported_media_type", "the body must be JSON, sent with Content-Type: application/json"
+            throw new ApiProblem(ErrorKind.UNSUPPORTED_MEDIA_TYPE, "the body must be JSON, sent with Content-Type: application/json"
                     + (type.isEmpty() ? " (none was given)" : " (not " + printable(type) + ")"));
         }
         byte[] bytes = body.get();
@@ -72,7 +73,8 @@ final class JsonBody {
         }
         if (!unknown.isEmpty()) {
             throw ApiProblem.badInput("unknown field" + (unknown.size() > 1 ? "s " : " ") + String.join(", ", unknown)
-                    + " (this operation takes " + String.join(", ", allowed.stream().sorted().toList()) + ")");
+                    + (allowed.isEmpty() ? " (this operation takes none: send {})"
+                    : " (this operation takes " + String.join(", ", allowed.stream().sorted().toList()) + ")"));
         }
         return new JsonBody(node);
     }
@@ -139,6 +141,45 @@ final class JsonBody {
             throw ApiProblem.badInput(field + " must be 1 or more (versions start at 1), not " + n);
         }
         return n;
+    }
+
+    /**
+     * @return a field holding a JSON object, written back as JSON text (e.g. a rules document), or null when absent
+     * @throws ApiProblem 400 when it is not an object
+     */
+    String object(String field) {
+        JsonNode v = node.get(field);
+        if (v == null || v.isNull()) {
+            return null;
+        }
+        if (!v.isObject()) {
+            throw ApiProblem.badInput(field + " must be a JSON object");
+        }
+        return v.toString();
+    }
+
+    /**
+     * @return a field holding an array of strings, or null when absent
+     * @throws ApiProblem 400 when it is not an array of strings
+     */
+    List<String> texts(String field) {
+        JsonNode v = node.get(field);
+        if (v == null || v.isNull()) {
+            return null;
+        }
+        List<String> out = new ArrayList<>();
+        if (v.isArray()) {
+            for (JsonNode e : v) {
+                if (!e.isTextual()) {
+                    break;
+                }
+                out.add(e.asText());
+            }
+            if (out.size() == v.size()) {
+                return out;
+            }
+        }
+        throw ApiProblem.badInput(field + " must be an array of strings, e.g. [\"A-1\", \"A-2\"]");
     }
 
     /** @return a boolean, false when absent */

@@ -1,14 +1,14 @@
 package com.orderconsole.api;
 
+import com.orderconsole.app.ErrorKind;
+import com.orderconsole.app.ProductionGuard;
 import com.orderconsole.app.Services;
 import com.orderconsole.domain.DurationText;
 import com.orderconsole.domain.HistoryEntry;
 import com.orderconsole.domain.OrderId;
 import com.orderconsole.domain.OrderStatus;
 import com.orderconsole.domain.Operator;
-import com.orderconsole.domain.PermissionDeniedException;
 import com.orderconsole.domain.ResultCode;
-import com.orderconsole.domain.Role;
 import com.orderconsole.domain.TransitionRequest;
 import com.orderconsole.domain.TransitionResult;
 import com.orderconsole.service.order.OrderDetails;
@@ -25,29 +25,41 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 
 /** {@code POST /v1/orders}, {@code POST /v1/orders/{id}/transitions}, {@code GET /v1/orders/{id}}. */
 final class OrderRoutes {
     /** Source written to the history of API moves and creations. */
     static final String SOURCE = "api";
     private static final Set<String> CREATE_FIELDS = Set.of("id", "customerId", "paymentTimeout");
-    private static final Set<String> TRANSITION_FIELDS = Set.of("to", "expectedVersion", "reason", "override");
+    private static final Set<String> TRANSITION_FIELDS = Set.of("to", "expectedVersion", "reason", "override", "confirmCount");
 
     private final Services s;
-    private final ApiServer.Settings settings;
-    private final ThreadPoolExecutor mysqlWork;
+    private final Duration transitionTimeout;
+    private final MysqlWork mysql;
+    private final ApiGuard guard;
 
-    OrderRoutes(Services s, ApiServer.Settings settings, ThreadPoolExecutor mysqlWork) {
+    /**
+     * @param transitionTimeout how long a transition waits for Redis before it is answered 503
+     * @param mysql the bounded pool for creation and lookups
+     * @param guard the production guard of this serve
+     */
+    OrderRoutes(Services s, Duration transitionTimeout, MysqlWork mysql, ApiGuard guard) {
         this.s = s;
-        this.settings = settings;
-        this.mysqlWork = mysqlWork;
+        this.guard = guard;
+        this.transitionTimeout = transitionTimeout;
+        this.mysql = mysql;
+    }
+
+    List<Route> routes() {
+        return List.of(
+                Route.post("/v1/orders", this::create),
+                Route.post("/v1/orders/{id}/transitions", this::transition).runInline(),
+                Route.get("/v1/orders/{id}", this::show));
     }
 
     private static Operator operator(ApiCall ctx) {
-        return Objects.requireNonNull(ctx.client()).operator();
+        return Objects.requireNonNull(ctx.operator());
     }
 
     /** Creates an order; the same id and body again answers the order (200), another body 409. */
@@ -75,28 +87,28 @@ final class OrderRoutes {
         }
         Operator who = operator(ctx);
         long t0 = System.nanoTime();
-        ctx.future(() -> ApiServer.onMysql(mysqlWork, settings.mysqlTimeout(), () -> createOrFind(who, id, customer, timeout))
+        ctx.future(() -> mysql.supply(() -> createOrFind(who, id, customer, timeout))
                 .handle((doc, e) -> {
                     if (e != null) {
                         if (com.orderconsole.domain.Failures.unwrap(e) instanceof ApiProblem own) {
                             // The API's own refusal (a full MySQL queue: nothing ran; a conflicting body) is already in
                             // its final words: only a failure of the service is worded "may or may not be stored" below.
-                            ApiServer.answer(ctx, own);
+                            ctx.answer(own);
                             return null;
                         }
                         ApiProblem p = HttpMapping.problem(e);
-                        if (Failures.isTimeout(e)) {
-                            p = new ApiProblem(503, "unavailable", stalled() + " within " + ApiServer.waited(t0)
+                        if (MysqlWork.isTimeout(e)) {
+                            p = ApiProblem.unavailable(stalled() + " within " + MysqlWork.waited(t0)
                                     + ", and an order is written to MySQL first: it may or may not be stored now; send the same "
-                                    + "request again (creation is idempotent)").header("Retry-After", Integer.toString(HttpMapping.RETRY_AFTER_SECONDS));
-                        } else if ("unavailable".equals(p.kind())) {
+                                    + "request again (creation is idempotent)");
+                        } else if (p.kind() == ErrorKind.UNAVAILABLE) {
                             // Which server failed is in the words (MySQL first; Redis after MySQL stored it: maintenance finishes it).
-                            p = new ApiProblem(503, "unavailable", p.getMessage() + "; the order may or may not be stored now: send the "
-                                    + "same request again (creation is idempotent)").header("Retry-After", Integer.toString(HttpMapping.RETRY_AFTER_SECONDS));
+                            p = ApiProblem.unavailable(p.getMessage() + "; the order may or may not be stored now: send the "
+                                    + "same request again (creation is idempotent)");
                         }
-                        ApiServer.answer(ctx, p);
+                        ctx.answer(p);
                     } else {
-                        ApiServer.json(ctx, Boolean.TRUE.equals(doc.get("created")) ? 201 : 200, doc);
+                        ctx.json(Boolean.TRUE.equals(doc.get("created")) ? 201 : 200, doc);
                     }
                     return null;
                 }));
@@ -120,7 +132,7 @@ final class OrderRoutes {
             boolean same = Objects.equals(o.customerId(), customer) && o.expireAtMs() != null
                     && o.expireAtMs() - o.createdAtMs() == timeout.toMillis() && who.name().equals(creator);
             if (!same) {
-                throw new ApiProblem(409, "conflict", "order " + id + " exists with another body (customer, payment timeout or "
+                throw ApiProblem.conflict("order " + id + " exists with another body (customer, payment timeout or "
                         + "creating client differ); nothing was changed");
             }
             Map<String, Object> doc = orderDocument(existing, false);
@@ -137,26 +149,28 @@ final class OrderRoutes {
         Long expected = body.positiveLong("expectedVersion");
         String reason = body.text("reason");
         boolean override = body.flag("override");
+        Long confirmCount = body.positiveLong("confirmCount");
         Operator who = operator(ctx);
-        if (override) {
-            // API clients are support or ops: an override (a move along no rule) is an admin's, at the console or CLI.
-            throw HttpMapping.problem(new PermissionDeniedException(who, "override the transition rules", Role.ADMIN));
-        }
         TransitionRequest request;
         try {
-            request = new TransitionRequest(id, to, expected, SOURCE, reason, false);
+            request = new TransitionRequest(id, to, expected, SOURCE, reason, override);
         } catch (IllegalArgumentException e) {
             throw ApiProblem.badInput(e.getMessage());
         }
+        if (override) {
+            // An override is an admin's and needs a reason (the service's rules, checked there); on production it needs its
+            // count confirmed as well. A refusal here comes before anything is stored.
+            guard.check(ProductionGuard.Action.OVERRIDE, 1, "override order " + id + " to " + to.name(), reason, confirmCount);
+        }
         // Answered when Redis' answer comes, on the thread that brings it: no thread of the server waits for Redis, and
-        // none is woken to pass the answer on (BENCHMARKS.md, issue 32). Bounded by the transition timeout.
-        long timeoutMs = settings.transitionTimeout().toMillis();
+        // none is woken to pass the answer on. Bounded by the transition timeout.
+        long timeoutMs = transitionTimeout.toMillis();
         ctx.bounded(() -> s.transitions().transitionAsync(who, request).orTimeout(timeoutMs, TimeUnit.MILLISECONDS)
                 .handle((r, e) -> {
                     if (e != null) {
-                        ApiServer.answer(ctx, Failures.isTimeout(e) ? new ApiProblem(503, "unavailable", "Redis did not answer within "
-                                + settings.transitionTimeout().toSeconds() + " s; the move may still have been applied: look the order "
-                                + "up, or send it again with expectedVersion").header("Retry-After", Integer.toString(HttpMapping.RETRY_AFTER_SECONDS))
+                        ctx.answer(MysqlWork.isTimeout(e) ? ApiProblem.unavailable("Redis did not answer within "
+                                + transitionTimeout.toSeconds() + " s; the move may still have been applied: look the order "
+                                + "up, or send it again with expectedVersion")
                                 : HttpMapping.problem(e));
                     } else {
                         answerTransition(ctx, r);
@@ -165,25 +179,23 @@ final class OrderRoutes {
                 }));
     }
 
-    private static void answerTransition(ApiCall ctx, TransitionResult r) {
+    /** Answers a transition's outcome: applied or a repeat 200, else its error with the result ({@code "transition"}). */
+    static void answerTransition(ApiCall ctx, TransitionResult r) {
         Map<String, Object> doc = transitionDocument(r);
         int status = HttpMapping.status(r.code());
         if (status == 200) {
-            ApiServer.json(ctx, 200, doc);
+            ctx.json(200, doc);
             return;
         }
-        String kind = switch (r.code()) {
-            case STATE_MISSING -> "not_found";
-            case MALFORMED -> "malformed_record";
-            case RESTORING, RULES_MISSING -> "unavailable";
-            default -> "rejected";
+        ErrorKind kind = switch (r.code()) {
+            case STATE_MISSING -> ErrorKind.NOT_FOUND;
+            case MALFORMED -> ErrorKind.MALFORMED_RECORD;
+            case RESTORING, RULES_MISSING -> ErrorKind.UNAVAILABLE;
+            default -> ErrorKind.REJECTED;
         };
         String words = r.code() == ResultCode.STATE_MISSING ? "order " + r.orderId() + " not found" : r.code().description();
-        ApiProblem p = new ApiProblem(status, kind, words).with("transition", doc);
-        if (status == 503) {
-            p.header("Retry-After", Integer.toString(HttpMapping.RETRY_AFTER_SECONDS));
-        }
-        ApiServer.answer(ctx, p);
+        ApiProblem p = status == 503 ? ApiProblem.unavailable(words) : new ApiProblem(status, kind, words);
+        ctx.answer(p.with("transition", doc));
     }
 
     static Map<String, Object> transitionDocument(TransitionResult r) {
@@ -213,26 +225,25 @@ final class OrderRoutes {
         String id = checkedId(ctx.id(), "order id");
         long t0 = System.nanoTime();
         OrderDetails live = redisSide(id); // a Redis read of about a millisecond, on the request's own thread
-        ctx.future(() -> ApiServer.onMysql(mysqlWork, settings.mysqlTimeout(), () -> orderDocument(s.orders().lookup(id), true))
+        ctx.future(() -> mysql.supply(() -> orderDocument(s.orders().lookup(id), true))
                 .handle((doc, e) -> {
                     if (e == null) {
-                        ApiServer.json(ctx, 200, doc);
-                    } else if (live != null && (Failures.isTimeout(e) || "unavailable".equals(HttpMapping.problem(e).kind()))) {
+                        ctx.json(200, doc);
+                    } else if (live != null && (MysqlWork.isTimeout(e) || HttpMapping.problem(e).kind() == ErrorKind.UNAVAILABLE)) {
                         Map<String, Object> redisOnly = orderDocument(live, false);
                         redisOnly.put("history", null);
-                        redisOnly.put("mysqlUnanswered", "MySQL did not answer within " + ApiServer.waited(t0) + ": this is the "
+                        redisOnly.put("mysqlUnanswered", "MySQL did not answer within " + MysqlWork.waited(t0) + ": this is the "
                                 + "order's live state in Redis alone; its customer and history are in MySQL (transitions still work)");
-                        ApiServer.json(ctx, 200, redisOnly);
+                        ctx.json(200, redisOnly);
                     } else {
                         ApiProblem p = HttpMapping.problem(e);
-                        if (Failures.isTimeout(e)) {
+                        if (MysqlWork.isTimeout(e)) {
                             String who = stalled();
-                            p = new ApiProblem(503, "unavailable", who + " within " + ApiServer.waited(t0) + (who.startsWith("MySQL did")
+                            p = ApiProblem.unavailable(who + " within " + MysqlWork.waited(t0) + (who.startsWith("MySQL did")
                                     ? ", and Redis holds no live state of order " + id + "; its history is in MySQL"
-                                    : ": order " + id + " could not be read; ask again shortly"))
-                                    .header("Retry-After", Integer.toString(HttpMapping.RETRY_AFTER_SECONDS));
+                                    : ": order " + id + " could not be read; ask again shortly"));
                         }
-                        ApiServer.answer(ctx, p);
+                        ctx.answer(p);
                     }
                     return null;
                 }));
@@ -240,8 +251,8 @@ final class OrderRoutes {
 
     /**
      * Which server a request that timed out waited on, as the latest health check found them (it never waits on a server):
-     * a wait on the MySQL-bound pool may be a wait on Redis (a creation writes MySQL, then Redis), and the fresh-user
-     * tester's creations during a Redis hang were answered "MySQL did not answer" while MySQL was healthy.
+     * a wait on the MySQL-bound pool may be a wait on Redis (a creation writes MySQL, then Redis), so a timeout alone does
+     * not say which server hung.
      *
      * @return e.g. "Redis did not answer", "MySQL did not answer", or "MySQL or Redis did not answer" while the check has not
      *     seen either fail yet
@@ -290,16 +301,6 @@ final class OrderRoutes {
             return OrderId.require(id, what);
         } catch (IllegalArgumentException e) {
             throw ApiProblem.badInput(e.getMessage());
-        }
-    }
-
-    /** What a failed future failed with. */
-    static final class Failures {
-        private Failures() {
-        }
-
-        static boolean isTimeout(Throwable e) {
-            return com.orderconsole.domain.Failures.unwrap(e) instanceof TimeoutException;
         }
     }
 }

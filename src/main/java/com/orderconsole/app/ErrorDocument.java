@@ -7,7 +7,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * The one shape of a failure as a JSON document, for the CLI's {@code --json} and the HTTP API alike (issues 32 and 35):
+ * The one shape of a failure as a JSON document, for the CLI's {@code --json} and the HTTP API alike:
  * {@code {"error": {"message": "...", "kind": "..."}, "exit": N}}. The error is an object, so no script takes it for a
  * result; {@code exit} is the command line's exit code for the same failure (the API's answers carry it too, so one
  * script reads both).
@@ -19,6 +19,12 @@ public final class ErrorDocument {
     public static final int EXIT_USAGE = 2;
     /** Exit code of a transition the script rejected. */
     public static final int EXIT_REJECTED = 3;
+    /** Exit code of a reconciliation that found disagreements. */
+    public static final int EXIT_DRIFT = 4;
+    /** Exit code of a change on production whose count was not confirmed: nothing was changed. */
+    public static final int EXIT_NOT_CONFIRMED = 5;
+    /** Exit code of an import whose file had no good row. */
+    public static final int EXIT_NO_GOOD_ROW = 6;
 
     private ErrorDocument() {
     }
@@ -40,25 +46,38 @@ public final class ErrorDocument {
     }
 
     /**
+     * @param message the failure in words
+     * @param kind what kind of failure: its word and exit code go into the document
+     * @return a document to which a caller may add fields of its own
+     */
+    public static Map<String, Object> of(String message, ErrorKind kind) {
+        return of(message, kind.word(), kind.exit());
+    }
+
+    /**
      * @param failure what a command or a request failed with
      * @param otherwise the kind when the failure is none of the named ones
-     * @return "not_found" for an unknown order, "permission" for a role that does not allow it, "unavailable" for Redis or
-     *     MySQL not answering (in time), "malformed_record" for an order whose Redis record cannot be read, else {@code otherwise}
+     * @return NOT_FOUND for an unknown order, PERMISSION for a role that does not allow it, UNAVAILABLE for Redis or
+     *     MySQL not answering (in time), MALFORMED_RECORD for an order whose Redis record cannot be read, NOT_CONFIRMED for
+     *     a change on production not confirmed, else {@code otherwise}
      */
-    public static String kindOf(Throwable failure, String otherwise) {
+    public static ErrorKind kindOf(Throwable failure, ErrorKind otherwise) {
         if (failure instanceof com.orderconsole.redis.RedisUnavailableException
                 || failure instanceof com.orderconsole.store.DatabaseUnavailableException
                 || failure instanceof java.util.concurrent.TimeoutException) {
-            return "unavailable";
+            return ErrorKind.UNAVAILABLE;
         }
         if (failure instanceof OrderNotFoundException) {
-            return "not_found";
+            return ErrorKind.NOT_FOUND;
         }
         if (failure instanceof com.orderconsole.redis.MalformedOrderException) {
-            return "malformed_record"; // the kind a move on that record answers (-6), for a read of it too
+            return ErrorKind.MALFORMED_RECORD; // the kind a move on that record answers (-6), for a read of it too
         }
         if (failure instanceof PermissionDeniedException) {
-            return "permission";
+            return ErrorKind.PERMISSION;
+        }
+        if (failure instanceof NotConfirmedException) {
+            return ErrorKind.NOT_CONFIRMED;
         }
         return otherwise;
     }

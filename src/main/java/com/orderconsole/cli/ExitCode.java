@@ -1,5 +1,7 @@
 package com.orderconsole.cli;
 
+import com.orderconsole.app.ErrorKind;
+
 /**
  * Every exit code of the command line, in one place: the commands return them, the {@code --json} error document
  * carries them as {@code "exit"}, and {@code --help}, the man page and README list them from here.
@@ -8,23 +10,23 @@ public enum ExitCode {
     /** The command did what was asked. */
     OK(0, "ok"),
     /** Any other failure: a server down, an order not found, a permission refused; the message is on stderr. */
-    FAILED(com.orderconsole.app.ErrorDocument.EXIT_FAILED, "failed"),
+    FAILED(ErrorKind.FAILED),
     /** The command line is wrong: an unknown option, a missing or malformed value; nothing was asked of a server. */
-    USAGE(com.orderconsole.app.ErrorDocument.EXIT_USAGE, "usage"),
+    USAGE(ErrorKind.USAGE),
     /** The transition script rejected the transition; the output has its result code. */
-    REJECTED(com.orderconsole.app.ErrorDocument.EXIT_REJECTED, "rejected"),
+    REJECTED(ErrorKind.REJECTED),
     /** {@code reconcile} found disagreements between Redis and MySQL (left after {@code --repair}, when given). */
-    DRIFT(4, "drift"),
+    DRIFT(ErrorKind.DRIFT),
     /**
      * A change on production was not confirmed: {@code --yes=COUNT} missing or naming another count, or the
      * terminal's y/N answered no. Nothing was changed.
      */
-    NOT_CONFIRMED(5, "not_confirmed"),
+    NOT_CONFIRMED(ErrorKind.NOT_CONFIRMED),
     /**
      * {@code import}: the file had no good row (every row bad, or no data row), so nothing was imported; the bad rows are
      * listed as for any import. A file with some good rows exits 0 and lists its bad ones.
      */
-    NO_GOOD_ROW(6, "no_good_row");
+    NO_GOOD_ROW(ErrorKind.NO_GOOD_ROW);
 
     private final int code;
     private final String kind;
@@ -32,6 +34,11 @@ public enum ExitCode {
     ExitCode(int code, String kind) {
         this.code = code;
         this.kind = kind;
+    }
+
+    /** A failure's exit code: the kind's own code and word. */
+    ExitCode(ErrorKind kind) {
+        this(kind.exit(), kind.word());
     }
 
     /** @return the process exit status, 0 to 6 */

@@ -223,10 +223,10 @@ public final class OrderCli {
     }
 
     /**
-     * @return what kind of failure, for {@code error.kind}: "not_found", "permission" or the exit code's kind
+     * @return what kind of failure, for {@code error.kind}: "not_found", "permission", "not_confirmed", else "failed"
      */
     private static String errorKind(Throwable ex, ExitCode exit) {
-        return com.orderconsole.app.ErrorDocument.kindOf(ex, exit.kind());
+        return com.orderconsole.app.ErrorDocument.kindOf(ex, com.orderconsole.app.ErrorKind.FAILED).word();
     }
 
     /**

@@ -65,7 +65,7 @@ final class RulesCommand implements Runnable {
         words.forEach(f -> c.err().println("  " + f));
         if (c.json()) {
             Map<String, Object> doc = OrderCli.errorDocument(file + " is not valid: " + String.join("; ", e.faults()), // i18n-ok: --json is machine text
-                    ExitCode.FAILED, "invalid_rules");
+                    ExitCode.FAILED, com.orderconsole.app.ErrorKind.INVALID_RULES.word());
             doc.put("file", file.toString());
             doc.put("valid", false);
             doc.put("faults", words);

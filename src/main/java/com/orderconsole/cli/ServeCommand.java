@@ -106,7 +106,7 @@ final class ServeCommand extends CliCommand {
             }
             String apiUrl = null;
             if (apiPort != null) {
-                api = ApiServer.start(s, ApiServer.Settings.of(apiBind, apiPort));
+                api = ApiServer.start(s, ApiServer.Settings.of(apiBind, apiPort).withEnvironment(global().environment()));
                 apiUrl = "http://" + (apiBind.contains(":") ? "[" + apiBind + "]" : apiBind) + ":" + api.port() + "/v1";
             }
             log.info("serve started as {}: metrics at {}", operator().describe(), url); // i18n-ok: log

@@ -61,7 +61,7 @@ class ApiBodyArrivalTest {
             s.shutdownOutput(); // the client is gone before the 40 bytes more it declared
             String answer = readAll(s.getInputStream());
             assertThat(answer).startsWith("HTTP/1.1 400");
-            JsonNode doc = ApiServer.JSON.readTree(answer.substring(answer.indexOf("\r\n\r\n") + 4));
+            JsonNode doc = ApiHarness.JSON.readTree(answer.substring(answer.indexOf("\r\n\r\n") + 4));
             assertThat(doc.path("error").path("message").asText()).contains("the body ended early").doesNotContain("Exception", "EOF");
         }
         assertThat(RawSql.count("SELECT COUNT(*) FROM orders WHERE order_id = 'cut-1'")).isZero();

@@ -24,8 +24,36 @@ final class ApiHarness implements AutoCloseable {
     final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
     ApiHarness(EngineConfig config, Duration gapGrace) {
+        this(config, ApiServer.Settings.of("127.0.0.1", 0).withGapGrace(gapGrace));
+    }
+
+    /**
+     * With a person's token beside the clients' ones: {@code person:NAME:ROLE} acts as that person with that role (the
+     * stand-in of a signed-in person, whom an identity provider vouches for in serve), any other as a client's token.
+     */
+    ApiHarness(EngineConfig config, ApiServer.Settings settings) {
         this.engine = Engine.start(config.withBackgroundJobs(Duration.ofSeconds(1), Duration.ofMillis(100)));
-        this.api = ApiServer.start(engine.services(), ApiServer.Settings.of("127.0.0.1", 0).withGapGrace(gapGrace));
+        Authenticator clients = new ClientTokens(engine.services().apiClients());
+        this.api = ApiServer.start(engine.services(), settings, call -> {
+            String token = ClientTokens.bearer(call);
+            if (!token.startsWith("person:")) {
+                return clients.authenticate(call);
+            }
+            String[] p = token.split(":");
+            return new com.orderconsole.domain.Operator(p[1], Role.valueOf(p[2].toUpperCase(java.util.Locale.ROOT)));
+        });
+    }
+
+    /** On empty test servers, for a serve working in {@code environment}. */
+    static ApiHarness fresh(com.orderconsole.domain.Environment environment) {
+        TestServers.reset();
+        return new ApiHarness(TestServers.config(), ApiServer.Settings.of("127.0.0.1", 0).withGapGrace(Duration.ofSeconds(2))
+                .withEnvironment(environment));
+    }
+
+    /** @return the token of a person with that role (see the constructor) */
+    static String person(String name, Role role) {
+        return "person:" + name + ":" + role.name().toLowerCase(java.util.Locale.ROOT);
     }
 
     /** On empty test servers. */

@@ -259,31 +259,149 @@ class ApiTest {
         assertThat(docResponse.statusCode()).isEqualTo(200);
         JsonNode doc = ApiHarness.json(docResponse);
         assertThat(doc.path("openapi").asText()).startsWith("3.");
-        create("{\"id\": \"d-1\"}");
-        Map<String, HttpRequest.Builder> calls = Map.of(
+        for (String id : List.of("d-1", "d-3", "d-4", "d-5", "d-6", "d-7")) {
+            create("{\"id\": \"" + id + "\"}");
+        }
+        // Two dead letters to close: the Redis records of d-5 and d-6 made malformed, then moved.
+        assertThat(h.engine.services().follower().awaitCaughtUp(Duration.ofSeconds(20))).isTrue();
+        try (com.orderconsole.RawRedis raw = new com.orderconsole.RawRedis()) {
+            raw.cmd().hset(com.orderconsole.redis.RedisKeys.order("d-5"), "status", "7");
+            raw.cmd().hset(com.orderconsole.redis.RedisKeys.order("d-6"), "status", "7");
+        }
+        move("d-5", "{\"to\": \"PAID\"}");
+        move("d-6", "{\"to\": \"PAID\"}");
+        List<Long> letters = new ArrayList<>();
+        await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
+            letters.clear();
+            ApiHarness.json(h.get(token, "/v1/dead-letters")).path("letters").forEach(l -> letters.add(l.path("id").asLong()));
+            assertThat(letters).hasSize(2);
+        });
+        String run = ApiHarness.json(h.post(token, "/v1/reconciliations", "{}")).path("id").asText();
+        await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(ApiHarness.json(h.get(token,
+                "/v1/reconciliations/" + run)).path("state").asText()).isEqualTo("done"));
+        String rules = "{\"rules\": " + h.get(token, "/v1/rules").body() + "}";
+        String preview = ApiHarness.json(h.post(token, "/v1/bulk-moves/previews", "{\"ids\": [\"d-7\"], \"to\": \"CANCELLED\"}"))
+                .path("id").asText();
+        String runBody = "{\"previewId\": \"" + preview + "\", \"reason\": \"test batch\"}";
+        String bulkRun = ApiHarness.json(h.post(token, "/v1/bulk-moves", runBody)).path("id").asText();
+        long[] batchOf = new long[1];
+        await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> {
+            batchOf[0] = ApiHarness.json(h.get(token, "/v1/bulk-moves/" + bulkRun)).path("batchId").asLong();
+            assertThat(batchOf[0]).isPositive();
+        });
+        long bulkBatch = batchOf[0];
+        // The changes of the cancel queue, repairs, dead letters and rules are ops' (the service's role rules): they are
+        // called with an ops client's token.
+        String ops = h.client("ops-desk", Role.OPS);
+        java.util.Set<String> opsOnly = java.util.Set.of("pauseSweepers", "resumeSweepers", "removeCancelQueueEntry", "cancelFromQueue",
+                "repairFindings", "retryDeadLetter", "discardDeadLetter", "setRules", "extendPaymentDeadline", "closeBulkBatch");
+        Map<String, HttpRequest.Builder> calls = new java.util.HashMap<>(Map.of(
                 "createOrder", post("/v1/orders", "{\"id\": \"d-2\", \"paymentTimeout\": \"1h\"}"),
                 "transitionOrder", post("/v1/orders/d-1/transitions", "{\"to\": \"PAID\"}"),
-                "getOrder", HttpRequest.newBuilder(URI.create(h.base() + "/v1/orders/d-1")),
-                "listEvents", HttpRequest.newBuilder(URI.create(h.base() + "/v1/events?limit=10")),
-                "openApi", HttpRequest.newBuilder(URI.create(h.base() + "/v1/openapi.json")),
-                "live", HttpRequest.newBuilder(URI.create(h.base() + "/health/live")),
-                "ready", HttpRequest.newBuilder(URI.create(h.base() + "/health/ready")));
+                "getOrder", get("/v1/orders/d-1"),
+                "listEvents", get("/v1/events?limit=10"),
+                "openApi", get("/v1/openapi.json"),
+                "live", get("/health/live"),
+                "ready", get("/health/ready"),
+                "getHealth", get("/v1/health")));
+        calls.putAll(Map.of(
+                "listOrders", get("/v1/orders?status=WAIT_PAY&limit=10"),
+                "getOrderStory", get("/v1/orders/d-1/story"),
+                "getStats", get("/v1/stats"),
+                "queryAudit", get("/v1/audit?kind=legal&limit=10"),
+                "getCancelQueue", get("/v1/cancel-queue"),
+                "listCancelQueue", get("/v1/cancel-queue/entries?limit=10"),
+                "pauseSweepers", post("/v1/cancel-queue/pause", "{\"reason\": \"incident 12\"}"),
+                "resumeSweepers", post("/v1/cancel-queue/resume", "{\"reason\": \"incident 12 over\"}"),
+                "removeCancelQueueEntry", post("/v1/cancel-queue/entries/d-3/remove", "{\"reason\": \"paid by invoice\"}"),
+                "cancelFromQueue", post("/v1/cancel-queue/entries/d-4/cancel", "{\"reason\": \"customer asked\"}")));
+        calls.putAll(Map.of(
+                "startReconciliation", post("/v1/reconciliations", "{}"),
+                "getReconciliation", get("/v1/reconciliations/" + run),
+                "listReconFindings", get("/v1/reconciliations/" + run + "/findings?category=MISSING_IN_REDIS"),
+                "exportReconFindings", get("/v1/reconciliations/" + run + "/findings.csv"),
+                "planRepair", get("/v1/reconciliations/" + run + "/repairs/MISSING_IN_REDIS"),
+                "repairFindings", post("/v1/reconciliations/" + run + "/repairs", "{\"category\": \"MISSING_IN_REDIS\"}"),
+                "listDeadLetters", get("/v1/dead-letters"),
+                "retryDeadLetter", post("/v1/dead-letters/" + letters.get(0) + "/retry", "{}"),
+                "discardDeadLetter", post("/v1/dead-letters/" + letters.get(1) + "/discard", "{\"reason\": \"a test order\"}")));
+        calls.putAll(Map.of(
+                "getRules", get("/v1/rules"),
+                "setRules", HttpRequest.newBuilder(URI.create(h.base() + "/v1/rules")).header("Content-Type", "application/json")
+                        .PUT(HttpRequest.BodyPublishers.ofString(rules)),
+                "rulesWhatIf", post("/v1/rules/what-if", rules),
+                "exportAudit", get("/v1/audit/export?actor=api:payments"),
+                "previewBulkMove", post("/v1/bulk-moves/previews", "{\"idPrefix\": \"d-\", \"to\": \"SHIPPED\"}"),
+                "runBulkMove", post("/v1/bulk-moves", runBody),
+                "getBulkMove", get("/v1/bulk-moves/" + bulkRun),
+                "cancelBulkMove", post("/v1/bulk-moves/" + bulkRun + "/cancel", "{}")));
+        calls.putAll(Map.of(
+                "extendPaymentDeadline", post("/v1/cancel-queue/entries/d-2/extend", "{\"by\": \"1h\"}"),
+                "listBulkBatches", get("/v1/bulk-batches"),
+                "getBulkBatch", get("/v1/bulk-batches/" + bulkBatch),
+                "listBulkBatchItems", get("/v1/bulk-batches/" + bulkBatch + "/items"),
+                "exportBulkBatchItems", get("/v1/bulk-batches/" + bulkBatch + "/items.csv"),
+                "closeBulkBatch", post("/v1/bulk-batches/" + bulkBatch + "/close", "{}")));
+        // No batch here is abandoned: closing one is refused, as documented (400), and nothing changes.
+        Map<String, Integer> refused = Map.of("closeBulkBatch", 400);
         List<String> documented = new ArrayList<>();
         for (Iterator<Map.Entry<String, JsonNode>> paths = doc.path("paths").fields(); paths.hasNext(); ) {
             Map.Entry<String, JsonNode> path = paths.next();
-            for (Iterator<Map.Entry<String, JsonNode>> ops = path.getValue().fields(); ops.hasNext(); ) {
-                Map.Entry<String, JsonNode> op = ops.next();
+            for (Iterator<Map.Entry<String, JsonNode>> ops2 = path.getValue().fields(); ops2.hasNext(); ) {
+                Map.Entry<String, JsonNode> op = ops2.next();
                 String id = op.getValue().path("operationId").asText();
                 documented.add(id);
                 assertThat(calls).as("a call of documented operation " + id).containsKey(id);
-                HttpResponse<String> r = h.send(token, calls.get(id));
-                assertThat(op.getValue().path("responses").has(Integer.toString(r.statusCode())))
-                        .as(id + " answered " + r.statusCode() + ", which its responses document: " + r.body()).isTrue();
+                HttpResponse<String> r = h.send(opsOnly.contains(id) ? ops : token, calls.get(id));
+                JsonNode answer = op.getValue().path("responses").path(Integer.toString(r.statusCode()));
+                assertThat(answer.isMissingNode()).as(id + " answered " + r.statusCode() + ", which its responses document: "
+                        + r.body()).isFalse();
+                if (refused.containsKey(id)) {
+                    assertThat(r.statusCode()).as(id + ": " + r.body()).isEqualTo(refused.get(id));
+                    continue;
+                }
                 assertThat(r.statusCode()).as(id + ": " + r.body()).isLessThan(300);
-                assertThat(r.headers().firstValue("Content-Type").orElse("")).startsWith("application/json");
+                String type = answer.path("content").fieldNames().next();
+                assertThat(r.headers().firstValue("Content-Type").orElse("")).as(id).startsWith(type);
+                if (type.equals("application/json")) {
+                    assertRequiredFields(doc, answer.path("content").path(type).path("schema"), ApiHarness.json(r), id);
+                }
             }
         }
         assertThat(documented).containsExactlyInAnyOrderElementsOf(calls.keySet());
+    }
+
+    /** Every field a documented answer's schema requires is in the answer, recursively through objects and arrays. */
+    private static void assertRequiredFields(JsonNode doc, JsonNode schema, JsonNode value, String where) {
+        if (schema.has("$ref")) {
+            String[] ref = schema.path("$ref").asText().split("/");
+            schema = doc.path("components").path("schemas").path(ref[ref.length - 1]);
+        }
+        if (value == null || value.isNull()) {
+            return;
+        }
+        for (JsonNode field : schema.path("required")) {
+            assertThat(value.has(field.asText())).as(where + " has required field " + field.asText() + ": " + value).isTrue();
+        }
+        JsonNode enums = schema.path("enum");
+        if (enums.isArray() && value.isValueNode()) {
+            List<String> allowed = new ArrayList<>();
+            enums.forEach(e -> allowed.add(e.asText()));
+            assertThat(allowed).as(where + " is one of its enum").contains(value.asText());
+        }
+        for (Iterator<Map.Entry<String, JsonNode>> props = schema.path("properties").fields(); props.hasNext(); ) {
+            Map.Entry<String, JsonNode> p = props.next();
+            assertRequiredFields(doc, p.getValue(), value.get(p.getKey()), where + "." + p.getKey());
+        }
+        if (value.isArray() && schema.has("items")) {
+            for (JsonNode item : value) {
+                assertRequiredFields(doc, schema.path("items"), item, where + "[]");
+            }
+        }
+    }
+
+    private HttpRequest.Builder get(String path) {
+        return HttpRequest.newBuilder(URI.create(h.base() + path));
     }
 
     /**
@@ -349,7 +467,7 @@ class ApiTest {
     void anotherMethodOnAKnownPathIs405WithAllowAndAnUnknownPathIs404InTheErrorShape() throws Exception {
         create("{\"id\": \"m-1\"}");
         // HEAD on a GET path is answered (as GET without the body), so Allow names it too.
-        Map<String, String> allowOf = Map.of("/v1/orders", "POST", "/v1/orders/m-1", "GET, HEAD", "/v1/orders/m-1/transitions", "POST",
+        Map<String, String> allowOf = Map.of("/v1/orders", "GET, HEAD, POST", "/v1/orders/m-1", "GET, HEAD", "/v1/orders/m-1/transitions", "POST",
                 "/v1/events", "GET, HEAD", "/health/live", "GET, HEAD", "/v1/openapi.json", "GET, HEAD");
         for (Map.Entry<String, String> known : allowOf.entrySet()) {
             String other = known.getValue().startsWith("GET") ? "DELETE" : "PUT";

@@ -26,7 +26,7 @@ final class RawHttp {
      */
     record Answer(String statusLine, int status, Map<String, String> headers, String body) {
         JsonNode json() throws IOException {
-            return ApiServer.JSON.readTree(body);
+            return ApiHarness.JSON.readTree(body);
         }
 
         String message() throws IOException {

@@ -1,0 +1,86 @@
+package com.orderconsole.api;
+
+import com.orderconsole.domain.OrderStatus;
+import com.orderconsole.domain.ResultCode;
+import com.orderconsole.service.monitor.Edge;
+import com.orderconsole.service.monitor.MonitorService;
+import com.orderconsole.service.monitor.StateCounts;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeSet;
+
+/**
+ * {@code GET /v1/stats}: the state graph's counts (orders per status, stuck per status, moves per edge) and the result
+ * codes counted, with the last hour's moves per minute, as the console's state graph and monitor pages read them. A read: every role may make it.
+ */
+final class StatsRoutes {
+    /** How far back the per-minute counts go: the monitor page's window. */
+    static final java.time.Duration MINUTES = java.time.Duration.ofHours(1);
+
+    private final MonitorService monitor;
+    private final MysqlWork mysql;
+
+    StatsRoutes(MonitorService monitor, MysqlWork mysql) {
+        this.monitor = monitor;
+        this.mysql = mysql;
+    }
+
+    List<Route> routes() {
+        return List.of(Route.get("/v1/stats", call -> mysql.answer(call, 200, this::document, "nothing was changed; ask again")));
+    }
+
+    private Map<String, Object> document() {
+        StateCounts counts = monitor.stateCounts();
+        Map<String, Object> statuses = new LinkedHashMap<>();
+        for (OrderStatus st : OrderStatus.values()) {
+            Map<String, Object> row = new LinkedHashMap<>();
+            row.put("code", st.code());
+            row.put("orders", counts.live().getOrDefault(st, 0L));
+            row.put("stuck", counts.stuck().get(st));
+            statuses.put(st.name(), row);
+        }
+        Map<Edge, Long> total = monitor.appliedByEdge();
+        Map<Edge, Long> lastHour = monitor.transitionsLastHour();
+        Map<Edge, Map<ResultCode, Long>> rejected = monitor.rejectionsByEdge();
+        TreeSet<Edge> edges = new TreeSet<>(java.util.Comparator.comparing((Edge e) -> e.from() == null ? 0 : e.from().code())
+                .thenComparing(e -> e.to().code()));
+        edges.addAll(total.keySet());
+        edges.addAll(lastHour.keySet());
+        edges.addAll(rejected.keySet());
+        List<Map<String, Object>> edgeDocs = new ArrayList<>();
+        for (Edge e : edges) {
+            Map<String, Object> row = new LinkedHashMap<>();
+            row.put("from", e.from() == null ? null : e.from().name());
+            row.put("to", e.to().name());
+            row.put("applied", total.getOrDefault(e, 0L));
+            row.put("appliedLastHour", lastHour.getOrDefault(e, 0L));
+            Map<String, Long> why = new LinkedHashMap<>();
+            rejected.getOrDefault(e, Map.of()).forEach((code, n) -> why.put(code.name(), n));
+            row.put("rejected", why);
+            edgeDocs.add(row);
+        }
+        Map<String, Object> results = new LinkedHashMap<>();
+        monitor.resultCounts().forEach((c, n) -> {
+            Map<String, Object> row = new LinkedHashMap<>();
+            row.put("code", c.code());
+            row.put("count", n);
+            row.put("description", c.description());
+            results.put(c.name(), row);
+        });
+        List<Map<String, Object>> minutes = new ArrayList<>();
+        for (com.orderconsole.service.monitor.MinuteCount m : monitor.perMinute(MINUTES)) {
+            Map<String, Long> byCode = new LinkedHashMap<>();
+            m.byCode().forEach((c, n) -> byCode.put(c.name(), n));
+            minutes.add(Map.of("minute", java.time.Instant.ofEpochMilli(m.minuteStartMs()).toString(), "results", byCode));
+        }
+        Map<String, Object> doc = new LinkedHashMap<>();
+        doc.put("statuses", statuses);
+        doc.put("edges", edgeDocs);
+        doc.put("results", results);
+        doc.put("minutes", minutes);
+        return doc;
+    }
+}
