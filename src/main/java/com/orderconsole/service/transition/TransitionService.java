@@ -26,6 +26,7 @@ import org.slf4j.LoggerFactory;
 
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ForkJoinPool;
 
@@ -180,33 +181,32 @@ public final class TransitionService {
         // has as PAID may be WAIT_PAY here), so nothing may move on it until its restore from MySQL is done.
         CompletableFuture<TransitionResult> moved = request.override() ? recorded.thenCompose(v -> fencedMove(operator, request))
                 : fencedMove(operator, request);
-        return moved
-                .whenComplete((r, e) -> observer.transitionEnded(r, e, System.nanoTime() - started))
-                .thenApply(r -> {
-                    if (r.applied()) {
-                        follower.nudge();
-                    } else {
-                        // Rejections are business as usual (a late payment after the timeout cancel, a repeated
-                        // callback): counted by the script, one line per code every half minute here.
-                        long held = rejections.occurrence("code " + r.code().code());
-                        if (held >= 0) {
-                            log.info("transition rejected: order={} from={} target={} code={} ({}) actor={} source={}{}",
-                                    r.orderId(), r.from(), r.target(), r.code().code(), r.code().description(), operator.name(),
-                                    request.source(), rejections.more(held));
-                        }
-                        if (r.code() != ResultCode.STATE_MISSING && r.code() != ResultCode.MALFORMED && r.code() != ResultCode.RESTORING) {
-                            follower.nudge();
-                        }
-                    }
-                    return r;
-                })
+        // One stage for what follows every call: the observer, waking the follower, the rejection log, the failure's words.
+        return moved.handle((r, e) -> {
+            observer.transitionEnded(r, e, System.nanoTime() - started);
+            if (e != null) {
                 // A lost connection fails the future with Lettuce's own words; callers that do not await (the HTTP API,
                 // bulk) get the readable RedisUnavailableException instead, saying the move may have been applied.
-                .exceptionallyCompose(e -> {
-                    RuntimeException f = redis.failure(e, "transition " + request.orderId());
-                    return CompletableFuture.failedFuture(f instanceof RedisUnavailableException u && !(f instanceof Unanswered)
-                            ? new Unanswered(u) : f);
-                });
+                RuntimeException f = redis.failure(e, "transition " + request.orderId());
+                throw new CompletionException(f instanceof RedisUnavailableException u && !(f instanceof Unanswered) ? new Unanswered(u) : f);
+            }
+            if (r.applied()) {
+                follower.nudge();
+            } else {
+                // Rejections are business as usual (a late payment after the timeout cancel, a repeated
+                // callback): counted by the script, one line per code every half minute here.
+                long held = rejections.occurrence("code " + r.code().code());
+                if (held >= 0) {
+                    log.info("transition rejected: order={} from={} target={} code={} ({}) actor={} source={}{}",
+                            r.orderId(), r.from(), r.target(), r.code().code(), r.code().description(), operator.name(),
+                            request.source(), rejections.more(held));
+                }
+                if (r.code() != ResultCode.STATE_MISSING && r.code() != ResultCode.MALFORMED && r.code() != ResultCode.RESTORING) {
+                    follower.nudge();
+                }
+            }
+            return r;
+        });
     }
 
     /**
