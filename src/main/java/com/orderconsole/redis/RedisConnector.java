@@ -100,10 +100,9 @@ final class RedisConnector {
     /**
      * Commands sent close together leave in one write: each connection consolidates its flushes ({@link
      * FlushConsolidationHandler}), so the commands queued on its event loop, or sent while it reads replies, go out with
-     * the last of them instead of one system call each, and Redis reads them with one call too. Without it, 256
-     * transitions in flight cost one write per command on both sides (the bench's service path ran at 41-66 % of the same
-     * script pipelined over a bare socket). A command sent alone still leaves at once: the flush runs as the event loop's
-     * next task.
+     * the last of them instead of one system call each, and Redis reads them with one call too (without it, every command
+     * in flight costs a write on both sides). A command sent alone still leaves at once: the flush runs as the event
+     * loop's next task.
      */
     private static final class OneWritePerBurst implements io.lettuce.core.resource.NettyCustomizer {
         @Override

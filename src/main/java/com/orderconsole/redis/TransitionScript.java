@@ -14,7 +14,7 @@ import java.util.concurrent.CompletionException;
 
 /**
  * transition.lua, the only code that changes an order's status in Redis: its call, its reply, and the reads of the
- * data-set fence it is checked against (issue 33.5). Times are epoch milliseconds, Redis server clock.
+ * data-set fence it is checked against. Times are epoch milliseconds, Redis server clock.
  */
 public final class TransitionScript {
     /** transition.lua's answer when the fence wants MySQL's word: another marker, or an outbox that no longer reaches. */

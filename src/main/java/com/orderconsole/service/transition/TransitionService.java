@@ -210,7 +210,7 @@ public final class TransitionService {
     }
 
     /**
-     * Runs the script behind the data-set fence: nothing moves on a Redis behind MySQL (issue 25, 33.5). On a single
+     * Runs the script behind the data-set fence: nothing moves on a Redis behind MySQL. On a single
      * server the fence is checked by transition.lua itself, in the same call (no round trip of its own): not fenced
      * ({@code osm:fenced}), Redis' marker ({@code osm:epoch}) the one MySQL recorded at the last restore as this process
      * holds it, and, when due ({@link Follower#fenceLookDue}: at once after the known position moved, else at most every
