@@ -11,6 +11,7 @@
 --                        count_outbox.lua (issue 15.3); the live count per status is n:<status> plus the moves in
 --                        minus the moves out (StatsStore)
 -- All five keys share one hash tag, so the script also runs on Redis Cluster.
+-- KEYS[6] data-set marker (osm:epoch), KEYS[7] fence key (osm:fenced): optional, single server only (see "The fence")
 --
 -- ARGV[1] order id
 -- ARGV[2] target status code, alone (the common case) or followed by guards: "<target>,<expected version or ''>,
@@ -20,6 +21,8 @@
 --         refund) and a payment landing between the sweeper's read of the queue and its cancel must win.
 -- ARGV[3] "<actor>\n<source>\n<reason>": the entry's texts (OrderStateStore joins them; actor and source hold no
 --         control character).
+-- ARGV[4] the marker MySQL recorded, as the caller holds it ('' for none), ARGV[5] the bucket's outbox entry MySQL applied
+--         last, as the caller knows it ('' when no look is due): with KEYS[6] and KEYS[7] only.
 -- Few arguments, packed: Redis copies every argument into a table before the script runs, about a thousand
 -- instructions each (issue 15.3, callgrind).
 --
@@ -31,7 +34,8 @@
 -- Codes: 1 applied, 0 not allowed, -1 state missing, -2 terminal, -3 version conflict (or not in the required status),
 --        -4 already in target status (also when the expected version is one behind and the order is in the target: a
 --        repeat), -5 rules missing, -6 order record malformed (nothing written
---        but the counter: an outbox entry no one can read must never be made).
+--        but the counter: an outbox entry no one can read must never be made), -7 the data set is fenced (counted,
+--        nothing else written); "-8,0,0,0": the fence wants MySQL's word, nothing written (see "The fence").
 --
 -- Outbox entry, one field (issue 15.3): e = "<order id>,<from>,<to>,<version after>,<code>\n<actor>\n<source>\n<reason>"
 -- (the reason is last, so it may hold anything); its time is the stream id's milliseconds. OutboxStore also reads the
@@ -53,6 +57,26 @@
 -- the status parsing and the clock are written out where they are used.
 
 local id = ARGV[1]
+
+-- The fence: nothing moves on a Redis behind MySQL (restored from an older copy). Checked here, in the script, so that
+-- it costs no round trip of its own; only where the caller passes KEYS[6] and KEYS[7], i.e. on a single server (on a
+-- Redis Cluster those two keys live in another slot, and TransitionService reads them ahead of the script).
+-- Fenced: -7. Another marker than ARGV[4], or an outbox that no longer reaches ARGV[5] (the follower's trim always keeps
+-- the entry MySQL applied last): "-8,0,0,0", nothing written, and the caller asks MySQL (Follower.fenceHolds) before it
+-- refuses or runs the script again without the fence. No marker at all: Redis lost its data, healed below (-1, -5).
+if KEYS[6] then
+  if redis.call('EXISTS', KEYS[7]) == 1 then
+    redis.call('HINCRBY', KEYS[5], 'c:-7', '1')
+    local t = redis.call('TIME')
+    return '-7,0,0,' .. (t[1] * 1000 + math.floor(t[2] / 1000))
+  end
+  if ARGV[4] ~= '' then
+    local m = redis.call('GET', KEYS[6])
+    if m and (m ~= ARGV[4] or (ARGV[5] ~= '' and not redis.call('XRANGE', KEYS[3], ARGV[5], '+', 'COUNT', 1)[1])) then
+      return '-8,0,0,0'
+    end
+  end
+end
 
 local cur = redis.call('HMGET', KEYS[1], 'status', 'version')
 if not cur[1] then

@@ -23,7 +23,8 @@ import java.util.Set;
  * (reconciliation/console/memory data set, default 1,000,000), {@code bench.storm} (orders expiring in
  * the same second, default 100,000), {@code bench.throughputOrders} (orders per throughput run; each
  * makes 4 transitions, default 50,000), {@code bench.jmh} (run the JMH micro-benchmarks, default true),
- * {@code bench.scenarios} (comma list of throughput, mysql, script, e2e, hot, storm, outage, scale, cluster, retention, bulk, audit, api; default all),
+ * {@code bench.scenarios} (comma list of throughput, mysql, script, e2e, hot, storm, outage, scale, cluster, retention, bulk, audit, api; default all;
+ * {@code premerge} alone: throughput, mysql, e2e and api at smaller sizes, one sustained pace, the HTTP figures only, ~5 min),
  * {@code bench.outageSeconds} and {@code bench.outageRate} (the MySQL outage scenario, default 300 s at 1,000/s),
  * {@code bench.clusterOrders} (orders per run of the 1-vs-3-masters scenario; each makes 4 transitions,
  * default 20,000), {@code bench.retentionOrders} (orders of the 95 %-terminal data set, default 10,000,000),
@@ -40,6 +41,18 @@ public final class BenchMain {
         int perRun = Integer.getInteger("bench.throughputOrders", 50_000);
         boolean jmh = Boolean.parseBoolean(System.getProperty("bench.jmh", "true"));
         Set<String> only = Set.of(System.getProperty("bench.scenarios", "throughput,mysql,script,e2e,hot,storm,outage,scale,cluster,retention,bulk,audit,api").split(","));
+        int apiOrders = Integer.getInteger("bench.apiOrders", 60_000);
+        if (only.contains("premerge")) {
+            // The check before merging a change to the transition, follower or API path (~5 min): every judged figure of
+            // those paths once, at smaller sizes; compare its ratios with BENCHMARKS.md's latest run.
+            only = Set.of("throughput", "mysql", "e2e", "api");
+            perRun = 20_000;
+            apiOrders = 30_000;
+            jmh = false;
+            System.setProperty("bench.throughputRounds", "2");
+            System.setProperty("bench.sustainedSteps", "0.5");
+            System.setProperty("bench.apiHttpOnly", "true");
+        }
         Path dir = Path.of(System.getProperty("bench.dir", "target/bench-servers")).toAbsolutePath();
         Path out = Path.of(System.getProperty("bench.out", "target/bench-results.md")).toAbsolutePath();
         long start = System.nanoTime();
@@ -59,7 +72,8 @@ public final class BenchMain {
                 failed |= scenario(table, env, "Transition throughput vs ceiling", tx::throughput);
             }
             if (only.contains("mysql")) { // its ratio needs the throughput scenario's figure
-                failed |= scenario(table, env, "Redis path vs MySQL-only path", () -> tx.mysqlOnly(Math.max(1000, perRun / 2)));
+                int mysqlOrders = Math.max(1000, perRun / 2);
+                failed |= scenario(table, env, "Redis path vs MySQL-only path", () -> tx.mysqlOnly(mysqlOrders));
             }
             if (only.contains("script")) {
                 failed |= scenario(table, env, "Script cost vs the article's script (redis-benchmark)",
@@ -111,8 +125,8 @@ public final class BenchMain {
                         Integer.getInteger("bench.clusterOrders", 20_000)).run());
             }
             if (only.contains("api")) {
-                failed |= scenario(table, env, "HTTP API (issue 32)", () -> new ApiScenario(env, table,
-                        Integer.getInteger("bench.apiOrders", 60_000), storm).run());
+                int n = apiOrders;
+                failed |= scenario(table, env, "HTTP API (issue 32)", () -> new ApiScenario(env, table, n, storm).run());
             }
             if (only.contains("retention")) {
                 failed |= scenario(table, env, "Redis holds what is live: 95 % terminal", () -> new RetentionScenario(env, table,

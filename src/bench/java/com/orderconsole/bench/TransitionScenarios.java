@@ -11,6 +11,7 @@ import com.orderconsole.app.Services;
 import com.orderconsole.service.follower.Follower;
 import com.orderconsole.service.follower.FollowerSettings;
 import com.orderconsole.service.follower.FollowerStatus;
+import com.orderconsole.service.transition.BenchTransitions;
 import com.orderconsole.store.OrderStore;
 import io.lettuce.core.ScriptOutputType;
 import org.HdrHistogram.ConcurrentHistogram;
@@ -44,6 +45,8 @@ final class TransitionScenarios {
     /** Threads (and pooled connections) for the MySQL-only path: the pool's size. */
     static final int MYSQL_THREADS = 8;
     private static final long MAX_RUN_MS = 60_000;
+    /** Rounds of the four paths, each judged by its best round ({@code bench.throughputRounds}). */
+    private static final int ROUNDS = Integer.getInteger("bench.throughputRounds", 3);
     private static final Operator OPERATOR = Operator.system("bench");
 
     private final BenchEnv env;
@@ -73,43 +76,73 @@ final class TransitionScenarios {
     /** Service path vs raw EVALSHA (Lettuce raw commands and a bare RESP socket), two rounds, best of each. */
     void throughput() {
         Services s = env.fresh();
-        int ranges = 11; // 3 warm-up runs, 2 rounds of (service, RESP, Lettuce raw), 2 unloaded-latency runs
+        // The fence compares Redis' marker with this one in every transition; with none recorded it would compare nothing.
+        System.out.println("  data-set marker recorded in MySQL, as the service holds it: " + s.marker().recorded());
+        int rounds = ROUNDS;
+        int ranges = 3 + 4 * rounds + 8; // 3 warm-up runs, rounds of (service, RESP, Lettuce raw, service without the fence), 2 × 4 unloaded-latency runs
         long now = env.redis.nowMs();
         long expire = now + BenchEnv.PAYMENT_TIMEOUT.toMillis();
         env.seedRedis(ranges * perRun, i -> BenchEnv.Seed.both(new OrderState(id("t", i), OrderStatus.WAIT_PAY, 1, now, now), expire));
         long count = 4L * perRun;
-        LoadResult[] best = new LoadResult[3];
-        String[] names = {"service transitionAsync", "raw EVALSHA, bare RESP socket", "raw EVALSHA, Lettuce rawAsync"};
+        LoadResult[] best = new LoadResult[4];
+        String[] names = {"service transitionAsync", "raw EVALSHA, bare RESP socket", "raw EVALSHA, Lettuce rawAsync",
+                "service, fence off (what-if)"};
         for (int r = 0; r < 3; r++) {
             int base = r * perRun;
             check(runPath(r, s, base, perRun), names[r] + " (warm-up)", perRun); // step 1 only
         }
-        for (int round = 0; round < 2; round++) {
-            for (int p = 0; p < 3; p++) {
-                int base = (3 + round * 3 + p) * perRun;
+        String[] bestCpu = new String[4];
+        CpuMeter cpu = new CpuMeter(env);
+        for (int round = 0; round < rounds; round++) {
+            for (int p = 0; p < 4; p++) {
+                int base = (3 + round * 4 + p) * perRun;
+                CpuMeter.Snapshot c0 = cpu.now();
                 LoadResult lr = check(runPath(p, s, base, count), names[p], count);
-                System.out.printf("  round %d %-32s %,10.0f transitions/s  p50 %.2f ms  p99 %.2f ms%n", round + 1, names[p],
-                        lr.opsPerSecond(), lr.ms(50), lr.ms(99));
+                String perTransition = c0.perUnit(cpu.now(), lr.done());
+                System.out.printf("  round %d %-32s %,10.0f transitions/s  p50 %.2f ms  p99 %.2f ms  CPU per transition %s%n", round + 1,
+                        names[p], lr.opsPerSecond(), lr.ms(50), lr.ms(99), perTransition);
                 if (best[p] == null || lr.opsPerSecond() > best[p].opsPerSecond()) {
                     best[p] = lr;
+                    bestCpu[p] = perTransition;
                 }
             }
         }
         double ceiling = Math.max(best[1].opsPerSecond(), best[2].opsPerSecond());
         serviceBest = best[0].opsPerSecond();
         double ratio = serviceBest / ceiling;
-        table.add(Row.judged("Transitions/s, service path (async, " + WINDOW + " in flight)", Table.num(serviceBest, 0),
-                "transitions/s", "≥ 60 % of ceiling", Table.num(ratio * 100, 0) + " %", ratio >= 0.60));
-        table.add(Row.info("Ceiling: same script, raw pipelined EVALSHA, bare RESP socket", Table.num(best[1].opsPerSecond(), 0), "transitions/s"));
+        table.add(Row.judged("Transitions/s, service path (async, " + WINDOW + " in flight), every check in force, the fence included; "
+                        + "CPU per transition " + bestCpu[0],
+                Table.num(serviceBest, 0), "transitions/s", "≥ 70 % of ceiling", Table.num(ratio * 100, 0) + " %", ratio >= 0.70));
+        table.add(Row.info("What-if: the same service path with the data-set fence off (" + Table.num(serviceBest * 100
+                / best[3].opsPerSecond(), 0) + " % of it with the fence on)", Table.num(best[3].opsPerSecond(), 0), "transitions/s"));
+        table.add(Row.info("Ceiling: same script, raw pipelined EVALSHA, bare RESP socket; CPU per transition " + bestCpu[1],
+                Table.num(best[1].opsPerSecond(), 0), "transitions/s"));
         table.add(Row.info("Ceiling: same script, raw EVALSHA via Lettuce rawAsync", Table.num(best[2].opsPerSecond(), 0), "transitions/s"));
         // One request at a time: the latency of the path itself, without 255 others queued ahead.
+        // Two passes over the four paths, each judged by its better pass: a path is not judged by the one pass that met
+        // the tail of the load before it (an AOF fsync, a collection).
         long single = Math.min(perRun, 20_000);
-        for (int p = 0; p < 2; p++) {
-            LoadResult lr = check(runPath(p, s, (9 + p) * perRun, single, 1), names[p] + " (one in flight)", single);
-            table.add(Row.info("Latency p50 / p99 with one request in flight, " + names[p], Table.num(lr.ms(50), 3) + " / "
-                    + Table.num(lr.ms(99), 3), "ms"));
+        LoadResult[] alone = new LoadResult[4];
+        for (int pass = 0; pass < 2; pass++) {
+            for (int p = 0; p < 4; p++) {
+                LoadResult lr = check(runPath(p, s, (3 + 4 * rounds + 4 * pass + p) * perRun, single, 1), names[p] + " (one in flight)", single);
+                System.out.printf("  one in flight, pass %d %-32s p50 %.3f ms  p99 %.3f ms%n", pass + 1, names[p], lr.ms(50), lr.ms(99));
+                if (alone[p] == null || lr.ms(50) < alone[p].ms(50)) {
+                    alone[p] = lr;
+                }
+            }
         }
-        for (int p = 0; p < 3; p++) {
+        for (int p = 0; p < 4; p++) {
+            LoadResult lr = alone[p];
+            if (p == 0) {
+                table.add(Row.judged("Latency p50 / p99 with one request in flight, " + names[p], Table.num(lr.ms(50), 3) + " / "
+                        + Table.num(lr.ms(99), 3), "ms", "p50 ≤ 0.15 ms", "", lr.ms(50) <= 0.15));
+            } else {
+                table.add(Row.info("Latency p50 / p99 with one request in flight, " + names[p], Table.num(lr.ms(50), 3) + " / "
+                        + Table.num(lr.ms(99), 3), "ms"));
+            }
+        }
+        for (int p = 0; p < 4; p++) {
             table.add(Row.info("Latency p50 / p99 at " + WINDOW + " in flight, " + names[p], Table.num(best[p].ms(50), 2) + " / " + Table.num(best[p].ms(99), 2), "ms"));
         }
     }
@@ -122,6 +155,14 @@ final class TransitionScenarios {
         return switch (path) {
             case 0 -> AsyncLoad.run(count, window, MAX_RUN_MS, i -> s.transitions().transitionAsync(OPERATOR,
                     TransitionRequest.of(id("t", base + i % perRun), target(i, perRun), "bench", "")).thenApply(TransitionResult::applied));
+            case 3 -> {
+                BenchTransitions.fence(s.transitions(), false);
+                try {
+                    yield runPath(0, s, base, count, window);
+                } finally {
+                    BenchTransitions.fence(s.transitions(), true);
+                }
+            }
             case 1 -> RespPipeline.run("127.0.0.1", env.redisServer.port(), count, window, MAX_RUN_MS,
                     i -> evalshaCommand(id("t", base + i % perRun), target(i, perRun)), code -> code == 1);
             default -> AsyncLoad.run(count, window, MAX_RUN_MS, i -> {

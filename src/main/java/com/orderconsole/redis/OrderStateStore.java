@@ -23,16 +23,24 @@ import java.util.function.Consumer;
 
 /**
  * Order state hashes ({@code osm:{bNN}:order:<id>}) and the two scripts that write them:
- * transition.lua (the only code that changes a status) and init_order.lua (creation and rebuild,
+ * transition.lua (the only code that changes a status, {@link #script()}) and init_order.lua (creation and rebuild,
  * never overwriting). Times are epoch milliseconds, Redis server clock.
  */
 public final class OrderStateStore {
     private final RedisConnection redis;
     private final RedisClusterAsyncCommands<String, String> async;
 
+    private final TransitionScript script;
+
     OrderStateStore(RedisConnection redis) {
         this.redis = redis;
         this.async = redis.commands();
+        this.script = new TransitionScript(redis);
+    }
+
+    /** @return transition.lua on this store's connection (the one code that changes a status) */
+    public TransitionScript script() {
+        return script;
     }
 
     /**
@@ -45,84 +53,6 @@ public final class OrderStateStore {
         } catch (RedisUnavailableException e) {
             return this;
         }
-    }
-
-    /**
-     * Runs transition.lua for one request.
-     *
-     * @param request what to do
-     * @param actor who does it (written to the outbox)
-     * @return the outcome; completes exceptionally when Redis fails
-     */
-    public CompletableFuture<TransitionResult> transitionAsync(TransitionRequest request, String actor) {
-        if (actor == null || actor.isEmpty() || ControlChars.in(actor)) {
-            // The outbox entry keeps the actor on a line of its own (transition.lua's one-field entry).
-            throw new IllegalArgumentException("actor must be 1 or more characters with no control character");
-        }
-        String id = request.orderId();
-        int b = RedisKeys.bucket(id);
-        String[] keys = {RedisKeys.order(id), RedisKeys.rules(b), RedisKeys.outbox(b), RedisKeys.cancelQueue(b),
-                RedisKeys.stats(b)};
-        // transition.lua's packed arguments: the target with its guards, if any, and the entry's three texts.
-        String target = Integer.toString(request.target().code());
-        if (request.expectedVersion() != null || request.override() || request.onlyFrom() != null) {
-            target += "," + (request.expectedVersion() == null ? "" : Long.toString(request.expectedVersion())) + ","
-                    + (request.override() ? "1" : "0") + "," + (request.onlyFrom() == null ? "" : Integer.toString(request.onlyFrom().code()));
-        }
-        CompletableFuture<String> f = redis.evalAsync(LuaScript.TRANSITION, ScriptOutputType.VALUE, keys,
-                id, target, actor + "\n" + request.source() + "\n" + request.reason());
-        return transitionResult(request, f);
-    }
-
-    /**
-     * Reads transition.lua's reply, one text {@code "<code>,<from>,<version>,<now ms>"} (a text, not a
-     * table: the table reply cost the server 3-5 µs per call, see the script's header).
-     *
-     * @param request the request the reply answers
-     * @param reply the reply as Lettuce's VALUE output gives it; an integer or a table reply fails it with
-     *     Lettuce's UnsupportedOperationException
-     * @return the outcome; fails with an IllegalStateException naming the order and what came back when the
-     *     reply is not in that form (another script under the same SHA, a server that altered it), never with
-     *     a half-read result; Redis errors pass through as they are
-     */
-    static CompletableFuture<TransitionResult> transitionResult(TransitionRequest request, CompletableFuture<String> reply) {
-        return reply.handle((r, err) -> {
-            if (err == null) {
-                return transitionResult(request, r);
-            }
-            Throwable cause = Failures.unwrap(err);
-            if (cause instanceof UnsupportedOperationException) {
-                throw notTheReply(request, "a reply that is not one text (" + cause.getMessage() + ")");
-            }
-            throw err instanceof CompletionException ce ? ce : new CompletionException(cause);
-        });
-    }
-
-    /** @see #transitionResult(TransitionRequest, CompletableFuture) */
-    static TransitionResult transitionResult(TransitionRequest request, String reply) {
-        if (reply != null) {
-            String[] p = reply.split(",", -1);
-            if (p.length == 4) {
-                try {
-                    int code = Integer.parseInt(p[0]);
-                    int from = Integer.parseInt(p[1]);
-                    long version = Long.parseLong(p[2]);
-                    long now = Long.parseLong(p[3]);
-                    if ((from == 0 || from >= 1 && from <= OrderStatus.values().length) && version >= 0) {
-                        return new TransitionResult(request.orderId(), ResultCode.ofCode(code),
-                                from == 0 ? null : OrderStatus.ofCode(from), request.target(), version, now);
-                    }
-                } catch (IllegalArgumentException e) {
-                    // not a number, or a code no script returns: reported below with the whole reply
-                }
-            }
-        }
-        throw notTheReply(request, reply == null ? "nothing" : "'" + reply + "'");
-    }
-
-    private static IllegalStateException notTheReply(TransitionRequest request, String shown) {
-        return new IllegalStateException("transition of order " + request.orderId() + ": the transition script answered " + shown
-                + ", not 'code,from status,version,time in ms' (is the script Redis ran the one this version of the console loaded?)");
     }
 
     /**
@@ -393,53 +323,6 @@ public final class OrderStateStore {
             }
         });
         return out;
-    }
-
-    /**
-     * Reads the data-set fence ({@link RedisKeys#FENCED}) on this store's connection, so that a transition sent after it
-     * runs after it.
-     *
-     * @return why the data set is fenced (Redis is being restored from MySQL), or null when it is not
-     */
-    public CompletableFuture<String> fencedAsync() {
-        return async.get(RedisKeys.FENCED).toCompletableFuture();
-    }
-
-    /**
-     * Reads the data-set marker ({@link RedisKeys#EPOCH}) on this store's connection, so that a transition sent after it
-     * runs after it (issue 33.5: the service compares it with the marker MySQL recorded).
-     *
-     * @return the marker, or null when Redis has none (it lost its data, or is being restored)
-     */
-    public CompletableFuture<String> markerAsync() {
-        return async.get(RedisKeys.EPOCH).toCompletableFuture();
-    }
-
-    /**
-     * Does the bucket's outbox still reach entry {@code id}, i.e. hold an entry at or after it (one {@code XRANGE id + COUNT
-     * 1})? The follower's trim keeps the entry MySQL applied last, so a live outbox always reaches any position MySQL
-     * applied; a copy of Redis older than that position does not (issue 33.5).
-     *
-     * @param bucket the bucket
-     * @param id a stream id MySQL applied, e.g. "1764577000123-0"
-     * @return true when it reaches it
-     */
-    public CompletableFuture<Boolean> outboxReachesAsync(int bucket, String id) {
-        return async.xrange(RedisKeys.outbox(bucket), io.lettuce.core.Range.create(id, "+"), io.lettuce.core.Limit.create(0, 1))
-                .toCompletableFuture().thenApply(l -> !l.isEmpty());
-    }
-
-    /**
-     * The answer to a transition refused without running the script because the data set is fenced: counted in the
-     * order's bucket ({@code c:-7}, like the script's own -1 and -6), time from the Redis clock.
-     *
-     * @return the outcome {@link ResultCode#RESTORING}, nothing else written
-     */
-    public CompletableFuture<TransitionResult> refuseFenced(TransitionRequest request) {
-        int b = RedisKeys.bucket(request.orderId());
-        CompletableFuture<Long> counted = async.hincrby(RedisKeys.stats(b), "c:" + ResultCode.RESTORING.code(), 1).toCompletableFuture();
-        return counted.thenCombine(async.time().toCompletableFuture(), (n, t) -> new TransitionResult(request.orderId(),
-                ResultCode.RESTORING, null, request.target(), 0, Long.parseLong(t.get(0)) * 1000 + Long.parseLong(t.get(1)) / 1000));
     }
 
     /** @return the Redis server clock, epoch ms */

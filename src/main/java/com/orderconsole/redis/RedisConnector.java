@@ -1,6 +1,7 @@
 package com.orderconsole.redis;
 
 import io.lettuce.core.ClientOptions;
+import io.netty.handler.flush.FlushConsolidationHandler;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisException;
 import io.lettuce.core.RedisURI;
@@ -92,7 +93,22 @@ final class RedisConnector {
      *     metrics are bound ({@link RedisConnection#recordCommandLatency}); shut down with the client
      */
     private static io.lettuce.core.resource.ClientResources resources() {
-        return io.lettuce.core.resource.DefaultClientResources.builder().commandLatencyRecorder(new LatencySwitch()).build();
+        return io.lettuce.core.resource.DefaultClientResources.builder().commandLatencyRecorder(new LatencySwitch())
+                .nettyCustomizer(new OneWritePerBurst()).build();
+    }
+
+    /**
+     * Commands sent close together leave in one write: each connection consolidates its flushes ({@link
+     * FlushConsolidationHandler}), so the commands queued on its event loop, or sent while it reads replies, go out with
+     * the last of them instead of one system call each, and Redis reads them with one call too (without it, every command
+     * in flight costs a write on both sides). A command sent alone still leaves at once: the flush runs as the event
+     * loop's next task.
+     */
+    private static final class OneWritePerBurst implements io.lettuce.core.resource.NettyCustomizer {
+        @Override
+        public void afterChannelInitialized(io.netty.channel.Channel channel) {
+            channel.pipeline().addFirst(new FlushConsolidationHandler(FlushConsolidationHandler.DEFAULT_EXPLICIT_FLUSH_AFTER_FLUSHES, true));
+        }
     }
 
     private static IllegalArgumentException onlyDatabaseZero(String where, int database) {

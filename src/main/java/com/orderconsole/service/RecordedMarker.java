@@ -11,8 +11,9 @@ import com.orderconsole.store.Database;
  * sets it in Redis, so a live Redis never carries a marker MySQL has not recorded.
  *
  * <p>Cost: the marker is read from MySQL at start and again only when Redis shows another one (after another process
- * restored Redis, once; or while Redis is a stale copy, which is then fenced at once). The transition's own look is one
- * GET of {@code osm:epoch}, sent ahead of the script on the same connection.
+ * restored Redis, once; or while Redis is a stale copy, which is then fenced at once). The transition's own look costs no
+ * command of its own on a single server: transition.lua compares {@code osm:epoch} with {@link #recorded()}, passed as an
+ * argument; on a Redis Cluster it is one GET sent ahead of the script.
  */
 public final class RecordedMarker {
     private final Database db;

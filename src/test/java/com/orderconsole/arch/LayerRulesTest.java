@@ -129,7 +129,9 @@ class LayerRulesTest {
     void onlyTheTransitionServiceRunsTheTransitionScript() {
         noClasses().that().doNotHaveFullyQualifiedName(TransitionService.class.getName())
                 .and().resideOutsideOfPackage("com.orderconsole.redis..")
-                .should().callMethod(OrderStateStore.class, "transitionAsync", TransitionRequest.class, String.class)
+                .should().callMethod(com.orderconsole.redis.TransitionScript.class, "transitionAsync", TransitionRequest.class, String.class)
+                .orShould().callMethod(com.orderconsole.redis.TransitionScript.class, "transitionFencedAsync", TransitionRequest.class,
+                        String.class, String.class, String.class)
                 .because("every status change goes through one service method: role checks, rebuild of missing state, "
                         + "republish of missing rules, rejection logging and waking the follower")
                 .check(classes);

@@ -78,7 +78,7 @@ class RedisAclTest {
             assertThat(ro.queue().score("a-1")).isNotNull();
 
             String where = "Redis at 127.0.0.1:" + port + " refused ";
-            assertThatThrownBy(() -> ro.connection().await(ro.orders().transitionAsync(
+            assertThatThrownBy(() -> ro.connection().await(ro.orders().script().transitionAsync(
                     TransitionRequest.of("a-1", OrderStatus.PAID, "test", ""), "mallory"), "transition a-1"))
                     .isInstanceOf(RedisRefusedException.class)
                     .hasMessage(where + "transition a-1: the Redis user of this session may not run it (its ACL does not allow it)");

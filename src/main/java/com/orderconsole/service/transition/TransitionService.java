@@ -12,6 +12,7 @@ import com.orderconsole.redis.OrderStateStore;
 import com.orderconsole.redis.RedisConnection;
 import com.orderconsole.redis.RedisKeys;
 import com.orderconsole.redis.RedisUnavailableException;
+import com.orderconsole.redis.TransitionScript;
 import com.orderconsole.service.Access;
 import com.orderconsole.service.LogLimiter;
 import com.orderconsole.service.follower.CatchUp;
@@ -25,6 +26,7 @@ import org.slf4j.LoggerFactory;
 
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ForkJoinPool;
 
@@ -51,6 +53,7 @@ public final class TransitionService {
     private final Executor blocking = ForkJoinPool.commonPool();
     private final LogLimiter rejections = new LogLimiter(30_000);
     private volatile TransitionObserver observer = TransitionObserver.NONE;
+    private volatile boolean fenceOn = true;
 
     /**
      * Built by the wiring ({@code app.Services}).
@@ -176,60 +179,99 @@ public final class TransitionService {
                                 request.expectedVersion() + 1)), blocking);
         // The fence first (issue 25, 33.5): a Redis found behind MySQL holds states MySQL contradicts (an order MySQL
         // has as PAID may be WAIT_PAY here), so nothing may move on it until its restore from MySQL is done.
-        return recorded.thenCompose(v -> behindMySql(request))
-                .thenCompose(refuse -> refuse ? states.refuseFenced(request)
-                        : states.transitionAsync(request, operator.name()).thenCompose(r -> heal(operator, request, r, true, true)))
-                .whenComplete((r, e) -> observer.transitionEnded(r, e, System.nanoTime() - started))
-                .thenApply(r -> {
-                    if (r.applied()) {
-                        follower.nudge();
-                    } else {
-                        // Rejections are business as usual (a late payment after the timeout cancel, a repeated
-                        // callback): counted by the script, one line per code every half minute here.
-                        long held = rejections.occurrence("code " + r.code().code());
-                        if (held >= 0) {
-                            log.info("transition rejected: order={} from={} target={} code={} ({}) actor={} source={}{}",
-                                    r.orderId(), r.from(), r.target(), r.code().code(), r.code().description(), operator.name(),
-                                    request.source(), rejections.more(held));
-                        }
-                        if (r.code() != ResultCode.STATE_MISSING && r.code() != ResultCode.MALFORMED && r.code() != ResultCode.RESTORING) {
-                            follower.nudge();
-                        }
-                    }
-                    return r;
-                })
+        CompletableFuture<TransitionResult> moved = request.override() ? recorded.thenCompose(v -> fencedMove(operator, request))
+                : fencedMove(operator, request);
+        // One stage for what follows every call: the observer, waking the follower, the rejection log, the failure's words.
+        return moved.handle((r, e) -> {
+            observer.transitionEnded(r, e, System.nanoTime() - started);
+            if (e != null) {
                 // A lost connection fails the future with Lettuce's own words; callers that do not await (the HTTP API,
                 // bulk) get the readable RedisUnavailableException instead, saying the move may have been applied.
-                .exceptionallyCompose(e -> {
-                    RuntimeException f = redis.failure(e, "transition " + request.orderId());
-                    return CompletableFuture.failedFuture(f instanceof RedisUnavailableException u && !(f instanceof Unanswered)
-                            ? new Unanswered(u) : f);
-                });
+                RuntimeException f = redis.failure(e, "transition " + request.orderId());
+                throw new CompletionException(f instanceof RedisUnavailableException u && !(f instanceof Unanswered) ? new Unanswered(u) : f);
+            }
+            if (r.applied()) {
+                follower.nudge();
+            } else {
+                // Rejections are business as usual (a late payment after the timeout cancel, a repeated
+                // callback): counted by the script, one line per code every half minute here.
+                long held = rejections.occurrence("code " + r.code().code());
+                if (held >= 0) {
+                    log.info("transition rejected: order={} from={} target={} code={} ({}) actor={} source={}{}",
+                            r.orderId(), r.from(), r.target(), r.code().code(), r.code().description(), operator.name(),
+                            request.source(), rejections.more(held));
+                }
+                if (r.code() != ResultCode.STATE_MISSING && r.code() != ResultCode.MALFORMED && r.code() != ResultCode.RESTORING) {
+                    follower.nudge();
+                }
+            }
+            return r;
+        });
     }
 
     /**
-     * Must this transition be refused because Redis is behind MySQL (issue 25, 33.5)? Asked of Redis alone on the usual
-     * path, follower running or not: {@code GET osm:fenced}, {@code GET osm:epoch} (compared with the marker MySQL
-     * recorded at the last restore, as this process holds it) and, when due ({@link Follower#fenceLookDue}: at once
-     * after the known position moved, else at most every 100 ms per bucket), {@code XRANGE} of the bucket's outbox from
-     * the entry MySQL applied last as this process knows it, {@code COUNT 1}; all sent ahead of the script on the same
-     * connection, so pipelined they add no wait. MySQL is asked (off Lettuce's threads) only when Redis shows something
-     * off: another marker (an older copy, or once after another process restored Redis) or an outbox that no longer
-     * reaches that entry. The judgement is then {@link Follower#fenceHolds}'s, which fences the data set.
+     * Runs the script behind the data-set fence: nothing moves on a Redis behind MySQL. On a single
+     * server the fence is checked by transition.lua itself, in the same call (no round trip of its own): not fenced
+     * ({@code osm:fenced}), Redis' marker ({@code osm:epoch}) the one MySQL recorded at the last restore as this process
+     * holds it, and, when due ({@link Follower#fenceLookDue}: at once after the known position moved, else at most every
+     * 100 ms per bucket), the bucket's outbox still reaching the entry MySQL applied last as this process knows it. When
+     * the script finds another marker or an outbox that no longer reaches, it writes nothing and {@link #behindMySql}
+     * asks MySQL (off Lettuce's threads); the script then runs again without the fence, or the move is refused. On a
+     * Redis Cluster the two data-set keys live in another slot, so they are read ahead of the script.
      *
+     * @return the outcome, {@link ResultCode#RESTORING} when refused by the fence
+     */
+    private CompletableFuture<TransitionResult> fencedMove(Operator operator, TransitionRequest request) {
+        if (!fenceOn) {
+            return move(operator, request);
+        }
+        if (!states.script().fencesInScript()) {
+            return behindMySql(request, false).thenCompose(refuse -> refuse ? states.script().refuseFenced(request) : move(operator, request));
+        }
+        String expected = marker.recorded();
+        if (expected == null) {
+            marker.refreshSoon(); // none recorded yet: read in the background, never on this path
+        }
+        String through = lookAt(RedisKeys.bucket(request.orderId()), expected, false);
+        return states.script().transitionFencedAsync(request, operator.name(), expected, through).thenCompose(r -> r != null
+                ? heal(operator, request, r, true, true)
+                : behindMySql(request, true).thenCompose(refuse -> refuse ? states.script().refuseFenced(request) : move(operator, request)));
+    }
+
+    /** The script without the fence, then the remedies of {@link #heal}. */
+    private CompletableFuture<TransitionResult> move(Operator operator, TransitionRequest request) {
+        return states.script().transitionAsync(request, operator.name()).thenCompose(r -> heal(operator, request, r, true, true));
+    }
+
+    /**
+     * @param always look even when the last look at this bucket is less than 100 ms old
+     * @return the outbox position a transition checks in the bucket ({@link Follower#appliedThrough}), or null for none
+     */
+    private String lookAt(int bucket, String expected, boolean always) {
+        String through = expected == null ? null : follower.appliedThrough(bucket, expected);
+        return through != null && (always || follower.fenceLookDue(bucket)) ? through : null;
+    }
+
+    /**
+     * Must this transition be refused because Redis is behind MySQL (issue 25, 33.5)? Asked of Redis first:
+     * {@code GET osm:fenced}, {@code GET osm:epoch} (compared with the marker MySQL recorded at the last restore, as this
+     * process holds it) and, when due (or {@code always}), {@code XRANGE} of the bucket's outbox from the entry MySQL
+     * applied last as this process knows it, {@code COUNT 1}. MySQL is asked (off Lettuce's threads) only when Redis shows
+     * something off: another marker (an older copy, or once after another process restored Redis) or an outbox that no
+     * longer reaches that entry. The judgement is then {@link Follower#fenceHolds}'s, which fences the data set.
+     *
+     * @param always look at the outbox whatever the time of the last look (the script just found it not reaching)
      * @return true when the transition is to be refused ({@link ResultCode#RESTORING})
      */
-    private CompletableFuture<Boolean> behindMySql(TransitionRequest request) {
+    private CompletableFuture<Boolean> behindMySql(TransitionRequest request, boolean always) {
         String expected = marker.recorded();
         int bucket = RedisKeys.bucket(request.orderId());
-        String through = expected == null ? null : follower.appliedThrough(bucket, expected);
-        if (through != null && !follower.fenceLookDue(bucket)) {
-            through = null; // looked within the last 100 ms at this position
-        }
-        CompletableFuture<String> fenced = states.fencedAsync();
-        CompletableFuture<String> inRedis = states.markerAsync();
+        String through = lookAt(bucket, expected, always);
+        TransitionScript script = states.script();
+        CompletableFuture<String> fenced = script.fencedAsync();
+        CompletableFuture<String> inRedis = script.markerAsync();
         CompletableFuture<Boolean> reaches = through == null ? CompletableFuture.completedFuture(true)
-                : states.outboxReachesAsync(bucket, through);
+                : script.outboxReachesAsync(bucket, through);
         return CompletableFuture.allOf(fenced, inRedis, reaches).thenCompose(v -> {
             String m = inRedis.join();
             if (fenced.join() != null) {
@@ -249,6 +291,11 @@ public final class TransitionService {
         });
     }
 
+    /** Benchmark only (the fence's cost in the same run): false runs every transition without the fence. */
+    void fence(boolean on) {
+        fenceOn = on;
+    }
+
     /** @param o told about every call when it ends (the metrics); replaces the one before */
     public void observe(TransitionObserver o) {
         this.observer = o == null ? TransitionObserver.NONE : o;
@@ -264,12 +311,12 @@ public final class TransitionService {
         if (r.code() == ResultCode.STATE_MISSING && mayRebuild) {
             return CompletableFuture.supplyAsync(() -> rebuilder.rebuild(request.orderId()), blocking)
                     .thenCompose(found -> found
-                            ? states.transitionAsync(request, operator.name()).thenCompose(again -> heal(operator, request, again, false, mayRepublish))
+                            ? states.script().transitionAsync(request, operator.name()).thenCompose(again -> heal(operator, request, again, false, mayRepublish))
                             : CompletableFuture.completedFuture(r));
         }
         if (r.code() == ResultCode.RULES_MISSING && mayRepublish) {
             return CompletableFuture.runAsync(rules::republish, blocking)
-                    .thenCompose(v -> states.transitionAsync(request, operator.name()))
+                    .thenCompose(v -> states.script().transitionAsync(request, operator.name()))
                     .thenCompose(again -> heal(operator, request, again, mayRebuild, false));
         }
         if (r.code() == ResultCode.MALFORMED) {
