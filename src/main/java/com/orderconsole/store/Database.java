@@ -208,6 +208,9 @@ public final class Database implements AutoCloseable {
     public static Database connectSignedIn(String jdbcUrl, String user, String password, Duration timeout) {
         HikariDataSource ds = pool(jdbcUrl, user, password, timeout);
         String where = DatabaseFailures.describe(jdbcUrl);
+        if (SchemaHistory.upToDate(ds)) {
+            return new Database(ds, where, user, true);
+        }
         MigrationInfo[] pending;
         try {
             pending = flyway(ds).info().pending();
