@@ -80,8 +80,11 @@ final class InstallCommand extends CliCommand {
     /** One-shot commands: the quick compiler and the serial collector start them sooner and spend less CPU. */
     static final List<String> ONE_SHOT = List.of("create", "transition", "show", "stats", "rules", "dead-letters", "queue",
             "audit", "api-client", "migrate", "install", "completion", "man", "help", "--version", "-V", "--help", "-h");
-    /** JVM options of a one-shot command: C1 only (no C2 compilations that a second of work never pays back), serial GC. */
-    static final String QUICK_JVM = "-XX:TieredStopAtLevel=1 -XX:+UseSerialGC";
+    /**
+     * JVM options of a one-shot command: C1 only (no C2 compilations that a second of work never pays back), the serial
+     * GC, and no Flight Recorder events from Lettuce (it would start JFR's machinery for a command nobody records).
+     */
+    static final String QUICK_JVM = "-XX:TieredStopAtLevel=1 -XX:+UseSerialGC -Dio.lettuce.core.jfr=false";
 
     /**
      * A POSIX shell script running this program. The first argument that names a command decides the JVM options: a
