@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Renders every page of the console (state graph, orders, cancel queue, reconciliation, monitor, rules, bulk moves, audit) to PNG,
 # with 120 sample orders, into docs/screenshots/ (or the directory given as $1): NAME.png at 1280x800 (the
-# default window size, used by the README) and NAME-1920x1080.png, each also in simplified Chinese (NAME-zh-CN*.png)
+# default window size, used by the docs) and NAME-1920x1080.png, each also in simplified Chinese (NAME-zh-CN*.png)
 # and in the dark theme (NAME-dark*.png). Fails when any visible label, button,
 # column header or cell shows its text cut short ("…"), naming it.
 #

@@ -9,7 +9,7 @@ import java.util.EnumMap;
 import java.util.Map;
 
 /**
- * The one mapping of outcomes to HTTP statuses (README, "Connecting your order service", and the OpenAPI document list the
+ * The one mapping of outcomes to HTTP statuses (docs/integrator-guide.md, "Answers and errors", and the OpenAPI document list the
  * same): a transition's result code, and an error's kind ({@link ErrorDocument#kindOf}, shared with the CLI's --json).
  */
 final class HttpMapping {

@@ -19,6 +19,16 @@ public final class BuildInfo {
         return VERSION;
     }
 
+    /** @return the embedded Redis releases this build carries, per platform (for local use only; see the threat model) */
+    public static String bundledRedis() {
+        return com.orderconsole.embedded.BundledServers.redis();
+    }
+
+    /** @return the embedded MariaDB release this build carries (for local use only; see the threat model) */
+    public static String bundledMariaDb() {
+        return com.orderconsole.embedded.BundledServers.mariaDb();
+    }
+
     private static String read() {
         try (InputStream in = BuildInfo.class.getResourceAsStream("/build-info.properties")) {
             if (in == null) {

@@ -16,7 +16,7 @@ import java.nio.file.Path;
  * The log file of the long-running processes (the console, {@code serve}): {@code logs/order-console.log}
  * in the data directory, rolled daily and at {@value #MAX_FILE_MB} MB, old files gzipped and kept
  * {@value #MAX_DAYS} days and {@value #TOTAL_CAP_MB} MB at most, whichever comes first. One-shot commands
- * keep to stderr (logback.xml).
+ * keep to stderr ({@link LogSetup}).
  */
 public final class LogFiles {
     /** Name of the file being written. */

@@ -11,7 +11,7 @@ import picocli.CommandLine.Command;
  */
 @Command(name = "completion", resourceBundle = Messages.BUNDLE)
 final class CompletionCommand extends CliCommand {
-    /** The name the script completes: what the launcher scripts and the README call the program. */
+    /** The name the script completes: what the launcher scripts and the docs call the program. */
     static final String PROGRAM = "order-console";
 
     @Override

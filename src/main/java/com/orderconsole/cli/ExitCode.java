@@ -4,7 +4,7 @@ import com.orderconsole.app.ErrorKind;
 
 /**
  * Every exit code of the command line, in one place: the commands return them, the {@code --json} error document
- * carries them as {@code "exit"}, and {@code --help}, the man page and README list them from here.
+ * carries them as {@code "exit"}, and {@code --help}, the man page and docs/reference.md list them from here.
  */
 public enum ExitCode {
     /** The command did what was asked. */

@@ -224,7 +224,7 @@ class GlobalOptions {
     /**
      * The configuration {@code migrate} needs: the database and the administrator's account only. Unlike
      * {@link #config} it does not ask for --redis beside --jdbc: a migration opens no Redis, so nothing can
-     * be split (the README's set-up step names --jdbc alone).
+     * be split (the DBA guide's set-up step names --jdbc alone).
      *
      * @param password the database password (see {@link #password()})
      */

@@ -57,8 +57,8 @@ import java.util.function.BiConsumer;
  */
 public final class OrderCli {
 
-    /** Property read by logback.xml: the CLI keeps its own log lines to warnings (on stderr). */
-    static final String LOG_LEVEL_PROPERTY = "oc.log.level";
+    /** Property read by the logging set-up: the CLI keeps its own log lines to warnings (on stderr). */
+    static final String LOG_LEVEL_PROPERTY = com.orderconsole.app.LogSetup.LEVEL_PROPERTY;
 
     private OrderCli() {
     }

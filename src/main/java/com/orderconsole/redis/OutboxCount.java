@@ -91,7 +91,7 @@ final class OutboxCount {
 
     /**
      * The counters of one bucket as {@link #run} would leave them, written down by no one: the entries not counted
-     * yet are added up here. A reader writes nothing, so it needs no script (the README's read-only Redis user reads
+     * yet are added up here. A reader writes nothing, so it needs no script (the DBA guide's read-only Redis user reads
      * too) and never moves the counting ahead of the follower, whose batches are then counted from what it parsed
      * anyway. Few are pending: the follower counts every batch it reads and, while MySQL is down, every bucket.
      */

@@ -208,6 +208,9 @@ public final class Database implements AutoCloseable {
     public static Database connectSignedIn(String jdbcUrl, String user, String password, Duration timeout) {
         HikariDataSource ds = pool(jdbcUrl, user, password, timeout);
         String where = DatabaseFailures.describe(jdbcUrl);
+        if (SchemaHistory.upToDate(ds)) {
+            return new Database(ds, where, user, true);
+        }
         MigrationInfo[] pending;
         try {
             pending = flyway(ds).info().pending();
@@ -257,7 +260,7 @@ public final class Database implements AutoCloseable {
                 throw new DatabaseRefusedException("account '" + user + "' may not migrate the orders database at "
                         + DatabaseFailures.describe(jdbcUrl) + "; nothing was changed. It lacks:" + System.lineSeparator() + "  "
                         + String.join(System.lineSeparator() + "  ", missing) + System.lineSeparator()
-                        + "A database administrator grants them (README: Accounts and roles, Setting up).", null);
+                        + "A database administrator grants them (docs/dba-guide.md, setting up a schema).", null);
             }
             MigrateResult r = flyway.migrate();
             return new Migrated(r.migrationsExecuted, r.targetSchemaVersion != null ? r.targetSchemaVersion : r.initialSchemaVersion);

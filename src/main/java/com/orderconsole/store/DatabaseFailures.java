@@ -17,7 +17,7 @@ final class DatabaseFailures {
     /** The way out when the account that ran 'migrate', the definer of the procedures and triggers, was dropped. */
     static final String DEFINER_GONE = "the account that ran 'migrate', which the console's stored procedures and triggers "
             + "run as, no longer exists; a database administrator runs 'order-console migrate' again, which makes them anew "
-            + "under the administrator's account (README: Accounts and roles)";
+            + "under the administrator's account (docs/dba-guide.md, setting up a schema)";
 
     private DatabaseFailures() {
     }

@@ -228,7 +228,7 @@ public enum SqlDialect {
     }
 
     /**
-     * What the account that runs {@code migrate} must hold (README, "Setting up"). The migrations create and change
+     * What the account that runs {@code migrate} must hold (docs/dba-guide.md, "Setting up a schema"). The migrations create and change
      * tables and indexes, triggers and stored procedures, create the console roles, grant each role to the next
      * and grant the roles on the schema, which needs GRANT OPTION and every privilege granted (SELECT, INSERT,
      * UPDATE, EXECUTE). MariaDB: CREATE ROLE needs CREATE USER and makes its creator the role's administrator

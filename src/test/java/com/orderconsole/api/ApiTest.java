@@ -98,7 +98,7 @@ class ApiTest {
         assertThat(ApiHarness.json(repeat).path("repeat").asBoolean()).isTrue();
         assertThat(ApiHarness.json(repeat).path("code").asInt()).isEqualTo(-4);
 
-        // The README's callback sent again exactly as it was (issue 32 trial: a 409 before): the order stands where that
+        // The integrator guide's callback sent again exactly as it was (issue 32 trial: a 409 before): the order stands where that
         // move took it, so it is a repeat.
         HttpResponse<String> sameAgain = move("o-1", "{\"to\": \"PAID\", \"expectedVersion\": 1, \"reason\": \"callback 42\"}");
         assertThat(sameAgain.statusCode()).as(sameAgain.body()).isEqualTo(200);
@@ -405,13 +405,13 @@ class ApiTest {
     }
 
     /**
-     * Every status the README's API table lists is documented on each operation that can answer it: the document had no
+     * Every status the integrator guide's API table lists is documented on each operation that can answer it: the document had no
      * 422 on getOrder, no 408, no 405 anywhere, and no 503 of a stopping serve (the fresh-user tester's finding 10), so a
      * client generated from it had no type for those answers. A status new to the table fails here until it is placed.
      */
     @Test
     void everyStatusTheReadmeTableListsIsInTheDocumentForEachOperationThatAnswersIt() throws Exception {
-        // Which operations answer each status the README lists, and why.
+        // Which operations answer each status the integrator guide lists, and why.
         List<String> all = List.of("createOrder", "transitionOrder", "getOrder", "listEvents", "openApi", "live", "ready");
         List<String> v1 = List.of("createOrder", "transitionOrder", "getOrder", "listEvents");
         Map<String, List<String>> answeredBy = new java.util.TreeMap<>();
@@ -431,9 +431,9 @@ class ApiTest {
         answeredBy.put("503", all); // a stopping serve answers any request that comes meanwhile
         answeredBy.put("505", all);
 
-        List<String> readme = java.nio.file.Files.readAllLines(java.nio.file.Path.of("README.md"));
+        List<String> readme = java.nio.file.Files.readAllLines(java.nio.file.Path.of("docs/integrator-guide.md"));
         int header = readme.indexOf("| outcome | HTTP | body |");
-        assertThat(header).as("the README's API table").isNotNegative();
+        assertThat(header).as("the integrator guide's API table").isNotNegative();
         java.util.Set<String> listed = new java.util.TreeSet<>();
         for (int i = header + 2; i < readme.size() && readme.get(i).startsWith("|"); i++) {
             java.util.regex.Matcher m = java.util.regex.Pattern.compile("\\b[1-5]\\d\\d\\b").matcher(readme.get(i).split("\\|")[2]);
@@ -441,7 +441,7 @@ class ApiTest {
                 listed.add(m.group());
             }
         }
-        assertThat(answeredBy.keySet()).as("statuses of the README's table placed on operations here").containsAll(listed);
+        assertThat(answeredBy.keySet()).as("statuses of the guide's table placed on operations here").containsAll(listed);
 
         JsonNode doc = ApiHarness.json(h.get(null, "/v1/openapi.json"));
         Map<String, JsonNode> responses = new java.util.HashMap<>();
@@ -459,7 +459,7 @@ class ApiTest {
                 }
             }
         }
-        assertThat(missing).as("statuses the README lists that the document does not, by operation").isEmpty();
+        assertThat(missing).as("statuses the guide lists that the document does not, by operation").isEmpty();
         assertThat(notErrorShape).as("errors documented without the shared Error schema").isEmpty();
     }
 

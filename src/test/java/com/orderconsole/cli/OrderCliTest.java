@@ -503,7 +503,7 @@ class OrderCliTest {
     }
 
     /**
-     * The README's set-up step, {@code migrate --jdbc URL --db-user ADMIN}, names no Redis: migrating opens
+     * The DBA guide's set-up step, {@code migrate --jdbc URL --db-user ADMIN}, names no Redis: migrating opens
      * none, so the "one server without the other" refusal must not apply (it did: exit 1, "--jdbc was given
      * without --redis").
      */

@@ -116,4 +116,12 @@ class ScriptSupportCliTest {
         assertThat(p.exitValue()).as(version).isZero();
         assertThat(version).startsWith("order-console " + com.orderconsole.app.BuildInfo.version()).doesNotContain("unknown");
     }
+
+    @Test
+    void versionNamesTheBundledServersAsTheirArtifactsDo() {
+        CliRunner.Run r = raw("--version");
+        assertThat(r.code()).as(r.err()).isZero();
+        assertThat(r.out()).containsPattern("(?m)^bundled Redis \\d+\\.\\d+\\.\\d+ \\(Linux x86-64\\)")
+                .containsPattern("(?m)^bundled MariaDB \\d+\\.\\d+\\.\\d+ \\(Linux x86-64\\)$");
+    }
 }

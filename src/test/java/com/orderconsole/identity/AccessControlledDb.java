@@ -69,7 +69,7 @@ public final class AccessControlledDb {
         return db;
     }
 
-    /** What an administrator runs for one operator (see README: Accounts and roles). */
+    /** What an administrator runs for one operator (see docs/dba-guide.md: Accounts for people). */
     private static void createAccount(Statement st, String name, String password, Role role, boolean asDefault) throws SQLException {
         createAccount(st, name, password, role == null ? null : ConsoleRoles.name(role), asDefault);
     }

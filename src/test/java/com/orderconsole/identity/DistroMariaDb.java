@@ -65,7 +65,7 @@ final class DistroMariaDb implements AutoCloseable {
             }
             Thread.sleep(100);
         }
-        // Through the socket, as the distribution's root: anonymous accounts go (README), an administrator comes.
+        // Through the socket, as the distribution's root: anonymous accounts go (DBA guide), an administrator comes.
         run(List.of(CLIENT.toString(), "--no-defaults", "-S", socket.toString(), "-uroot", "-e",
                 "DROP USER IF EXISTS ''@'localhost'; CREATE USER '" + ADMIN + "'@'127.0.0.1' IDENTIFIED BY '" + ADMIN_PASSWORD + "';"
                         + " GRANT ALL PRIVILEGES ON *.* TO '" + ADMIN + "'@'127.0.0.1' WITH GRANT OPTION;"), dir.resolve("setup.log"));

@@ -31,7 +31,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * Set-up, sign-in, the statements that differ per server and the stamped writes of issue 25, against a server the
- * product did not start: the one given (a real MySQL 8.0.22+/8.4, or any MariaDB; README, "Compatibility"):
+ * product did not start: the one given (a real MySQL 8.0.22+/8.4, or any MariaDB; docs/dba-guide.md, "Supported servers"):
  * <pre>
  * mvn -B test -Dtest=ExternalServerTest -Dmysql.url='jdbc:mysql://db:3306/?sslMode=REQUIRED' -Dmysql.user=root -Dmysql.password=…
  * </pre>
@@ -112,7 +112,7 @@ class ExternalServerTest {
         Database.Migrated m = Database.migrate(url, admin, adminPassword, Duration.ofSeconds(10));
         assertThat(m.version()).isNotBlank();
 
-        // One account per role as the README sets it up, and one whose console role comes through a team role.
+        // One account per role as the DBA guide sets it up, and one whose console role comes through a team role.
         run(st -> {
             account(st, dialect, "compat_sam", ConsoleRoles.name(Role.SUPPORT));
             account(st, dialect, "compat_olga", ConsoleRoles.name(Role.OPS));
@@ -228,7 +228,7 @@ class ExternalServerTest {
             st.execute("CREATE DATABASE " + schema + " CHARACTER SET utf8mb4");
             st.execute("CREATE USER 'compat_dba'@'%' IDENTIFIED BY 'pw-Compat-1'");
             st.execute("GRANT ALL PRIVILEGES ON *.* TO 'compat_dba'@'%' WITH GRANT OPTION");
-            // The roles may exist on this server already (README: the migrating account then needs them WITH ADMIN OPTION).
+            // The roles may exist on this server already (DBA guide: the migrating account then needs them WITH ADMIN OPTION).
             for (String role : ConsoleRoles.names()) {
                 st.execute("CREATE ROLE IF NOT EXISTS " + role);
                 st.execute("GRANT " + role + " TO 'compat_dba'@'%' WITH ADMIN OPTION");

@@ -35,8 +35,8 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 /**
  * Issue 33.8: the forgery table. A dishonest support employee (and anyone with Redis write access) tries what the issue's
  * trial tried, against the distribution's MariaDB (Debian's mariadbd, {@link DistroMariaDb}, accounts set up as the
- * README says) and the test Redis, with {@code serve}'s follower running under its service account: forged outbox
- * entries and direct procedure calls, each with the verdict the threat model promises (README, "Threat model"). The
+ * the DBA guide says) and the test Redis, with {@code serve}'s follower running under its service account: forged outbox
+ * entries and direct procedure calls, each with the verdict the threat model promises (docs/design.md, "Threat model"). The
  * table is printed to target/forgery-table.txt. Skipped where the distribution's MariaDB is not installed.
  */
 @Slow
@@ -130,7 +130,7 @@ class ForgeryTableTest {
                     new Forged("actor longer than its column", "A", "A,1,2,2,1\n" + "m".repeat(200) + "\nconsole\nx", "OUTBOX_ENTRY", ""),
                     new Forged("replay of B's payment under a new id", "B", "B,1,2,2,1\nf_sam\nconsole\n", "IGNORED", ""),
                     new Forged("another status at B's version 2", "B", "B,1,6,2,1\nf_sam\nconsole\nx", "HISTORY_CONFLICT", "is PAID in MySQL's history"),
-                    // What a Redis writer can still do (README: limit Redis writers): a move in sequence, on an edge, in
+                    // What a Redis writer can still do (threat model: limit Redis writers): a move in sequence, on an edge, in
                     // the name of someone who signed in.
                     new Forged("in sequence, an edge, a real name", "F", "F,1,2,2,1\nf_sam\nconsole\nx", "APPLIED", ""));
             Map<String, Forged> byStreamId = new LinkedHashMap<>();

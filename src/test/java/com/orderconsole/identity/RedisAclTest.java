@@ -26,14 +26,14 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * A deployment with Redis ACL users gives read-only sessions a Redis user that may read the console's keys
- * but neither write nor run scripts (README: Accounts and roles). Redis itself refuses, whatever the
+ * but neither write nor run scripts (docs/dba-guide.md: Redis ACL users). Redis itself refuses, whatever the
  * console asks for.
  */
 @Slow
 class RedisAclTest {
-    /** The README's user for read-only sessions: the console's reads, plus PING and TIME for the health check. */
+    /** The DBA guide's user for read-only sessions: the console's reads, plus PING and TIME for the health check. */
     private static final String READ_ONLY_USER = "user console_ro on >ro-pw ~osm:* +@read +ping +time -@write -@scripting";
-    /** The README's user for the sessions that act: everything, on the console's keys only. */
+    /** The DBA guide's user for the sessions that act: everything, on the console's keys only. */
     private static final String WRITER_USER = "user console_rw on >rw-pw ~osm:* +@all";
 
     private static RedisServer redis;

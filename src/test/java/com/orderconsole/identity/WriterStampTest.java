@@ -117,7 +117,7 @@ class WriterStampTest {
     /**
      * An outbox entry XADDed by hand naming someone who never signed in, or the cancel sweeper doing another move,
      * becomes a dead letter; one naming a person who did sign in, in sequence, is applied (what a Redis writer can do:
-     * README, threat model).
+     * docs/design.md, threat model).
      */
     @Test
     void anEntryNamingSomeoneWhoNeverSignedInIsSetAside() throws Exception {

@@ -159,7 +159,7 @@ class ViewScreenshots extends ConsoleFxTest {
     }
 
     /**
-     * Renders the page at each of {@link #SIZES}: NAME.png at the default size (the README's), NAME-WxH.png
+     * Renders the page at each of {@link #SIZES}: NAME.png at the default size (the docs'), NAME-WxH.png
      * at the others; collects every text the page shows cut short, and a page wider than the window.
      */
     private void shootAtEverySize(Path dir, String name, List<String> cut) throws Exception {

@@ -108,7 +108,8 @@ public final class Follower implements AutoCloseable {
         if (!applies) {
             throw new PermissionDeniedException(operator.name() + " may not run the MySQL follower: "
                     + "the account does not hold role " + SERVICE_ROLE + "; the follower runs "
-                    + "under the service account of 'serve', which writes history in other people's names (README, Accounts)");
+                    + "under the service account of 'serve', which writes history in other people's names "
+                    + "(docs/dba-guide.md, the follower's service account)");
         }
         return drainOnce();
     }

@@ -16,7 +16,7 @@ import java.sql.Statement;
  * something); on the embedded default without grant tables the columns stay NULL and nothing is flagged. Each trigger
  * is one statement, so no DELIMITER is needed; {@code ADD COLUMN … NULL} at the end of the table is instant on
  * MariaDB 10.3+ and MySQL 8.0.12+. On MySQL with binary logging, creating a trigger needs the TRIGGER privilege and
- * SUPER or {@code log_bin_trust_function_creators = 1} (README, threat model).
+ * SUPER or {@code log_bin_trust_function_creators = 1} (docs/dba-guide.md, setting up a schema).
  */
 public class V38__Writer_columns extends BaseJavaMigration {
     @Override

@@ -19,7 +19,7 @@ import java.util.regex.Pattern;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The example Prometheus rules shipped in docs/prometheus (README "Monitoring") parse as Prometheus rule groups, name
+ * The example Prometheus rules shipped in docs/prometheus (docs/ops-guide.md, "Monitoring") parse as Prometheus rule groups, name
  * only metrics the endpoint exposes, and match the console's four alerts at its default thresholds.
  */
 class AlertRulesTest {

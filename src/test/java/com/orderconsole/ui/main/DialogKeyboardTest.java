@@ -71,7 +71,7 @@ class DialogKeyboardTest extends ConsoleFxTest {
         Platform.runLater(() -> answer.complete(dialogs.askReason("Override order status", "Force order o-7 to SHIPPED?", "Override")));
         waitUntil(() -> lookup("#reasonField").tryQuery().isPresent());
         clickOn("#reasonField").write("duplicate order");
-        // Shift+Enter starts a second line, as the README says; the history would refuse it, and the dialog says so.
+        // Shift+Enter starts a second line, as the support guide says; the history would refuse it, and the dialog says so.
         press(KeyCode.SHIFT).type(KeyCode.ENTER).release(KeyCode.SHIFT);
         write("customer charged twice");
         assertThat(onFx(() -> lookup("#reasonField").queryAs(TextArea.class).getText())).isEqualTo("duplicate order\ncustomer charged twice");
