@@ -141,8 +141,8 @@ public final class CancelSweeper implements AutoCloseable {
                     return done; // Redis is behind MySQL: the data set is fenced now, nothing more is cancelled
                 }
                 done += n;
-            } catch (RedisUnavailableException e) {
-                throw e; // every other bucket would fail the same way
+            } catch (RedisUnavailableException | com.orderconsole.store.DatabaseUnavailableException e) {
+                throw e; // every other bucket would fail the same way (MySQL: the fence cannot be checked)
             } catch (RuntimeException e) {
                 // One bucket that cannot be swept must not hold back the other buckets' deadlines.
                 everyBucket = false;
