@@ -88,13 +88,15 @@ public final class Services implements AutoCloseable {
         this.marker = new RecordedMarker(db, redis.dataSet());
         this.follower = new Follower(clock, redis.outbox(), redis.dataSet(), redis.orders(), db, access,
                 rules::current, retention, marker);
-        this.rebuilder = new OrderRebuilder(clock, redis.orders(), db, follower, retention);
+        com.orderconsole.service.MalformedIds malformedIds = new com.orderconsole.service.MalformedIds(db);
+        this.rebuilder = new OrderRebuilder(clock, redis.orders(), db, follower, retention, malformedIds);
         this.orders = new OrderService(clock, redis.orders(), redis.queue(), db, creator, rebuilder, follower, access, rules, stuck,
                 retention);
         this.transitions = new TransitionService(clock, redis.orders(), db, rebuilder, rules, follower, audit, access, marker);
         // The sweeper's cancels go over a Redis connection of their own: a storm's batches never queue in front of payments.
         TransitionService sweeps = new TransitionService(clock, redis.orders().onOwnConnection(), db, rebuilder, rules, follower, audit, access, marker);
-        this.sweeper = new CancelSweeper(clock, redis.queue(), redis.dataSet(), sweeps, follower::fenceHolds, access, audit, SWEEP_BATCH, SWEEP_ROUNDS);
+        this.sweeper = new CancelSweeper(clock, redis.queue(), redis.dataSet(), sweeps, follower::fenceHolds, access, audit, malformedIds,
+                SWEEP_BATCH, SWEEP_ROUNDS);
         this.queue = new QueueService(clock, redis.queue(), redis.orders(), transitions, sweeper, orders, access, audit);
         this.monitor = new MonitorService(clock, redis.stats(), db, stuck, retention);
         this.rulesWhatIf = new RulesWhatIf(rules, clock, redis.stats(), db, stuck);

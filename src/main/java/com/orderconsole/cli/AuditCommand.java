@@ -115,9 +115,25 @@ final class AuditCommand extends CliCommand {
                 ? (e.from() == null ? "" : e.from().name() + " -> ") + (e.to() == null ? "" : e.to().name()) + " v" + e.version()
                         + " [" + e.code().code() + " " + e.code().description() + "]"
                 : e.action() + (e.detail() == null || e.detail().isEmpty() ? "" : ": " + e.detail());
-        return String.format("%s  %-12s %-10s %-24s %s%s%s", Cli.time(e.atMs()), e.actor(), e.source(),
+        return shown(String.format("%s  %-12s %-10s %-24s %s%s%s", Cli.time(e.atMs()), e.actor(), e.source(),
                 e.orderId() == null ? "-" : e.orderId(), what, e.reason() == null || e.reason().isEmpty() ? "" : "  (" + e.reason() + ")",
                 e.writtenBy() == null ? "" : "  " + Messages.format(e.actorUnlike() ? "audit.cli.writtenByUnlike" : "audit.cli.writtenBy",
-                        e.writtenBy()));
+                        e.writtenBy())));
+    }
+
+    /**
+     * A row's line as printed: every control character (a NUL, a line break, an escape sequence a row holds, whoever
+     * stored it) as {@code \}{@code uXXXX}, so one row is one line and nothing in it acts on the terminal.
+     */
+    static String shown(String line) {
+        StringBuilder b = new StringBuilder(line.length());
+        line.codePoints().forEach(cp -> {
+            if (Character.isISOControl(cp)) {
+                b.append(String.format("\\u%04x", cp));
+            } else {
+                b.appendCodePoint(cp);
+            }
+        });
+        return b.toString();
     }
 }

@@ -114,21 +114,26 @@ final class QueueCommand implements Runnable {
         }
     }
 
-    /** {@code queue remove --id ID --reason TEXT}: drops the order's entry; its deadline no longer cancels it. */
+    /**
+     * {@code queue remove --id ID --reason TEXT}: drops the order's entry; its deadline no longer cancels it. The id is
+     * checked by the service, which also takes the exact characters of a malformed id found in the queue (as typed, or
+     * printed with {@code \}{@code uXXXX} escapes), so ops can clear one.
+     */
     @Command(name = "remove")
     static final class Remove extends Action {
-        @Option(names = "--id", required = true, paramLabel = "ID", converter = Converters.OrderIdConverter.class, descriptionKey = "cli.opt.id")
+        @Option(names = "--id", required = true, paramLabel = "ID", descriptionKey = "cli.opt.id")
         String id;
 
         @Override
         public Integer call() {
+            String shown = com.orderconsole.domain.OrderId.printable(id);
             try (Engine engine = engine()) {
-                check(ProductionGuard.Action.QUEUE_REMOVE, Messages.format("cli.queue.what.remove", id));
+                check(ProductionGuard.Action.QUEUE_REMOVE, Messages.format("cli.queue.what.remove", shown));
                 boolean removed = engine.services().queue().remove(operator(), id, SOURCE, reason());
                 Map<String, Object> doc = new LinkedHashMap<>();
-                doc.put("id", id);
+                doc.put("id", shown);
                 doc.put("removed", removed);
-                emit(doc, Messages.format(removed ? "cli.queue.removed" : "cli.queue.noEntry", id) + System.lineSeparator());
+                emit(doc, Messages.format(removed ? "cli.queue.removed" : "cli.queue.noEntry", shown) + System.lineSeparator());
                 return removed ? ExitCode.OK.code() : ExitCode.FAILED.code();
             }
         }

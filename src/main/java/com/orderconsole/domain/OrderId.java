@@ -66,6 +66,34 @@ public final class OrderId {
         return prefix;
     }
 
+    /**
+     * @param id any text found where an id belongs
+     * @return it as the product prints ids: control characters as {@code \}{@code uXXXX}, at most 80 characters
+     */
+    public static String printable(String id) {
+        return OrderStatus.printable(id);
+    }
+
+    /**
+     * Reads an id as the product prints it ({@link #printable}): each {@code \}{@code uXXXX} stands for that character.
+     *
+     * @param printed text as typed, e.g. {@code NL-2\}{@code u000a}
+     * @return the id it stands for, or the text unchanged when it holds no such escape
+     */
+    public static String fromPrintable(String printed) {
+        StringBuilder b = new StringBuilder();
+        int i = 0;
+        while (i < printed.length()) {
+            if (printed.startsWith("\\u", i) && i + 6 <= printed.length() && printed.substring(i + 2, i + 6).matches("[0-9a-fA-F]{4}")) {
+                b.append((char) Integer.parseInt(printed.substring(i + 2, i + 6), 16));
+                i += 6;
+            } else {
+                b.append(printed.charAt(i++));
+            }
+        }
+        return b.toString();
+    }
+
     /** @return true when {@code id} is a valid order id */
     public static boolean isValid(String id) {
         return id != null && wellFormed(id);

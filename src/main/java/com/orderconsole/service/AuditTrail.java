@@ -39,11 +39,17 @@ public final class AuditTrail {
      *
      * @param source where it was done: console, cli, maintenance…
      * @param action one of the names above
-     * @param orderId the order, or null when the action concerns none
+     * @param orderId the order (a well-formed id), or null when the action concerns none
+     * @throws IllegalArgumentException when the order id breaks the id rule
      * @param reason the operator's reason ("" when none was asked)
      * @param detail what changed, in words, e.g. "deadline 2026-12-01 10:00 → 10:15 (epoch ms 1764583200000 → …)"
      */
     public void record(Operator operator, String source, String action, String orderId, String reason, String detail) {
+        if (orderId != null && !com.orderconsole.domain.OrderId.isValid(orderId)) {
+            // The procedures refuse it too: an audit row names an order the product can look up, or none.
+            throw new IllegalArgumentException("an audit row names a well-formed order id or none, not '"
+                    + com.orderconsole.domain.OrderId.printable(orderId) + "'");
+        }
         db.inTransaction(t -> {
             t.audit().append(new AuditRow(System.currentTimeMillis(), operator.name(), source, action, orderId, reason, detail));
             return null;

@@ -23,6 +23,11 @@ public class DeadLetterRow {
     public static final String UNKNOWN_ACTOR = "UNKNOWN_ACTOR";
     /** Kind: an order hash in Redis whose fields are not well-formed. */
     public static final String ORDER_RECORD = "ORDER_RECORD";
+    /**
+     * Kind: an order id that breaks the id rule, found in a store (the cancel queue, an order row): no transition can
+     * run on it, so a background job sets it aside and carries on.
+     */
+    public static final String MALFORMED_ID = "MALFORMED_ID";
 
     public long id;
     public String kind;

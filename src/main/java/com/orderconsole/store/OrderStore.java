@@ -7,6 +7,7 @@ import org.apache.ibatis.session.SqlSession;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
 
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -26,10 +27,15 @@ public final class OrderStore {
      * side by side on the same rows (docs/benchmarks-history.md, issue 15, "statement cost"): 16.0 µs of MariaDB CPU per order
      * moved in the UNION ALL form, 9.6 µs in this one.
      */
+    /**
+     * A JSON id and the row's id, byte for byte: the column's collation pads trailing spaces ('TW-1 ' = 'TW-1'), equal
+     * lengths on top leave exactly the equal bytes; the padded equality keeps the primary-key lookup.
+     */
+    private static final String SAME_ID = "o.order_id = CAST(x.id AS CHAR(64) CHARACTER SET ascii) COLLATE ascii_bin "
+            + "AND LENGTH(o.order_id) = LENGTH(x.id) ";
     static final String APPLY_ALL = "UPDATE orders o JOIN JSON_TABLE(?, '$[*]' COLUMNS (id VARCHAR(64) PATH '$[0]', "
             + "st INT PATH '$[1]', v BIGINT PATH '$[2]', t BIGINT PATH '$[3]')) x "
-            + "ON o.order_id = CAST(x.id AS CHAR(64) CHARACTER SET ascii) COLLATE ascii_bin "
-            + "SET o.status = x.st, o.version = x.v, o.status_since_ms = x.t WHERE o.version < x.v";
+            + "ON " + SAME_ID + " SET o.status = x.st, o.version = x.v, o.status_since_ms = x.t WHERE o.version < x.v";
     /**
      * {@link #APPLY_ALL} for the follower's sequence check (issue 25): an order moves only when MySQL holds exactly the
      * state its first entry of the batch moves from (x.pv = that entry's version - 1, x.ps = its from-status); fewer
@@ -37,8 +43,7 @@ public final class OrderStore {
      */
     private static final String APPLY_IN_SEQUENCE = "UPDATE orders o JOIN JSON_TABLE(?, '$[*]' COLUMNS (id VARCHAR(64) PATH '$[0]', "
             + "st INT PATH '$[1]', v BIGINT PATH '$[2]', t BIGINT PATH '$[3]', pv BIGINT PATH '$[4]', ps INT PATH '$[5]')) x "
-            + "ON o.order_id = CAST(x.id AS CHAR(64) CHARACTER SET ascii) COLLATE ascii_bin "
-            + "SET o.status = x.st, o.version = x.v, o.status_since_ms = x.t WHERE o.version = x.pv AND o.status = x.ps";
+            + "ON " + SAME_ID + " SET o.status = x.st, o.version = x.v, o.status_since_ms = x.t WHERE o.version = x.pv AND o.status = x.ps";
     /** Orders per {@link #APPLY_ALL} statement: a follower batch of 2,000 entries is one to four statements. */
     private static final int APPLY_CHUNK = 500;
     /**
@@ -47,7 +52,7 @@ public final class OrderStore {
      * against 8.2-18 ms for the subquery form (and 6.7-14 ms for {@code order_id IN (…)}, which returns the other half).
      */
     static final String MISSING = "SELECT x.id FROM JSON_TABLE(?, '$[*]' COLUMNS (id VARCHAR(64) PATH '$')) x "
-            + "LEFT JOIN orders o ON o.order_id = CAST(x.id AS CHAR(64) CHARACTER SET ascii) COLLATE ascii_bin WHERE o.order_id IS NULL";
+            + "LEFT JOIN orders o ON " + SAME_ID + " WHERE o.order_id IS NULL";
 
     private final OrderMapper m;
     private final SqlSession session;
@@ -98,19 +103,30 @@ public final class OrderStore {
         return m.existingIdsLocked(ids);
     }
 
-    /** @return the row, or null */
+    /**
+     * The rows of a lookup by id are kept only when their id is the asked one byte for byte: the column's collation
+     * pads trailing spaces, so {@code order_id = 'TW-1'} also finds a row stored as 'TW-1 '.
+     */
+    private static List<OrderRow> exact(List<String> ids, List<OrderRow> rows) {
+        java.util.Set<String> asked = new java.util.HashSet<>(ids);
+        rows.removeIf(r -> !asked.contains(r.orderId));
+        return rows;
+    }
+
+    /** @return the row of exactly this id, or null */
     public OrderRow find(String id) {
-        return m.findById(id);
+        OrderRow r = m.findById(id);
+        return r == null || r.orderId.equals(id) ? r : null;
     }
 
     /** @return the rows of those ids that exist, with order id, status, version, deadline and creation time only filled in */
     public List<OrderRow> heads(List<String> ids) {
-        return ids.isEmpty() ? List.of() : m.headsByIds(ids);
+        return ids.isEmpty() ? List.of() : exact(ids, new ArrayList<>(m.headsByIds(ids)));
     }
 
-    /** @return the rows of those ids that exist */
+    /** @return the rows of exactly those ids that exist */
     public List<OrderRow> findAll(List<String> ids) {
-        return ids.isEmpty() ? List.of() : m.findByIds(ids);
+        return ids.isEmpty() ? List.of() : exact(ids, new ArrayList<>(m.findByIds(ids)));
     }
 
     /**
@@ -279,8 +295,12 @@ public final class OrderStore {
         }
     }
 
-    /** Marks orders whose Redis state now exists. */
-    public void markRedisReady(List<String> ids) {
+    /**
+     * Marks orders whose Redis state now exists. Only well-formed ids are marked: a malformed one (stored before the
+     * procedures checked ids) cannot have Redis state the product made, and matched a twin through the padded column.
+     */
+    public void markRedisReady(List<String> all) {
+        List<String> ids = all.stream().filter(com.orderconsole.domain.OrderId::isValid).toList();
         if (ids.isEmpty()) {
             return;
         }

@@ -54,7 +54,7 @@ final class Procedures {
     static void createOrders(Connection c, List<OrderRow> rows, List<HistoryEntry> history) {
         String procedure = "order_console_create_orders";
         if (!(history.size() == rows.size() && rows.stream().allMatch(r -> r.status == 1 && r.version == 1)
-                && history.stream().allMatch(e -> e.from() == null && e.version() == 1))) {
+                && history.stream().allMatch(e -> e.from() == null && e.version() == 1 && !"import".equals(e.source())))) {
             boolean copy = rows.size() == 1 && history.size() == 1 && history.get(0).from() == null && history.get(0).version() > 1;
             procedure = copy ? "order_console_copy_order" : "order_console_import_orders";
         }

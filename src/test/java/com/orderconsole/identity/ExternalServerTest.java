@@ -132,8 +132,9 @@ class ExternalServerTest {
             db.recordSignIn(false);
             db.inTransaction(t -> {
                 assertThat(t.orders().existingIdsLocked(List.of("cx-1"))).isEmpty();
-                t.orders().create(List.of(new OrderRow("cx-1", null, 1, 1, 1L, 1L, 2L, false)), List.of(new HistoryEntry("cx-1", null,
-                        OrderStatus.WAIT_PAY, 1, ResultCode.APPLIED, "someone-else", "create", "", 1L, "create:cx-1")));
+                long now = System.currentTimeMillis(); // a creation is dated at the server's clock
+                t.orders().create(List.of(new OrderRow("cx-1", null, 1, 1, now, now, now + 60_000, false)), List.of(new HistoryEntry("cx-1",
+                        null, OrderStatus.WAIT_PAY, 1, ResultCode.APPLIED, "someone-else", "create", "", now, "create:cx-1")));
                 t.orders().markRedisReady(List.of("cx-1"));
                 return null;
             });

@@ -164,8 +164,9 @@ class ForgeryTableTest {
             });
 
             // Direct calls as a plain client would make them, after the support employee read the procedures' names.
-            String oneWaitPay = "[[\"N-1\",null,1,1,1,1,99]]";
-            String itsRow = "[[\"N-1\",null,1,1,1,\"create\",\"\",1,\"x\"]]";
+            // Dated as the front ends date a creation: @T is the server's now, @E a deadline a day later.
+            String oneWaitPay = "[[\"N-1\",null,1,1,@T,@T,@E]]";
+            String itsRow = "[[\"N-1\",null,1,1,1,\"create\",\"\",@T,\"x\"]]";
             List<Call> calls = List.of(
                     new Call("support records an override", "f_sam", "CALL order_console_record_override('cli', 'C', 'reopen', 'v5 to v6 PAID')", List.of(), "1370"),
                     new Call("ops records an override", "f_olga", "CALL order_console_record_override('cli', 'C', 'reopen', 'v5 to v6 PAID')", List.of(), "1370"),
@@ -225,8 +226,9 @@ class ForgeryTableTest {
 
     private static String call(Call c) {
         try (Connection conn = DriverManager.getConnection(url, c.account(), PW); PreparedStatement ps = conn.prepareStatement(c.sql())) {
+            long now = System.currentTimeMillis();
             for (int i = 0; i < c.params().size(); i++) {
-                ps.setString(i + 1, c.params().get(i));
+                ps.setString(i + 1, c.params().get(i).replace("@T", Long.toString(now)).replace("@E", Long.toString(now + 86_400_000L)));
             }
             ps.execute();
             return "OK";

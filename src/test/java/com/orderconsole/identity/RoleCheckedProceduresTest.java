@@ -26,6 +26,7 @@ class RoleCheckedProceduresTest {
     private static final int NO_EXECUTE = 1370;
     /** SIGNAL SQLSTATE '45000': the procedure's own refusal, in words. */
     private static final int REFUSED_IN_WORDS = 1644;
+    private static final long DAY = 86_400_000L;
 
     @BeforeEach
     void empty() {
@@ -55,28 +56,28 @@ class RoleCheckedProceduresTest {
     void supportCreatesOnlyWaitPayOrdersAtVersionOneWithTheirCreationRow() throws Exception {
         String create = "CALL order_console_create_orders(?, ?)";
         // The FINISHED v5 with five invented rows.
-        refused("sam", REFUSED_IN_WORDS, create, "[[\"f-1\",null,5,5,1,1,null]]", "[[\"f-1\",null,1,1,1,\"create\",\"\",1,\"x\"],"
-                + "[\"f-1\",1,2,2,1,\"c\",\"\",1,\"x\"],[\"f-1\",2,3,3,1,\"c\",\"\",1,\"x\"],[\"f-1\",3,4,4,1,\"c\",\"\",1,\"x\"],"
-                + "[\"f-1\",4,5,5,1,\"c\",\"\",1,\"x\"]]");
+        refused("sam", REFUSED_IN_WORDS, create, "[[\"f-1\",null,5,5,@T,@T,null]]", "[[\"f-1\",null,1,1,1,\"create\",\"\",@T,\"x\"],"
+                + "[\"f-1\",1,2,2,1,\"c\",\"\",@T,\"x\"],[\"f-1\",2,3,3,1,\"c\",\"\",@T,\"x\"],[\"f-1\",3,4,4,1,\"c\",\"\",@T,\"x\"],"
+                + "[\"f-1\",4,5,5,1,\"c\",\"\",@T,\"x\"]]");
         // History planted for an id the call does not create.
-        refused("sam", REFUSED_IN_WORDS, create, "[[\"p-1\",null,1,1,1,1,null]]",
-                "[[\"p-1\",null,1,1,1,\"create\",\"\",1,\"x\"],[\"later-1\",null,1,1,1,\"create\",\"\",1,\"x\"]]");
+        refused("sam", REFUSED_IN_WORDS, create, "[[\"p-1\",null,1,1,@T,@T,null]]",
+                "[[\"p-1\",null,1,1,1,\"create\",\"\",@T,\"x\"],[\"later-1\",null,1,1,1,\"create\",\"\",@T,\"x\"]]");
         // No creation row, two creation rows, a refused row, a creation row at another status.
-        refused("sam", REFUSED_IN_WORDS, create, "[[\"n-1\",null,1,1,1,1,null]]", "[]");
-        refused("sam", REFUSED_IN_WORDS, create, "[[\"n-1\",null,1,1,1,1,null]]",
-                "[[\"n-1\",null,1,1,1,\"create\",\"\",1,\"x\"],[\"n-1\",null,1,1,1,\"create\",\"\",1,\"y\"]]");
-        refused("sam", REFUSED_IN_WORDS, create, "[[\"n-1\",null,1,1,1,1,null]]", "[[\"n-1\",null,1,1,-3,\"create\",\"\",1,\"x\"]]");
-        refused("sam", REFUSED_IN_WORDS, create, "[[\"n-1\",null,1,1,1,1,null]]", "[[\"n-1\",null,2,1,1,\"create\",\"\",1,\"x\"]]");
+        refused("sam", REFUSED_IN_WORDS, create, "[[\"n-1\",null,1,1,@T,@T,null]]", "[]");
+        refused("sam", REFUSED_IN_WORDS, create, "[[\"n-1\",null,1,1,@T,@T,null]]",
+                "[[\"n-1\",null,1,1,1,\"create\",\"\",@T,\"x\"],[\"n-1\",null,1,1,1,\"create\",\"\",@T,\"y\"]]");
+        refused("sam", REFUSED_IN_WORDS, create, "[[\"n-1\",null,1,1,@T,@T,null]]", "[[\"n-1\",null,1,1,-3,\"create\",\"\",@T,\"x\"]]");
+        refused("sam", REFUSED_IN_WORDS, create, "[[\"n-1\",null,1,1,@T,@T,null]]", "[[\"n-1\",null,2,1,1,\"create\",\"\",@T,\"x\"]]");
         // Ids no order can have.
-        refused("sam", REFUSED_IN_WORDS, create, "[[\"bad id\",null,1,1,1,1,null]]", "[[\"bad id\",null,1,1,1,\"create\",\"\",1,\"x\"]]");
-        refused("sam", NO_EXECUTE, "CALL order_console_import_orders(?, ?)", "[[\"i-1\",null,1,1,1,1,null]]",
-                "[[\"i-1\",null,1,1,1,\"create\",\"\",1,\"x\"]]");
-        refused("sam", NO_EXECUTE, "CALL order_console_copy_order(?, ?)", "[[\"i-1\",null,3,3,1,1,null]]",
-                "[[\"i-1\",null,3,3,1,\"repair\",\"\",1,\"x\"]]");
+        refused("sam", REFUSED_IN_WORDS, create, "[[\"bad id\",null,1,1,@T,@T,null]]", "[[\"bad id\",null,1,1,1,\"create\",\"\",@T,\"x\"]]");
+        refused("sam", NO_EXECUTE, "CALL order_console_import_orders(?, ?)", "[[\"i-1\",null,1,1,@T,@T,null]]",
+                "[[\"i-1\",null,1,1,1,\"create\",\"\",@T,\"x\"]]");
+        refused("sam", NO_EXECUTE, "CALL order_console_copy_order(?, ?)", "[[\"i-1\",null,3,3,@T,@T,null]]",
+                "[[\"i-1\",null,3,3,1,\"repair\",\"\",@T,\"x\"]]");
         assertThat(AccessControlledDb.count("SELECT COUNT(*) FROM orders")).isZero();
         assertThat(AccessControlledDb.count("SELECT COUNT(*) FROM order_history")).isZero();
 
-        ok("sam", create, "[[\"n-1\",\"c-1\",1,1,1,1,99]]", "[[\"n-1\",null,1,1,1,\"create\",\"\",1,\"b3/1-0/1700000000000-0\"]]");
+        ok("sam", create, "[[\"n-1\",\"c-1\",1,1,@T,@T,@E]]", "[[\"n-1\",null,1,1,1,\"create\",\"\",@T,\"b3/1-0/1700000000000-0\"]]");
         assertThat(rows("SELECT CONCAT(actor, ' ', event_key) FROM order_history")).as("the procedure chooses the event key")
                 .containsExactly("sam create:n-1");
     }
@@ -104,12 +105,13 @@ class RoleCheckedProceduresTest {
     @Test
     void aDeadlineIsOpsWorkWithItsAuditRow() throws Exception {
         createAsSam("e-1");
+        long before = AccessControlledDb.count("SELECT expire_at_ms FROM orders WHERE order_id = 'e-1'");
         refused("sam", NO_EXECUTE, "CALL order_console_set_expiry('e-1', 5, 'cli', 'why', 'd')");
-        assertThat(AccessControlledDb.count("SELECT expire_at_ms FROM orders WHERE order_id = 'e-1'")).isEqualTo(99);
+        assertThat(AccessControlledDb.count("SELECT expire_at_ms FROM orders WHERE order_id = 'e-1'")).isEqualTo(before);
         ok("olga", "CALL order_console_set_expiry('e-1', 500, 'cli', 'customer asked', 'payment deadline 99 -> 500')");
         assertThat(AccessControlledDb.count("SELECT expire_at_ms FROM orders WHERE order_id = 'e-1'")).isEqualTo(500);
         assertThat(rows("SELECT CONCAT(action, ' ', actor, ' ', order_id, ' ', detail) FROM audit_log"))
-                .containsExactly("QUEUE_EXTEND olga e-1 payment deadline 99 -> 500; MySQL's deadline 99 -> 500 (epoch ms)");
+                .containsExactly("QUEUE_EXTEND olga e-1 payment deadline 99 -> 500; MySQL's deadline " + before + " -> 500 (epoch ms)");
     }
 
     @Test
@@ -149,7 +151,7 @@ class RoleCheckedProceduresTest {
         ok("sam", "CALL order_console_mark_loaded(?)", "[\"a-1\"]");
         assertThat(rows("SELECT CONCAT(order_id, redis_ready) FROM orders ORDER BY BINARY order_id")).containsExactly("A-10", "a-11");
         ok("olga", "CALL order_console_set_expiry('a-1', 7, 'cli', '', '')");
-        assertThat(rows("SELECT CONCAT(order_id, ' ', expire_at_ms) FROM orders ORDER BY BINARY order_id")).containsExactly("A-1 99", "a-1 7");
+        assertThat(rows("SELECT CONCAT(order_id, ' ', expire_at_ms) FROM orders ORDER BY BINARY order_id")).containsExactly("A-1 " + AccessControlledDb.count("SELECT expire_at_ms FROM orders WHERE order_id = 'A-1'"), "a-1 7");
         ok("olga", "CALL order_console_import_orders(?, ?)", "[[\"B-2\",null,2,2,1,1,null],[\"b-2\",null,1,1,1,1,null]]",
                 "[[\"B-2\",null,1,1,1,\"import\",\"\",1],[\"B-2\",1,2,2,1,\"import\",\"\",1],[\"b-2\",null,1,1,1,\"import\",\"\",1]]");
         assertThat(rows("SELECT CONCAT(order_id, ' v', version) FROM orders WHERE UPPER(order_id) = 'B-2' ORDER BY BINARY order_id"))
@@ -207,14 +209,16 @@ class RoleCheckedProceduresTest {
     }
 
     private static void createAsSam(String id) throws SQLException {
-        ok("sam", "CALL order_console_create_orders(?, ?)", "[[\"" + id + "\",null,1,1,1,1,99]]",
-                "[[\"" + id + "\",null,1,1,1,\"create\",\"\",1,\"x\"]]");
+        ok("sam", "CALL order_console_create_orders(?, ?)", "[[\"" + id + "\",null,1,1,@T,@T,@E]]",
+                "[[\"" + id + "\",null,1,1,1,\"create\",\"\",@T,\"x\"]]");
     }
 
     private static void ok(String account, String sql, String... params) throws SQLException {
         try (Connection c = AccessControlledDb.connect(account); PreparedStatement ps = c.prepareStatement(sql)) {
+            long now = System.currentTimeMillis();
             for (int i = 0; i < params.length; i++) {
-                ps.setString(i + 1, params[i]);
+                // Creations are dated at the server's clock: @T stands for now, @E for a deadline a day later.
+                ps.setString(i + 1, params[i].replace("@T", Long.toString(now)).replace("@E", Long.toString(now + DAY)));
             }
             ps.execute();
         }

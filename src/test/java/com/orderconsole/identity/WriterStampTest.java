@@ -73,11 +73,12 @@ class WriterStampTest {
         try (Connection c = AccessControlledDb.connect("sam");
              CallableStatement cs = c.prepareCall("{CALL order_console_create_orders(?, ?)}")) {
             // Issue 33: a call holding anything but new WAIT_PAY orders with their creation row is refused whole.
-            cs.setString(1, "[[\"w-2\",null,1,1,1,1,null],[\"w-1\",null,5,9,1,1,null]]");
-            cs.setString(2, "[[\"w-2\",null,1,1,1,\"create\",\"\",1,\"k-w-2\"],[\"w-1\",4,5,9,1,\"create\",\"\",1,\"k-w-1-9\"]]");
+            String t = Long.toString(System.currentTimeMillis()); // creations are dated at the server's clock
+            cs.setString(1, "[[\"w-2\",null,1,1," + t + "," + t + ",null],[\"w-1\",null,5,9," + t + "," + t + ",null]]");
+            cs.setString(2, "[[\"w-2\",null,1,1,1,\"create\",\"\"," + t + ",\"k-w-2\"],[\"w-1\",4,5,9,1,\"create\",\"\"," + t + ",\"k-w-1-9\"]]");
             assertThatThrownBy(cs::execute).hasMessageContaining("support creates WAIT_PAY orders at version 1");
-            cs.setString(1, "[[\"w-2\",null,1,1,1,1,null],[\"w-1\",null,1,1,1,1,null]]");
-            cs.setString(2, "[[\"w-2\",null,1,1,1,\"create\",\"\",1,\"k-w-2\"],[\"w-1\",null,1,1,1,\"create\",\"\",1,\"k-w-1-9\"]]");
+            cs.setString(1, "[[\"w-2\",null,1,1," + t + "," + t + ",null],[\"w-1\",null,1,1," + t + "," + t + ",null]]");
+            cs.setString(2, "[[\"w-2\",null,1,1,1,\"create\",\"\"," + t + ",\"k-w-2\"],[\"w-1\",null,1,1,1,\"create\",\"\"," + t + ",\"k-w-1-9\"]]");
             cs.execute();
         }
         assertThat(AccessControlledDb.count("SELECT COUNT(*) FROM order_history WHERE order_id = 'w-2' AND actor = 'sam'")).isEqualTo(1);

@@ -24,6 +24,6 @@ public final class BenchSweepers {
      */
     public static CancelSweeper create(RedisStores redis, Database db, TransitionService transitions, Follower follower, int batchSize, int maxBatchesPerTick) {
         return new CancelSweeper(redis.connection(), redis.queue(), redis.dataSet(), transitions, follower::fenceHolds, new Access(), new AuditTrail(db),
-                batchSize, maxBatchesPerTick);
+                new com.orderconsole.service.MalformedIds(db), batchSize, maxBatchesPerTick);
     }
 }

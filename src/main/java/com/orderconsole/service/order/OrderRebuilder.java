@@ -6,9 +6,13 @@ import com.orderconsole.domain.OrderStatus;
 import com.orderconsole.redis.OrderStateStore;
 import com.orderconsole.redis.RedisConnection;
 import com.orderconsole.redis.RedisKeys;
+import com.orderconsole.service.AuditTrail;
+import com.orderconsole.service.MalformedIds;
 import com.orderconsole.service.follower.Follower;
 import com.orderconsole.service.follower.TerminalRetention;
+import com.orderconsole.store.AuditRow;
 import com.orderconsole.store.Database;
+import com.orderconsole.store.DeadLetterRow;
 import com.orderconsole.store.OrderPageQuery;
 import com.orderconsole.store.OrderRow;
 import org.slf4j.Logger;
@@ -46,12 +50,16 @@ public final class OrderRebuilder {
     private final Database db;
     /** Null: terminal orders stay in Redis, rebuilt ones too. */
     private final TerminalRetention retention;
+    private final MalformedIds malformed;
 
     /**
      * Built by the wiring ({@code app.Services}); {@code clock} gives Redis {@code TIME}; a terminal order rebuilt
-     * from MySQL leaves Redis again after {@code retention} (at least {@link TerminalRetention#REBUILD_GRACE}; null: it stays).
+     * from MySQL leaves Redis again after {@code retention} (at least {@link TerminalRetention#REBUILD_GRACE}; null: it stays);
+     * a row whose id breaks the id rule is set aside in {@code malformed}, never given Redis state.
      */
-    public OrderRebuilder(RedisConnection clock, OrderStateStore states, Database db, Follower follower, TerminalRetention retention) {
+    public OrderRebuilder(RedisConnection clock, OrderStateStore states, Database db, Follower follower, TerminalRetention retention,
+                          MalformedIds malformed) {
+        this.malformed = malformed;
         this.clock = clock;
         this.states = states;
         this.db = db;
@@ -90,7 +98,7 @@ public final class OrderRebuilder {
                 missing.keySet().stream().map(RedisKeys::bucket).distinct().forEach(follower::drainBucket);
                 Map<OrderState, Long> toInit = new LinkedHashMap<>();
                 for (OrderRow r : db.read(t -> t.orders().findAll(List.copyOf(missing.keySet())))) {
-                    if (r.status == OrderStatus.WAIT_PAY.code()) {
+                    if (r.status == OrderStatus.WAIT_PAY.code() && loadable(r)) {
                         toInit.put(OrderCreator.stateOf(r), OrderCreator.expiryOf(r));
                     }
                 }
@@ -119,10 +127,12 @@ public final class OrderRebuilder {
     public int finishPendingCreations() {
         long before = clock.nowMs() - PENDING_GRACE_MS;
         List<OrderRow> pending = db.read(t -> t.orders().redisPending(before, 500));
+        List<String> ids = new ArrayList<>();
         for (OrderRow r : pending) {
-            rebuildFrom(r);
+            if (rebuildFrom(r)) {
+                ids.add(r.orderId);
+            }
         }
-        List<String> ids = pending.stream().map(r -> r.orderId).toList();
         db.inTransaction(t -> {
             t.orders().markRedisReady(ids);
             return null;
@@ -178,6 +188,7 @@ public final class OrderRebuilder {
      */
     public long restoreStale() {
         long[] replaced = {0};
+        List<String> wereMalformed = new ArrayList<>();
         states.scan(1000, page -> {
             List<String> ids = new ArrayList<>(page.states().keySet());
             Map<String, OrderRow> rows = new LinkedHashMap<>();
@@ -187,13 +198,17 @@ public final class OrderRebuilder {
                 OrderState st = page.states().get(id);
                 boolean stale = st != null && row != null && (row.version > st.version()
                         || row.version == st.version() && row.status != st.status().code());
-                if (row != null && (stale || page.malformed().containsKey(id))) {
+                if (row != null && (stale || page.malformed().containsKey(id)) && loadable(row)) {
                     states.forget(id);
                     rebuildFrom(row);
                     replaced[0]++;
+                    if (page.malformed().containsKey(id)) {
+                        wereMalformed.add(id);
+                    }
                 }
             }
         });
+        closeRecordLetters(wereMalformed);
         return replaced[0];
     }
 
@@ -211,7 +226,7 @@ public final class OrderRebuilder {
         while (true) {
             List<OrderRow> rows = db.read(t -> t.orders().page(pq));
             Map<OrderState, Long> toInit = new LinkedHashMap<>();
-            rows.forEach(r -> toInit.put(OrderCreator.stateOf(r), OrderCreator.expiryOf(r)));
+            rows.stream().filter(this::loadable).forEach(r -> toInit.put(OrderCreator.stateOf(r), OrderCreator.expiryOf(r)));
             created += states.initOrders(toInit);
             if (rows.size() < pq.limit) {
                 return created;
@@ -267,13 +282,61 @@ public final class OrderRebuilder {
     /** Pending entries of a bucket read at most to find the order's (more: wait, then refuse). */
     private static final int PENDING_CAP = 10_000;
 
-    /** Writes one row's state into Redis unless Redis has state for the order (never overwrites). */
-    private void rebuildFrom(OrderRow row) {
+    /**
+     * Closes the open record letters ({@code ORDER_RECORD}) of orders whose malformed Redis record the restore replaced
+     * with MySQL's, as a retry of them would (restored from MySQL), each with its audit row: left open, they asked ops
+     * to retry what was repaired already. A letter that cannot be closed now stays open (a retry still closes it).
+     */
+    private void closeRecordLetters(List<String> ids) {
+        for (String id : ids) {
+            try {
+                DeadLetterRow letter = db.read(t -> t.deadLetters().openRecordLetter(id));
+                if (letter == null) {
+                    continue;
+                }
+                long now = System.currentTimeMillis();
+                String text = "closed by the data-set restore: Redis restored from MySQL";
+                db.inTransaction(t -> t.deadLetters().resolve(letter.id, "RETRIED", RESTORE_ACTOR, now, text,
+                        new AuditRow(now, RESTORE_ACTOR, "maintenance", AuditTrail.DEAD_LETTER_RETRY, id, "", "letter " + letter.id + ": " + text)));
+            } catch (RuntimeException e) {
+                log.warn("order {} was restored from MySQL, but its dead letter could not be closed now: {}", id, e.getMessage());
+            }
+        }
+    }
+
+    /** Who closes a letter in the restore's name where the database does not stamp the caller's login. */
+    private static final String RESTORE_ACTOR = "maintenance";
+
+    /**
+     * Whether a MySQL row may get Redis state: not when its id breaks the id rule (stored before the procedures refused
+     * such ids, or by hand). Such an order could never be moved, nor cancelled by the sweeper, and its queue entry stood
+     * first in its bucket at every tick; it is set aside (one dead letter) and every other order goes on.
+     */
+    private boolean loadable(OrderRow row) {
+        if (OrderId.isValid(row.orderId)) {
+            return true;
+        }
+        malformed.setAside(row.orderId, "MySQL's orders table (status code " + row.status + ", version " + row.version + ")",
+                "Maintenance and repairs give it no Redis state and no cancel-queue entry, and go on with every other order: no "
+                + "transition can run on this id. The MySQL row stays as the record; discard this letter once the order is dealt with.");
+        return false;
+    }
+
+    /**
+     * Writes one row's state into Redis unless Redis has state for the order (never overwrites).
+     *
+     * @return true when Redis has the order's state now, false when its id is set aside
+     */
+    private boolean rebuildFrom(OrderRow row) {
+        if (!loadable(row)) {
+            return false;
+        }
         OrderState st = OrderCreator.stateOf(row);
         TerminalRetention r = retention;
         Long retireAt = r == null ? null : r.rebuiltRetireAtMs(st, clock.nowMs());
         if (states.initOrder(st, OrderCreator.expiryOf(row), retireAt)) {
             log.info("rebuilt Redis state of order {} from MySQL: {} v{}", row.orderId, st.status(), st.version());
         }
+        return true;
     }
 }

@@ -1,6 +1,7 @@
 package com.orderconsole.service.queue;
 
 import com.orderconsole.domain.Operator;
+import com.orderconsole.domain.OrderId;
 import com.orderconsole.domain.OrderStatus;
 import com.orderconsole.domain.ResultCode;
 import com.orderconsole.domain.Role;
@@ -16,6 +17,7 @@ import com.orderconsole.service.Access;
 import com.orderconsole.service.AuditTrail;
 import com.orderconsole.service.DaemonScheduler;
 import com.orderconsole.service.LogLimiter;
+import com.orderconsole.service.MalformedIds;
 import com.orderconsole.service.transition.TransitionService;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -51,6 +53,7 @@ public final class CancelSweeper implements AutoCloseable {
     private final Fence fence;
     private final Access access;
     private final AuditTrail audit;
+    private final MalformedIds malformed;
     private final int batchSize;
     private final int maxBatchesPerTick;
     private final Operator self = Operator.system(ACTOR);
@@ -80,9 +83,11 @@ public final class CancelSweeper implements AutoCloseable {
      * @param batchSize entries read per ZRANGEBYSCORE and cancelled per pipelined round, e.g. 500
      * @param maxBatchesPerTick bound on rounds per bucket per tick, so a tick never runs unbounded
      * @param audit where pausing and resuming are recorded
+     * @param malformed where an entry whose id breaks the id rule is set aside (it is then taken out of the queue)
      */
     public CancelSweeper(RedisConnection redis, CancelQueueStore queue, DataSetStore marker, TransitionService transitions, Fence fence,
-                         Access access, AuditTrail audit, int batchSize, int maxBatchesPerTick) {
+                         Access access, AuditTrail audit, MalformedIds malformed, int batchSize, int maxBatchesPerTick) {
+        this.malformed = malformed;
         this.redis = redis;
         this.queue = queue;
         this.marker = marker;
@@ -128,24 +133,32 @@ public final class CancelSweeper implements AutoCloseable {
             return 0;
         }
         int done = 0;
+        boolean everyBucket = true;
         for (int b = 0; b < RedisKeys.buckets(); b++) {
-            for (int round = 0; round < maxBatchesPerTick; round++) {
-                List<QueueEntry> due = queue.due(b, now, batchSize);
-                if (due.isEmpty()) {
-                    break;
-                }
-                if (round == 0 && !fence.holds(b, epoch)) {
+            try {
+                int n = sweep(b, now, epoch);
+                if (n < 0) {
                     return done; // Redis is behind MySQL: the data set is fenced now, nothing more is cancelled
                 }
-                done += cancelAll(due);
-                if (due.size() < batchSize) {
-                    break;
+                done += n;
+            } catch (RedisUnavailableException | com.orderconsole.store.DatabaseUnavailableException e) {
+                throw e; // every other bucket would fail the same way (MySQL: the fence cannot be checked)
+            } catch (RuntimeException e) {
+                // One bucket that cannot be swept must not hold back the other buckets' deadlines.
+                everyBucket = false;
+                long held = failures.occurrence("bucket");
+                if (held >= 0) {
+                    log.warn("cancel sweeper could not sweep bucket {}, went on with the others: {}{}", b, e.getMessage(),
+                            failures.more(held));
                 }
             }
         }
         // Recorded only now: a tick that could not sweep every bucket (MySQL down under the fence, Redis gone, the data set
-        // fenced or without its marker) leaves the last tick time to grow old, so the stalled-sweeper alert can fire.
-        heartbeat(now);
+        // fenced or without its marker, one bucket failing) leaves the last tick time to grow old, so the stalled-sweeper
+        // alert can fire.
+        if (everyBucket) {
+            heartbeat(now);
+        }
         if (done > 0) {
             cancelled.addAndGet(done);
             synchronized (recent) {
@@ -160,7 +173,34 @@ public final class CancelSweeper implements AutoCloseable {
         queue.sweeperHeartbeat(Map.of("lastTick", Long.toString(now), "lastTickBy", processName));
     }
 
-    private int cancelAll(List<QueueEntry> due) {
+    /** One bucket's due entries, in bounded rounds. @return orders cancelled, or -1 when the fence stopped the sweep */
+    private int sweep(int b, long now, String epoch) {
+        int done = 0;
+        for (int round = 0; round < maxBatchesPerTick; round++) {
+            List<QueueEntry> due = queue.due(b, now, batchSize);
+            if (due.isEmpty()) {
+                break;
+            }
+            if (round == 0 && !fence.holds(b, epoch)) {
+                return -1;
+            }
+            done += cancelAll(b, due);
+            if (due.size() < batchSize) {
+                break;
+            }
+        }
+        return done;
+    }
+
+    private int cancelAll(int bucket, List<QueueEntry> all) {
+        List<QueueEntry> due = new ArrayList<>(all.size());
+        for (QueueEntry e : all) {
+            if (OrderId.isValid(e.orderId())) {
+                due.add(e);
+            } else {
+                setAside(bucket, e);
+            }
+        }
         List<CompletableFuture<TransitionResult>> fs = new ArrayList<>(due.size());
         for (QueueEntry e : due) {
             // Only while still unpaid: a payment that lands after the queue was read wins, whatever the rules allow.
@@ -195,6 +235,20 @@ public final class CancelSweeper implements AutoCloseable {
             log.warn("cancel sweeper could not cancel some due orders, will retry: {}", firstFailure.getMessage());
         }
         return n;
+    }
+
+    /**
+     * An entry whose id breaks the id rule: no transition can cancel it, and at every tick it stood first in its bucket.
+     * It leaves the queue once its dead letter is written (which keeps the id and the deadline); with MySQL away it
+     * stays until a later tick, and the others are cancelled all the same.
+     */
+    private void setAside(int bucket, QueueEntry e) {
+        String where = "the cancel queue of bucket " + bucket + " (payment deadline " + e.expireAtMs() + " epoch ms)";
+        if (malformed.setAside(e.orderId(), where, "The sweeper took the entry out of the cancel queue and goes on with the "
+                + "other orders: no transition can run on this id, so the product cannot cancel or move it. Its Redis record and "
+                + "MySQL row, if any, stay as they are; discard this letter once the order is dealt with.")) {
+            queue.dequeue(e.orderId());
+        }
     }
 
     /** Starts ticking every {@code interval} on a daemon thread. */

@@ -181,19 +181,50 @@ public final class QueueService {
      * Removes an order's entry without touching the order (role ops): the order will not be cancelled
      * by the timeout any more. Recorded in the audit trail with who, why and the deadline removed.
      *
+     * <p>An id that breaks the id rule is taken when an entry holds exactly those characters, as typed or as the product
+     * prints them (control characters as {@code \}{@code uXXXX}, e.g. {@code NL-2\}{@code u000a}): such an entry, stored
+     * before ids were checked or by hand, is what ops clear this way. Its audit row names the id printable in its detail
+     * and leaves the row's order id empty.
+     *
+     * @param orderId the order's id, or the exact characters of a malformed one found in the queue
      * @param source where: console, cli
      * @param reason why (may be empty)
      * @return true when there was an entry
+     * @throws IllegalArgumentException when the id breaks the id rule and no entry holds it, in words
      */
     public boolean remove(Operator operator, String orderId, String source, String reason) {
         access.require(operator, Role.OPS, "remove cancel-queue entries");
-        Long before = queue.score(OrderId.require(orderId));
-        boolean removed = queue.dequeue(orderId);
+        String id = exactEntry(orderId);
+        Long before = queue.score(id);
+        boolean removed = queue.dequeue(id);
+        boolean wellFormed = OrderId.isValid(id);
         if (removed) {
-            audit.record(operator, source, AuditTrail.QUEUE_REMOVE, orderId, reason, "payment deadline " + before + " (epoch ms) removed");
+            audit.record(operator, source, AuditTrail.QUEUE_REMOVE, wellFormed ? id : null, reason, (wellFormed ? ""
+                    : "malformed order id '" + OrderId.printable(id) + "': ") + "payment deadline " + before + " (epoch ms) removed");
         }
-        log.info("{} removed the cancel-queue entry of order {} (existed: {})", operator.name(), orderId, removed);
+        log.info("{} removed the cancel-queue entry of order {} (existed: {})", operator.name(), OrderId.printable(id), removed);
         return removed;
+    }
+
+    /**
+     * @return the id a removal acts on: a well-formed one as given; otherwise the queue entry with exactly these
+     *     characters, or with the characters its printed form stands for
+     */
+    private String exactEntry(String typed) {
+        if (typed != null && !OrderId.isValid(typed) && !typed.isEmpty()) {
+            if (queue.score(typed) != null) {
+                return typed;
+            }
+            String unescaped = OrderId.fromPrintable(typed);
+            if (!unescaped.equals(typed) && queue.score(unescaped) != null) {
+                return unescaped;
+            }
+        }
+        try {
+            return OrderId.require(typed);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(e.getMessage() + "; no cancel-queue entry holds exactly this id either", e);
+        }
     }
 
     /**

@@ -18,6 +18,8 @@ public enum FindingDetail {
     /** Values: the malformed record's description. */
     MALFORMED_NO_ROW,
     QUEUE_NO_STATE,
+    /** Values: what is wrong with the order's Redis record. */
+    QUEUE_MALFORMED,
     /** Values: the order's status. */
     QUEUE_ORDER_IS,
     /** Values: changes waiting (text, "+" when capped), age of the oldest in milliseconds. */

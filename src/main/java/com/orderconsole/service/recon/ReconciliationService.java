@@ -225,10 +225,15 @@ public final class ReconciliationService {
                 if (entries.isEmpty()) {
                     break;
                 }
-                Map<String, OrderState> byId = states.getAll(entries.stream().map(QueueEntry::orderId).toList());
+                // Checked: a record that exists but is malformed is not "no Redis state".
+                com.orderconsole.redis.OrderStateStore.States checked = states.getAllChecked(entries.stream().map(QueueEntry::orderId).toList());
                 for (QueueEntry e : entries) {
-                    OrderState st = byId.get(e.orderId());
-                    if (st == null || st.status() != OrderStatus.WAIT_PAY) {
+                    OrderState st = checked.states().get(e.orderId());
+                    String bad = checked.malformed().get(e.orderId());
+                    if (bad != null) {
+                        c.recheck.add(new ReconFinding(ReconCategory.QUEUE_ENTRY_NOT_WAIT_PAY, e.orderId(), null, 0, null, 0,
+                                "order's Redis record is malformed: " + bad, FindingDetail.QUEUE_MALFORMED, List.of(bad)));
+                    } else if (st == null || st.status() != OrderStatus.WAIT_PAY) {
                         c.recheck.add(new ReconFinding(ReconCategory.QUEUE_ENTRY_NOT_WAIT_PAY, e.orderId(), null, 0,
                                 st == null ? null : st.status(), st == null ? 0 : st.version(),
                                 st == null ? "order has no Redis state" : "order is " + st.status(),

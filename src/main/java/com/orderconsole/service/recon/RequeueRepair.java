@@ -1,5 +1,6 @@
 package com.orderconsole.service.recon;
 
+import com.orderconsole.domain.OrderId;
 import com.orderconsole.domain.Operator;
 import com.orderconsole.redis.CancelQueueStore;
 import com.orderconsole.redis.RedisConnection;
@@ -20,11 +21,20 @@ final class RequeueRepair implements Repair.OneByOne {
 
     @Override
     public ReconciliationService.RepairStep plan(ReconFinding f) {
-        return new ReconciliationService.RepairStep(f.orderId(), "MySQL deadline → cancel queue", "queued");
+        return OrderId.isValid(f.orderId()) ? new ReconciliationService.RepairStep(f.orderId(), "MySQL deadline → cancel queue", "queued")
+                : new ReconciliationService.RepairStep(f.orderId(), "none: the id breaks the id rule", "not queued");
     }
 
+    /**
+     * Never queues an id that breaks the id rule: the sweeper cannot cancel it, and the entry would stand first in its
+     * bucket again (the sweeper sets such an entry aside and takes it out of the queue).
+     */
     @Override
     public String apply(ReconFinding f, Operator operator, String reason) {
+        if (!OrderId.isValid(f.orderId())) {
+            throw new IllegalStateException("order id '" + OrderId.printable(f.orderId()) + "' breaks the id rule: the sweeper "
+                    + "cannot cancel it, so it is not queued again; see its dead letter");
+        }
         OrderRow row = db.read(t -> t.orders().find(f.orderId()));
         long expiry = row != null && row.expireAtMs != null ? row.expireAtMs : clock.nowMs();
         return queue.requeue(f.orderId(), expiry) == 1 ? "queued with payment deadline " + expiry + " (epoch ms)" : null;

@@ -48,7 +48,10 @@ public class V40__Role_checked_procedures extends BaseJavaMigration {
     /** A JSON_TABLE id as the id column holds it (wide enough that an over-long id is seen, not cut). */
     private static final String CAST_ID_H = "CAST(h.id AS CHAR(200) CHARACTER SET ascii) COLLATE ascii_bin";
     private static final String CAST_ID_J = "CAST(j.id AS CHAR(200) CHARACTER SET ascii) COLLATE ascii_bin";
-    private static final String ID_PATTERN = "'^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$'";
+    /** What support's creation is dated at most this far from the server's clock, ms (the front ends date it "now"). */
+    static final long CLOCK_SLACK_MS = 60_000;
+    /** The longest payment deadline any front end sets, ms after the order's creation (the CLI's and API's cap). */
+    static final long MAX_DEADLINE_MS = 365L * 24 * 3600 * 1000;
     private static final int STATUSES = OrderStatus.values().length;
     private static final String ORDERS = "JSON_TABLE(p_orders, '$[*]' COLUMNS (id VARCHAR(200) PATH '$[0]', "
             + "customer VARCHAR(64) PATH '$[1]', status INT PATH '$[2]', version BIGINT PATH '$[3]', created BIGINT PATH '$[4]', "
@@ -57,11 +60,20 @@ public class V40__Role_checked_procedures extends BaseJavaMigration {
             + "from_status INT PATH '$[1]', to_status INT PATH '$[2]', version BIGINT PATH '$[3]', code INT PATH '$[4]', "
             + "source VARCHAR(32) PATH '$[5]', reason VARCHAR(500) PATH '$[6]', at_ms BIGINT PATH '$[7]')) h";
     static final String MARK_LOADED = "UPDATE orders o JOIN JSON_TABLE(p_ids, '$[*]' COLUMNS (id VARCHAR(200) PATH '$')) j "
-            + "ON o.order_id = " + CAST_ID_J + " SET o.redis_ready = 1";
-    static final String SET_EXPIRY = "UPDATE orders SET expire_at_ms = p_expire_at_ms WHERE order_id = p_order_id";
+            + "ON " + sameId("o.order_id", CAST_ID_J) + " AND " + IdSql.wellFormed(CAST_ID_J) + " SET o.redis_ready = 1";
+    static final String SET_EXPIRY = "UPDATE orders SET expire_at_ms = p_expire_at_ms WHERE " + sameId("order_id", "p_order_id");
     static final String FOLLOW_HISTORY = "UPDATE orders o JOIN order_history h ON h.order_id = o.order_id AND h.version = p_version "
             + "AND h.result_code = 1 SET o.status = h.to_status, o.version = h.version, o.status_since_ms = h.at_ms "
-            + "WHERE o.order_id = p_order_id AND o.version < p_version";
+            + "WHERE " + sameId("o.order_id", "p_order_id") + " AND o.version < p_version";
+    /**
+     * Two ids are the same order only byte for byte. The id column's collation pads trailing spaces (MariaDB's and
+     * MySQL's ascii_bin, so 'TW-1 ' = 'TW-1'); equal lengths on top of the padded equality leave exactly the equal
+     * bytes, and the padded equality keeps the lookup on the primary key.
+     */
+    static String sameId(String column, String id) {
+        return column + " = " + id + " AND LENGTH(" + column + ") = LENGTH(" + id + ")";
+    }
+
     /** The history of orders that do not exist yet (creation, import, copy), the event key left to the caller. */
     static String historyOfNewOrders(String key, String from) {
         return "INSERT INTO order_history (order_id, from_status, to_status, version, result_code, actor, source, reason, at_ms, "
@@ -79,7 +91,7 @@ public class V40__Role_checked_procedures extends BaseJavaMigration {
      *     the test that EXPLAINs them (issue 33.4: each must use the primary key)
      */
     public static java.util.List<String> statementsByOrderId() {
-        return java.util.List.of(MARK_LOADED, SET_EXPIRY, "SELECT COUNT(*) FROM orders WHERE order_id = p_order_id", FOLLOW_HISTORY,
+        return java.util.List.of(MARK_LOADED, SET_EXPIRY, "SELECT COUNT(*) FROM orders WHERE " + sameId("order_id", "p_order_id"), FOLLOW_HISTORY,
                 NEW_HISTORY);
     }
 
@@ -113,6 +125,7 @@ public class V40__Role_checked_procedures extends BaseJavaMigration {
                     + "BEGIN "
                     + refuseIf("p_action IS NULL OR p_action IN ('OVERRIDE', 'QUEUE_EXTEND', 'DEAD_LETTER_RETRY', 'DEAD_LETTER_DISCARD')",
                     "this action is recorded only with the change it records (an override only by an admin)")
+                    + refuseIf(IdSql.malformed("p_order_id"), IdSql.WORDS)
                     + refuseNul("p_source", "p_reason", "p_detail")
                     + "INSERT INTO audit_log (at_ms, actor, source, action, order_id, reason, detail) VALUES (" + NOW_MS + ", "
                     + LOGIN + ", p_source, p_action, p_order_id, IFNULL(p_reason, ''), IFNULL(p_detail, '')); "
@@ -121,6 +134,7 @@ public class V40__Role_checked_procedures extends BaseJavaMigration {
                     + ", IN p_reason VARCHAR(500), IN p_detail VARCHAR(1000))" + DEFINER
                     + "BEGIN "
                     + refuseIf("p_order_id IS NULL OR TRIM(IFNULL(p_reason, '')) = ''", "an override names its order and needs a reason")
+                    + refuseIf(IdSql.malformed("p_order_id"), IdSql.WORDS)
                     + refuseNul("p_source", "p_reason", "p_detail")
                     + "INSERT INTO audit_log (at_ms, actor, source, action, order_id, reason, detail) VALUES (" + NOW_MS + ", "
                     + LOGIN + ", p_source, 'OVERRIDE', p_order_id, p_reason, IFNULL(p_detail, '')); "
@@ -132,27 +146,36 @@ public class V40__Role_checked_procedures extends BaseJavaMigration {
                     + "SET bad = (SELECT COUNT(*) FROM " + ORDERS + ") <> 1 OR (SELECT COUNT(*) FROM " + HISTORY + ") <> 1 "
                     + "OR (SELECT COUNT(*) FROM " + ORDERS + " JOIN " + HISTORY + " ON " + CAST_ID_H + " = " + CAST_ID_J
                     + " AND h.from_status IS NULL AND h.to_status = j.status AND h.version = j.version AND h.code = 1 "
-                    + "AND j.version >= 1 AND j.status BETWEEN 1 AND " + STATUSES + " AND " + CAST_ID_J + " REGEXP " + ID_PATTERN + ") <> 1; "
-                    + refuseIf("bad", "a copied order is one order with one history row at its own status and version")
+                    + "AND j.version >= 1 AND j.status BETWEEN 1 AND " + STATUSES + " AND " + IdSql.wellFormed(CAST_ID_J)
+                    + " AND h.source = 'repair' AND ABS(h.at_ms - " + NOW_MS + ") <= " + CLOCK_SLACK_MS + " AND j.created >= 0 "
+                    + "AND j.created <= " + NOW_MS + " + " + CLOCK_SLACK_MS + " AND j.since >= j.created "
+                    + "AND (j.expire IS NULL OR j.expire BETWEEN 0 AND " + NOW_MS + " + " + MAX_DEADLINE_MS + ")"
+                    + " AND NOT " + IdSql.malformed("j.customer") + ") <> 1; "
+                    + refuseIf("bad", "a copied order is one order with one history row (source repair, dated now) at its own status and version")
+                    + refuseTwins()
                     + historyOfNewOrders("CONCAT('repair:', " + CAST_ID_H + ", ':', h.version)", "NULL") + "; "
                     + insertOrders()
                     + "END");
+            // Ids that are not well-formed, or match a stored id only up to trailing spaces, mark nothing (and stop nothing).
             st.execute("CREATE PROCEDURE order_console_mark_loaded(IN p_ids LONGTEXT)" + DEFINER + MARK_LOADED);
             // The deadline the sweeper's cancels are checked against (issue 33.2): ops only, and never without its record.
             st.execute("CREATE PROCEDURE order_console_set_expiry(IN p_order_id " + ID + ", IN p_expire_at_ms BIGINT, "
                     + "IN p_source VARCHAR(32), IN p_reason VARCHAR(500), IN p_detail VARCHAR(1000))" + DEFINER
                     + "BEGIN DECLARE before_ms BIGINT; DECLARE there INT; "
-                    + "SET there = (SELECT COUNT(*) FROM orders WHERE order_id = p_order_id); "
+                    + refuseIf(IdSql.malformed("p_order_id"), IdSql.WORDS)
+                    + "SET there = (SELECT COUNT(*) FROM orders WHERE " + sameId("order_id", "p_order_id") + "); "
                     + refuseIf("there = 0 OR p_expire_at_ms IS NULL", "no such order, or no deadline given")
+                    + refuseIf("p_expire_at_ms <= 0 OR p_expire_at_ms > " + NOW_MS + " + " + MAX_DEADLINE_MS,
+                    "a payment deadline is a time after 1970 and at most 365 days from now (epoch ms)")
                     + refuseNul("p_source", "p_reason", "p_detail")
-                    + "SET before_ms = (SELECT expire_at_ms FROM orders WHERE order_id = p_order_id); "
+                    + "SET before_ms = (SELECT expire_at_ms FROM orders WHERE " + sameId("order_id", "p_order_id") + "); "
                     + SET_EXPIRY + "; "
                     + "INSERT INTO audit_log (at_ms, actor, source, action, order_id, reason, detail) VALUES (" + NOW_MS + ", "
                     + LOGIN + ", p_source, 'QUEUE_EXTEND', p_order_id, IFNULL(p_reason, ''), LEFT(CONCAT(IFNULL(p_detail, ''), "
                     + "'; MySQL''s deadline ', IFNULL(before_ms, 'none'), ' -> ', p_expire_at_ms, ' (epoch ms)'), 1000)); "
                     + "END");
             st.execute("CREATE PROCEDURE order_console_follow_history(IN p_order_id " + ID + ", IN p_version BIGINT)" + DEFINER
-                    + FOLLOW_HISTORY);
+                    + "BEGIN " + refuseIf(IdSql.malformed("p_order_id"), IdSql.WORDS) + FOLLOW_HISTORY + "; END");
             st.execute("CREATE PROCEDURE order_console_resolve_dead_letter(IN p_id BIGINT, IN p_state VARCHAR(12), "
                     + "IN p_resolution VARCHAR(500), IN p_source VARCHAR(32), IN p_detail VARCHAR(1000))" + DEFINER
                     + "BEGIN DECLARE letter_order " + ID + "; DECLARE open_now INT; "
@@ -182,9 +205,10 @@ public class V40__Role_checked_procedures extends BaseJavaMigration {
      */
     private static String creation(String name, boolean createOnly) {
         String u = "SELECT " + CAST_ID_J + " AS id, 1 AS o, j.status AS ost, j.version AS ov, NULL AS hv, NULL AS hf, NULL AS ht, "
-                + "NULL AS hc FROM " + ORDERS + " UNION ALL SELECT " + CAST_ID_H + ", 0, NULL, NULL, h.version, h.from_status, "
-                + "h.to_status, h.code FROM " + HISTORY;
-        String broken = "u.id IS NULL OR NOT (u.id REGEXP " + ID_PATTERN + ") OR SUM(u.o) <> 1 OR MAX(u.ov) IS NULL "
+                + "NULL AS hc, j.created AS oc, j.since AS os, j.expire AS oe, j.customer AS ocu, NULL AS hs, NULL AS ha FROM " + ORDERS
+                + " UNION ALL SELECT " + CAST_ID_H + ", 0, NULL, NULL, h.version, h.from_status, h.to_status, h.code, NULL, NULL, "
+                + "NULL, NULL, h.source, h.at_ms FROM " + HISTORY;
+        String broken = "u.id IS NULL OR NOT IFNULL(" + IdSql.wellFormed("u.id") + ", 0) OR SUM(u.o) <> 1 OR MAX(u.ov) IS NULL "
                 + "OR MAX(u.ov) < 1 OR MAX(u.ov) > " + MAX_IMPORTED_VERSION + " OR COUNT(*) - SUM(u.o) <> MAX(u.ov) "
                 + "OR MIN(u.hv) <> 1 OR MAX(u.hv) <> MAX(u.ov) OR COUNT(DISTINCT u.hv) <> COUNT(*) - SUM(u.o) "
                 + "OR SUM(u.o = 0 AND (u.hc IS NULL OR u.hc <> 1)) > 0 "
@@ -193,7 +217,9 @@ public class V40__Role_checked_procedures extends BaseJavaMigration {
                 + "OR MAX(u.ost) IS NULL OR MAX(u.ost) < 1 OR MAX(u.ost) > " + STATUSES + " "
                 + "OR CONCAT('0,', GROUP_CONCAT(CASE WHEN u.o = 0 THEN u.ht END ORDER BY u.hv)) "
                 + "<> CONCAT(GROUP_CONCAT(CASE WHEN u.o = 0 THEN IFNULL(u.hf, 0) END ORDER BY u.hv), ',', MAX(u.ost))"
-                + (createOnly ? " OR MAX(u.ov) <> 1 OR MAX(u.ost) <> " + OrderStatus.WAIT_PAY.code() : "");
+                + (createOnly ? " OR MAX(u.ov) <> 1 OR MAX(u.ost) <> " + OrderStatus.WAIT_PAY.code() : "")
+                + " OR SUM(u.o = 1 AND " + IdSql.malformed("u.ocu") + ") > 0 OR " + times(createOnly)
+                + " OR SUM(u.o = 0 AND (u.hs IS NULL OR u.hs NOT IN (" + (createOnly ? "'create', 'simulator'" : "'import'") + "))) > 0";
         String key = createOnly ? "CONCAT('create:', c_id)" : "CONCAT('import:', c_id, ':', c_version)";
         // Row by row through a cursor: on MariaDB 11.4 an INSERT … SELECT of several rows from JSON_TABLE into
         // order_history, which has V38's BEFORE INSERT trigger, fails with "Column 'order_id' cannot be null" on the
@@ -207,8 +233,9 @@ public class V40__Role_checked_procedures extends BaseJavaMigration {
                 + "SET SESSION group_concat_max_len = GREATEST(@@group_concat_max_len, 65536); "
                 + "SET bad = (SELECT COUNT(*) FROM (SELECT u.id FROM (" + u + ") u GROUP BY u.id HAVING " + broken + ") b); "
                 + refuseIf("bad > 0", createOnly
-                ? "support creates WAIT_PAY orders at version 1, each with exactly its creation row (an import is ops'' work)"
+                ? "support creates WAIT_PAY orders at version 1, dated now, each with one creation row (an import is ops'' work)"
                 : "imported history runs unbroken from version 1 to the order''s status and version, for orders of this call only")
+                + refuseTwins()
                 + "OPEN rows_of_new; "
                 + "history_rows: LOOP FETCH rows_of_new INTO c_id, c_from, c_to, c_version, c_source, c_reason, c_at; "
                 + "IF done = 1 THEN LEAVE history_rows; END IF; "
@@ -217,6 +244,47 @@ public class V40__Role_checked_procedures extends BaseJavaMigration {
                 + "END LOOP; CLOSE rows_of_new; "
                 + insertOrders()
                 + "END";
+    }
+
+    /**
+     * The times a front end can give: support's creation is dated at the server's clock (within {@link #CLOCK_SLACK_MS}),
+     * its creation row at the same time, its deadline after it and at most {@link #MAX_DEADLINE_MS} later; an import
+     * carries past times, none negative and none in the future, a deadline at most a year from now.
+     */
+    private static String times(boolean createOnly) {
+        String now = NOW_MS;
+        String t = "MIN(u.oc) IS NULL OR MIN(u.oc) < 0 OR MAX(u.oc) > " + now + " + " + CLOCK_SLACK_MS
+                + " OR MIN(u.os) IS NULL OR MIN(u.os) < MAX(u.oc) OR MAX(u.os) > " + now + " + " + CLOCK_SLACK_MS
+                + " OR MIN(u.ha) IS NULL OR MIN(u.ha) < 0 OR MAX(u.ha) > " + now + " + " + CLOCK_SLACK_MS
+                + " OR (MAX(u.oe) IS NOT NULL AND (MIN(u.oe) < 0 OR MAX(u.oe) > " + now + " + " + MAX_DEADLINE_MS + "))";
+        if (!createOnly) {
+            return "(" + t + ")";
+        }
+        return "(" + t + " OR MAX(u.oc) < " + now + " - " + CLOCK_SLACK_MS + " OR MAX(u.os) <> MAX(u.oc) OR MIN(u.ha) <> MAX(u.oc) "
+                + "OR MAX(u.ha) <> MAX(u.oc) OR (MAX(u.oe) IS NOT NULL AND (MAX(u.oe) <= MAX(u.oc) OR MAX(u.oe) > MAX(u.oc) + "
+                + MAX_DEADLINE_MS + ")))";
+    }
+
+    /**
+     * Refuses a call naming an order whose id matches a stored one only up to trailing spaces: the primary key pads
+     * them, so the row could never be inserted, and its history would be written for no order.
+     */
+    private static String refuseTwins() {
+        return refuseIf("EXISTS (SELECT 1 FROM " + ORDERS + " JOIN orders o ON o.order_id = " + CAST_ID_J + " AND LENGTH(o.order_id) <> "
+                + "LENGTH(" + CAST_ID_J + "))", "a stored order id differs from one of these only in trailing spaces");
+    }
+
+    /**
+     * What the API's creation procedure (V45) checks besides its client: well-formed ids, no stored twin of the id up to
+     * trailing spaces, created at the server's clock, a deadline after it and at most a year later.
+     */
+    static String apiCreationChecks() {
+        return refuseIf(IdSql.malformed("p_order_id") + " OR p_order_id IS NULL OR " + IdSql.malformed("p_customer_id"), IdSql.WORDS)
+                + refuseIf("EXISTS (SELECT 1 FROM orders WHERE order_id = p_order_id AND LENGTH(order_id) <> LENGTH(p_order_id))",
+                "a stored order id differs from this one only in trailing spaces")
+                + refuseIf("p_created_at_ms IS NULL OR ABS(p_created_at_ms - " + NOW_MS + ") > " + CLOCK_SLACK_MS
+                + " OR p_expire_at_ms IS NULL OR p_expire_at_ms <= p_created_at_ms OR p_expire_at_ms > p_created_at_ms + " + MAX_DEADLINE_MS,
+                "an API order is created now, its payment deadline after that and at most 365 days later");
     }
 
     private static String insertOrders() {

@@ -82,6 +82,7 @@ public class V45__Api_clients extends BaseJavaMigration {
                 + "BEGIN "
                 + "IF NOT EXISTS (SELECT 1 FROM api_client WHERE name = p_client AND revoked_at_ms IS NULL) THEN "
                 + "SIGNAL SQLSTATE '45000' SET MESSAGE_TEXT = 'no such API client, or it was revoked'; END IF; "
+                + V40__Role_checked_procedures.apiCreationChecks()
                 + "IF NOT EXISTS (SELECT 1 FROM orders WHERE order_id = p_order_id) THEN "
                 + "INSERT INTO order_history (order_id, from_status, to_status, version, result_code, actor, source, reason, at_ms, "
                 + "event_key) VALUES (p_order_id, NULL, 1, 1, 1, CONCAT('api:', p_client), 'api', '', p_created_at_ms, p_event_key); "
