@@ -363,7 +363,14 @@ public final class ApiServer implements AutoCloseable {
             throw new ApiProblem(401, "unauthorized", "this API needs a client's token: Authorization: Bearer <token> "
                     + "(an admin prints one with api-client add)").header("WWW-Authenticate", "Bearer realm=\"order-console\"");
         }
-        ApiClient client = services.apiClients().authenticate(header.substring(7).trim()).orElseThrow(() -> new ApiProblem(401,
+        java.util.Optional<ApiClient> found;
+        try {
+            found = services.apiClients().authenticate(header.substring(7).trim());
+        } catch (com.orderconsole.service.client.ApiClients.UnverifiableException e) {
+            throw new ApiProblem(503, "unavailable", e.getMessage())
+                    .header("Retry-After", Integer.toString(HttpMapping.RETRY_AFTER_SECONDS));
+        }
+        ApiClient client = found.orElseThrow(() -> new ApiProblem(401,
                 "unauthorized", "the token is not one of a client in force (unknown, or revoked); nothing was done")
                 .header("WWW-Authenticate", "Bearer realm=\"order-console\", error=\"invalid_token\""));
         call.client(client);
