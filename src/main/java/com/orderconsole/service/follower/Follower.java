@@ -85,7 +85,8 @@ public final class Follower implements AutoCloseable {
                     Supplier<TransitionRules> inForce, TerminalRetention retention, RecordedMarker recorded) {
         this.recorded = recorded;
         this.backlog = new OutboxBacklog(clock, outbox, dataSet, db, recorded);
-        this.applier = new BatchApplier(outbox, dataSet, states, db, new SequenceCheck(inForce, clock::nowMs), retention);
+        this.applier = new BatchApplier(outbox, dataSet, states, db, new SequenceCheck(inForce, clock::nowMs), retention,
+                new SetAsideConvergence(states, db, backlog, retention));
         this.applies = db.mayFollow();
         this.loop = new FollowerLoop(db.where(), () -> drainOnce(), this::countQuietly, e -> lastError = e,
                 () -> clock.ping() ? null : "Redis at " + clock.where() + " does not answer");
