@@ -407,7 +407,8 @@ public final class Follower implements AutoCloseable {
      * order, the highest version an applied entry will bring it to.
      *
      * @param cap read at most this many entries
-     * @return order id to version, or null when more than {@code cap} entries are pending
+     * @return order id to version (empty when Redis lost its data-set marker and the bucket's outbox with it), or null when
+     *     more than {@code cap} entries are pending or Redis lost its marker but the outbox still holds entries
      */
     public Map<String, Long> pendingVersions(int bucket, int cap) {
         return backlog.pendingVersions(bucket, cap);
