@@ -6,7 +6,8 @@ import com.orderconsole.service.client.ApiClients;
 
 /**
  * Authentication by an API client's opaque token ({@code Authorization: Bearer <token>}, {@code api-client add}): the
- * request acts as {@code api:<name>} with the client's role.
+ * request acts as {@code api:<name>} with the client's role. When this serve cannot tell whether the client is still in
+ * force (neither MySQL nor Redis answered for longer than the revocation bound), the request is 503, never let through.
  */
 final class ClientTokens implements Authenticator {
     private final ApiClients clients;
@@ -17,7 +18,13 @@ final class ClientTokens implements Authenticator {
 
     @Override
     public Operator authenticate(ApiCall call) {
-        return clients.authenticate(bearer(call)).orElseThrow(() -> new ApiProblem(ErrorKind.UNAUTHORIZED, "the token is not "
+        java.util.Optional<com.orderconsole.service.client.ApiClient> found;
+        try {
+            found = clients.authenticate(bearer(call));
+        } catch (ApiClients.UnverifiableException e) {
+            throw ApiProblem.unavailable(e.getMessage());
+        }
+        return found.orElseThrow(() -> new ApiProblem(ErrorKind.UNAUTHORIZED, "the token is not "
                         + "one of a client in force (unknown, or revoked); nothing was done")
                 .header("WWW-Authenticate", "Bearer realm=\"order-console\", error=\"invalid_token\"")).operator();
     }

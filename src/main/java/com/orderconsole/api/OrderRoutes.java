@@ -168,7 +168,7 @@ final class OrderRoutes {
         ctx.bounded(() -> s.transitions().transitionAsync(who, request).orTimeout(timeoutMs, TimeUnit.MILLISECONDS)
                 .handle((r, e) -> {
                     if (e != null) {
-                        ctx.answer(MysqlWork.isTimeout(e) ? ApiProblem.unavailable("Redis did not answer within "
+                        ctx.answer(MysqlWork.isTimeout(e) ? ApiProblem.unavailable(transitionStalled()
                                 + transitionTimeout.toSeconds() + " s; the move may still have been applied: look the order "
                                 + "up, or send it again with expectedVersion")
                                 : HttpMapping.problem(e));
@@ -263,6 +263,23 @@ final class OrderRoutes {
             return r.redisOk() ? "MySQL or Redis did not answer" : "MySQL and Redis did not answer";
         }
         return (r.redisOk() ? "MySQL" : "Redis") + " did not answer";
+    }
+
+    /**
+     * What a transition that timed out waited on, as the latest health check found the servers (it never waits on one): a
+     * transition is Redis' alone on its usual path, but one that rebuilds a lost order waits for MySQL and the MySQL
+     * follower, and a fence look reads MySQL. A Redis that answers its checks is not named as the one that did not.
+     *
+     * @return the start of the 503's words, to be followed by the seconds waited
+     */
+    private String transitionStalled() {
+        com.orderconsole.service.metrics.Readiness r = s.metrics().readiness();
+        if (!r.redisOk()) {
+            return "Redis did not answer within ";
+        }
+        return r.mysqlOk() ? "the move waited on MySQL or the MySQL follower, not on Redis, which answers its health checks (a "
+                + "MySQL lock, such as one the follower's batch waits on, holds a move that rebuilds an order from MySQL): no answer within "
+                : "MySQL did not answer (Redis does) within ";
     }
 
     /** @return the order's state in Redis alone, or null when Redis holds none or does not answer (MySQL may still) */

@@ -78,7 +78,7 @@ public final class Services implements AutoCloseable {
     private Services(RedisStores redis, Database db, Duration paymentTimeout, Duration terminalRetention) {
         RedisConnection clock = redis.connection();
         this.db = db;
-        this.apiClients = new com.orderconsole.service.client.ApiClients(db, access);
+        this.apiClients = new com.orderconsole.service.client.ApiClients(db, redis.apiRevocations(), access);
         this.audit = new AuditTrail(db);
         this.paymentTimeout = paymentTimeout;
         this.rules = new RulesService(redis.rules(), db, access, audit);

@@ -90,7 +90,7 @@ final class ApiClientCommand implements Runnable {
         @Override
         public Integer call() {
             try (Engine engine = engine()) {
-                boolean revoked;
+                ApiClients.Revoked revoked;
                 try {
                     revoked = engine.services().apiClients().revoke(operator(), name);
                 } catch (IllegalArgumentException e) {
@@ -99,9 +99,12 @@ final class ApiClientCommand implements Runnable {
                 Map<String, Object> doc = new LinkedHashMap<>();
                 doc.put("name", name);
                 doc.put("revoked", true);
-                doc.put("wasInForce", revoked);
+                doc.put("wasInForce", revoked.wasInForce());
                 doc.put("boundSeconds", ApiClients.REVOCATION_BOUND.toSeconds());
-                emit(doc, revoked ? Messages.format("cli.apiClient.revoked", name, ApiClients.REVOCATION_BOUND.toSeconds())
+                doc.put("everyServeWithinBound", revoked.unpublished() == null);
+                doc.put("notEveryServe", revoked.unpublished());
+                emit(doc, revoked.unpublished() != null ? Messages.format("cli.apiClient.revokedNotEverywhere", name, revoked.unpublished())
+                        : revoked.wasInForce() ? Messages.format("cli.apiClient.revoked", name, ApiClients.REVOCATION_BOUND.toSeconds())
                         : Messages.format("cli.apiClient.alreadyRevoked", name));
                 return ExitCode.OK.code();
             }

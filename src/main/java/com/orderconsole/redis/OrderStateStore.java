@@ -241,6 +241,14 @@ public final class OrderStateStore {
     }
 
     /**
+     * Moves one order's count in its bucket's live status counters ({@code n:<status>}) by {@code delta}: for a state
+     * replaced where the counters already count the other one (entries set aside move no counter).
+     */
+    public void adjustCount(String orderId, int statusCode, long delta) {
+        redis.await(async.hincrby(RedisKeys.stats(RedisKeys.bucket(orderId)), "n:" + statusCode, delta), "HINCRBY");
+    }
+
+    /**
      * Visits every order key with one SCAN pass per master (cursor-based: memory stays flat at any size)
      * and reads the states in pipelined pages. On a cluster a key that moves between masters during the
      * pass may be seen twice or not at all, as with SCAN on one server while keys change.

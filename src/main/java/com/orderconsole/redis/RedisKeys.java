@@ -28,6 +28,7 @@ import java.util.zip.CRC32;
  * osm:recovering         string set while a process restores the data set from MySQL (expires)
  * osm:fenced             string why the data set was found behind MySQL; set until its restore is done
  * osm:buckets            string the bucket count of this data set
+ * osm:api:revoked        hash   revoked API client name to its revocation time (ms), read by every serve
  * </pre>
  */
 public final class RedisKeys {
@@ -54,6 +55,8 @@ public final class RedisKeys {
      * (issue 25). A Redis that lost everything has none, so its orders are rebuilt from MySQL on use as before.
      */
     public static final String FENCED = "osm:fenced";
+    /** Revoked API clients (name to revocation time, ms): every serve refuses their tokens even while MySQL is away. */
+    public static final String API_REVOKED = "osm:api:revoked";
     /** Sweeper heartbeat and pause flag. */
     public static final String SWEEPER = "osm:sweeper";
 

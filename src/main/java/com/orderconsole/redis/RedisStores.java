@@ -13,9 +13,11 @@ import java.time.Duration;
  * @param rules the rules document and its bucket copies
  * @param dataSet the data set's marker, fence, restore claim, id and bucket count
  * @param stats the counters kept by the scripts
+ * @param apiRevocations the API clients' revocations every serve reads
  */
 public record RedisStores(RedisConnection connection, OrderStateStore orders, CancelQueueStore queue, OutboxStore outbox,
-                          RulesStore rules, DataSetStore dataSet, StatsStore stats) implements AutoCloseable {
+                          RulesStore rules, DataSetStore dataSet, StatsStore stats,
+                          ApiRevocationStore apiRevocations) implements AutoCloseable {
 
     /**
      * Connects and loads the scripts.
@@ -27,7 +29,7 @@ public record RedisStores(RedisConnection connection, OrderStateStore orders, Ca
     public static RedisStores connect(String uri, Duration commandTimeout) {
         RedisConnection c = RedisConnector.connect(uri, commandTimeout);
         return new RedisStores(c, new OrderStateStore(c), new CancelQueueStore(c), new OutboxStore(c), new RulesStore(c),
-                new DataSetStore(c), new StatsStore(c));
+                new DataSetStore(c), new StatsStore(c), new ApiRevocationStore(c));
     }
 
     @Override

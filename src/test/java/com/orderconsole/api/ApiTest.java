@@ -244,7 +244,7 @@ class ApiTest {
         assertThat(order.path("history").get(1).path("actor").asText()).isEqualTo("api:inventory");
         assertThat(order.path("status").asText()).isEqualTo("PAID");
 
-        assertThat(h.engine.services().apiClients().revoke(h.engine.operator(), "inventory")).isTrue();
+        assertThat(h.engine.services().apiClients().revoke(h.engine.operator(), "inventory").wasInForce()).isTrue();
         long revokedAt = System.nanoTime();
         await().atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(100)).untilAsserted(() ->
                 assertThat(h.post(ops, "/v1/orders/t-1/transitions", "{\"to\": \"WAIT_SHIP\"}").statusCode()).isEqualTo(401));

@@ -70,6 +70,7 @@ class ApiClientCliTest {
         CliRunner.Run revoked = cli("api-client", "revoke", "payments", "--json");
         assertThat(revoked.code()).as(revoked.err()).isZero();
         assertThat(revoked.json().path("wasInForce").asBoolean()).isTrue();
+        assertThat(revoked.json().path("everyServeWithinBound").asBoolean()).as("Redis has it too").isTrue();
         assertThat(cli("api-client", "list", "--json").json().path("clients").get(0).path("revokedAt").isNull()).isFalse();
         CliRunner.Run unknown = cli("api-client", "revoke", "nobody");
         assertThat(unknown.code()).isEqualTo(ExitCode.USAGE.code());

@@ -45,7 +45,7 @@ class ApiClientsOnAccountsTest {
         try (Engine ada = Engine.start(AccessControlledDb.config("ada"))) {
             token = ada.services().apiClients().add(ada.operator(), "payments", Role.SUPPORT).token();
             ada.services().apiClients().add(ada.operator(), "gone", Role.OPS);
-            assertThat(ada.services().apiClients().revoke(ada.operator(), "gone")).isTrue();
+            assertThat(ada.services().apiClients().revoke(ada.operator(), "gone").wasInForce()).isTrue();
         }
         try (Engine sam = Engine.start(AccessControlledDb.config("sam"))) {
             assertThatThrownBy(() -> sam.services().apiClients().add(sam.operator(), "mine", Role.SUPPORT))

@@ -72,8 +72,12 @@ final class BatchApplier {
     record Counts(int read, int applied) {
     }
 
+    /** Brings an order whose entry was set aside back to one state in Redis and MySQL. */
+    private final SetAsideConvergence convergence;
+
     BatchApplier(OutboxStore outbox, DataSetStore dataSet, OrderStateStore states, Database db, SequenceCheck sequence,
-                 TerminalRetention retention) {
+                 TerminalRetention retention, SetAsideConvergence convergence) {
+        this.convergence = convergence;
         this.outbox = outbox;
         this.dataSet = dataSet;
         this.states = states;
@@ -126,6 +130,7 @@ final class BatchApplier {
             return b.entries.size();
         });
         trimApplied(bucket, b.last);
+        convergence.afterCommit(bucket, b.asideByOrder);
         TerminalRetention r = retention;
         if (r != null) {
             r.afterCommit(b.committed); // after the commit only: until then the hash is the newest state's one copy
@@ -144,6 +149,8 @@ final class BatchApplier {
         List<OutboxEntry> entries;
         /** Stream ids of the entries set aside: they move no counter (issue 33). */
         final Set<String> aside = new HashSet<>();
+        /** Per order, the stream ids set aside for it, in the order they were set aside. */
+        final Map<String, List<String>> asideByOrder = new LinkedHashMap<>();
         /** Stream ids of the entries not to be applied: recorded before a restore, or set aside by a check. */
         Set<String> skip = Set.of();
         /** The history rows to write: the readable entries not skipped (less those of invented orders, at the end). */
@@ -529,6 +536,9 @@ final class BatchApplier {
 
     private static void setAside(Batch b, String kind, OutboxEntry e, String orderId, String reason) {
         b.aside.add(e.streamId());
+        if (orderId != null && !b.asideByOrder.computeIfAbsent(orderId, k -> new ArrayList<>()).contains(e.streamId())) {
+            b.asideByOrder.get(orderId).add(e.streamId());
+        }
         DeadLetterRow d = DeadLetterRow.open(kind, orderId, e.bucket(), e.streamId(), reason, e.body(),
                 System.currentTimeMillis(), "outbox:b" + e.bucket() + "/" + e.streamId());
         if (b.t.deadLetters().add(d)) {

@@ -85,7 +85,8 @@ public final class Follower implements AutoCloseable {
                     Supplier<TransitionRules> inForce, TerminalRetention retention, RecordedMarker recorded) {
         this.recorded = recorded;
         this.backlog = new OutboxBacklog(clock, outbox, dataSet, db, recorded);
-        this.applier = new BatchApplier(outbox, dataSet, states, db, new SequenceCheck(inForce, clock::nowMs), retention);
+        this.applier = new BatchApplier(outbox, dataSet, states, db, new SequenceCheck(inForce, clock::nowMs), retention,
+                new SetAsideConvergence(states, db, backlog, retention));
         this.applies = db.mayFollow();
         this.loop = new FollowerLoop(db.where(), () -> drainOnce(), this::countQuietly, e -> lastError = e,
                 () -> clock.ping() ? null : "Redis at " + clock.where() + " does not answer");
@@ -407,7 +408,8 @@ public final class Follower implements AutoCloseable {
      * order, the highest version an applied entry will bring it to.
      *
      * @param cap read at most this many entries
-     * @return order id to version, or null when more than {@code cap} entries are pending
+     * @return order id to version (empty when Redis lost its data-set marker and the bucket's outbox with it), or null when
+     *     more than {@code cap} entries are pending or Redis lost its marker but the outbox still holds entries
      */
     public Map<String, Long> pendingVersions(int bucket, int cap) {
         return backlog.pendingVersions(bucket, cap);

@@ -54,7 +54,9 @@ final class OutboxBacklog {
     Map<String, Long> pendingVersions(int bucket, int cap) {
         String epoch = dataSet.epoch();
         if (epoch == null) {
-            return null;
+            // A Redis that lost everything (FLUSHALL, a restart without persistence) holds no outbox to wait for: an empty
+            // stream has nothing MySQL lacks. One that still holds entries waits for the data set's restore.
+            return outbox.length(bucket) == 0 ? new HashMap<>() : null;
         }
         CursorStore.Cursor c = db.read(t -> t.cursors().read(bucket));
         String after = c.epoch() == null ? c.lastId() : c.after(epoch);
