@@ -1,6 +1,6 @@
 package com.orderconsole.api;
 
-import com.orderconsole.service.client.ApiClient;
+import com.orderconsole.domain.Operator;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.io.Content;
 import org.eclipse.jetty.server.Request;
@@ -28,7 +28,7 @@ final class ApiCall {
     private final String path;
     private final AtomicBoolean sent = new AtomicBoolean();
     private String id;
-    private ApiClient client;
+    private Operator actor;
     private int status = 200;
     private byte[] body;
     private boolean async;
@@ -153,13 +153,18 @@ final class ApiCall {
         return query;
     }
 
-    /** @return the authenticated client, set by the API's authentication */
-    ApiClient client() {
-        return client;
+    /** @return who acts (an API client or a person), set by the API's authentication */
+    Operator actor() {
+        return actor;
     }
 
-    void client(ApiClient client) {
-        this.client = client;
+    void actor(Operator actor) {
+        this.actor = actor;
+    }
+
+    /** @return the address the request came from (the proxy's, behind a load balancer) */
+    String remoteAddress() {
+        return Request.getRemoteAddr(request);
     }
 
     /** Sets a header of the answer. */

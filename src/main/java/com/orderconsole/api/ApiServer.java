@@ -4,7 +4,11 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.orderconsole.app.ErrorDocument;
 import com.orderconsole.app.Services;
-import com.orderconsole.service.client.ApiClient;
+import com.orderconsole.api.auth.AuthRefusal;
+import com.orderconsole.api.auth.Authenticator;
+import com.orderconsole.api.auth.FailureLimiter;
+import com.orderconsole.domain.Operator;
+import com.orderconsole.service.identity.OidcVerifier;
 import com.orderconsole.service.metrics.Readiness;
 import org.eclipse.jetty.http.HttpMethod;
 import org.eclipse.jetty.http.UriCompliance;
@@ -172,7 +176,21 @@ public final class ApiServer implements AutoCloseable {
      * @throws RuntimeException when the clients cannot be read from MySQL at start
      */
     public static ApiServer start(Services services, Settings settings) {
+        return start(services, settings, null);
+    }
+
+    /**
+     * Starts the API, also taking people's OIDC access tokens when {@code oidc} is given.
+     *
+     * @param oidc the check of people's tokens, or null for API clients' tokens only
+     * @see #start(Services, Settings)
+     */
+    public static ApiServer start(Services services, Settings settings, OidcVerifier oidc) {
         services.apiClients().startRefreshing();
+        if (oidc != null) {
+            oidc.warmUp();
+        }
+        Authenticator auth = new Authenticator(services.apiClients(), oidc, services.people(), FailureLimiter.standard());
         AtomicInteger n = new AtomicInteger();
         // Work that waits on MySQL: bounded threads and queue, so a hung MySQL turns requests into 503s, not into a pile-up.
         ThreadPoolExecutor mysqlWork = new ThreadPoolExecutor(8, 8, 30, TimeUnit.SECONDS, new ArrayBlockingQueue<>(256), r -> {
@@ -202,7 +220,7 @@ public final class ApiServer implements AutoCloseable {
         // Graceful: on stop, the requests being handled are answered (a move Redis applied is never left unanswered, the
         // fresh-user tester's SIGTERM under load), new ones get 503 in words, and then the connections close.
         server.setStopTimeout(STOP_TIMEOUT.toMillis());
-        server.setHandler(new GracefulHandler(requests(services, orders, feed, openApi, pool)));
+        server.setHandler(new GracefulHandler(requests(services, auth, orders, feed, openApi, pool)));
         try {
             server.start();
         } catch (Exception e) {
@@ -223,7 +241,8 @@ public final class ApiServer implements AutoCloseable {
      * Handing each request to a pool thread that then waited for Redis cost a third of the API's CPU per request
      * (BENCHMARKS.md, issue 32).
      */
-    private static Handler requests(Services services, OrderRoutes orders, FeedRoute feed, byte[] openApi, QueuedThreadPool pool) {
+    private static Handler requests(Services services, Authenticator auth, OrderRoutes orders, FeedRoute feed, byte[] openApi,
+                                    QueuedThreadPool pool) {
         return new Handler.Abstract.NonBlocking() {
             @Override
             public boolean handle(Request request, Response response, Callback callback) {
@@ -234,12 +253,13 @@ public final class ApiServer implements AutoCloseable {
                     path = path.substring(0, path.length() - 1); // a trailing slash names the same endpoint
                 }
                 ApiCall call = new ApiCall(request, response, callback, path);
-                Runnable dispatch = () -> dispatch(call, services, orders, feed, openApi);
+                Runnable dispatch = () -> dispatch(call, services, auth, orders, feed, openApi);
                 boolean post = HttpMethod.POST.is(request.getMethod());
                 long length = request.getLength();
                 Runnable work = !post ? dispatch : length <= JsonBody.MAX_BYTES ? () -> call.readBody(dispatch)
                         : length <= JsonBody.DRAIN_MAX_BYTES ? () -> call.discardBody(dispatch) : dispatch;
-                if (post && match(path, null) == Route.TRANSITION) {
+                // A person's token seen for the first time may fetch the provider's keys and write MySQL: not on this thread.
+                if (post && match(path, null) == Route.TRANSITION && auth.answersAtOnce(request.getHeaders().get("Authorization"))) {
                     work.run();
                 } else {
                     pool.execute(work);
@@ -268,9 +288,10 @@ public final class ApiServer implements AutoCloseable {
     }
 
     /** Runs the route and answers, or answers its failure; a route gone asynchronous answers when its future completes. */
-    private static void dispatch(ApiCall call, Services services, OrderRoutes orders, FeedRoute feed, byte[] openApi) {
+    private static void dispatch(ApiCall call, Services services, Authenticator auth, OrderRoutes orders, FeedRoute feed,
+                                 byte[] openApi) {
         try {
-            route(call, services, orders, feed, openApi);
+            route(call, services, auth, orders, feed, openApi);
         } catch (Exception e) {
             if (call.isAsync()) {
                 return; // the route's future answers, once (ApiCall.send)
@@ -283,10 +304,11 @@ public final class ApiServer implements AutoCloseable {
     }
 
     /** Authenticates what is under /v1 (the document aside), then runs the route of the path, or answers 404 / 405. */
-    private static void route(ApiCall call, Services services, OrderRoutes orders, FeedRoute feed, byte[] openApi) throws IOException {
+    private static void route(ApiCall call, Services services, Authenticator auth, OrderRoutes orders, FeedRoute feed,
+                              byte[] openApi) throws IOException {
         Route route = match(call.path(), call);
         if (call.path().startsWith("/v1/") && route != Route.OPENAPI) {
-            authenticate(services, call);
+            call.actor(authenticate(auth, call));
         }
         refusePathParameters(call);
         if (route == null) {
@@ -351,22 +373,15 @@ public final class ApiServer implements AutoCloseable {
         }
     }
 
-    private static void authenticate(Services services, ApiCall call) {
-        int given = call.headerCount("Authorization");
-        if (given > 1) {
-            // Which one would count is a guess a proxy and this server could make differently: refuse, do not pick.
-            throw ApiProblem.badInput("the request has " + given + " Authorization headers; send one, Authorization: Bearer "
-                    + "<token>; nothing was done");
+    /** @return who acts in the request ({@link Authenticator}), or its refusal in the one error shape */
+    private static Operator authenticate(Authenticator auth, ApiCall call) {
+        try {
+            return auth.authenticate(call.headerCount("Authorization"), call.header("Authorization"), call.remoteAddress());
+        } catch (AuthRefusal r) {
+            ApiProblem p = new ApiProblem(r.status(), r.kind(), r.getMessage());
+            r.headers().forEach(p::header);
+            throw p;
         }
-        String header = call.header("Authorization");
-        if (header == null || !header.regionMatches(true, 0, "Bearer ", 0, 7)) {
-            throw new ApiProblem(401, "unauthorized", "this API needs a client's token: Authorization: Bearer <token> "
-                    + "(an admin prints one with api-client add)").header("WWW-Authenticate", "Bearer realm=\"order-console\"");
-        }
-        ApiClient client = services.apiClients().authenticate(header.substring(7).trim()).orElseThrow(() -> new ApiProblem(401,
-                "unauthorized", "the token is not one of a client in force (unknown, or revoked); nothing was done")
-                .header("WWW-Authenticate", "Bearer realm=\"order-console\", error=\"invalid_token\""));
-        call.client(client);
     }
 
     /** Refuses a query parameter the route does not take, or one given twice, before anything is done. */

@@ -70,10 +70,14 @@ public final class AuditStore {
 
     /**
      * Appends one action. In a person's session the database writes the row with the signed-in login as actor and its
-     * own clock's time; the row's actor and time are used only where no account is checked (local servers).
+     * own clock's time; the row's actor and time are used only where no account is checked (local servers). A row of a
+     * person acting through serve ({@link OrderStore#PERSON_ACTOR}) is written in that person's recorded name.
      */
     public void append(AuditRow row) {
-        if (stamped) {
+        if (stamped && row.actor != null && row.actor.startsWith(OrderStore.PERSON_ACTOR)) {
+            // A person acting through serve: serve's account writes the row in their recorded name (V47).
+            Procedures.recordPersonAction(session.getConnection(), row);
+        } else if (stamped) {
             Procedures.recordAction(session.getConnection(), row);
         } else {
             m.insert(row);

@@ -24,8 +24,18 @@ final class ApiHarness implements AutoCloseable {
     final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
     ApiHarness(EngineConfig config, Duration gapGrace) {
+        this(config, gapGrace, null);
+    }
+
+    ApiHarness(EngineConfig config, Duration gapGrace, com.orderconsole.service.identity.OidcVerifier oidc) {
         this.engine = Engine.start(config.withBackgroundJobs(Duration.ofSeconds(1), Duration.ofMillis(100)));
-        this.api = ApiServer.start(engine.services(), ApiServer.Settings.of("127.0.0.1", 0).withGapGrace(gapGrace));
+        this.api = ApiServer.start(engine.services(), ApiServer.Settings.of("127.0.0.1", 0).withGapGrace(gapGrace), oidc);
+    }
+
+    /** On empty test servers, also taking people's tokens checked by {@code oidc}. */
+    static ApiHarness freshWithOidc(com.orderconsole.service.identity.OidcVerifier oidc) {
+        TestServers.reset();
+        return new ApiHarness(TestServers.config(), Duration.ofSeconds(2), oidc);
     }
 
     /** On empty test servers. */
