@@ -41,7 +41,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 /**
  * The HTTP API of {@code serve} (issue 32), on Jetty 12's core handler API: versioned JSON under {@code /v1}, the OpenAPI
  * document at {@code /v1/openapi.json}, and {@code /health/live} / {@code /health/ready}. Every request under /v1 but the
- * document carries a client's bearer token ({@code api-client add}); the client acts as {@code api:<name>} with its role.
+ * document carries a bearer token, checked once by {@link Authenticator}: a client's ({@code api-client add}; it acts as
+ * {@code api:<name>} with its role) or, with OIDC configured, a person's access token (they act under their own name).
  * A known path asked with another method is 405 with {@code Allow} (HEAD on a GET path is answered as GET, without the
  * body), an unknown path 404, both in the one error shape. No servlet layer and no routing library: the stack under
  * Javalin cost as much CPU per request as a whole transition (BENCHMARKS.md, issue 32), and seven routes need no more

@@ -57,7 +57,7 @@ public final class OidcVerifier {
     static final Set<JWSAlgorithm> ACCEPTED = Set.of(JWSAlgorithm.RS256, JWSAlgorithm.RS384, JWSAlgorithm.RS512,
             JWSAlgorithm.PS256, JWSAlgorithm.PS384, JWSAlgorithm.PS512, JWSAlgorithm.ES256, JWSAlgorithm.ES384, JWSAlgorithm.ES512);
     /** Most verified tokens kept; beyond it the expired ones go, and if none has, all. */
-    static final int CACHE_MAX = 10_000;
+    static final int CACHE_MAX = 2_000;
     /** Longest a token's text may be: beyond it, it is refused unread. */
     static final int MAX_TOKEN_CHARS = 16_384;
     /** After a failed discovery, how long requests are answered 503 at once before it is tried again. */
