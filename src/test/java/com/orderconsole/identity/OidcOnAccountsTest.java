@@ -59,6 +59,15 @@ class OidcOnAccountsTest {
             assertThat(fred.services().follower().awaitCaughtUp(Duration.ofSeconds(20))).isTrue();
             assertThat(fred.services().deadLetters().open(10)).isEmpty();
 
+            // An admin's override through serve: its OVERRIDE record names the person, so the follower applies the move.
+            assertThat(post(api.port(), olivia, "/v1/orders", "{\"id\": \"p-2\"}").statusCode()).isEqualTo(201);
+            String ada = idp.token().username("ada").groups("console-admin").mint();
+            HttpResponse<String> overridden = post(api.port(), ada, "/v1/orders/p-2/transitions", "{\"to\": \"FINISHED\", "
+                    + "\"override\": true, \"reason\": \"customer called\", \"expectedVersion\": 1}");
+            assertThat(overridden.statusCode()).as(overridden.body()).isEqualTo(200);
+            assertThat(fred.services().follower().awaitCaughtUp(Duration.ofSeconds(20))).isTrue();
+            assertThat(fred.services().deadLetters().open(10)).isEmpty();
+
             // An ops action of the person's: its audit row names them, written by serve's account.
             Operator person = new OidcVerifier(idp.settings(MAP)).verify(olivia).operator();
             fred.services().sweeper().setPaused(person, true, "api", "maintenance window");
@@ -81,6 +90,12 @@ class OidcOnAccountsTest {
         assertThat(AccessControlledDb.count("SELECT COUNT(*) FROM audit_log WHERE actor = '" + OLIVIA + "' AND action IN "
                 + "('SWEEPER_PAUSE', 'SWEEPER_RESUME') AND written_by LIKE 'fred@%'")).isEqualTo(2);
         assertThat(AccessControlledDb.count("SELECT COUNT(*) FROM audit_log WHERE actor LIKE '%ghost%'")).isZero();
+        String adaActor = "sso:ada via " + OidcStub.CLIENT;
+        assertThat(AccessControlledDb.count("SELECT COUNT(*) FROM audit_log WHERE actor = '" + adaActor + "' AND action = 'OVERRIDE' "
+                + "AND order_id = 'p-2' AND written_by LIKE 'fred@%'")).isEqualTo(1);
+        assertThat(AccessControlledDb.count("SELECT COUNT(*) FROM order_history WHERE order_id = 'p-2' AND actor = '" + adaActor
+                + "' AND to_status = 5 AND version = 2 AND result_code = 1")).isEqualTo(1);
+        assertThat(AccessControlledDb.count("SELECT status FROM orders WHERE order_id = 'p-2'")).isEqualTo(5);
         assertThat(AccessControlledDb.count("SELECT COUNT(*) FROM sso_person WHERE actor = '" + OLIVIA + "' AND subject = 'sub-olivia'"))
                 .isEqualTo(1);
         // No person's account writes the table or calls serve's procedures.
@@ -98,7 +113,7 @@ class OidcOnAccountsTest {
         }
         try (Engine ada = Engine.start(AccessControlledDb.config("ada"))) {
             List<AuditEvent> rows = ada.services().audit().page(AuditFilter.all(), null, 100).rows();
-            assertThat(rows).filteredOn(e -> OLIVIA.equals(e.actor())).hasSize(4).allSatisfy(e -> {
+            assertThat(rows).filteredOn(e -> OLIVIA.equals(e.actor())).hasSize(5).allSatisfy(e -> {
                 assertThat(e.writtenBy()).startsWith("fred@");
                 assertThat(e.actorUnlike()).as("%s", e).isFalse();
             });
