@@ -23,7 +23,7 @@ import java.util.Set;
  * (reconciliation/console/memory data set, default 1,000,000), {@code bench.storm} (orders expiring in
  * the same second, default 100,000), {@code bench.throughputOrders} (orders per throughput run; each
  * makes 4 transitions, default 50,000), {@code bench.jmh} (run the JMH micro-benchmarks, default true),
- * {@code bench.scenarios} (comma list of throughput, mysql, script, e2e, hot, storm, outage, scale, cluster, retention, bulk, audit, api; default all),
+ * {@code bench.scenarios} (comma list of throughput, mysql, script, e2e, hot, storm, outage, scale, cluster, retention, bulk, audit, api, jwt; default all),
  * {@code bench.outageSeconds} and {@code bench.outageRate} (the MySQL outage scenario, default 300 s at 1,000/s),
  * {@code bench.clusterOrders} (orders per run of the 1-vs-3-masters scenario; each makes 4 transitions,
  * default 20,000), {@code bench.retentionOrders} (orders of the 95 %-terminal data set, default 10,000,000),
@@ -39,7 +39,7 @@ public final class BenchMain {
         int storm = Integer.getInteger("bench.storm", 100_000);
         int perRun = Integer.getInteger("bench.throughputOrders", 50_000);
         boolean jmh = Boolean.parseBoolean(System.getProperty("bench.jmh", "true"));
-        Set<String> only = Set.of(System.getProperty("bench.scenarios", "throughput,mysql,script,e2e,hot,storm,outage,scale,cluster,retention,bulk,audit,api").split(","));
+        Set<String> only = Set.of(System.getProperty("bench.scenarios", "throughput,mysql,script,e2e,hot,storm,outage,scale,cluster,retention,bulk,audit,api,jwt").split(","));
         Path dir = Path.of(System.getProperty("bench.dir", "target/bench-servers")).toAbsolutePath();
         Path out = Path.of(System.getProperty("bench.out", "target/bench-results.md")).toAbsolutePath();
         long start = System.nanoTime();
@@ -113,6 +113,15 @@ public final class BenchMain {
             if (only.contains("api")) {
                 failed |= scenario(table, env, "HTTP API (issue 32)", () -> new ApiScenario(env, table,
                         Integer.getInteger("bench.apiOrders", 60_000), storm).run());
+            }
+            if (only.contains("jwt")) {
+                failed |= scenario(table, env, "Sign-in: people's OIDC tokens against API clients' tokens", () -> {
+                    try {
+                        new JwtApiScenario(env, table, Integer.getInteger("bench.jwtOrders", 20_000)).run();
+                    } catch (Exception e) {
+                        throw new IllegalStateException(e.getMessage(), e);
+                    }
+                });
             }
             if (only.contains("retention")) {
                 failed |= scenario(table, env, "Redis holds what is live: 95 % terminal", () -> new RetentionScenario(env, table,
