@@ -23,7 +23,7 @@ import java.util.Set;
  * (reconciliation/console/memory data set, default 1,000,000), {@code bench.storm} (orders expiring in
  * the same second, default 100,000), {@code bench.throughputOrders} (orders per throughput run; each
  * makes 4 transitions, default 50,000), {@code bench.jmh} (run the JMH micro-benchmarks, default true),
- * {@code bench.scenarios} (comma list of throughput, mysql, script, e2e, hot, storm, outage, scale, cluster, retention, bulk, audit, api; default all;
+ * {@code bench.scenarios} (comma list of throughput, mysql, script, e2e, hot, storm, outage, scale, cluster, retention, bulk, audit, api, jwt; default all;
  * {@code premerge} alone: throughput, mysql, e2e and api at smaller sizes, one sustained pace, the HTTP figures only, ~5 min),
  * {@code bench.outageSeconds} and {@code bench.outageRate} (the MySQL outage scenario, default 300 s at 1,000/s),
  * {@code bench.clusterOrders} (orders per run of the 1-vs-3-masters scenario; each makes 4 transitions,
@@ -40,7 +40,7 @@ public final class BenchMain {
         int storm = Integer.getInteger("bench.storm", 100_000);
         int perRun = Integer.getInteger("bench.throughputOrders", 50_000);
         boolean jmh = Boolean.parseBoolean(System.getProperty("bench.jmh", "true"));
-        Set<String> only = Set.of(System.getProperty("bench.scenarios", "throughput,mysql,script,e2e,hot,storm,outage,scale,cluster,retention,bulk,audit,api").split(","));
+        Set<String> only = Set.of(System.getProperty("bench.scenarios", "throughput,mysql,script,e2e,hot,storm,outage,scale,cluster,retention,bulk,audit,api,jwt").split(","));
         int apiOrders = Integer.getInteger("bench.apiOrders", 60_000);
         if (only.contains("premerge")) {
             // The check before merging a change to the transition, follower or API path (~5 min): every judged figure of
@@ -127,6 +127,15 @@ public final class BenchMain {
             if (only.contains("api")) {
                 int n = apiOrders;
                 failed |= scenario(table, env, "HTTP API (issue 32)", () -> new ApiScenario(env, table, n, storm).run());
+            }
+            if (only.contains("jwt")) {
+                failed |= scenario(table, env, "Sign-in: people's OIDC tokens against API clients' tokens", () -> {
+                    try {
+                        new JwtApiScenario(env, table, Integer.getInteger("bench.jwtOrders", 20_000)).run();
+                    } catch (Exception e) {
+                        throw new IllegalStateException(e.getMessage(), e);
+                    }
+                });
             }
             if (only.contains("retention")) {
                 failed |= scenario(table, env, "Redis holds what is live: 95 % terminal", () -> new RetentionScenario(env, table,

@@ -171,13 +171,21 @@ final class ApiCall {
         return query;
     }
 
-    /** @return who the request acts as, set by the API's {@link Authenticator} (null on a route without credentials) */
+    /**
+     * @return who the request acts as (an API client or a person), set by the API's {@link Authenticator} (null on a route
+     *     without credentials)
+     */
     Operator operator() {
         return operator;
     }
 
     void operator(Operator operator) {
         this.operator = operator;
+    }
+
+    /** @return the address the request came from (the proxy's, behind a load balancer) */
+    String remoteAddress() {
+        return Request.getRemoteAddr(request);
     }
 
     /** Sets a header of the answer. */

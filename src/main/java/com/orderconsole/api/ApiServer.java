@@ -4,6 +4,7 @@ import com.orderconsole.app.Services;
 import com.orderconsole.domain.Environment;
 import com.orderconsole.service.feed.ChangeFeed;
 import com.orderconsole.service.feed.FeedWatcher;
+import com.orderconsole.service.identity.OidcVerifier;
 import org.eclipse.jetty.http.UriCompliance;
 import org.eclipse.jetty.server.HttpConfiguration;
 import org.eclipse.jetty.server.HttpConnectionFactory;
@@ -21,7 +22,9 @@ import java.time.Duration;
 /**
  * The HTTP API of {@code serve}, on Jetty 12's core handler API: versioned JSON under {@code /v1}, the OpenAPI document at
  * {@code /v1/openapi.json}, and {@code /health/live} / {@code /health/ready}. This class composes it: the Jetty server,
- * the {@link RequestHandler} over the {@link ApiRoutes}, the {@link Authenticator} and the {@link MysqlWork} pool. No
+ * the {@link RequestHandler} over the {@link ApiRoutes}, the {@link Authenticator} and the {@link MysqlWork} pool. Every
+ * request under /v1 but the document carries a bearer token: an API client's ({@code api-client add}; it acts as
+ * {@code api:<name>} with its role) or, with OIDC configured, a person's access token (they act under their own name). No
  * servlet layer and no routing library: the stack under a framework cost as much CPU per request as a whole transition.
  *
  * <p>A transition never waits on MySQL: it answers once Redis ran the script, and the move reaches MySQL through the
@@ -90,13 +93,28 @@ public final class ApiServer implements AutoCloseable {
      * @throws RuntimeException when the clients cannot be read from MySQL at start
      */
     public static ApiServer start(Services services, Settings settings) {
-        return start(services, settings, new ClientTokens(services.apiClients()));
+        return start(services, settings, (OidcVerifier) null);
+    }
+
+    /**
+     * Starts the API taking API clients' tokens and, when {@code oidc} is given, people's OIDC access tokens
+     * ({@link BearerTokens}), with the limit on failed authentications per address in front.
+     *
+     * @param oidc the check of people's tokens (its keys are read now, a failure logged), or null for clients' tokens only
+     * @see #start(Services, Settings)
+     */
+    public static ApiServer start(Services services, Settings settings, OidcVerifier oidc) {
+        if (oidc != null) {
+            oidc.warmUp();
+        }
+        return start(services, settings, new BearerTokens(services.apiClients(), oidc, services.people(),
+                FailureLimiter.standard()));
     }
 
     /**
      * Starts the API with another way to tell who a request acts as.
      *
-     * @param authenticator yields the operator of each request under /v1 (the API clients' tokens: {@link ClientTokens})
+     * @param authenticator yields the operator of each request under /v1 (serve's: {@link BearerTokens})
      */
     static ApiServer start(Services services, Settings settings, Authenticator authenticator) {
         services.apiClients().startRefreshing();

@@ -30,6 +30,8 @@ public enum ErrorKind {
     MALFORMED_RECORD(422, ErrorDocument.EXIT_FAILED),
     /** A change on production whose count was not confirmed: nothing was changed. */
     NOT_CONFIRMED(428, ErrorDocument.EXIT_NOT_CONFIRMED),
+    /** Too many failed authentications from the caller's address (the API): nothing was checked; try after Retry-After. */
+    RATE_LIMITED(429, ErrorDocument.EXIT_FAILED),
     /** A rules document with faults (the command line; the API answers it as usage). */
     INVALID_RULES(400, ErrorDocument.EXIT_FAILED),
     /** {@code reconcile} found disagreements (the command line). */

@@ -18,9 +18,24 @@ import java.nio.file.Path;
  * @param redisUser Redis ACL user, or null (the URI's, if any)
  * @param redisPasswordEnv name of an environment variable holding the Redis ACL password, or null
  * @param dataDir data directory of the embedded servers, or null for the default
+ * @param oidc serve's OIDC keys given ({@code oidc-issuer}, {@code oidc-audience}, {@code oidc-role-claim},
+ *     {@code oidc-role-map}), by key; empty when none
  */
 public record Profile(Path file, Environment environment, String redisUri, String jdbcUrl, String dbUser, String passwordEnv,
-                      String redisUser, String redisPasswordEnv, Path dataDir) {
+                      String redisUser, String redisPasswordEnv, Path dataDir, java.util.Map<String, String> oidc) {
+    /** The keys of serve's OIDC settings in a profile; serve's flags of the same names take precedence. */
+    public static final java.util.List<String> OIDC_KEYS = java.util.List.of("oidc-issuer", "oidc-audience", "oidc-role-claim",
+            "oidc-role-map");
+
+    public Profile {
+        oidc = oidc == null ? java.util.Map.of() : java.util.Map.copyOf(oidc);
+    }
+
+    /** A profile without OIDC keys. */
+    public Profile(Path file, Environment environment, String redisUri, String jdbcUrl, String dbUser, String passwordEnv,
+                   String redisUser, String redisPasswordEnv, Path dataDir) {
+        this(file, environment, redisUri, jdbcUrl, dbUser, passwordEnv, redisUser, redisPasswordEnv, dataDir, java.util.Map.of());
+    }
 
     /** @return the profile's name (its file name without {@code .properties}) */
     public String name() {

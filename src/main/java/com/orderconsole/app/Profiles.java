@@ -28,6 +28,10 @@ import java.util.stream.Stream;
  * password-env = ORDERS_DB_PASSWORD   # optional: the variable holding the password
  * redis-password-env = ORDERS_REDIS_PASSWORD   # optional: Redis ACL password (with redis-user)
  * data-dir = /srv/order-console       # embedded servers only
+ * oidc-issuer = https://login.example.com/realms/shop   # serve: people's access tokens (all four oidc- keys together)
+ * oidc-audience = order-console
+ * oidc-role-claim = groups
+ * oidc-role-map = console-support=support,console-ops=ops,console-admin=admin
  * </pre>
  *
  * A file that cannot be used is refused whole with the file, line and field in words: an unknown
@@ -40,7 +44,7 @@ public final class Profiles {
     public static final String SUFFIX = ".properties";
     private static final Pattern NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,63}");
     private static final List<String> FIELDS = List.of("name", "kind", "colour", "color", "redis", "jdbc", "db-user", "password-env",
-            "redis-user", "redis-password-env", "data-dir");
+            "redis-user", "redis-password-env", "data-dir", "oidc-issuer", "oidc-audience", "oidc-role-claim", "oidc-role-map");
 
     private Profiles() {
     }
@@ -162,7 +166,17 @@ public final class Profiles {
         Map<String, String> values = r.values;
         Path dataDir = values.containsKey("data-dir") ? Path.of(values.get("data-dir")).toAbsolutePath() : null;
         return new Profile(file, new Environment(name, kind, colour), values.get("redis"), values.get("jdbc"), values.get("db-user"),
-                values.get("password-env"), values.get("redis-user"), values.get("redis-password-env"), dataDir);
+                values.get("password-env"), values.get("redis-user"), values.get("redis-password-env"), dataDir, oidcKeys(values));
+    }
+
+    private static Map<String, String> oidcKeys(Map<String, String> values) {
+        Map<String, String> oidc = new java.util.LinkedHashMap<>();
+        for (String k : Profile.OIDC_KEYS) {
+            if (values.containsKey(k)) {
+                oidc.put(k, values.get(k));
+            }
+        }
+        return oidc;
     }
 
     /** One profile file as it is read: its fields' values and lines, and every fault found so far. */

@@ -144,6 +144,11 @@ class GlobalOptions {
      * @throws IllegalArgumentException when the profile cannot be read (file, line and field named), or
      *     --redis, --jdbc or --data-dir are given beside it
      */
+    /** @return the profile named by --profile, read by {@link #applyProfile}; null without one */
+    Profile profile() {
+        return profile;
+    }
+
     void applyProfile() {
         if (profileName == null || profile != null) {
             return;

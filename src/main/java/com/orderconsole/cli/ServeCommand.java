@@ -8,6 +8,8 @@ import com.orderconsole.app.Termination;
 import com.orderconsole.domain.Role;
 import com.orderconsole.service.DaemonScheduler;
 import com.orderconsole.service.follower.Follower;
+import com.orderconsole.service.identity.OidcSettings;
+import com.orderconsole.service.identity.OidcVerifier;
 import com.orderconsole.app.Services;
 import com.orderconsole.service.metrics.Alert;
 import org.slf4j.Logger;
@@ -48,6 +50,18 @@ final class ServeCommand extends CliCommand {
     @Option(names = "--api-bind", paramLabel = "ADDR", defaultValue = "127.0.0.1", descriptionKey = "cli.serve.option.apiBind")
     String apiBind;
 
+    @Option(names = "--oidc-issuer", paramLabel = "URL", descriptionKey = "cli.serve.option.oidcIssuer")
+    String oidcIssuer;
+
+    @Option(names = "--oidc-audience", paramLabel = "AUD", descriptionKey = "cli.serve.option.oidcAudience")
+    String oidcAudience;
+
+    @Option(names = "--oidc-role-claim", paramLabel = "CLAIM", descriptionKey = "cli.serve.option.oidcRoleClaim")
+    String oidcRoleClaim;
+
+    @Option(names = "--oidc-role-map", paramLabel = "GROUP=ROLE,...", descriptionKey = "cli.serve.option.oidcRoleMap")
+    String oidcRoleMap;
+
     @Option(names = "--reconcile-every", paramLabel = "DURATION", converter = Converters.DurationConverter.class,
             descriptionKey = "cli.serve.option.reconcile")
     Duration reconcileEvery;
@@ -78,6 +92,7 @@ final class ServeCommand extends CliCommand {
                 throw new picocli.CommandLine.ParameterException(spec.commandLine(), Messages.format("cli.serve.samePort", port));
             }
         }
+        OidcSettings oidc = oidcSettings();
         CountDownLatch stop = new CountDownLatch(1);
         Termination.onTerminate(stop::countDown);
         Engine engine = engine(null, c -> {
@@ -106,7 +121,8 @@ final class ServeCommand extends CliCommand {
             }
             String apiUrl = null;
             if (apiPort != null) {
-                api = ApiServer.start(s, ApiServer.Settings.of(apiBind, apiPort).withEnvironment(global().environment()));
+                api = ApiServer.start(s, ApiServer.Settings.of(apiBind, apiPort).withEnvironment(global().environment()),
+                        oidc == null ? null : new OidcVerifier(oidc));
                 apiUrl = "http://" + (apiBind.contains(":") ? "[" + apiBind + "]" : apiBind) + ":" + api.port() + "/v1";
             }
             log.info("serve started as {}: metrics at {}", operator().describe(), url); // i18n-ok: log
@@ -135,6 +151,43 @@ final class ServeCommand extends CliCommand {
                 out().println(Messages.get("cli.serve.stopped"));
                 out().flush();
             }
+        }
+    }
+
+    /**
+     * @return the OIDC settings of the flags, each taken from the profile's key of the same name where its flag is absent;
+     *     null when neither gives any
+     * @throws picocli.CommandLine.ParameterException in words when some are given but not all, or one is malformed
+     */
+    private OidcSettings oidcSettings() {
+        global().applyProfile();
+        java.util.Map<String, String> fromProfile = global().profile() == null ? java.util.Map.of() : global().profile().oidc();
+        String[] given = {oidcIssuer, oidcAudience, oidcRoleClaim, oidcRoleMap};
+        String[] value = new String[given.length];
+        java.util.List<String> missing = new java.util.ArrayList<>();
+        boolean any = false;
+        for (int i = 0; i < given.length; i++) {
+            String key = com.orderconsole.app.Profile.OIDC_KEYS.get(i);
+            value[i] = given[i] != null ? given[i] : fromProfile.get(key);
+            any |= value[i] != null;
+            if (value[i] == null) {
+                missing.add("--" + key);
+            }
+        }
+        if (!any) {
+            return null;
+        }
+        if (apiPort == null) {
+            throw new picocli.CommandLine.ParameterException(spec.commandLine(), Messages.get("cli.serve.oidcWithoutApi"));
+        }
+        if (!missing.isEmpty()) {
+            throw new picocli.CommandLine.ParameterException(spec.commandLine(),
+                    Messages.format("cli.serve.oidcIncomplete", String.join(", ", missing)));
+        }
+        try {
+            return OidcSettings.of(value[0], value[1], value[2], value[3]);
+        } catch (IllegalArgumentException e) {
+            throw new picocli.CommandLine.ParameterException(spec.commandLine(), e.getMessage());
         }
     }
 

@@ -17,7 +17,8 @@ public final class AuditStore {
      * The override records of some orders: what the follower requires before it applies a move out of a terminal
      * status (issue 25). A record counts only when the database's writer stamp, where there is one, is the login of the
      * actor it names: a support account's INSERT of an OVERRIDE row in an admin's (or a job's) name vouches for
-     * nothing (found in the new-user trial: such a row plus one XADD brought a FINISHED order back as PAID).
+     * nothing (found in the new-user trial: such a row plus one XADD brought a FINISHED order back as PAID). A person's
+     * record ({@link OrderStore#PERSON_ACTOR}) counts when a login that ran the follower (serve's account) wrote it.
      *
      * @return "orderId/version/actor" of every such OVERRIDE row of those orders (the version the override moves the
      *     order to, the actor who recorded it)
@@ -27,9 +28,19 @@ public final class AuditStore {
         if (orderIds.isEmpty()) {
             return out;
         }
+        java.util.Set<String> followers = null; // read once, only for a person's record
         for (AuditRow r : m.overrides(orderIds)) {
             java.util.regex.Matcher v = OVERRIDE_DETAIL.matcher(r.detail == null ? "" : r.detail);
-            if (v.find() && writtenByActor(r.writtenBy, r.actor)) {
+            boolean vouched = writtenByActor(r.writtenBy, r.actor);
+            if (!vouched && r.actor != null && r.actor.startsWith(OrderStore.PERSON_ACTOR)) {
+                // A person who signed in with the identity provider has no login: serve's account (a login that ran the
+                // follower) writes their record through V49's procedure, once serve has checked they are admin.
+                if (followers == null) {
+                    followers = new java.util.HashSet<>(session.getMapper(AccountMapper.class).followers());
+                }
+                vouched = followers.contains(login(r.writtenBy));
+            }
+            if (v.find() && vouched) {
                 out.add(r.orderId + "/" + v.group(1) + "/" + r.actor);
             }
         }
@@ -70,10 +81,14 @@ public final class AuditStore {
 
     /**
      * Appends one action. In a person's session the database writes the row with the signed-in login as actor and its
-     * own clock's time; the row's actor and time are used only where no account is checked (local servers).
+     * own clock's time; the row's actor and time are used only where no account is checked (local servers). A row of a
+     * person acting through serve ({@link OrderStore#PERSON_ACTOR}) is written in that person's recorded name.
      */
     public void append(AuditRow row) {
-        if (stamped) {
+        if (stamped && row.actor != null && row.actor.startsWith(OrderStore.PERSON_ACTOR)) {
+            // A person acting through serve: serve's account writes the row in their recorded name (V49).
+            Procedures.recordPersonAction(session.getConnection(), row);
+        } else if (stamped) {
             Procedures.recordAction(session.getConnection(), row);
         } else {
             m.insert(row);

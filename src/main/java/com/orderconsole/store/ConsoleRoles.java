@@ -55,9 +55,10 @@ public final class ConsoleRoles {
             "sync_cursor", "INSERT, UPDATE");
     /**
      * Tables no role writes directly: Flyway's record of the migrations, the audit log and the accounts seen (written
-     * by the V39 procedures only), the API clients (V45's procedures).
+     * by the V39 procedures only), the API clients (V45's procedures), the people serve recorded (V49's).
      */
-    static final Set<String> NEVER_WRITTEN = Set.of("flyway_schema_history", "audit_log", "console_account", "api_client");
+    static final Set<String> NEVER_WRITTEN = Set.of("flyway_schema_history", "audit_log", "console_account", "api_client",
+            "sso_person");
     /**
      * The procedures (V39, V40, V45) and the one role granted EXECUTE on each: the server's own privilege check, made in the
      * caller's security context with its roles in force (nested ones included), is the procedure's role check. The
@@ -78,7 +79,11 @@ public final class ConsoleRoles {
             // V45 (issue 32): admins register and revoke API clients; only serve's account creates orders in a client's name.
             Map.entry("order_console_api_client_add", name(Role.ADMIN)),
             Map.entry("order_console_api_client_revoke", name(Role.ADMIN)),
-            Map.entry("order_console_api_create_order", FOLLOWER));
+            Map.entry("order_console_api_create_order", FOLLOWER),
+            // V49: only serve's account records the people it verified and writes their creations and audit rows.
+            Map.entry("order_console_sso_person", FOLLOWER),
+            Map.entry("order_console_sso_create_order", FOLLOWER),
+            Map.entry("order_console_sso_record_action", FOLLOWER));
     /** MySQL/MariaDB errors: no such grant to revoke (on the table, at all). */
     private static final Set<Integer> NO_SUCH_GRANT = Set.of(1141, 1147, 1403);
     /** MySQL/MariaDB error: the server runs with an option that forbids the statement (--skip-grant-tables). */

@@ -67,12 +67,18 @@ public final class OrderStore {
 
     /** How an API client's name is written as an actor: {@code api:<name>} (issue 32). */
     public static final String API_ACTOR = "api:";
+    /**
+     * How a person who signed in with the identity provider and acts through serve is named: {@code sso:<name> via
+     * <client>} (V49); serve's account writes their rows through V49's procedures, which accept recorded people only.
+     */
+    public static final String PERSON_ACTOR = "sso:";
 
     /**
      * Stores new orders and their history (ids that exist are skipped, and their history with them). In a person's
      * session the actor of every history row is the database's stamp of the signed-in login, whatever the entries say;
      * except one order created by an API client ({@link #API_ACTOR} prefix, issue 32): V45's procedure, which only serve's
-     * account may call, writes it in the client's name once it finds the client registered and not revoked.
+     * account may call, writes it in the client's name once it finds the client registered and not revoked; and one order
+     * created by a person through serve ({@link #PERSON_ACTOR}), written by V49's procedure in their recorded name.
      *
      * @param rows orders whose ids {@link #existingIdsLocked} found absent in this transaction
      * @param history their history entries
@@ -84,6 +90,10 @@ public final class OrderStore {
         if (stamped && rows.size() == 1 && history.size() == 1 && history.get(0).actor().startsWith(API_ACTOR)) {
             Procedures.createApiOrder(session.getConnection(), history.get(0).actor().substring(API_ACTOR.length()), rows.get(0),
                     history.get(0));
+            return;
+        }
+        if (stamped && rows.size() == 1 && history.size() == 1 && history.get(0).actor().startsWith(PERSON_ACTOR)) {
+            Procedures.createPersonOrder(session.getConnection(), history.get(0).actor(), rows.get(0), history.get(0));
             return;
         }
         if (stamped) {

@@ -108,6 +108,22 @@ final class Procedures {
                 created.eventKey());
     }
 
+    /** Records a person serve verified (V49, serve's account only); refused when the name is another person's. */
+    static void recordPerson(Connection c, String actor, String issuer, String subject) {
+        call(c, "order_console_sso_person", "record the person", actor, issuer, subject);
+    }
+
+    /** Creates one order at WAIT_PAY, version 1, with its creation row in a recorded person's name (V49, serve's account only). */
+    static void createPersonOrder(Connection c, String actor, OrderRow r, HistoryEntry created) {
+        call(c, "order_console_sso_create_order", "create the order", actor, r.orderId, r.customerId, r.createdAtMs, r.expireAtMs,
+                created.eventKey());
+    }
+
+    /** Appends an audit row in a recorded person's name, with the database's clock (V49, serve's account only). */
+    static void recordPersonAction(Connection c, AuditRow r) {
+        call(c, "order_console_sso_record_action", "record the action", r.actor, r.source, r.action, r.orderId, r.reason, r.detail);
+    }
+
     private static String json(Object value) {
         try {
             return JSON.writeValueAsString(value);

@@ -104,7 +104,7 @@ public final class Tables {
 
     /** @return the logins the database has seen sign in (V39), and the API clients as {@code api:<name>} (V45) */
     public AccountStore accounts() {
-        return new AccountStore(session.getMapper(AccountMapper.class));
+        return new AccountStore(session.getMapper(AccountMapper.class), session, stamped);
     }
 
     /** @return every recorded action (order history and audit log), read for the audit view */

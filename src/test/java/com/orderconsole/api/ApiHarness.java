@@ -44,11 +44,23 @@ final class ApiHarness implements AutoCloseable {
         });
     }
 
+    /** As serve runs: API clients' tokens and people's tokens checked by {@code oidc}, the failure limit in front. */
+    ApiHarness(EngineConfig config, ApiServer.Settings settings, com.orderconsole.service.identity.OidcVerifier oidc) {
+        this.engine = Engine.start(config.withBackgroundJobs(Duration.ofSeconds(1), Duration.ofMillis(100)));
+        this.api = ApiServer.start(engine.services(), settings, oidc);
+    }
+
     /** On empty test servers, for a serve working in {@code environment}. */
     static ApiHarness fresh(com.orderconsole.domain.Environment environment) {
         TestServers.reset();
         return new ApiHarness(TestServers.config(), ApiServer.Settings.of("127.0.0.1", 0).withGapGrace(Duration.ofSeconds(2))
                 .withEnvironment(environment));
+    }
+
+    /** On empty test servers, also taking people's tokens checked by {@code oidc}, as serve with --oidc-issuer does. */
+    static ApiHarness freshWithOidc(com.orderconsole.service.identity.OidcVerifier oidc) {
+        TestServers.reset();
+        return new ApiHarness(TestServers.config(), ApiServer.Settings.of("127.0.0.1", 0).withGapGrace(Duration.ofSeconds(2)), oidc);
     }
 
     /** @return the token of a person with that role (see the constructor) */

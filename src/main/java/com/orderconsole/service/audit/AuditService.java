@@ -128,9 +128,13 @@ public final class AuditService {
         String nextCursor = next.historyDone && next.auditDone ? null : next.encode();
         boolean stamped = taken.stream().anyMatch(r -> r.writtenBy != null);
         java.util.Set<String> followers = stamped ? db.read(t -> t.accounts().followers()) : java.util.Set.of();
-        java.util.Set<String> apiClients = stamped && taken.stream().anyMatch(r -> r.actor != null && r.actor.startsWith(API_ACTOR))
-                ? db.read(t -> t.apiClients().all()).stream().map(client -> API_ACTOR + client.name).collect(java.util.stream.Collectors.toSet())
-                : java.util.Set.of();
+        java.util.Set<String> apiClients = new java.util.HashSet<>();
+        if (stamped && taken.stream().anyMatch(r -> r.actor != null && r.actor.startsWith(API_ACTOR))) {
+            db.read(t -> t.apiClients().all()).forEach(client -> apiClients.add(API_ACTOR + client.name));
+        }
+        if (stamped && taken.stream().anyMatch(r -> r.actor != null && r.actor.startsWith(PERSON_ACTOR))) {
+            apiClients.addAll(db.read(t -> t.accounts().people()));
+        }
         return new AuditPage(taken.stream().map(r -> toEvent(r, followers, apiClients)).toList(), nextCursor);
     }
 
@@ -232,6 +236,8 @@ public final class AuditService {
 
     /** How an API client acts (issue 32): {@code api:<name>}. */
     private static final String API_ACTOR = com.orderconsole.store.OrderStore.API_ACTOR;
+    /** How a person acting through serve is named: {@code sso:<name> via <client>}. */
+    private static final String PERSON_ACTOR = com.orderconsole.store.OrderStore.PERSON_ACTOR;
 
     private static AuditEvent toEvent(AuditEventRow r, java.util.Set<String> followers, java.util.Set<String> apiClients) {
         boolean h = r.kind.equals("H");
@@ -244,15 +250,17 @@ public final class AuditService {
     /**
      * @see AuditEvent#actorUnlike()
      * @param followers logins the database recorded as running the follower (console_account, V39)
-     * @param apiClients {@code api:<name>} of every registered API client (V45), revoked ones too
+     * @param apiClients {@code api:<name>} of every registered API client (V45), revoked ones too, and every person serve
+     *     recorded (V49): actors with no database login whose rows serve's account writes
      */
     static boolean actorUnlike(boolean history, String actor, String writtenBy, java.util.Set<String> followers,
                                java.util.Set<String> apiClients) {
         if (AuditStore.writtenByActor(writtenBy, actor)) {
             return false;
         }
-        // An API client has no database login: serve (the follower's account) writes its creations and, through the outbox,
-        // its moves (issue 32). Such a row is the client's own when the client is registered and the writer ran the follower.
+        // An API client, or a person signed in with the identity provider, has no database login: serve (the follower's
+        // account) writes their creations, audit rows and, through the outbox, their moves. Such a row is theirs when they
+        // are registered (recorded) and the writer ran the follower.
         if (apiClients.contains(actor) && followers.contains(AuditStore.login(writtenBy))) {
             return false;
         }

@@ -52,8 +52,8 @@ public final class ApiClients implements AutoCloseable {
     /** Audit actions. */
     public static final String ADD = "API_CLIENT_ADD";
     public static final String REVOKE = "API_CLIENT_REVOKE";
-    /** Prefix of every token, so a leaked one is recognisable in a log or a secret scanner. */
-    static final String TOKEN_PREFIX = "oc_";
+    /** Prefix of every client token: a leaked one is recognisable in a log, and serve tells it from a JWT. */
+    public static final String TOKEN_PREFIX = "oc_";
 
     private final Database db;
     private final ApiRevocationStore revocations;
