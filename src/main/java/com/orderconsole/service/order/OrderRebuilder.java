@@ -89,8 +89,9 @@ public final class OrderRebuilder {
             if (!missing.isEmpty()) {
                 missing.keySet().stream().map(RedisKeys::bucket).distinct().forEach(follower::drainBucket);
                 Map<OrderState, Long> toInit = new LinkedHashMap<>();
+                java.util.Set<String> removed = removedOnPurpose(List.copyOf(missing.keySet()));
                 for (OrderRow r : db.read(t -> t.orders().findAll(List.copyOf(missing.keySet())))) {
-                    if (r.status == OrderStatus.WAIT_PAY.code()) {
+                    if (r.status == OrderStatus.WAIT_PAY.code() && !removed.contains(r.orderId)) {
                         toInit.put(OrderCreator.stateOf(r), OrderCreator.expiryOf(r));
                     }
                 }
@@ -211,7 +212,8 @@ public final class OrderRebuilder {
         while (true) {
             List<OrderRow> rows = db.read(t -> t.orders().page(pq));
             Map<OrderState, Long> toInit = new LinkedHashMap<>();
-            rows.forEach(r -> toInit.put(OrderCreator.stateOf(r), OrderCreator.expiryOf(r)));
+            java.util.Set<String> removed = removedOnPurpose(rows.stream().map(r -> r.orderId).toList());
+            rows.forEach(r -> toInit.put(OrderCreator.stateOf(r), removed.contains(r.orderId) ? null : OrderCreator.expiryOf(r)));
             created += states.initOrders(toInit);
             if (rows.size() < pq.limit) {
                 return created;
@@ -267,12 +269,24 @@ public final class OrderRebuilder {
     /** Pending entries of a bucket read at most to find the order's (more: wait, then refuse). */
     private static final int PENDING_CAP = 10_000;
 
+    /**
+     * Unpaid orders among these whose cancel-queue entry an operator removed on purpose (MySQL's audit trail records it):
+     * rebuilt without an entry, so a Redis loss never has the sweeper cancel an order someone decided to keep.
+     */
+    private java.util.Set<String> removedOnPurpose(List<String> ids) {
+        return ids.isEmpty() ? java.util.Set.of() : db.read(t -> t.audit().queueRemovals(ids)).keySet();
+    }
+
     /** Writes one row's state into Redis unless Redis has state for the order (never overwrites). */
     private void rebuildFrom(OrderRow row) {
         OrderState st = OrderCreator.stateOf(row);
         TerminalRetention r = retention;
         Long retireAt = r == null ? null : r.rebuiltRetireAtMs(st, clock.nowMs());
-        if (states.initOrder(st, OrderCreator.expiryOf(row), retireAt)) {
+        Long expiry = OrderCreator.expiryOf(row);
+        if (expiry != null && !removedOnPurpose(List.of(row.orderId)).isEmpty()) {
+            expiry = null;
+        }
+        if (states.initOrder(st, expiry, retireAt)) {
             log.info("rebuilt Redis state of order {} from MySQL: {} v{}", row.orderId, st.status(), st.version());
         }
     }

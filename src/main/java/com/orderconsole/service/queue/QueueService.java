@@ -178,8 +178,11 @@ public final class QueueService {
     }
 
     /**
-     * Removes an order's entry without touching the order (role ops): the order will not be cancelled
-     * by the timeout any more. Recorded in the audit trail with who, why and the deadline removed.
+     * Removes an order's entry on purpose without touching the order (role ops): the order will not be cancelled
+     * by the timeout any more. The removal is recorded in MySQL's audit trail with who, why and the deadline removed
+     * before the entry goes (MySQL down: nothing changes), and that record is what tells it from drift: reconciliation
+     * lists the order as removed on purpose and never queues it again, the order's details say it; extending its
+     * deadline queues it again on purpose.
      *
      * @param source where: console, cli
      * @param reason why (may be empty)
@@ -188,10 +191,11 @@ public final class QueueService {
     public boolean remove(Operator operator, String orderId, String source, String reason) {
         access.require(operator, Role.OPS, "remove cancel-queue entries");
         Long before = queue.score(OrderId.require(orderId));
-        boolean removed = queue.dequeue(orderId);
-        if (removed) {
-            audit.record(operator, source, AuditTrail.QUEUE_REMOVE, orderId, reason, "payment deadline " + before + " (epoch ms) removed");
+        if (before != null) {
+            audit.record(operator, source, AuditTrail.QUEUE_REMOVE, orderId, reason, "payment deadline "
+                    + java.time.Instant.ofEpochMilli(before) + " removed (epoch ms " + before + ")");
         }
+        boolean removed = before != null && queue.dequeue(orderId);
         log.info("{} removed the cancel-queue entry of order {} (existed: {})", operator.name(), orderId, removed);
         return removed;
     }
