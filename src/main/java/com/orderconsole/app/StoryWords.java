@@ -32,11 +32,11 @@ public final class StoryWords {
     public static String step(OrderStory.Step s) {
         HistoryEntry h = s.entry();
         if (h.code().applied()) {
-            String what = h.from() == null ? Messages.format("story.create", h.to().name(), h.actor(), h.source())
+            String what = h.from() == null ? Messages.format("story.create", status(h.to()), h.actor(), h.source())
                     : s.override() ? overridden(h) : describe(h);
             return s.previous() == null ? what : Messages.format("story.line.applied", what, gap(s.gapMs()));
         }
-        String attempt = Messages.format("story.attempt", h.to().name(), h.actor(), h.source());
+        String attempt = Messages.format("story.attempt", status(h.to()), h.actor(), h.source());
         String outcome = outcome(s);
         return s.previous() == null ? Messages.format("story.line.rejectedFirst", attempt, outcome)
                 : Messages.format("story.line.rejected", attempt, gap(s.gapMs()), describe(s.previous()), outcome);
@@ -45,9 +45,9 @@ public final class StoryWords {
     /** @return a rejection's code explained with the status the order had then */
     public static String outcome(OrderStory.Step s) {
         HistoryEntry h = s.entry();
-        String before = s.statusBefore() == null ? "-" : s.statusBefore().name();
-        String from = h.from() == null ? before : h.from().name();
-        return Messages.format("story.rejected." + h.code().code(), before, from, h.to().name());
+        String before = s.statusBefore() == null ? "-" : status(s.statusBefore());
+        String from = h.from() == null ? before : status(h.from());
+        return Messages.format("story.rejected." + h.code().code(), before, from, status(h.to()));
     }
 
     /** @return "Redis v3 · MySQL v2 (sync pending)" or "Redis v3 · MySQL v3" */
@@ -76,9 +76,14 @@ public final class StoryWords {
         return Messages.format("story.gap.days", String.format(Locale.ROOT, "%.1f", gapMs / 86_400_000.0));
     }
 
+    /** @return a status in the language in use, as every other page names it (the JSON document keeps the names) */
+    private static String status(OrderStatus s) {
+        return Messages.get("status." + s.name());
+    }
+
     /** @return an override in words, with its reason: it is the step a reader of the story most needs explained */
     private static String overridden(HistoryEntry h) {
-        String what = Messages.format("story.override", h.from() == null ? "-" : h.from().name(), h.to().name(), h.actor(), h.source());
+        String what = Messages.format("story.override", h.from() == null ? "-" : status(h.from()), status(h.to()), h.actor(), h.source());
         return h.reason() == null || h.reason().isBlank() ? what : Messages.format("story.because", what, h.reason());
     }
 
@@ -89,8 +94,8 @@ public final class StoryWords {
         if (h.code().applied() && h.to() == OrderStatus.CANCELLED && "sweeper".equals(h.source())) {
             return Messages.get("story.theTimeoutCancel");
         }
-        return h.code().applied() ? Messages.format("story.theMove", h.to().name(), h.actor(), h.source())
-                : Messages.format("story.theAttempt", h.to().name(), h.actor(), h.source());
+        return h.code().applied() ? Messages.format("story.theMove", status(h.to()), h.actor(), h.source())
+                : Messages.format("story.theAttempt", status(h.to()), h.actor(), h.source());
     }
 
     /**
@@ -120,8 +125,8 @@ public final class StoryWords {
             ObjectNode n = steps.addObject();
             n.put("atMs", h.atMs());
             n.put("at", Instant.ofEpochMilli(h.atMs()).toString());
-            n.put("from", h.from() == null ? null : h.from().name());
-            n.put("to", h.to().name());
+            n.put("from", h.from() == null ? null : status(h.from()));
+            n.put("to", status(h.to()));
             n.put("version", h.version());
             n.put("code", h.code().code());
             n.put("result", h.code().name());
@@ -130,7 +135,7 @@ public final class StoryWords {
             n.put("source", h.source());
             n.put("reason", h.reason());
             n.put("gapMs", s.gapMs());
-            n.put("statusBefore", s.statusBefore() == null ? null : s.statusBefore().name());
+            n.put("statusBefore", s.statusBefore() == null ? null : status(s.statusBefore()));
             n.put("redisVersion", s.redisVersion());
             n.put("mysqlVersion", s.mysqlVersion());
             n.put("pending", s.pending());

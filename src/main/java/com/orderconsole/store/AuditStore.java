@@ -48,6 +48,32 @@ public final class AuditStore {
     }
 
     /**
+     * The orders an operator took out of the cancel queue on purpose: their last deliberate queue action (a removal or an
+     * extension) is a removal. Such an order is not cancelled for non-payment, and reconciliation never queues it again;
+     * an extension afterwards queues it again on purpose and ends this. As with overrides, a row counts only when the
+     * writer stamp, where there is one, is the login of the actor it names.
+     *
+     * @param orderIds the orders to look at (at most a page, e.g. 1,000)
+     * @return the QUEUE_REMOVE row by order id, for those orders whose last queue action is one
+     */
+    public java.util.Map<String, AuditRow> queueRemovals(java.util.List<String> orderIds) {
+        java.util.Map<String, AuditRow> last = new java.util.HashMap<>();
+        if (orderIds.isEmpty()) {
+            return last;
+        }
+        for (AuditRow r : m.queueActions(orderIds)) {
+            if (writtenByActor(r.writtenBy, r.actor)) {
+                last.put(r.orderId, r);
+            }
+        }
+        last.values().removeIf(r -> !QUEUE_REMOVE.equals(r.action));
+        return last;
+    }
+
+    /** The audit action of a deliberate cancel-queue removal (service.AuditTrail.QUEUE_REMOVE). */
+    private static final String QUEUE_REMOVE = "QUEUE_REMOVE";
+
+    /**
      * Whether a history or audit row was written by the account it names as its actor: the one reading of the
      * database's writer stamp (V38), for the follower's override check and the audit view's flag alike.
      *

@@ -97,8 +97,9 @@ public final class OrderRebuilder {
             if (!missing.isEmpty()) {
                 missing.keySet().stream().map(RedisKeys::bucket).distinct().forEach(follower::drainBucket);
                 Map<OrderState, Long> toInit = new LinkedHashMap<>();
+                java.util.Set<String> removed = removedOnPurpose(List.copyOf(missing.keySet()));
                 for (OrderRow r : db.read(t -> t.orders().findAll(List.copyOf(missing.keySet())))) {
-                    if (r.status == OrderStatus.WAIT_PAY.code() && loadable(r)) {
+                    if (r.status == OrderStatus.WAIT_PAY.code() && loadable(r) && !removed.contains(r.orderId)) {
                         toInit.put(OrderCreator.stateOf(r), OrderCreator.expiryOf(r));
                     }
                 }
@@ -226,7 +227,9 @@ public final class OrderRebuilder {
         while (true) {
             List<OrderRow> rows = db.read(t -> t.orders().page(pq));
             Map<OrderState, Long> toInit = new LinkedHashMap<>();
-            rows.stream().filter(this::loadable).forEach(r -> toInit.put(OrderCreator.stateOf(r), OrderCreator.expiryOf(r)));
+            java.util.Set<String> removed = removedOnPurpose(rows.stream().map(r -> r.orderId).toList());
+            rows.stream().filter(this::loadable).forEach(r -> toInit.put(OrderCreator.stateOf(r),
+                    removed.contains(r.orderId) ? null : OrderCreator.expiryOf(r)));
             created += states.initOrders(toInit);
             if (rows.size() < pq.limit) {
                 return created;
@@ -283,6 +286,14 @@ public final class OrderRebuilder {
     private static final int PENDING_CAP = 10_000;
 
     /**
+     * Unpaid orders among these whose cancel-queue entry an operator removed on purpose (MySQL's audit trail records it):
+     * rebuilt without an entry, so a Redis loss never has the sweeper cancel an order someone decided to keep.
+     */
+    private java.util.Set<String> removedOnPurpose(List<String> ids) {
+        return ids.isEmpty() ? java.util.Set.of() : db.read(t -> t.audit().queueRemovals(ids)).keySet();
+    }
+
+    /**
      * Closes the open record letters ({@code ORDER_RECORD}) of orders whose malformed Redis record the restore replaced
      * with MySQL's, as a retry of them would (restored from MySQL), each with its audit row: left open, they asked ops
      * to retry what was repaired already. A letter that cannot be closed now stays open (a retry still closes it).
@@ -334,7 +345,11 @@ public final class OrderRebuilder {
         OrderState st = OrderCreator.stateOf(row);
         TerminalRetention r = retention;
         Long retireAt = r == null ? null : r.rebuiltRetireAtMs(st, clock.nowMs());
-        if (states.initOrder(st, OrderCreator.expiryOf(row), retireAt)) {
+        Long expiry = OrderCreator.expiryOf(row);
+        if (expiry != null && !removedOnPurpose(List.of(row.orderId)).isEmpty()) {
+            expiry = null;
+        }
+        if (states.initOrder(st, expiry, retireAt)) {
             log.info("rebuilt Redis state of order {} from MySQL: {} v{}", row.orderId, st.status(), st.version());
         }
         return true;

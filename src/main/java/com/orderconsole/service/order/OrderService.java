@@ -180,7 +180,15 @@ public final class OrderService {
         List<HistoryEntry> history = db.read(t -> t.history().byOrder(orderId));
         OrderSummary summary = summarizeRetired(row, st, orderId, new long[]{-1});
         Set<OrderStatus> legal = st == null ? Set.of() : rules.current().targets(st.status());
-        return new OrderDetails(summary, history, legal, queue.score(orderId), rebuilt, pending(orderId, history, DETAILS_PENDING_CAP));
+        Long expiry = queue.score(orderId);
+        return new OrderDetails(summary, history, legal, expiry, rebuilt, pending(orderId, history, DETAILS_PENDING_CAP),
+                st != null && st.status() == OrderStatus.WAIT_PAY && expiry == null ? removedOnPurpose(orderId) : null);
+    }
+
+    /** @return the deliberate removal of an unpaid order's cancel-queue entry MySQL's audit trail records, or null */
+    private OrderDetails.QueueRemoval removedOnPurpose(String orderId) {
+        com.orderconsole.store.AuditRow r = db.read(t -> t.audit().queueRemovals(List.of(orderId))).get(orderId);
+        return r == null ? null : new OrderDetails.QueueRemoval(r.id, r.atMs, r.actor, r.reason == null ? "" : r.reason);
     }
 
     /**

@@ -32,6 +32,17 @@ public record OrderSummary(String orderId, String customerId, OrderStatus mysqlS
         return !retired && (mysqlStatus != redisStatus || mysqlVersion != redisVersion);
     }
 
+    /**
+     * The version a move on this order names for its compare-and-set: Redis' when Redis holds the order (it leads), else
+     * MySQL's record (a terminal order past its retention, a lost state), from which the transition rebuilds Redis
+     * before the script compares. 0 only when neither store has a version.
+     *
+     * @return the version, 1 or more for any order MySQL or Redis holds
+     */
+    public long expectedVersion() {
+        return redisStatus != null ? redisVersion : mysqlVersion;
+    }
+
     /** @return the status to show: Redis' when present (it leads), else MySQL's */
     public OrderStatus status() {
         return redisStatus != null ? redisStatus : mysqlStatus;

@@ -178,8 +178,11 @@ public final class QueueService {
     }
 
     /**
-     * Removes an order's entry without touching the order (role ops): the order will not be cancelled
-     * by the timeout any more. Recorded in the audit trail with who, why and the deadline removed.
+     * Removes an order's entry on purpose without touching the order (role ops): the order will not be cancelled
+     * by the timeout any more. The removal is recorded in MySQL's audit trail with who, why and the deadline removed
+     * before the entry goes (MySQL down: nothing changes), and that record is what tells it from drift: reconciliation
+     * lists the order as removed on purpose and never queues it again, the order's details say it; extending its
+     * deadline queues it again on purpose.
      *
      * <p>An id that breaks the id rule is taken when an entry holds exactly those characters, as typed or as the product
      * prints them (control characters as {@code \}{@code uXXXX}, e.g. {@code NL-2\}{@code u000a}): such an entry, stored
@@ -196,12 +199,13 @@ public final class QueueService {
         access.require(operator, Role.OPS, "remove cancel-queue entries");
         String id = exactEntry(orderId);
         Long before = queue.score(id);
-        boolean removed = queue.dequeue(id);
         boolean wellFormed = OrderId.isValid(id);
-        if (removed) {
+        if (before != null) {
             audit.record(operator, source, AuditTrail.QUEUE_REMOVE, wellFormed ? id : null, reason, (wellFormed ? ""
-                    : "malformed order id '" + OrderId.printable(id) + "': ") + "payment deadline " + before + " (epoch ms) removed");
+                    : "malformed order id '" + OrderId.printable(id) + "': ") + "payment deadline "
+                    + java.time.Instant.ofEpochMilli(before) + " removed (epoch ms " + before + ")");
         }
+        boolean removed = before != null && queue.dequeue(id);
         log.info("{} removed the cancel-queue entry of order {} (existed: {})", operator.name(), OrderId.printable(id), removed);
         return removed;
     }

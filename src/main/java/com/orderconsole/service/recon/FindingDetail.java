@@ -14,6 +14,8 @@ public enum FindingDetail {
     /** Values: the version, MySQL's status. */
     SAME_VERSION,
     NO_QUEUE_ENTRY,
+    /** Values: who removed the entry, when (UTC, in words), the audit row's id, the reason given. */
+    REMOVED_ON_PURPOSE,
     NO_MYSQL_ROW,
     /** Values: the malformed record's description. */
     MALFORMED_NO_ROW,

@@ -37,6 +37,12 @@ public enum ReconCategory {
     REDIS_UNEXPLAINED(Role.OPS, false),
     /** Redis says WAIT_PAY but the order has no cancel-queue entry. Repair: queue it with its MySQL expiry. */
     WAIT_PAY_WITHOUT_QUEUE(Role.OPS, false),
+    /**
+     * Redis says WAIT_PAY and the order has no cancel-queue entry because an operator removed it on purpose: the last
+     * queue action MySQL's audit trail records for the order is that removal (who, when, why; the finding names its
+     * audit row). Not drift: nothing is repaired, the entry is never put back (extending the deadline does that on purpose).
+     */
+    QUEUE_REMOVED_ON_PURPOSE(Role.OPS, false),
     /** A queue entry whose order is not WAIT_PAY (or has no state). Repair: remove the entry. */
     QUEUE_ENTRY_NOT_WAIT_PAY(Role.OPS, false),
     /**
@@ -75,6 +81,14 @@ public enum ReconCategory {
      */
     public boolean mayRepair(Role role, String reason) {
         return role.includes(repairRole) && (!reasonRequired || (reason != null && !reason.isBlank()));
+    }
+
+    /**
+     * @return true for a category that records what was done on purpose rather than a disagreement: it has no repair and
+     *     is not counted in {@link ReconReport#total()}
+     */
+    public boolean informational() {
+        return this == QUEUE_REMOVED_ON_PURPOSE;
     }
 
     /** @return the bundle key of the category's name, e.g. {@code recon.category.MISSING_IN_MYSQL} */

@@ -16,9 +16,9 @@ import java.util.Map;
  */
 public record ReconReport(Map<ReconCategory, Long> counts, Map<ReconCategory, List<ReconFinding>> findings,
                           long ordersCompared, long millis, boolean cancelled, boolean filtered) {
-    /** @return total findings */
+    /** @return total findings, those of {@link ReconCategory#informational()} categories (no disagreement) left out */
     public long total() {
-        return counts.values().stream().mapToLong(Long::longValue).sum();
+        return counts.entrySet().stream().filter(e -> !e.getKey().informational()).mapToLong(Map.Entry::getValue).sum();
     }
 
     /** @return findings kept for a category (empty list when none) */

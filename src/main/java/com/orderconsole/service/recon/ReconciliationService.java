@@ -1,12 +1,10 @@
 package com.orderconsole.service.recon;
 
 import com.orderconsole.domain.Operator;
-import com.orderconsole.domain.OrderState;
 import com.orderconsole.domain.OrderStatus;
 import com.orderconsole.domain.Role;
 import com.orderconsole.redis.CancelQueueStore;
 import com.orderconsole.redis.OrderStateStore;
-import com.orderconsole.redis.QueueEntry;
 import com.orderconsole.redis.RedisConnection;
 import com.orderconsole.redis.RedisKeys;
 import com.orderconsole.redis.StatsStore;
@@ -61,6 +59,7 @@ public final class ReconciliationService {
     private final AuditTrail audit;
     private final LiveCounters counters;
     private final RedisAheadCheck redisAhead;
+    private final QueueCompare queues;
     /** Each category's repair: {@link #repairOf} names them all. */
     private final Map<ReconCategory, Repair> repairs = new EnumMap<>(ReconCategory.class);
     /** The last complete, unfiltered compare of this process (the metrics' findings gauges), or null. */
@@ -83,6 +82,7 @@ public final class ReconciliationService {
         this.access = access;
         this.counters = new LiveCounters(states, stats, retention);
         this.redisAhead = new RedisAheadCheck(db, this.follower);
+        this.queues = new QueueCompare(states, queue, db);
         for (ReconCategory c : ReconCategory.values()) {
             repairs.put(c, repairOf(c, clock));
         }
@@ -96,6 +96,7 @@ public final class ReconciliationService {
             case MISSING_IN_MYSQL -> new CopyToMysqlRepair(clock, states, queue, db, orders);
             case STATE_MISMATCH -> new StateMismatchRepair(states, db, rebuilder, follower);
             case WAIT_PAY_WITHOUT_QUEUE -> new RequeueRepair(clock, queue, db);
+            case QUEUE_REMOVED_ON_PURPOSE -> new LeaveAloneRepair();
             case QUEUE_ENTRY_NOT_WAIT_PAY -> new DequeueRepair(states, queue);
             case COUNTERS_DRIFT -> new RecountRepair(counters, audit);
             case SYNC_PENDING -> new CatchUpRepair(follower);
@@ -116,7 +117,7 @@ public final class ReconciliationService {
         compareMySqlRows(c, filter == null ? OrderQuery.all() : filter);
         if (filter == null && !c.stop) {
             compareRedisOnlyOrders(c);
-            compareQueues(c);
+            queues.compareQueues(c);
         }
         redisAhead.classify(c);
         addSyncPending(c);
@@ -173,7 +174,7 @@ public final class ReconciliationService {
                 });
             }
             // Read again after the page, not at the end: memory stays flat however many there are.
-            confirm(c);
+            queues.confirm(c);
             c.recheck.clear();
             c.done += page.rows().size();
             c.compared += page.rows().size();
@@ -217,40 +218,6 @@ public final class ReconciliationService {
         }
     }
 
-    /** Phase 3: cancel-queue entries of orders that are not waiting for payment. */
-    private void compareQueues(CompareRun c) {
-        for (int b = 0; b < RedisKeys.buckets() && !c.stop; b++) {
-            for (long off = 0; ; off += PAGE) {
-                List<QueueEntry> entries = queue.entries(b, off, PAGE);
-                if (entries.isEmpty()) {
-                    break;
-                }
-                // Checked: a record that exists but is malformed is not "no Redis state".
-                com.orderconsole.redis.OrderStateStore.States checked = states.getAllChecked(entries.stream().map(QueueEntry::orderId).toList());
-                for (QueueEntry e : entries) {
-                    OrderState st = checked.states().get(e.orderId());
-                    String bad = checked.malformed().get(e.orderId());
-                    if (bad != null) {
-                        c.recheck.add(new ReconFinding(ReconCategory.QUEUE_ENTRY_NOT_WAIT_PAY, e.orderId(), null, 0, null, 0,
-                                "order's Redis record is malformed: " + bad, FindingDetail.QUEUE_MALFORMED, List.of(bad)));
-                    } else if (st == null || st.status() != OrderStatus.WAIT_PAY) {
-                        c.recheck.add(new ReconFinding(ReconCategory.QUEUE_ENTRY_NOT_WAIT_PAY, e.orderId(), null, 0,
-                                st == null ? null : st.status(), st == null ? 0 : st.version(),
-                                st == null ? "order has no Redis state" : "order is " + st.status(),
-                                st == null ? FindingDetail.QUEUE_NO_STATE : FindingDetail.QUEUE_ORDER_IS, st == null ? List.of() : List.of(st.status())));
-                    }
-                }
-                confirm(c);
-                c.recheck.clear();
-                if (entries.size() < PAGE) {
-                    break;
-                }
-            }
-            c.progress.update("cancel queues", c.done, c.total);
-            c.stop = c.cancelled.getAsBoolean();
-        }
-    }
-
     /** Phase 5: changes Redis accepted that MySQL has not received yet (phase 4, Redis ahead, is {@link RedisAheadCheck}). */
     private void addSyncPending(CompareRun c) {
         FollowerStatus s = follower.status();
@@ -271,32 +238,6 @@ public final class ReconciliationService {
         return java.util.Optional.ofNullable(lastFull);
     }
 
-    /**
-     * Reads each candidate again and keeps those that still disagree: an order created between the
-     * MySQL and the Redis step, or paid between reading its state and its queue entry, is no finding.
-     */
-    private void confirm(CompareRun c) {
-        List<ReconFinding> candidates = c.recheck;
-        for (int from = 0; from < candidates.size(); from += PAGE) {
-            List<ReconFinding> page = candidates.subList(from, Math.min(candidates.size(), from + PAGE));
-            List<String> ids = page.stream().map(ReconFinding::orderId).toList();
-            Map<String, OrderState> now = states.getAll(ids);
-            Map<String, Long> entries = queue.scores(ids);
-            for (ReconFinding f : page) {
-                OrderState st = now.get(f.orderId());
-                boolean still = switch (f.category()) {
-                    case MISSING_IN_REDIS -> st == null;
-                    case WAIT_PAY_WITHOUT_QUEUE -> st != null && st.status() == OrderStatus.WAIT_PAY && entries.get(f.orderId()) == null;
-                    case QUEUE_ENTRY_NOT_WAIT_PAY -> entries.get(f.orderId()) != null && (st == null || st.status() != OrderStatus.WAIT_PAY);
-                    default -> true;
-                };
-                if (still) {
-                    c.add(f);
-                }
-            }
-        }
-    }
-
     /** Reports the buckets whose live counters differ from the counted orders, twice in a row ({@link LiveCounters#confirmedDrift}). */
     private void reportDrift(Map<Integer, Map<Integer, Long>> firstCount, CompareRun c) {
         counters.confirmedDrift(firstCount).forEach((b, d) -> c.add(new ReconFinding(ReconCategory.COUNTERS_DRIFT, "",
@@ -309,7 +250,8 @@ public final class ReconciliationService {
      * @return how many findings a repair of this category would act on
      */
     public long preview(ReconReport report, ReconCategory category) {
-        return category == ReconCategory.SYNC_PENDING ? report.counts().get(category) : report.findings(category).size();
+        return category.informational() ? 0 : category == ReconCategory.SYNC_PENDING ? report.counts().get(category)
+                : report.findings(category).size();
     }
 
     /** {@link #repair(Operator, ReconReport, ReconCategory, String, ReconProgress, BooleanSupplier)} with no reason. */
@@ -336,6 +278,9 @@ public final class ReconciliationService {
     public RepairResult repair(Operator operator, ReconReport report, ReconCategory category, String reason,
                                ReconProgress progress, BooleanSupplier cancelled) {
         access.require(operator, Role.OPS, "repair reconciliation findings");
+        if (category.informational()) {
+            return new RepairResult(category, 0, 0, 0, List.of(), false); // what was done on purpose is not undone
+        }
         Repair repair = repairs.get(category);
         long found = report.counts().getOrDefault(category, 0L);
         authorize(operator, category, reason, found);

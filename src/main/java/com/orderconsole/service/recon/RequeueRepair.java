@@ -7,7 +7,10 @@ import com.orderconsole.redis.RedisConnection;
 import com.orderconsole.store.Database;
 import com.orderconsole.store.OrderRow;
 
-/** WAIT_PAY_WITHOUT_QUEUE: queues the unpaid order for cancellation at its MySQL payment deadline (now when it has none). */
+/**
+ * WAIT_PAY_WITHOUT_QUEUE: queues the unpaid order for cancellation at its MySQL payment deadline (now when it has none),
+ * unless an operator has removed its entry on purpose since the compare (its audit row says so): that one is left alone.
+ */
 final class RequeueRepair implements Repair.OneByOne {
     private final RedisConnection clock;
     private final CancelQueueStore queue;
@@ -34,6 +37,9 @@ final class RequeueRepair implements Repair.OneByOne {
         if (!OrderId.isValid(f.orderId())) {
             throw new IllegalStateException("order id '" + OrderId.printable(f.orderId()) + "' breaks the id rule: the sweeper "
                     + "cannot cancel it, so it is not queued again; see its dead letter");
+        }
+        if (!db.read(t -> t.audit().queueRemovals(java.util.List.of(f.orderId()))).isEmpty()) {
+            return null; // removed on purpose since the compare: never put back
         }
         OrderRow row = db.read(t -> t.orders().find(f.orderId()));
         long expiry = row != null && row.expireAtMs != null ? row.expireAtMs : clock.nowMs();

@@ -39,13 +39,26 @@ final class RestoreRedisRepair implements Repair.OneByOne {
 
     @Override
     public String apply(ReconFinding f, Operator operator, String reason) {
-        String before = states.raw(f.orderId());
+        String before = before(f.orderId());
         OrderState now = rebuilder.restoreFromMysql(f.orderId());
         if (now == null) {
             throw new IllegalStateException("MySQL has no record of it: it stays in the dead-letter list");
         }
         String done = "Redis restored from MySQL: was " + before + ", now " + Repair.describe(now);
         return done + closeLetter(f.orderId(), operator, done);
+    }
+
+    /**
+     * @return the state replaced, in words: "FINISHED v3", or for a record that is not well-formed what is wrong with it
+     *     and the hash as stored (the raw hash alone, "status=5 version=3 updateTime=1511380740000 …", was all the audit
+     *     said of a well-formed state)
+     */
+    private String before(String orderId) {
+        try {
+            return Repair.describe(states.get(orderId));
+        } catch (com.orderconsole.redis.MalformedOrderException e) {
+            return "a malformed record (" + e.problem() + ": " + states.raw(orderId) + ")";
+        }
     }
 
     /**

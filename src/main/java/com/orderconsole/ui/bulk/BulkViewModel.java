@@ -19,6 +19,7 @@ import com.orderconsole.ui.common.Background;
 import com.orderconsole.ui.common.Command;
 import com.orderconsole.ui.common.DialogService;
 import com.orderconsole.ui.common.Feedback;
+import com.orderconsole.ui.common.OrderText;
 import com.orderconsole.ui.common.Formats;
 import com.orderconsole.ui.common.Refreshable;
 import javafx.beans.property.BooleanProperty;
@@ -214,12 +215,12 @@ public final class BulkViewModel implements Refreshable {
             return;
         }
         if (p.wouldApply() == 0) {
-            feedback.error(Messages.format("bulk.error.nothing", p.matched(), p.target().name()));
+            feedback.error(Messages.format("bulk.error.nothing", p.matched(), OrderText.status(p.target())));
             return;
         }
         String count = String.format(Messages.locale(), "%,d", p.matched());
         String title = Messages.get("bulk.confirm.title");
-        String statement = Messages.format("bulk.confirm.statement", p.matched(), p.target().name());
+        String statement = Messages.format("bulk.confirm.statement", p.matched(), OrderText.status(p.target()));
         String details = Messages.format("bulk.confirm.details", p.wouldApply(), p.wouldRejectTotal(), why)
                 + (p.override() ? "\n" + Messages.get("bulk.confirm.override") : "");
         String label = Messages.format("bulk.confirm.button", p.matched());

@@ -178,7 +178,10 @@ public final class FxDialogService implements DialogService {
         dialog.getDialogPane().getButtonTypes().addAll(confirm, BACK);
         TextField typed = new TextField();
         typed.setId("typedConfirmation");
-        Label ask = new Label(com.orderconsole.app.Messages.format("bulk.typeToConfirm", phrase));
+        // On production the line says so, as the one-thing confirmation does: the count alone did not tell where.
+        Label ask = new Label(environment.production() ? Messages.format("env.typed.prompt", environment.name(), phrase)
+                : Messages.format("bulk.typeToConfirm", phrase));
+        ask.setId("typedPrompt");
         ask.setWrapText(true);
         Label more = new Label(details);
         more.setWrapText(true);
@@ -289,6 +292,40 @@ public final class FxDialogService implements DialogService {
         dialog.setHeaderText(statement);
         // The environment's colour along the dialog's top edge, as on the window's band.
         dialog.getDialogPane().setStyle("-fx-border-color: " + environment.colour() + "; -fx-border-width: 5 0 0 0;");
+        keepOnScreen(dialog);
+    }
+
+    /**
+     * Keeps the whole dialog on the screen of its owner. A dialog is centred on its owner at the width its text has on
+     * one line; wrapping then makes it narrower without moving it, so a long text left its left edge off-screen
+     * (seen at 1280×800 with the bulk move's typed count). Moved back inside whenever it is shown or resized.
+     */
+    private void keepOnScreen(Dialog<?> dialog) {
+        Window w = dialog.getDialogPane().getScene() == null ? null : dialog.getDialogPane().getScene().getWindow();
+        if (w == null) {
+            return;
+        }
+        Runnable inside = () -> {
+            if (!w.isShowing()) {
+                return;
+            }
+            Window o = owner.get();
+            javafx.geometry.Rectangle2D area = (o == null ? javafx.stage.Screen.getPrimary()
+                    : javafx.stage.Screen.getScreensForRectangle(o.getX(), o.getY(), Math.max(1, o.getWidth()), Math.max(1, o.getHeight()))
+                    .stream().findFirst().orElse(javafx.stage.Screen.getPrimary())).getVisualBounds();
+            double x = Math.max(area.getMinX(), Math.min(w.getX(), area.getMaxX() - w.getWidth()));
+            double y = Math.max(area.getMinY(), Math.min(w.getY(), area.getMaxY() - w.getHeight()));
+            if (x != w.getX()) {
+                w.setX(x);
+            }
+            if (y != w.getY()) {
+                w.setY(y);
+            }
+        };
+        w.addEventHandler(javafx.stage.WindowEvent.WINDOW_SHOWN, e -> inside.run());
+        w.widthProperty().addListener((o, a, b) -> inside.run());
+        w.heightProperty().addListener((o, a, b) -> inside.run());
+        w.xProperty().addListener((o, a, b) -> inside.run());
     }
 
     /**

@@ -103,7 +103,12 @@ public final class OrderDetailView {
                 com.orderconsole.ui.common.Reveal.later(actionMessage);
             }
         });
-        vm.readAtMsProperty().addListener((o, a, at) -> showReadAt(at.longValue()));
+        // Every read renews the times shown ("in status since … (2 min)", "due in …"), also when the order itself is
+        // unchanged: an equal read fires no change of the details, and the times stood still at the last move.
+        vm.readAtMsProperty().addListener((o, a, at) -> {
+            showReadAt(at.longValue());
+            showFields(vm.detailsProperty().get());
+        });
 
         historyList.setItems(vm.history());
         historyList.setPlaceholder(new Label(Messages.get("order.history.none")));
@@ -169,7 +174,10 @@ public final class OrderDetailView {
         created.setText(Formats.dateTime(s.createdAtMs()));
         since.setText(Messages.format("order.since", Formats.dateTime(s.statusSinceMs()), Formats.duration(System.currentTimeMillis() - s.statusSinceMs())));
         deadline.setText(s.expireAtMs() == null ? "—" : Formats.dateTime(s.expireAtMs()));
-        queue.setText(d.queueExpiryMs() == null ? Messages.get("order.queue.none")
+        OrderDetails.QueueRemoval removal = d.queueRemoval();
+        queue.setText(removal != null ? Messages.format("order.queue.removed", removal.actor(), Formats.dateTime(removal.atMs()),
+                        removal.auditId(), removal.reason().isBlank() ? Messages.get("order.queue.noReason") : removal.reason())
+                : d.queueExpiryMs() == null ? Messages.get("order.queue.none")
                 : Messages.format("order.queue.due", Formats.dueIn(d.queueExpiryMs(), System.currentTimeMillis())));
         syncNote.setText(s.disagrees()
                 ? Messages.get("order.differ") : "");

@@ -139,7 +139,7 @@ public final class OrderDetailViewModel implements Refreshable {
             return;
         }
         dialogs.askReason(Messages.get("order.move.title"), Messages.format("order.move.statement", s.orderId(),
-                        OrderText.status(s.status()), OrderText.status(target), s.redisVersion()),
+                        OrderText.status(s.status()), OrderText.status(target), s.expectedVersion()) + fromMySql(s),
                         Messages.format("order.move.confirm", OrderText.status(target)))
                 .ifPresent(reason -> move(target, reason));
     }
@@ -153,10 +153,15 @@ public final class OrderDetailViewModel implements Refreshable {
         }
         String title = Messages.get("order.override.title");
         String statement = Messages.format("order.override.statement", s.orderId(), OrderText.status(s.status()),
-                OrderText.status(target), s.redisVersion());
+                OrderText.status(target), s.expectedVersion()) + fromMySql(s);
         dialogs.askReason(title, statement, Messages.format("order.override.confirm", OrderText.status(target)))
                 .filter(reason -> dialogs.confirmOnProduction(title, statement, s.orderId()))
                 .ifPresent(reason -> override(target, reason));
+    }
+
+    /** @return the line saying the order is put back from MySQL's record first, when Redis holds no state for it */
+    private static String fromMySql(OrderSummary s) {
+        return s.redisStatus() == null ? Messages.get("order.override.fromMySql") : "";
     }
 
     /**
@@ -171,7 +176,7 @@ public final class OrderDetailViewModel implements Refreshable {
 
     /**
      * Moves the order to any status outside the rules (admin only; the service refuses other roles).
-     * Succeeds only while the order's version is still the one shown.
+     * Succeeds only while the order's version is still the one shown (MySQL's record when Redis holds no state).
      *
      * @param target any status but the current one and WAIT_PAY
      * @param reason why, required
@@ -190,7 +195,9 @@ public final class OrderDetailViewModel implements Refreshable {
             return;
         }
         String id = seen.summary().orderId();
-        long version = seen.summary().redisVersion();
+        // Redis' version, or MySQL's record when Redis holds no state: the transition rebuilds Redis from that record
+        // before its compare-and-set, so an order past its retention is moved at the version the operator saw.
+        long version = seen.summary().expectedVersion();
         work.run(override ? Messages.get("order.override.action") : Messages.get("order.move.action"), job -> {
             // Wait for MySQL so the history below already shows this move.
             TransitionOutcome o = transitions.transitionAndWait(operator,

@@ -9,6 +9,7 @@ import com.orderconsole.ui.common.Command;
 import com.orderconsole.ui.common.DialogService;
 import com.orderconsole.ui.common.Feedback;
 import com.orderconsole.ui.common.Formats;
+import com.orderconsole.ui.common.OrderText;
 import javafx.beans.property.BooleanProperty;
 import javafx.beans.property.DoubleProperty;
 import javafx.beans.property.ReadOnlyObjectProperty;
@@ -86,10 +87,13 @@ public final class OrderStoryViewModel {
             if (!st.orderId().equals(orderId)) {
                 return;
             }
-            boolean first = story.get() == null;
+            OrderStory before = story.get();
+            // A moment at the end of the story read before follows the story to its new end (a new step is shown at
+            // once); a moment the user chose earlier stays where it is.
+            boolean atEnd = before == null || moment.get() >= before.atMs();
             story.set(st);
             steps.setAll(st.steps());
-            if (first || moment.get() < firstMs() || moment.get() > st.atMs()) {
+            if (atEnd || moment.get() < firstMs() || moment.get() > st.atMs()) {
                 moment.set(st.atMs());
             }
             showStateAt();
@@ -138,7 +142,7 @@ public final class OrderStoryViewModel {
         long at = (long) moment.get();
         OrderStory.StateAt s = st.stateAt(at);
         stateAt.set(s.status() == null ? Messages.format("story.stateAt.none", Formats.dateTime(at))
-                : Messages.format("story.stateAt", Formats.dateTime(at), s.status().name(), Long.toString(s.version()),
+                : Messages.format("story.stateAt", Formats.dateTime(at), OrderText.status(s.status()), Long.toString(s.version()),
                 Formats.dateTime(s.sinceMs())));
     }
 

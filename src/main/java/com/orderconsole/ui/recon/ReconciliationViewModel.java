@@ -185,7 +185,8 @@ public final class ReconciliationViewModel {
         long n = preview(c);
         if (n == 0) {
             dialogs.inform(Messages.get("recon.repair.title"), Messages.format("recon.repair.statement", label(c)),
-                    Messages.format("recon.repair.nothing", label(c)));
+                    c.informational() ? Messages.format("recon.repair.onPurpose", label(c), repairAction(c))
+                            : Messages.format("recon.repair.nothing", label(c)));
             return;
         }
         String details = Messages.format("recon.repair.dryRun", n, repairAction(c)) + System.lineSeparator()
@@ -287,6 +288,7 @@ public final class ReconciliationViewModel {
             case STATE_MISMATCH -> Messages.get("recon.action.STATE_MISMATCH");
             case REDIS_UNEXPLAINED -> Messages.get("recon.action.REDIS_UNEXPLAINED");
             case WAIT_PAY_WITHOUT_QUEUE -> Messages.get("recon.action.WAIT_PAY_WITHOUT_QUEUE");
+            case QUEUE_REMOVED_ON_PURPOSE -> Messages.get("recon.action.QUEUE_REMOVED_ON_PURPOSE");
             case QUEUE_ENTRY_NOT_WAIT_PAY -> Messages.get("recon.action.QUEUE_ENTRY_NOT_WAIT_PAY");
             case COUNTERS_DRIFT -> Messages.get("recon.action.COUNTERS_DRIFT");
             case SYNC_PENDING -> Messages.get("recon.action.SYNC_PENDING");

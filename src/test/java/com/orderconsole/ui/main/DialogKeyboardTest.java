@@ -66,6 +66,27 @@ class DialogKeyboardTest extends ConsoleFxTest {
     }
 
     @Test
+    void theTypedCountDialogSaysItIsProductionAndStaysOnScreen() throws Exception {
+        CompletableFuture<Boolean> answer = new CompletableFuture<>();
+        String details = "2 would move and 0 would be rejected by the rules in force. Each order is moved only if it is still at the "
+                + "version the preview saw; one that moved since is reported as a conflict and left as it is.\nReason: Carrier "
+                + "confirmed pickup, batch call 9940, stuck in WAIT_SHIP since 2017 across the whole warehouse of the region";
+        Platform.runLater(() -> answer.complete(dialogs.confirmTyped("Bulk move", "Move 2 orders to SHIPPED?", details, "2", "Move 2 orders")));
+        waitUntil(() -> lookup("#typedConfirmation").tryQuery().isPresent());
+        WaitForAsyncUtils.waitForFxEvents();
+        assertThat(text("#typedPrompt")).isEqualTo("This is prod-eu, a production environment. Type 2 to confirm.");
+        javafx.geometry.Rectangle2D screen = onFx(() -> javafx.stage.Screen.getPrimary().getVisualBounds());
+        Window dialog = onFx(() -> lookup("#typedConfirmation").query().getScene().getWindow());
+        assertThat(onFx(dialog::getX)).as("left edge on screen").isGreaterThanOrEqualTo(screen.getMinX());
+        assertThat(onFx(() -> dialog.getX() + dialog.getWidth())).as("right edge on screen").isLessThanOrEqualTo(screen.getMaxX());
+        assertThat(onFx(dialog::getY)).isGreaterThanOrEqualTo(screen.getMinY());
+        clickOn("#typedConfirmation").write("2");
+        type(KeyCode.TAB);
+        type(KeyCode.ENTER);
+        assertThat(answer.get(WAIT_S, TimeUnit.SECONDS)).isTrue();
+    }
+
+    @Test
     void aTwoLineReasonIsRefusedInTheDialogWhichKeepsTheText() throws Exception {
         CompletableFuture<Optional<String>> answer = new CompletableFuture<>();
         Platform.runLater(() -> answer.complete(dialogs.askReason("Override order status", "Force order o-7 to SHIPPED?", "Override")));

@@ -212,4 +212,30 @@ class OrderDetailViewModelTest extends ViewModelTestBase {
         assertThat(vm.legalTargets()).as("no move offered from a terminal status").isEmpty();
         assertThat(reads).extracting(OrderSummary::redisStatus).containsExactly(OrderStatus.WAIT_PAY, OrderStatus.CANCELLED);
     }
+
+    @Test
+    void anOverrideOfAnOrderRedisNoLongerHoldsNamesMySqlsVersionAndIsApplied() {
+        createOrder("m-late");
+        move("m-late", OrderStatus.CANCELLED);
+        services.follower().drainOnce();
+        try (com.orderconsole.RawRedis raw = new com.orderconsole.RawRedis()) {
+            raw.cmd().del(com.orderconsole.redis.RedisKeys.order("m-late")); // as after the terminal retention
+        }
+        OrderDetailViewModel vm = detail("ada", Role.ADMIN);
+        vm.load("m-late");
+        assertThat(vm.summary().redisStatus()).isNull();
+        vm.overrideTargetProperty().set(OrderStatus.PAID);
+        dialogs.reason("customer paid by bank transfer");
+        vm.askAndOverride();
+
+        assertThat(dialogs.asked()).singleElement().satisfies(q -> assertThat(q.statement())
+                .contains("It is applied only if the order is still at version 2.")
+                .contains("it is put back from MySQL's record first"));
+        assertThat(vm.feedback().errorProperty().get()).as(vm.feedback().messageProperty().get()).isFalse();
+        assertThat(vm.feedback().messageProperty().get()).isEqualTo("Applied: CANCELLED → PAID, now version 3.");
+        OrderSummary s = services.orders().lookup("m-late").summary();
+        assertThat(s.redisStatus()).isEqualTo(OrderStatus.PAID);
+        assertThat(s.mysqlStatus()).isEqualTo(OrderStatus.PAID);
+        assertThat(s.mysqlVersion()).isEqualTo(3);
+    }
 }

@@ -262,6 +262,38 @@ class OrderDetailViewTest extends ConsoleFxTest {
         assertThat(onFx(() -> lookup("#overrideTarget").<ComboBox<OrderStatus>>query().getValue())).isNull();
     }
 
+    @Test
+    void theTimeInStatusMovesOnAfterAMove() throws Exception {
+        createOrder("since-1");
+        openConsole("alice", Role.SUPPORT);
+        interact(() -> vm.showOrder("since-1"));
+        waitUntil(() -> shown("#move-PAID"));
+        clickOn("#move-PAID");
+        waitUntil(() -> shown("#reasonField"));
+        clickOn("#reasonField").write("paid at the counter");
+        clickOn("#confirmButton");
+        waitUntil(() -> text("#actionMessage").startsWith("Applied"));
+        waitUntil(() -> text("#since").endsWith("(0 s)"));
+        String readBefore = text("#readAt");
+        Thread.sleep(2100);
+        press(KeyCode.F5).release(KeyCode.F5);
+        waitUntil(() -> !readBefore.equals(text("#readAt")));
+        WaitForAsyncUtils.waitForFxEvents();
+        assertThat(text("#since")).as("a refresh of the unchanged order renews the time in status").doesNotEndWith("(0 s)")
+                .endsWith(" s)");
+    }
+
+    @Test
+    void anEntryRemovedOnPurposeIsSaidOnTheOrderPage() throws Exception {
+        createOrder("bank-2");
+        services.queue().remove(new Operator("olga", Role.OPS), "bank-2", "console", "customer paid by bank transfer");
+        openConsole("olga", Role.OPS);
+        interact(() -> vm.showOrder("bank-2"));
+        waitUntil(() -> "bank-2".equals(text("#orderId")));
+        assertThat(text("#queue")).startsWith("none: removed on purpose by olga at ")
+                .contains("customer paid by bank transfer").endsWith("This order will not be cancelled for non-payment.");
+    }
+
     private double bottom(String query) {
         return onFx(() -> {
             Node n = lookup(query).query();

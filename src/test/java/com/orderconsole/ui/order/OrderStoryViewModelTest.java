@@ -85,4 +85,42 @@ class OrderStoryViewModelTest extends ViewModelTestBase {
         assertThat(com.orderconsole.app.StoryWords.step(vm.story().steps().get(2)))
                 .startsWith("OVERRIDE PAID → FINISHED outside the rules by ada via console, because: delivered, courier scan missing");
     }
+
+    @Test
+    void aNewStepMovesTheSummaryToItUnlessAnEarlierMomentWasChosen() throws Exception {
+        createOrder("sv-new");
+        OrderDetailViewModel vm = detail();
+        vm.story().openProperty().set(true);
+        vm.load("sv-new");
+        assertThat(vm.story().stateAtProperty().get()).contains("the order was WAIT_PAY (version 1");
+        Thread.sleep(5);
+        vm.move(OrderStatus.PAID, "paid at the counter");
+        assertThat(vm.story().steps()).hasSize(2);
+        assertThat(vm.story().stateAtProperty().get()).as("the summary follows the new step")
+                .contains("the order was PAID (version 2");
+
+        vm.story().select(vm.story().steps().get(0));
+        Thread.sleep(5);
+        vm.move(OrderStatus.WAIT_SHIP, "packed");
+        assertThat(vm.story().steps()).hasSize(3);
+        assertThat(vm.story().stateAtProperty().get()).as("a moment chosen earlier stays")
+                .contains("the order was WAIT_PAY (version 1");
+    }
+
+    @Test
+    void inChineseTheStoryNamesStatusesInChinese() {
+        createOrder("sv-zh");
+        move("sv-zh", OrderStatus.CANCELLED);
+        com.orderconsole.app.Messages.use(com.orderconsole.app.Languages.ZH_CN);
+        try {
+            OrderDetailViewModel vm = detail();
+            vm.story().openProperty().set(true);
+            vm.load("sv-zh");
+            assertThat(vm.story().stateAtProperty().get()).contains("已取消").doesNotContain("CANCELLED");
+            assertThat(com.orderconsole.app.StoryWords.step(vm.story().steps().get(0))).contains("待支付").doesNotContain("WAIT_PAY");
+            assertThat(com.orderconsole.app.StoryWords.step(vm.story().steps().get(1))).contains("已取消").doesNotContain("CANCELLED");
+        } finally {
+            com.orderconsole.app.Messages.use(java.util.Locale.ENGLISH);
+        }
+    }
 }
