@@ -427,6 +427,7 @@ class ApiTest {
         answeredBy.put("414", all);
         answeredBy.put("415", List.of("createOrder", "transitionOrder"));
         answeredBy.put("422", List.of("transitionOrder", "getOrder")); // a malformed Redis record
+        answeredBy.put("428", List.of("transitionOrder")); // an override on production without its confirmed count
         answeredBy.put("431", all);
         answeredBy.put("503", all); // a stopping serve answers any request that comes meanwhile
         answeredBy.put("505", all);
