@@ -28,6 +28,11 @@ public class DeadLetterRow {
      * run on it, so a background job sets it aside and carries on.
      */
     public static final String MALFORMED_ID = "MALFORMED_ID";
+    /**
+     * Kind: the follower set an order's entries aside and Redis held a state MySQL's record does not explain; Redis was
+     * put back to the record. The letter names the state Redis had and every entry set aside.
+     */
+    public static final String REDIS_RESTORED = "REDIS_RESTORED";
 
     public long id;
     public String kind;

@@ -35,7 +35,7 @@ import java.util.concurrent.ConcurrentHashMap;
 final class SetAsideConvergence {
     private static final Logger log = LoggerFactory.getLogger(Follower.class);
     /** The dead letter that says an order's Redis state was restored from MySQL after entries were set aside. */
-    static final String KIND = "REDIS_RESTORED";
+    static final String KIND = com.orderconsole.store.DeadLetterRow.REDIS_RESTORED;
     /** Pending entries of a bucket read at most to look for the order's; more: looked at again after the next batch. */
     private static final int PENDING_CAP = 10_000;
 
