@@ -38,8 +38,11 @@ public final class ConsoleRoles {
     public static final String PREFIX = "order_console_";
     /** The MySQL follower's service role: ops, plus the rows that carry other people's names. */
     public static final String FOLLOWER = PREFIX + "follower";
-    /** Tables whose rows the people's roles change in place. */
-    static final Set<String> UPDATED_IN_PLACE = Set.of("bulk_batch");
+    /**
+     * Tables whose rows the people's roles change in place: the bulk batches, and the marks of history writers (V47: a
+     * writer's transaction sets its own mark back before it commits; the procedures a person calls write history).
+     */
+    static final Set<String> UPDATED_IN_PLACE = Set.of("bulk_batch", "history_writer");
     /**
      * Tables people's roles no longer UPDATE (issue 33): a dead letter is closed only through
      * {@code order_console_resolve_dead_letter} (ops), which writes its audit row in the same call.

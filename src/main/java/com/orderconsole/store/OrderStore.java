@@ -54,10 +54,14 @@ public final class OrderStore {
     /** A person's session: new orders and the columns a person changes go through the V39 procedures. */
     private final boolean stamped;
 
-    OrderStore(OrderMapper m, SqlSession session, boolean stamped) {
+    /** Told before history rows are written ({@link Tables#historyWritten}). */
+    private final Runnable writingHistory;
+
+    OrderStore(OrderMapper m, SqlSession session, boolean stamped, Runnable writingHistory) {
         this.m = m;
         this.session = session;
         this.stamped = stamped;
+        this.writingHistory = writingHistory;
     }
 
     /** How an API client's name is written as an actor: {@code api:<name>} (issue 32). */
@@ -76,6 +80,7 @@ public final class OrderStore {
         if (rows.isEmpty()) {
             return;
         }
+        writingHistory.run();
         if (stamped && rows.size() == 1 && history.size() == 1 && history.get(0).actor().startsWith(API_ACTOR)) {
             Procedures.createApiOrder(session.getConnection(), history.get(0).actor().substring(API_ACTOR.length()), rows.get(0),
                     history.get(0));
@@ -86,7 +91,7 @@ public final class OrderStore {
             return;
         }
         rows.forEach(m::insertIgnore);
-        new HistoryStore(session.getMapper(HistoryMapper.class), session).appendEach(history);
+        new HistoryStore(session.getMapper(HistoryMapper.class), session, writingHistory).appendEach(history);
     }
 
     /**
