@@ -13,6 +13,7 @@ import java.util.Map;
  * same): a transition's result code, and an error's kind ({@link ErrorDocument#kindOf}, shared with the CLI's --json).
  */
 final class HttpMapping {
+    private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(HttpMapping.class);
     /** Seconds a client waits before trying again after a 503 (Redis being restored, a server not answering). */
     static final int RETRY_AFTER_SECONDS = 5;
 
@@ -72,8 +73,9 @@ final class HttpMapping {
 
     /**
      * @param failure what a service call threw
-     * @return the problem to answer: bad input 400, unknown order 404, beyond the role 403, a server not answering 503
-     *     (with Retry-After), anything else 500; always in words
+     * @return the problem to answer: bad input 400, unknown order 404, beyond the role 403, a server not answering or
+     *     MySQL rolling the work back 503 (with Retry-After), anything else 500, logged with an error id the answer gives
+     *     ({@code errorId}); always in words
      */
     static ApiProblem problem(Throwable failure) {
         Throwable f = Failures.unwrap(failure);
@@ -88,6 +90,12 @@ final class HttpMapping {
         ApiProblem p = new ApiProblem(status(kind), kind, words);
         if ("unavailable".equals(kind)) {
             p.header("Retry-After", Integer.toString(RETRY_AFTER_SECONDS));
+        }
+        if (p.status() == 500) {
+            // Not a condition a client can wait out (those are 503): a defect. The id ties the answer to serve's log line.
+            String id = java.util.UUID.randomUUID().toString().substring(0, 13);
+            log.error("API answered 500, error id {}: {}", id, words, f); // i18n-ok: log
+            p = new ApiProblem(500, kind, words + " (error id " + id + ", in serve's log)").with("errorId", id);
         }
         return p;
     }

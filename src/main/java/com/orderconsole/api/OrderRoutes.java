@@ -85,7 +85,11 @@ final class OrderRoutes {
                             return null;
                         }
                         ApiProblem p = HttpMapping.problem(e);
-                        if (Failures.isTimeout(e)) {
+                        if (com.orderconsole.domain.Failures.unwrap(e) instanceof com.orderconsole.store.DatabaseBusyException busy) {
+                            // Rolled back whole each time: nothing was stored, and the same request again is safe.
+                            p = new ApiProblem(503, "unavailable", busy.getMessage() + ": send the same request again")
+                                    .header("Retry-After", "1");
+                        } else if (Failures.isTimeout(e)) {
                             p = new ApiProblem(503, "unavailable", stalled() + " within " + ApiServer.waited(t0)
                                     + ", and an order is written to MySQL first: it may or may not be stored now; send the same "
                                     + "request again (creation is idempotent)").header("Retry-After", Integer.toString(HttpMapping.RETRY_AFTER_SECONDS));

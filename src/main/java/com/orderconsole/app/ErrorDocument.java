@@ -43,11 +43,12 @@ public final class ErrorDocument {
      * @param failure what a command or a request failed with
      * @param otherwise the kind when the failure is none of the named ones
      * @return "not_found" for an unknown order, "permission" for a role that does not allow it, "unavailable" for Redis or
-     *     MySQL not answering (in time), "malformed_record" for an order whose Redis record cannot be read, else {@code otherwise}
+     *     MySQL not answering (in time) or MySQL rolling the work back for lock conflicts each time it was tried, "malformed_record" for an order whose Redis record cannot be read, else {@code otherwise}
      */
     public static String kindOf(Throwable failure, String otherwise) {
         if (failure instanceof com.orderconsole.redis.RedisUnavailableException
                 || failure instanceof com.orderconsole.store.DatabaseUnavailableException
+                || failure instanceof com.orderconsole.store.DatabaseBusyException
                 || failure instanceof java.util.concurrent.TimeoutException) {
             return "unavailable";
         }
