@@ -85,9 +85,9 @@ final class OrderRoutes {
                             return null;
                         }
                         ApiProblem p = HttpMapping.problem(e);
-                        if (com.orderconsole.domain.Failures.unwrap(e) instanceof com.orderconsole.store.DatabaseBusyException busy) {
+                        if (com.orderconsole.app.ErrorDocument.nothingStored(com.orderconsole.domain.Failures.unwrap(e))) {
                             // Rolled back whole each time: nothing was stored, and the same request again is safe.
-                            p = new ApiProblem(503, "unavailable", busy.getMessage() + ": send the same request again")
+                            p = new ApiProblem(503, "unavailable", p.getMessage() + ": send the same request again")
                                     .header("Retry-After", "1");
                         } else if (Failures.isTimeout(e)) {
                             p = new ApiProblem(503, "unavailable", stalled() + " within " + ApiServer.waited(t0)

@@ -41,6 +41,15 @@ public final class ErrorDocument {
 
     /**
      * @param failure what a command or a request failed with
+     * @return true when the failure is one after which nothing of the work is stored for certain: MySQL rolled it back
+     *     whole each time it was tried (its words say so), so sending it again is safe
+     */
+    public static boolean nothingStored(Throwable failure) {
+        return failure instanceof com.orderconsole.store.DatabaseBusyException;
+    }
+
+    /**
+     * @param failure what a command or a request failed with
      * @param otherwise the kind when the failure is none of the named ones
      * @return "not_found" for an unknown order, "permission" for a role that does not allow it, "unavailable" for Redis or
      *     MySQL not answering (in time) or MySQL rolling the work back for lock conflicts each time it was tried, "malformed_record" for an order whose Redis record cannot be read, else {@code otherwise}

@@ -38,11 +38,13 @@ public final class ConsoleRoles {
     public static final String PREFIX = "order_console_";
     /** The MySQL follower's service role: ops, plus the rows that carry other people's names. */
     public static final String FOLLOWER = PREFIX + "follower";
+    /** Tables whose rows the people's roles change in place. */
+    static final Set<String> UPDATED_IN_PLACE = Set.of("bulk_batch");
     /**
-     * Tables whose rows the people's roles change in place: the bulk batches, and the marks of history writers (V47: a
-     * writer's transaction sets its own mark back before it commits; the procedures a person calls write history).
+     * Tables the writers only update: the marks of history writers (V47). The trigger that sets a mark inserts as its
+     * definer; a writer's transaction sets its own mark back before it commits, and a person's procedures write history.
      */
-    static final Set<String> UPDATED_IN_PLACE = Set.of("bulk_batch", "history_writer");
+    static final Set<String> UPDATED_ONLY = Set.of("history_writer");
     /**
      * Tables people's roles no longer UPDATE (issue 33): a dead letter is closed only through
      * {@code order_console_resolve_dead_letter} (ops), which writes its audit row in the same call.
@@ -171,7 +173,8 @@ public final class ConsoleRoles {
                 if (FOLLOWER_WRITES.containsKey(table)) {
                     st.execute("GRANT " + FOLLOWER_WRITES.get(table) + " ON " + on + " TO " + FOLLOWER);
                 } else if (!NEVER_WRITTEN.contains(table)) {
-                    String privileges = UPDATED_IN_PLACE.contains(table) ? "INSERT, UPDATE" : "INSERT";
+                    String privileges = UPDATED_IN_PLACE.contains(table) ? "INSERT, UPDATE"
+                            : UPDATED_ONLY.contains(table) ? "UPDATE" : "INSERT";
                     st.execute("GRANT " + privileges + " ON " + on + " TO " + name(WRITTEN_FROM.getOrDefault(table, Role.SUPPORT)));
                 }
             }

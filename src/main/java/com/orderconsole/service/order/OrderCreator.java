@@ -157,24 +157,12 @@ public final class OrderCreator {
                     throw e;
                 }
                 if (attempt > DEADLOCK_RETRIES) {
-                    throw new DatabaseBusyException("MySQL rolled the creation back " + attempt + " times: each time it lost a "
-                            + "lock conflict with other writes (" + (deadlock(e) ? "a deadlock" : "a lock wait over "
-                            + "innodb_lock_wait_timeout") + "); nothing of it was stored", e);
+                    throw DatabaseBusyException.rolledBack("the creation", attempt, e);
                 }
                 log.debug("an order creation lost a deadlock, trying again ({})", attempt);
                 sleep(java.util.concurrent.ThreadLocalRandom.current().nextLong(1, 5L * attempt));
             }
         }
-    }
-
-    /** @return true for a deadlock (1213), false for a lock wait that timed out (1205) */
-    private static boolean deadlock(Throwable e) {
-        for (Throwable t = e; t != null; t = t.getCause()) {
-            if (t instanceof java.sql.SQLException q && q.getErrorCode() == 1213) {
-                return true;
-            }
-        }
-        return false;
     }
 
     private int initWithRetries(Map<OrderState, Long> toInit) {
