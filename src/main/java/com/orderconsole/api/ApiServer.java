@@ -239,7 +239,7 @@ public final class ApiServer implements AutoCloseable {
                 long length = request.getLength();
                 Runnable work = !post ? dispatch : length <= JsonBody.MAX_BYTES ? () -> call.readBody(dispatch)
                         : length <= JsonBody.DRAIN_MAX_BYTES ? () -> call.discardBody(dispatch) : dispatch;
-                if (post && match(path, null) == Route.TRANSITION) {
+                if (post && match(path, null) == Route.TRANSITION && request.getHeaders().get(IdempotencyFilter.HEADER) == null) {
                     work.run();
                 } else {
                     pool.execute(work);
@@ -297,6 +297,9 @@ public final class ApiServer implements AutoCloseable {
             throw methodNotAllowed(call, route);
         }
         checkQuery(call, route);
+        if (IdempotencyFilter.before(call, services.idempotency())) {
+            return; // a kept answer
+        }
         switch (route) {
             case CREATE -> orders.create(call);
             case TRANSITION -> orders.transition(call);
@@ -320,7 +323,6 @@ public final class ApiServer implements AutoCloseable {
         pool.setName("api-http");
         return pool;
     }
-
 
     /** @return the port listened on */
     public int port() {

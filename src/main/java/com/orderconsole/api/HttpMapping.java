@@ -47,6 +47,7 @@ final class HttpMapping {
         m.put("too_large", 413);
         m.put("unsupported_media_type", 415);
         m.put("malformed_record", 422);
+        m.put("key_reused", 422);
         m.put("failed", 500);
         m.put("unavailable", 503);
         return Map.copyOf(m);

@@ -54,10 +54,10 @@ public final class ConsoleRoles {
     static final Map<String, Role> WRITTEN_FROM = Map.of("transition_rules", Role.OPS);
     /**
      * Tables only the follower writes directly, and how: the history (rows naming whoever acted), the order's status
-     * and version, the follower's cursor.
+     * and version, the follower's cursor, the API's answers kept per idempotency key (serve runs as the follower).
      */
     static final Map<String, String> FOLLOWER_WRITES = Map.of("order_history", "INSERT", "orders", "UPDATE",
-            "sync_cursor", "INSERT, UPDATE");
+            "sync_cursor", "INSERT, UPDATE", "api_idempotency", "INSERT, UPDATE");
     /**
      * Tables no role writes directly: Flyway's record of the migrations, the audit log and the accounts seen (written
      * by the V39 procedures only), the API clients (V45's procedures).

@@ -126,6 +126,11 @@ public final class Tables {
         return new ApiClientStore(session.getMapper(ApiClientMapper.class), session, stamped);
     }
 
+    /** @return the API's answers kept per idempotency key (V48) */
+    public IdempotencyStore idempotency() {
+        return new IdempotencyStore(session);
+    }
+
     /** @return the logins the database has seen sign in (V39), and the API clients as {@code api:<name>} (V45) */
     public AccountStore accounts() {
         return new AccountStore(session.getMapper(AccountMapper.class));

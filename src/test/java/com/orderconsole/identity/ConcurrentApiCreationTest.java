@@ -105,6 +105,16 @@ class ConcurrentApiCreationTest {
                     + ".orders WHERE order_id LIKE 'cc-%'")).isEqualTo(CREATORS * EACH);
             assertThat(AccessControlledDb.count("SELECT COUNT(*) FROM " + com.orderconsole.embedded.EmbeddedMariaDb.SCHEMA
                     + ".order_history WHERE order_id LIKE 'cc-%'")).as("one creation row per order").isEqualTo(CREATORS * EACH);
+
+            // serve's account keeps the answers of idempotency keys (V48): a repeat is the first answer, replayed.
+            HttpRequest keyed = HttpRequest.newBuilder(orders).header("Authorization", "Bearer " + token)
+                    .header("Content-Type", "application/json").header("Idempotency-Key", "k-1")
+                    .POST(HttpRequest.BodyPublishers.ofString("{\"id\": \"keyed-1\"}")).build();
+            HttpResponse<String> first = http.send(keyed, HttpResponse.BodyHandlers.ofString());
+            HttpResponse<String> again = http.send(keyed, HttpResponse.BodyHandlers.ofString());
+            assertThat(first.statusCode()).as(first.body()).isEqualTo(201);
+            assertThat(again.statusCode()).isEqualTo(201);
+            assertThat(again.headers().firstValue("Idempotent-Replayed")).hasValue("true");
         }
     }
 }
