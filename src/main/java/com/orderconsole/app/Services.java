@@ -73,12 +73,14 @@ public final class Services implements AutoCloseable {
     private final AuditService auditView;
     private final MetricsService metrics;
     private final com.orderconsole.service.client.ApiClients apiClients;
+    private final com.orderconsole.service.idempotency.IdempotencyKeys idempotency;
     private final Database db;
 
     private Services(RedisStores redis, Database db, Duration paymentTimeout, Duration terminalRetention) {
         RedisConnection clock = redis.connection();
         this.db = db;
         this.apiClients = new com.orderconsole.service.client.ApiClients(db, access);
+        this.idempotency = new com.orderconsole.service.idempotency.IdempotencyKeys(db);
         this.audit = new AuditTrail(db);
         this.paymentTimeout = paymentTimeout;
         this.rules = new RulesService(redis.rules(), db, access, audit);
@@ -247,6 +249,11 @@ public final class Services implements AutoCloseable {
     /** @return the clients of the HTTP API: credentials and the in-memory copy that authenticates requests */
     public com.orderconsole.service.client.ApiClients apiClients() {
         return apiClients;
+    }
+
+    /** @return the API's answers kept per Idempotency-Key */
+    public com.orderconsole.service.idempotency.IdempotencyKeys idempotency() {
+        return idempotency;
     }
 
     /**
