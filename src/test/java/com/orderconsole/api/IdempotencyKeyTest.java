@@ -82,4 +82,36 @@ class IdempotencyKeyTest {
         assertThat(elsewhere.body()).isEqualTo(first.body());
         assertThat(elsewhere.headers().firstValue("Idempotent-Replayed")).hasValue("true");
     }
+
+    /**
+     * Every POST takes the key, not only the order routes: an ops tool that pauses the cancel sweeper and, losing the
+     * answer, sends the pause again with its key gets the first answer and records one pause in the audit, not two.
+     */
+    @Test
+    void aConsoleOperationSentTwiceWithOneKeyRunsOnceAndIsAuditedOnce() throws Exception {
+        h = ApiHarness.fresh();
+        String ops = h.client("ops-desk", Role.OPS);
+        String body = "{\"reason\": \"incident 12\"}";
+        HttpResponse<String> first = post(ops, "/v1/cancel-queue/pause", "k-pause-1", body);
+        assertThat(first.statusCode()).as(first.body()).isEqualTo(200);
+        HttpResponse<String> again = post(ops, "/v1/cancel-queue/pause", "k-pause-1", body);
+        assertThat(again.statusCode()).as(again.body()).isEqualTo(200);
+        assertThat(again.body()).isEqualTo(first.body());
+        assertThat(again.headers().firstValue("Idempotent-Replayed")).hasValue("true");
+        assertThat(pauses()).as("the repeat ran nothing: one pause audited").isEqualTo(1);
+
+        HttpResponse<String> other = post(ops, "/v1/cancel-queue/pause", "k-pause-1", "{\"reason\": \"incident 13\"}");
+        assertThat(other.statusCode()).as(other.body()).isEqualTo(422);
+        assertThat(ApiHarness.json(other).path("error").path("kind").asText()).isEqualTo("key_reused");
+        assertThat(pauses()).as("another request with the key ran nothing").isEqualTo(1);
+
+        assertThat(post(ops, "/v1/cancel-queue/pause", null, body).statusCode()).isEqualTo(200);
+        assertThat(pauses()).as("without a key the pause runs again").isEqualTo(2);
+    }
+
+    private long pauses() {
+        return h.engine.services().audit().page(com.orderconsole.service.audit.AuditFilter.all(), null, 1000).rows().stream()
+                .filter(e -> e.kind() == com.orderconsole.service.audit.AuditEvent.Kind.ACTION
+                        && e.action().equals("SWEEPER_PAUSE")).count();
+    }
 }
