@@ -109,6 +109,17 @@ class IdempotencyKeyTest {
         assertThat(pauses()).as("without a key the pause runs again").isEqualTo(2);
     }
 
+    /** A key is kept per caller as the history names it ({@code api:<name>}): the longest client name takes keys too. */
+    @Test
+    void theLongestClientNameTakesAKey() throws Exception {
+        h = ApiHarness.fresh();
+        String token = h.client("c" + "x".repeat(47), Role.SUPPORT); // 48 characters, the longest a client's name is
+        HttpResponse<String> first = post(token, "/v1/orders", "k-long-1", "{\"id\": \"ik-long\"}");
+        assertThat(first.statusCode()).as(first.body()).isEqualTo(201);
+        HttpResponse<String> again = post(token, "/v1/orders", "k-long-1", "{\"id\": \"ik-long\"}");
+        assertThat(again.headers().firstValue("Idempotent-Replayed")).as(again.body()).hasValue("true");
+    }
+
     private long pauses() {
         return h.engine.services().audit().page(com.orderconsole.service.audit.AuditFilter.all(), null, 1000).rows().stream()
                 .filter(e -> e.kind() == com.orderconsole.service.audit.AuditEvent.Kind.ACTION

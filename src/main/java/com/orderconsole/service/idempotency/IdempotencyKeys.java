@@ -50,7 +50,7 @@ public final class IdempotencyKeys {
     /**
      * Takes the key for a request, or finds its earlier answer. Statements in auto-commit: each commits at once.
      *
-     * @param client the API client's name
+     * @param client who sent it, as the history names the caller (e.g. {@code api:checkout}; 1-64 characters)
      * @param key the Idempotency-Key as sent
      * @param requestSha256 the hex SHA-256 of the request (method, path and body)
      * @return what to do
