@@ -137,6 +137,9 @@ public final class BenchMain {
                     }
                 });
             }
+            if (only.contains("apigaps")) {
+                failed |= scenario(table, env, "Creation and the feed with gaps (issue 45)", () -> new ApiGapsScenario(env, table).run());
+            }
             if (only.contains("retention")) {
                 failed |= scenario(table, env, "Redis holds what is live: 95 % terminal", () -> new RetentionScenario(env, table,
                         Integer.getInteger("bench.retentionOrders", 10_000_000)).run());

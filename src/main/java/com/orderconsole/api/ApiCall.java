@@ -48,6 +48,8 @@ final class ApiCall {
     private byte[] bodyBytes;
     private Throwable bodyFailure;
     private Fields query;
+    private java.util.function.BiConsumer<Integer, byte[]> keeper;
+    private java.util.concurrent.Executor keeperOn;
 
     ApiCall(Request request, Response response, Callback callback, String path) {
         this.request = request;
@@ -288,6 +290,15 @@ final class ApiCall {
         return body != null;
     }
 
+    /**
+     * Has the answer, once set, given to {@code keeper} on {@code on} before it is written (the idempotency key's answer is
+     * stored before the client can send the key again).
+     */
+    synchronized void keepAnswer(java.util.function.BiConsumer<Integer, byte[]> keeper, java.util.concurrent.Executor on) {
+        this.keeper = keeper;
+        this.keeperOn = on;
+    }
+
     /** Writes the answer set, once; Jetty completes the request when the write is done. */
     void send() {
         if (!sent.compareAndSet(false, true)) {
@@ -296,11 +307,21 @@ final class ApiCall {
         int s;
         byte[] b;
         String type;
+        java.util.function.BiConsumer<Integer, byte[]> k;
         synchronized (this) {
             s = status;
             b = body == null ? new byte[0] : body;
             type = contentType;
+            k = keeper;
         }
+        if (k != null) {
+            CompletableFuture.runAsync(() -> k.accept(s, b), keeperOn).whenComplete((v, e) -> write(s, b, type));
+        } else {
+            write(s, b, type);
+        }
+    }
+
+    private void write(int s, byte[] b, String type) {
         response.setStatus(s);
         response.getHeaders().put(HttpHeader.CONTENT_TYPE, type);
         // One write of the whole answer, its length known: Jetty sends it with Content-Length and no copy (HEAD: no body).

@@ -52,7 +52,19 @@ final class ApiProblem extends RuntimeException {
      * @param message what did not answer and what became of the request, in words
      */
     static ApiProblem unavailable(String message) {
-        return new ApiProblem(ErrorKind.UNAVAILABLE, message).header("Retry-After", Integer.toString(RETRY_AFTER_SECONDS));
+        return unavailable(message, RETRY_AFTER_SECONDS);
+    }
+
+    /**
+     * The one 503 with a wait of its own: {@code retryAfterSeconds} when the request may be sent again sooner than
+     * {@link #RETRY_AFTER_SECONDS} (work MySQL rolled back whole for a lock conflict: nothing was stored, and a second try
+     * soon after usually passes).
+     *
+     * @param message what did not answer and what became of the request, in words
+     * @param retryAfterSeconds seconds the client waits, at least 1
+     */
+    static ApiProblem unavailable(String message, int retryAfterSeconds) {
+        return new ApiProblem(ErrorKind.UNAVAILABLE, message).header("Retry-After", Integer.toString(retryAfterSeconds));
     }
 
     /** @return the answer to a request that came while this serve stops: nothing was done */

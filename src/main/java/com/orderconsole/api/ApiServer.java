@@ -139,7 +139,7 @@ public final class ApiServer implements AutoCloseable {
         // Graceful: on stop, the requests being handled are answered (a move Redis applied is never left unanswered), new
         // ones get 503 in words, and then the connections close.
         server.setStopTimeout(STOP_TIMEOUT.toMillis());
-        server.setHandler(new GracefulHandler(new RequestHandler(routes.table(), authenticator, pool)));
+        server.setHandler(new GracefulHandler(new RequestHandler(routes.table(), authenticator, services.idempotency(), pool)));
         try {
             server.start();
         } catch (Exception e) {

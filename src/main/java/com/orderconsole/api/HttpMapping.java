@@ -13,6 +13,8 @@ import java.util.Map;
  * same): a transition's result code, and an error's kind ({@link ErrorDocument#kindOf}, shared with the CLI's --json).
  */
 final class HttpMapping {
+    private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(HttpMapping.class);
+
     /** Result code → HTTP status. Applied and a repeat (-4) are answers; the rest are errors. */
     static final Map<ResultCode, Integer> RESULT_STATUS = new EnumMap<>(Map.of(
             ResultCode.APPLIED, 200,
@@ -35,8 +37,9 @@ final class HttpMapping {
 
     /**
      * @param failure what a service call threw
-     * @return the problem to answer: bad input 400, unknown order 404, beyond the role 403, a server not answering 503
-     *     (with Retry-After), anything else 500; always in words
+     * @return the problem to answer: bad input 400, unknown order 404, beyond the role 403, a server not answering or
+     *     MySQL rolling the work back 503 (with Retry-After), anything else 500, logged with an error id the answer gives
+     *     ({@code errorId}); always in words
      */
     static ApiProblem problem(Throwable failure) {
         Throwable f = Failures.unwrap(failure);
@@ -48,6 +51,15 @@ final class HttpMapping {
         if (f instanceof java.util.concurrent.TimeoutException) {
             words = "a server did not answer in time";
         }
-        return kind == ErrorKind.UNAVAILABLE ? ApiProblem.unavailable(words) : new ApiProblem(kind, words);
+        if (kind == ErrorKind.UNAVAILABLE) {
+            return ApiProblem.unavailable(words);
+        }
+        if (kind.httpStatus() == 500) {
+            // Not a condition a client can wait out (those are 503): a defect. The id ties the answer to serve's log line.
+            String id = java.util.UUID.randomUUID().toString().substring(0, 13);
+            log.error("API answered 500, error id {}: {}", id, words, f); // i18n-ok: log
+            return new ApiProblem(kind, words + " (error id " + id + ", in serve's log)").with("errorId", id);
+        }
+        return new ApiProblem(kind, words);
     }
 }

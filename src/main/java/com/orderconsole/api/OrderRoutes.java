@@ -1,5 +1,6 @@
 package com.orderconsole.api;
 
+import com.orderconsole.app.ErrorDocument;
 import com.orderconsole.app.ErrorKind;
 import com.orderconsole.app.ProductionGuard;
 import com.orderconsole.app.Services;
@@ -97,7 +98,10 @@ final class OrderRoutes {
                             return null;
                         }
                         ApiProblem p = HttpMapping.problem(e);
-                        if (MysqlWork.isTimeout(e)) {
+                        if (ErrorDocument.nothingStored(com.orderconsole.domain.Failures.unwrap(e))) {
+                            // Rolled back whole each time: nothing was stored, and the same request again is safe at once.
+                            p = ApiProblem.unavailable(p.getMessage() + ": send the same request again", 1);
+                        } else if (MysqlWork.isTimeout(e)) {
                             p = ApiProblem.unavailable(stalled() + " within " + MysqlWork.waited(t0)
                                     + ", and an order is written to MySQL first: it may or may not be stored now; send the same "
                                     + "request again (creation is idempotent)");

@@ -1,6 +1,7 @@
 package com.orderconsole.api;
 
 import com.orderconsole.app.ErrorKind;
+import com.orderconsole.service.idempotency.IdempotencyKeys;
 import org.eclipse.jetty.http.HttpMethod;
 import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.Request;
@@ -13,21 +14,31 @@ import java.util.concurrent.Executor;
 /**
  * The handler of every request: it finds the route, authenticates what is under /v1, checks the method and the query,
  * runs the route and answers its failure in the one error shape. A known path asked with another method is 405 with
- * {@code Allow}, an unknown path 404.
+ * {@code Allow}, an unknown path 404. Every POST passes the {@link IdempotencyFilter} after authentication and before
+ * its route: a repeat of a request with the same {@code Idempotency-Key} gets the first answer and runs nothing.
  *
  * <p>Non-blocking: Jetty runs it on the thread that read the request, without waking another. A route marked inline (a
  * transition) runs there and never blocks (it is answered when Redis' future completes, on the thread that brings it);
  * every other route may wait (a Redis read, the readiness check) and is handed to the pool. Handing each transition to a
- * pool thread that then waited for Redis cost a third of the API's CPU per request.
+ * pool thread that then waited for Redis cost a third of the API's CPU per request. A POST carrying an
+ * {@code Idempotency-Key} is handed to the pool too: its filter asks MySQL first.
  */
 final class RequestHandler extends Handler.Abstract.NonBlocking {
     private final RouteTable routes;
     private final Authenticator authenticator;
+    private final IdempotencyKeys idempotency;
     private final Executor pool;
 
-    RequestHandler(RouteTable routes, Authenticator authenticator, Executor pool) {
+    /**
+     * @param routes every route
+     * @param authenticator checks the credentials of what is under /v1
+     * @param idempotency where the answers to POSTs with an {@code Idempotency-Key} are kept
+     * @param pool runs every route not marked inline
+     */
+    RequestHandler(RouteTable routes, Authenticator authenticator, IdempotencyKeys idempotency, Executor pool) {
         this.routes = routes;
         this.authenticator = authenticator;
+        this.idempotency = idempotency;
         this.pool = pool;
     }
 
@@ -48,7 +59,8 @@ final class RequestHandler extends Handler.Abstract.NonBlocking {
         Runnable work = !withBody ? dispatch : length <= JsonBody.MAX_BYTES ? () -> call.readBody(dispatch)
                 : length <= JsonBody.DRAIN_MAX_BYTES ? () -> call.discardBody(dispatch) : dispatch;
         Route route = endpoint == null ? null : endpoint.route(request.getMethod());
-        if (post && route != null && route.inline() && authenticator.answersAtOnce(request.getHeaders().get("Authorization"))) {
+        if (post && route != null && route.inline() && request.getHeaders().get(IdempotencyFilter.HEADER) == null
+                && authenticator.answersAtOnce(request.getHeaders().get("Authorization"))) {
             work.run();
         } else {
             pool.execute(work);
@@ -87,6 +99,9 @@ final class RequestHandler extends Handler.Abstract.NonBlocking {
                     .header("Allow", endpoint.allow());
         }
         checkQuery(call, route);
+        if (IdempotencyFilter.before(call, idempotency)) {
+            return; // the kept answer of the same request
+        }
         route.handler().handle(call);
     }
 

@@ -56,14 +56,25 @@ public final class ErrorDocument {
 
     /**
      * @param failure what a command or a request failed with
+     * @return true when the failure is one after which nothing of the work is stored for certain: MySQL rolled it back
+     *     whole each time it was tried (its words say so), so sending it again is safe
+     */
+    public static boolean nothingStored(Throwable failure) {
+        return failure instanceof com.orderconsole.store.DatabaseBusyException;
+    }
+
+    /**
+     * @param failure what a command or a request failed with
      * @param otherwise the kind when the failure is none of the named ones
      * @return NOT_FOUND for an unknown order, PERMISSION for a role that does not allow it, UNAVAILABLE for Redis or
-     *     MySQL not answering (in time), MALFORMED_RECORD for an order whose Redis record cannot be read, NOT_CONFIRMED for
-     *     a change on production not confirmed, else {@code otherwise}
+     *     MySQL not answering (in time) or MySQL rolling the work back for lock conflicts each time it was tried,
+     *     MALFORMED_RECORD for an order whose Redis record cannot be read, NOT_CONFIRMED for a change on production not
+     *     confirmed, else {@code otherwise}
      */
     public static ErrorKind kindOf(Throwable failure, ErrorKind otherwise) {
         if (failure instanceof com.orderconsole.redis.RedisUnavailableException
                 || failure instanceof com.orderconsole.store.DatabaseUnavailableException
+                || failure instanceof com.orderconsole.store.DatabaseBusyException
                 || failure instanceof java.util.concurrent.TimeoutException) {
             return ErrorKind.UNAVAILABLE;
         }

@@ -28,6 +28,8 @@ public enum ErrorKind {
     UNSUPPORTED_MEDIA_TYPE(415, ErrorDocument.EXIT_USAGE),
     /** An order whose Redis record cannot be read. */
     MALFORMED_RECORD(422, ErrorDocument.EXIT_FAILED),
+    /** An {@code Idempotency-Key} sent before with another request (the API): nothing was done. */
+    KEY_REUSED(422, ErrorDocument.EXIT_FAILED),
     /** A change on production whose count was not confirmed: nothing was changed. */
     NOT_CONFIRMED(428, ErrorDocument.EXIT_NOT_CONFIRMED),
     /** Too many failed authentications from the caller's address (the API): nothing was checked; try after Retry-After. */

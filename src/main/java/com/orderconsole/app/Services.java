@@ -74,6 +74,7 @@ public final class Services implements AutoCloseable {
     private final MetricsService metrics;
     private final com.orderconsole.service.client.ApiClients apiClients;
     private final com.orderconsole.service.identity.SignedInPeople people;
+    private final com.orderconsole.service.idempotency.IdempotencyKeys idempotency;
     private final Database db;
 
     private Services(RedisStores redis, Database db, Duration paymentTimeout, Duration terminalRetention) {
@@ -81,6 +82,7 @@ public final class Services implements AutoCloseable {
         this.db = db;
         this.apiClients = new com.orderconsole.service.client.ApiClients(db, redis.apiRevocations(), access);
         this.people = new com.orderconsole.service.identity.SignedInPeople(db);
+        this.idempotency = new com.orderconsole.service.idempotency.IdempotencyKeys(db);
         this.audit = new AuditTrail(db);
         this.paymentTimeout = paymentTimeout;
         this.rules = new RulesService(redis.rules(), db, access, audit);
@@ -256,6 +258,11 @@ public final class Services implements AutoCloseable {
     /** @return the people serve verified with the identity provider and recorded in MySQL */
     public com.orderconsole.service.identity.SignedInPeople people() {
         return people;
+    }
+
+    /** @return the API's answers kept per Idempotency-Key */
+    public com.orderconsole.service.idempotency.IdempotencyKeys idempotency() {
+        return idempotency;
     }
 
     /**

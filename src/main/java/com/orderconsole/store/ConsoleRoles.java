@@ -41,6 +41,11 @@ public final class ConsoleRoles {
     /** Tables whose rows the people's roles change in place. */
     static final Set<String> UPDATED_IN_PLACE = Set.of("bulk_batch");
     /**
+     * Tables the writers only update: the marks of history writers (V47). The trigger that sets a mark inserts as its
+     * definer; a writer's transaction sets its own mark back before it commits, and a person's procedures write history.
+     */
+    static final Set<String> UPDATED_ONLY = Set.of("history_writer");
+    /**
      * Tables people's roles no longer UPDATE (issue 33): a dead letter is closed only through
      * {@code order_console_resolve_dead_letter} (ops), which writes its audit row in the same call.
      */
@@ -49,10 +54,10 @@ public final class ConsoleRoles {
     static final Map<String, Role> WRITTEN_FROM = Map.of("transition_rules", Role.OPS);
     /**
      * Tables only the follower writes directly, and how: the history (rows naming whoever acted), the order's status
-     * and version, the follower's cursor.
+     * and version, the follower's cursor, the API's answers kept per idempotency key (serve runs as the follower).
      */
     static final Map<String, String> FOLLOWER_WRITES = Map.of("order_history", "INSERT", "orders", "UPDATE",
-            "sync_cursor", "INSERT, UPDATE");
+            "sync_cursor", "INSERT, UPDATE", "api_idempotency", "INSERT, UPDATE");
     /**
      * Tables no role writes directly: Flyway's record of the migrations, the audit log and the accounts seen (written
      * by the V39 procedures only), the API clients (V45's procedures), the people serve recorded (V49's).
@@ -173,7 +178,8 @@ public final class ConsoleRoles {
                 if (FOLLOWER_WRITES.containsKey(table)) {
                     st.execute("GRANT " + FOLLOWER_WRITES.get(table) + " ON " + on + " TO " + FOLLOWER);
                 } else if (!NEVER_WRITTEN.contains(table)) {
-                    String privileges = UPDATED_IN_PLACE.contains(table) ? "INSERT, UPDATE" : "INSERT";
+                    String privileges = UPDATED_IN_PLACE.contains(table) ? "INSERT, UPDATE"
+                            : UPDATED_ONLY.contains(table) ? "UPDATE" : "INSERT";
                     st.execute("GRANT " + privileges + " ON " + on + " TO " + name(WRITTEN_FROM.getOrDefault(table, Role.SUPPORT)));
                 }
             }

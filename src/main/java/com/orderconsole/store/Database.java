@@ -387,7 +387,9 @@ public final class Database implements AutoCloseable {
     /** Runs work in one transaction, committing on success and rolling back on any exception. */
     public <T> T inTransaction(Function<Tables, T> work) {
         try (SqlSession s = open(ExecutorType.SIMPLE, null, false)) {
-            T r = work.apply(new Tables(s, stamped));
+            Tables t = new Tables(s, stamped);
+            T r = work.apply(t);
+            t.historyWritten();
             s.commit();
             return r;
         } catch (RuntimeException e) {
@@ -401,8 +403,10 @@ public final class Database implements AutoCloseable {
      */
     public <T> T inBatch(Function<Tables, T> work) {
         try (SqlSession s = open(ExecutorType.BATCH, null, false)) {
-            T r = work.apply(new Tables(s, stamped));
+            Tables t = new Tables(s, stamped);
+            T r = work.apply(t);
             s.flushStatements();
+            t.historyWritten();
             s.commit();
             return r;
         } catch (RuntimeException e) {

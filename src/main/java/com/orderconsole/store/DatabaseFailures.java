@@ -33,6 +33,16 @@ final class DatabaseFailures {
         return at >= 0 ? s.substring(at + 1) : s;
     }
 
+    /** @return true when MySQL refused a row for a duplicate unique key (error 1062) anywhere in the causes */
+    static boolean duplicateKey(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof java.sql.SQLException q && q.getErrorCode() == 1062) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     /** @return the first line of the root cause, or what to change where the driver's words would not help */
     static String rootMessage(Throwable t) {
         Throwable r = Failures.root(t);

@@ -6,7 +6,6 @@ import com.orderconsole.domain.ResultCode;
 
 import org.apache.ibatis.session.SqlSession;
 
-import java.math.BigInteger;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -29,12 +28,21 @@ public final class HistoryStore {
             + "to_status,version,result_code,actor,source,reason,at_ms,event_key) VALUES ", "(?,?,?,?,?,?,?,?,?,?)", "(?,?,?,?,?,?,?,?,?,?)",
             ",", "", 1000);
 
+    /**
+     * A writer's last statement before its commit (V47): its connection's mark says it writes history no more. A writer of
+     * history outside the engine (SQL by hand, a test acting as the follower) runs it too, or the feed waits out its grace.
+     */
+    public static final String WRITES_DONE = "UPDATE history_writer SET open = 0 WHERE connection_id = CONNECTION_ID() AND open = 1";
+
     private final HistoryMapper m;
     private final SqlSession session;
+    /** Told before rows are written ({@link Tables#historyWritten}). */
+    private final Runnable writingHistory;
 
-    HistoryStore(HistoryMapper m, SqlSession session) {
+    HistoryStore(HistoryMapper m, SqlSession session, Runnable writingHistory) {
         this.m = m;
         this.session = session;
+        this.writingHistory = writingHistory;
     }
 
     /**
@@ -46,6 +54,7 @@ public final class HistoryStore {
         if (entries.isEmpty()) {
             return 0;
         }
+        writingHistory.run();
         return INSERT_IGNORE.run(session.getConnection(), entries, HistoryStore::bind, "append history rows");
     }
 
@@ -72,6 +81,9 @@ public final class HistoryStore {
      * where the JDBC driver rewrites them into multi-row inserts, faster for bulk loads than one long statement.
      */
     public void appendEach(List<HistoryEntry> entries) {
+        if (!entries.isEmpty()) {
+            writingHistory.run();
+        }
         entries.forEach(e -> m.insertOneIgnore(row(e)));
     }
 
@@ -165,52 +177,37 @@ public final class HistoryStore {
     }
 
     /**
-     * The InnoDB transactions open, as {@code information_schema.INNODB_TRX} lists them (the change feed notes those open
-     * when a gap in the ids appears, and passes the gap once they have all ended).
+     * The writers of history at work, as their marks ({@code history_writer}, V47) say: a transaction is marked before
+     * InnoDB hands its first history row an id, and unmarked once every row it writes is in the table. Read it inside
+     * {@link Database#readUncommitted}, where a mark shows as soon as it is set.
      *
-     * @param refused the account may not read the list (it lacks the PROCESS privilege): nothing else is known
-     * @param includesMe the list shows this session's own transaction: InnoDB refreshed its cached copy of the list after
-     *     this session's transaction began (it refreshes it only when nobody read it in the last 0.1 s)
-     * @param writers the other sessions' read-write transactions, each as id, thread and start (read-only ones never take
-     *     an id of a history row)
+     * @param refused the marks cannot be read (the table is missing or the account may not read it): nothing is known
+     * @param writers each writer at work as "connection/transaction count": one that is gone or shows another count has
+     *     finished writing
      */
-    public record OpenTransactions(boolean refused, boolean includesMe, Set<String> writers) {
+    public record OpenTransactions(boolean refused, Set<String> writers) {
     }
 
-    /** MySQL's and MariaDB's "access denied" answers (PROCESS is missing: 1227) to a read of INNODB_TRX. */
-    private static final Set<Integer> TRX_LIST_DENIED = Set.of(1227, 1142, 1044);
-    /** MySQL lists a read-only transaction under a made-up id at or above 2^48 (MariaDB under 0). */
-    private static final BigInteger READ_ONLY_IDS = BigInteger.ONE.shiftLeft(48);
+    /** MySQL's and MariaDB's answers when the marks cannot be read: no such table, or access denied. */
+    private static final Set<Integer> MARKS_REFUSED = Set.of(1146, 1142, 1044, 1227);
 
-    /**
-     * Run inside {@link Database#readUncommitted} after a read of the history, so that its transaction has begun.
-     *
-     * @return the transactions open now; when the list cannot be read for another reason, one that is not known fresh
-     */
-    public OpenTransactions openTransactions() {
+    /** @return the writers of history at work now (see {@link OpenTransactions}) */
+    public OpenTransactions openWriters() {
         Set<String> writers = new HashSet<>();
-        boolean me = false;
         try (Statement st = session.getConnection().createStatement()) {
             st.setQueryTimeout(Database.STATEMENT_TIMEOUT_SECONDS);
-            try (ResultSet rs = st.executeQuery("SELECT trx_id, trx_mysql_thread_id, trx_started, CONNECTION_ID() FROM information_schema.INNODB_TRX")) {
+            try (ResultSet rs = st.executeQuery("SELECT connection_id, seq FROM history_writer WHERE open = 1")) {
                 while (rs.next()) {
-                    String id = rs.getString(1);
-                    if (rs.getLong(2) == rs.getLong(4)) {
-                        me = true;
-                    } else if (id != null && !id.isEmpty() && id.chars().allMatch(Character::isDigit) && !id.equals("0")
-                            && new BigInteger(id).compareTo(READ_ONLY_IDS) < 0) {
-                        writers.add(id + "/" + rs.getLong(2) + "/" + rs.getString(3));
-                    }
+                    writers.add(rs.getLong(1) + "/" + rs.getLong(2));
                 }
             }
         } catch (SQLException e) {
-            if (TRX_LIST_DENIED.contains(e.getErrorCode())) {
-                return new OpenTransactions(true, false, Set.of());
+            if (MARKS_REFUSED.contains(e.getErrorCode())) {
+                return new OpenTransactions(true, Set.of());
             }
-            // Not known: the feed waits out the time grace as it would without the list; the reads around tell of MySQL's state.
-            return new OpenTransactions(false, false, Set.of());
+            throw new IllegalStateException("cannot read the history writers' marks: " + DatabaseFailures.rootMessage(e), e);
         }
-        return new OpenTransactions(false, me, writers);
+        return new OpenTransactions(false, writers);
     }
 
     /**

@@ -59,6 +59,11 @@ public interface OrderMapper {
             + "<foreach item='id' collection='ids' open='(' separator=',' close=')'>#{id}</foreach> LOCK IN SHARE MODE</script>")
     List<String> existingIdsLocked(@Param("ids") List<String> ids);
 
+    /** Which of {@code ids} exist, as the transaction's snapshot sees them; locks nothing. */
+    @Select("<script>SELECT order_id FROM orders WHERE order_id IN "
+            + "<foreach item='id' collection='ids' open='(' separator=',' close=')'>#{id}</foreach></script>")
+    List<String> existingIds(@Param("ids") List<String> ids);
+
 
     /** Orders whose Redis state may not exist yet (creation interrupted), created before {@code beforeMs}. */
     @Select("SELECT " + COLUMNS + " FROM orders WHERE redis_ready = 0 AND created_at_ms < #{beforeMs} LIMIT #{limit}")

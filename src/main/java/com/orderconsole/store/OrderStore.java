@@ -59,10 +59,14 @@ public final class OrderStore {
     /** A person's session: new orders and the columns a person changes go through the V39 procedures. */
     private final boolean stamped;
 
-    OrderStore(OrderMapper m, SqlSession session, boolean stamped) {
+    /** Told before history rows are written ({@link Tables#historyWritten}). */
+    private final Runnable writingHistory;
+
+    OrderStore(OrderMapper m, SqlSession session, boolean stamped, Runnable writingHistory) {
         this.m = m;
         this.session = session;
         this.stamped = stamped;
+        this.writingHistory = writingHistory;
     }
 
     /** How an API client's name is written as an actor: {@code api:<name>} (issue 32). */
@@ -80,28 +84,40 @@ public final class OrderStore {
      * account may call, writes it in the client's name once it finds the client registered and not revoked; and one order
      * created by a person through serve ({@link #PERSON_ACTOR}), written by V49's procedure in their recorded name.
      *
-     * @param rows orders whose ids {@link #existingIdsLocked} found absent in this transaction
+     * @param rows orders whose ids {@link #existingIds} or {@link #existingIdsLocked} found absent in this transaction
      * @param history their history entries
+     * @throws CreatedMeanwhileException when another transaction created one of them since: roll back and run again
      */
     public void create(List<OrderRow> rows, List<HistoryEntry> history) {
         if (rows.isEmpty()) {
             return;
         }
-        if (stamped && rows.size() == 1 && history.size() == 1 && history.get(0).actor().startsWith(API_ACTOR)) {
-            Procedures.createApiOrder(session.getConnection(), history.get(0).actor().substring(API_ACTOR.length()), rows.get(0),
-                    history.get(0));
-            return;
-        }
-        if (stamped && rows.size() == 1 && history.size() == 1 && history.get(0).actor().startsWith(PERSON_ACTOR)) {
-            Procedures.createPersonOrder(session.getConnection(), history.get(0).actor(), rows.get(0), history.get(0));
-            return;
-        }
+        writingHistory.run();
         if (stamped) {
-            Procedures.createOrders(session.getConnection(), rows, history);
+            try {
+                if (rows.size() == 1 && history.size() == 1 && history.get(0).actor().startsWith(API_ACTOR)) {
+                    Procedures.createApiOrder(session.getConnection(), history.get(0).actor().substring(API_ACTOR.length()),
+                            rows.get(0), history.get(0));
+                } else if (rows.size() == 1 && history.size() == 1 && history.get(0).actor().startsWith(PERSON_ACTOR)) {
+                    Procedures.createPersonOrder(session.getConnection(), history.get(0).actor(), rows.get(0), history.get(0));
+                } else {
+                    Procedures.createOrders(session.getConnection(), rows, history);
+                }
+            } catch (IllegalStateException e) {
+                if (DatabaseFailures.duplicateKey(e)) {
+                    throw new CreatedMeanwhileException("an order of this creation was created meanwhile by another", e);
+                }
+                throw e;
+            }
             return;
         }
-        rows.forEach(m::insertIgnore);
-        new HistoryStore(session.getMapper(HistoryMapper.class), session).appendEach(history);
+        for (OrderRow r : rows) {
+            // 0: another transaction created it since this one found it absent (a batch session answers no count).
+            if (m.insertIgnore(r) == 0) {
+                throw new CreatedMeanwhileException("order " + r.orderId + " was created meanwhile by another", null);
+            }
+        }
+        new HistoryStore(session.getMapper(HistoryMapper.class), session, writingHistory).appendEach(history);
     }
 
     /**
@@ -121,6 +137,16 @@ public final class OrderStore {
         java.util.Set<String> asked = new java.util.HashSet<>(ids);
         rows.removeIf(r -> !asked.contains(r.orderId));
         return rows;
+    }
+
+    /**
+     * Which of {@code ids} exist, locking nothing: a creation that finds an id absent inserts it and relies on the unique
+     * keys, and one created meanwhile by another transaction fails the insert ({@link CreatedMeanwhileException}). A
+     * locking read would lock the gap where an absent id goes, and two creations inserting into each other's gap
+     * deadlock.
+     */
+    public List<String> existingIds(List<String> ids) {
+        return m.existingIds(ids);
     }
 
     /** @return the row of exactly this id, or null */

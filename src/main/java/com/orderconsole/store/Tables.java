@@ -10,10 +10,34 @@ public final class Tables {
     private final SqlSession session;
     /** Writes that name an actor go through the V39 procedures ({@link Database#writesStamped()}). */
     private final boolean stamped;
+    /** This unit of work wrote history rows: its writer mark (V47) is set back before it commits. */
+    private boolean wroteHistory;
 
     Tables(SqlSession session, boolean stamped) {
         this.session = session;
         this.stamped = stamped;
+    }
+
+    /** Called by the stores before they write history rows. */
+    void writingHistory() {
+        wroteHistory = true;
+    }
+
+    /**
+     * Sets this connection's history-writer mark back to 0 (V47): the last statement before a unit of work that wrote
+     * history commits, once every row it writes is in the table (held until the commit). From then on the change feed
+     * knows this writer holds no id it has not written. A rollback undoes the mark with the rows, so it needs nothing.
+     */
+    void historyWritten() {
+        if (!wroteHistory) {
+            return;
+        }
+        try (java.sql.Statement st = session.getConnection().createStatement()) {
+            st.setQueryTimeout(Database.STATEMENT_TIMEOUT_SECONDS);
+            st.executeUpdate(HistoryStore.WRITES_DONE);
+        } catch (java.sql.SQLException e) {
+            throw new IllegalStateException("cannot mark the history written in MySQL: " + DatabaseFailures.rootMessage(e), e);
+        }
     }
 
     void recordSignIn(boolean follower) {
@@ -59,12 +83,12 @@ public final class Tables {
 
     /** @return the {@code orders} table */
     public OrderStore orders() {
-        return new OrderStore(session.getMapper(OrderMapper.class), session, stamped);
+        return new OrderStore(session.getMapper(OrderMapper.class), session, stamped, this::writingHistory);
     }
 
     /** @return the append-only {@code order_history} table */
     public HistoryStore history() {
-        return new HistoryStore(session.getMapper(HistoryMapper.class), session);
+        return new HistoryStore(session.getMapper(HistoryMapper.class), session, this::writingHistory);
     }
 
     /** @return the MySQL follower's {@code sync_cursor} table */
@@ -100,6 +124,11 @@ public final class Tables {
     /** @return the clients of the HTTP API (V45) */
     public ApiClientStore apiClients() {
         return new ApiClientStore(session.getMapper(ApiClientMapper.class), session, stamped);
+    }
+
+    /** @return the API's answers kept per idempotency key (V48) */
+    public IdempotencyStore idempotency() {
+        return new IdempotencyStore(session);
     }
 
     /** @return the logins the database has seen sign in (V39), and the API clients as {@code api:<name>} (V45) */

@@ -405,6 +405,38 @@ class ApiTest {
     }
 
     /**
+     * Every POST takes an {@code Idempotency-Key}, so the document says so on each: a client generated from it can send the
+     * header and has a type for the 422 of a reused key and the 409 of a key being answered.
+     */
+    @Test
+    void everyPostOperationDocumentsTheIdempotencyKeyAndItsAnswers() throws Exception {
+        JsonNode doc = ApiHarness.json(h.get(null, "/v1/openapi.json"));
+        List<String> posts = new ArrayList<>();
+        List<String> lacking = new ArrayList<>();
+        doc.path("paths").forEach(path -> {
+            JsonNode op = path.path("post");
+            if (op.isMissingNode()) {
+                return;
+            }
+            String id = op.path("operationId").asText();
+            posts.add(id);
+            boolean header = false;
+            for (JsonNode p : op.path("parameters")) {
+                header |= p.path("name").asText().equals("Idempotency-Key") && p.path("in").asText().equals("header");
+            }
+            if (!header || !op.path("responses").path("422").path("description").asText().contains("key_reused")
+                    || !op.path("responses").path("409").path("description").asText().contains("Idempotency-Key")) {
+                lacking.add(id);
+            }
+        });
+        assertThat(posts).as("the POST operations").hasSizeGreaterThan(10).contains("createOrder", "transitionOrder", "pauseSweepers");
+        assertThat(lacking).as("POST operations without the Idempotency-Key header, its 422 or its 409").isEmpty();
+        JsonNode error = doc.path("components").path("schemas").path("Error").path("properties");
+        assertThat(error.path("error").path("properties").path("kind").path("enum").toString()).contains("\"key_reused\"");
+        assertThat(error.has("errorId")).as("the 500's error id").isTrue();
+    }
+
+    /**
      * Every status the integrator guide's API table lists is documented on each operation that can answer it: the document had no
      * 422 on getOrder, no 408, no 405 anywhere, and no 503 of a stopping serve (the fresh-user tester's finding 10), so a
      * client generated from it had no type for those answers. A status new to the table fails here until it is placed.

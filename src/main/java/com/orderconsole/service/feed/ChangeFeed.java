@@ -31,19 +31,20 @@ import java.util.function.Function;
  * (rows of transactions still open included), then, in auto-commit, which rows are committed. The cursor moves only
  * through ids that are committed, and stops at the first id that exists but is not committed (held: it will commit or
  * vanish). An id that is in neither read (a gap) was either given to a row not inserted yet (a statement between taking
- * its ids and writing them) or lost for good (a rolled-back transaction, an INSERT IGNORE of a replay). Every such id
- * belongs to a transaction open when the gap is first seen, or to one already ended (committed: visible; rolled back:
- * never). So when a read first meets a gap it notes the read-write transactions InnoDB lists as open
- * ({@code information_schema.INNODB_TRX}), and the cursor passes the gap as soon as every one of them has ended: a late
- * row has committed by then and is read, a rolled-back one never comes. A rolled-back transaction costs a consumer well
- * under a second rather than a grace. The list is noted only {@link #NOTE_AFTER} after the highest id was read (a
- * statement takes its ids a moment before its transaction is listed as a writer) and only from a copy of the list InnoDB
- * refreshed during the read (it shows the read's own transaction).
+ * its ids and writing them) or lost for good (a rolled-back transaction, an INSERT IGNORE of a replay).
  *
- * <p>The time grace remains the fallback: when the account may not read the list (it needs the PROCESS privilege; serve's
- * follower role is granted on the schema only) or the server does not list transactions so, the cursor passes a gap once
- * every id of it was handed out more than {@link #DEFAULT_GAP_GRACE} ago (longer than any statement may run before its
- * timeout cancels it), learnt from the highest id seen at each read. A held row it waits for as long as it is held.
+ * <p><b>When a gap is settled.</b> Every writer of history is marked at work ({@code history_writer}, V47) before InnoDB
+ * hands it an id, and unmarked only once every row it writes is in the table (held until its commit, or gone with its
+ * rollback). Each read first reads the marks, then the ids, both at READ UNCOMMITTED. A read that sees a gap notes the
+ * highest id seen; a later read notes the writers marked then: any writer that held an id up to that one is among them
+ * or has finished writing. Once a read finds none of them still marked, every id up to the noted one is final: its row
+ * is in that read's ids (committed, or held and waited for), or it never comes. A gap left by a rollback or a replay costs
+ * a consumer two reads (well under a second); the account needs no global privilege (PROCESS) and no restart.
+ *
+ * <p>The time grace remains the fallback: when the marks cannot be read, or a writer's mark stays set (SQL written by
+ * hand that does not unmark), the cursor passes a gap once every id of it was handed out more than
+ * {@link #DEFAULT_GAP_GRACE} ago (longer than any statement may run before its timeout cancels it), learnt from the
+ * highest id seen at each read. A held row it waits for as long as it is held.
  *
  * <p>Reads MySQL only; callers bound the wait (the API answers 503 when MySQL does not answer).
  */
@@ -53,11 +54,6 @@ public final class ChangeFeed {
      * (50 s by default) bound how long ids may stay handed out and not written; 60 s is past both.
      */
     public static final Duration DEFAULT_GAP_GRACE = Duration.ofSeconds(60);
-    /**
-     * How long after the highest id was read the open transactions are noted for it: a statement takes its ids a moment
-     * before InnoDB lists its transaction as a writer, and this is far longer than that moment.
-     */
-    static final Duration NOTE_AFTER = Duration.ofMillis(200);
     /** Most events in one page. */
     public static final int MAX_LIMIT = 1000;
     private static final String CURSOR_PREFIX = "oc1:";
@@ -65,23 +61,22 @@ public final class ChangeFeed {
 
     private final Database db;
     private final Duration gapGrace;
-    /** Lists the open transactions ({@link HistoryStore#openTransactions}; a test gives an account's refusal). */
+    /** Lists the writers at work ({@link HistoryStore#openWriters}; a test gives a refusal). */
     private final Function<HistoryStore, HistoryStore.OpenTransactions> transactionList;
     /** Highest ids seen by recent reads, oldest first: the reads' knowledge of which ids are settled. Guarded by this. */
     private final Deque<Sample> seen = new ArrayDeque<>();
-    /** The account may not read the open transactions: gaps wait out the grace (said once in the log). */
+    /** The writers' marks cannot be read: gaps wait out the grace (said once in the log). */
     private volatile boolean listRefused;
 
     /**
-     * What one read learnt: every id up to {@code maxSeen} was handed out before {@code seenAt}. Once the read-write
-     * transactions open {@link #NOTE_AFTER} later ({@code open}, listed no later than {@code listedAt}) have all ended
-     * (known before {@code settledAt}), or the grace has passed since {@code seenAt}, none of those ids will appear any more.
+     * What one read learnt: every id up to {@code maxSeen} was handed out before {@code seenAt}. Once the writers marked at
+     * a later read ({@code open}) are all unmarked (a read whose ids began at {@code settledAt} knew it), or the grace has
+     * passed since {@code seenAt}, none of those ids will appear any more.
      */
     private static final class Sample {
         final long maxSeen;
         final long seenAt;
         Set<String> open;
-        long listedAt;
         long settledAt = Long.MAX_VALUE;
 
         Sample(long maxSeen, long seenAt) {
@@ -96,12 +91,11 @@ public final class ChangeFeed {
      *     shorten it)
      */
     public ChangeFeed(Database db, Duration gapGrace) {
-        this(db, gapGrace, HistoryStore::openTransactions);
+        this(db, gapGrace, HistoryStore::openWriters);
     }
 
     /**
-     * @param transactionList how a read lists the open transactions: the shared test MariaDB checks no privileges, so a
-     *     test answers as MySQL does to an account without PROCESS
+     * @param transactionList how a read lists the writers at work (a test answers as a database without the marks does)
      */
     ChangeFeed(Database db, Duration gapGrace, Function<HistoryStore, HistoryStore.OpenTransactions> transactionList) {
         this.db = db;
@@ -148,10 +142,16 @@ public final class ChangeFeed {
         int scan = Math.min(4 * MAX_LIMIT, Math.max(100, 2 * limit));
         long[] maxSeen = new long[1];
         long[] seenAt = new long[1];
-        long[] listedAt = new long[1];
-        long sessionStart = System.nanoTime();
+        long[] marksAt = new long[1];
+        long[] idsAt = new long[1];
         HistoryStore.OpenTransactions[] open = new HistoryStore.OpenTransactions[1];
         List<Long> existing = db.readUncommitted(t -> {
+            // The marks before the ids: a writer unmarked now has every row it writes in the ids read next.
+            if (!listRefused && waitingOnGap()) {
+                marksAt[0] = System.nanoTime();
+                open[0] = transactionList.apply(t.history());
+            }
+            idsAt[0] = System.nanoTime();
             maxSeen[0] = t.history().maxId();
             // Every cursor given stands on a written row, so one past every id handed out was never given by this feed
             // (kept from another database, say): refused, since its consumer would wait for ever on rows that never come.
@@ -160,21 +160,17 @@ public final class ChangeFeed {
             }
             List<Long> ids = t.history().idsAfter(after, scan);
             seenAt[0] = System.nanoTime();
-            if (!listRefused && hasGap(after, ids)) {
-                open[0] = transactionList.apply(t.history());
-                listedAt[0] = System.nanoTime();
-            }
             return ids;
         });
         if (open[0] != null && open[0].refused() && !listRefused) {
             listRefused = true;
-            log.warn("the change feed's MySQL account may not read information_schema.INNODB_TRX (it needs the PROCESS "
-                    + "privilege): a gap in the history's ids is passed after {} s instead of once the transactions open "
-                    + "when it appeared have ended", gapGrace.toSeconds());
+            log.warn("the change feed cannot read the history writers' marks (table history_writer, made by migration 47): a "
+                    + "gap in the history's ids is passed after {} s instead of once its writers have finished", gapGrace.toSeconds());
         }
         long readAt = System.nanoTime();
         List<HistoryStore.Positioned> committed = db.read(t -> t.history().after(after, scan));
-        long settledThrough = settledThrough(maxSeen[0], seenAt[0], fresh(open[0]), sessionStart, listedAt[0], readAt);
+        HistoryStore.OpenTransactions known = open[0] == null || open[0].refused() ? null : open[0];
+        long settledThrough = settledThrough(maxSeen[0], seenAt[0], known, marksAt[0], idsAt[0], readAt);
         return page(after, limit, scan, existing, committed, settledThrough);
     }
 
@@ -224,59 +220,53 @@ public final class ChangeFeed {
         return new Page(events, cursor(pos), heldBy, heldAtGap);
     }
 
-    /** @return true when the ids a read saw after a position skip one: a gap, which may need the open transactions */
-    private static boolean hasGap(long after, List<Long> ids) {
-        long prev = after;
-        for (long id : ids) {
-            if (id > prev + 1) {
+    /**
+     * @return true when a read may need the writers' marks: a sample is not settled yet (every read that saw ids notes
+     *     one, and most settle at the next read)
+     */
+    private synchronized boolean waitingOnGap() {
+        for (Sample s : seen) {
+            if (s.settledAt == Long.MAX_VALUE) {
                 return true;
             }
-            prev = id;
         }
         return false;
     }
 
-    /** @return the list when InnoDB refreshed it during the read (it shows the read's own transaction), else null */
-    private static HistoryStore.OpenTransactions fresh(HistoryStore.OpenTransactions open) {
-        return open != null && !open.refused() && open.includesMe() ? open : null;
-    }
-
     /**
-     * Remembers what this read saw and answers through which id every id is settled (none will appear any more), as known
-     * before its committed read began.
+     * Remembers what this read saw and answers through which id every id is settled (none will appear any more): by marks
+     * read before this read's ids, or by the grace before its committed read.
      *
      * @param maxSeen the highest id this read saw (committed or not)
-     * @param seenAt when it was seen
-     * @param open the transactions open during this read (a list refreshed after {@code sessionStart}), or null
-     * @param sessionStart when this read's uncommitted session began
-     * @param listedAt when the list came back
-     * @param readAt when its committed read began: only what was settled before it counts
+     * @param seenAt when it was seen (after its ids were read)
+     * @param open the writers marked at this read, read before its ids; null when not read or not readable
+     * @param marksAt when the marks' read began
+     * @param idsAt when the ids' read began (after the marks came back)
+     * @param readAt when its committed read began
      */
-    private synchronized long settledThrough(long maxSeen, long seenAt, HistoryStore.OpenTransactions open, long sessionStart,
-                                             long listedAt, long readAt) {
-        if (seen.isEmpty() || seen.peekLast().maxSeen < maxSeen) {
-            seen.addLast(new Sample(maxSeen, seenAt));
-        }
+    private synchronized long settledThrough(long maxSeen, long seenAt, HistoryStore.OpenTransactions open, long marksAt,
+                                             long idsAt, long readAt) {
         long graceNanos = gapGrace.toNanos();
         long settled = 0;
         Sample newest = null;
         for (Sample s : seen) {
-            if (open != null && s.settledAt == Long.MAX_VALUE) {
-                if (s.open != null && sessionStart >= s.listedAt && Collections.disjoint(s.open, open.writers())) {
-                    // Listed after the noted list: a noted transaction absent now ended before this read's committed read.
-                    s.settledAt = readAt;
-                } else if (s.open == null && sessionStart - s.seenAt >= NOTE_AFTER.toNanos()) {
+            // Only marks read wholly after a sample's ids know every writer that may hold one of them.
+            if (open != null && s.settledAt == Long.MAX_VALUE && marksAt > s.seenAt) {
+                if (s.open == null) {
                     s.open = open.writers();
-                    s.listedAt = listedAt;
-                    if (s.open.isEmpty()) {
-                        s.settledAt = readAt; // no writer was open: every id up to maxSeen was final already
-                    }
+                }
+                if (Collections.disjoint(s.open, open.writers())) {
+                    s.settledAt = idsAt; // every noted writer had finished writing before this read's ids were read
                 }
             }
-            if (s.settledAt <= readAt || readAt - s.seenAt >= graceNanos) {
+            // A read that began its ids before the marks that settled a sample were read may lack rows: not for it.
+            if (s.settledAt <= idsAt || readAt - s.seenAt >= graceNanos) {
                 settled = Math.max(settled, s.maxSeen);
                 newest = s;
             }
+        }
+        if (seen.isEmpty() || seen.peekLast().maxSeen < maxSeen) {
+            seen.addLast(new Sample(maxSeen, seenAt));
         }
         // Samples below the newest settled one tell nothing more to a read begun from now on.
         while (newest != null && seen.peekFirst() != newest) {

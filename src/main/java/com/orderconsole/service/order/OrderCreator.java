@@ -4,7 +4,9 @@ import com.orderconsole.domain.HistoryEntry;
 import com.orderconsole.domain.OrderState;
 import com.orderconsole.domain.OrderStatus;
 import com.orderconsole.redis.OrderStateStore;
+import com.orderconsole.store.CreatedMeanwhileException;
 import com.orderconsole.store.Database;
+import com.orderconsole.store.DatabaseBusyException;
 import com.orderconsole.store.OrderRow;
 import com.orderconsole.store.OrderStore;
 import com.orderconsole.store.Tables;
@@ -89,8 +91,8 @@ public final class OrderCreator {
      */
     public Created createAll(List<NewOrder> orders, boolean batch) {
         List<String> ids = orders.stream().map(o -> o.row().orderId).toList();
-        List<NewOrder> fresh = retryingDeadlocks(() -> batch ? db.inBatch(t -> insertNew(t, orders, ids))
-                : db.inTransaction(t -> insertNew(t, orders, ids)));
+        List<NewOrder> fresh = retryingDeadlocks(() -> batch ? db.inBatch(t -> insertNew(t, orders, ids, true))
+                : db.inTransaction(t -> insertNew(t, orders, ids, false)));
         if (fresh.isEmpty()) {
             return new Created(List.of(), orders.size(), 0);
         }
@@ -98,16 +100,26 @@ public final class OrderCreator {
         fresh.forEach(o -> toInit.put(stateOf(o.row()), expiryOf(o.row())));
         int created = initWithRetries(toInit);
         List<String> freshIds = fresh.stream().map(o -> o.row().orderId).toList();
-        retryingDeadlocks(() -> db.inTransaction(t -> {
-            t.orders().markRedisReady(freshIds);
-            return null;
-        }));
+        try {
+            retryingDeadlocks(() -> db.inTransaction(t -> {
+                t.orders().markRedisReady(freshIds);
+                return null;
+            }));
+        } catch (DatabaseBusyException e) {
+            // The orders and their Redis state stand; maintenance marks them ready (finishPendingCreations).
+            log.warn("{} orders created, but marking them ready in MySQL lost its lock conflicts; maintenance marks them", freshIds.size());
+        }
         return new Created(freshIds, orders.size() - fresh.size(), fresh.size() - created);
     }
 
-    private static List<NewOrder> insertNew(Tables t, List<NewOrder> orders, List<String> ids) {
+    /**
+     * @param locked a bulk load's batch: its ids are looked up with a locking read (a batch session answers no row
+     *     counts, so an order created meanwhile would go unseen); a single creation locks nothing and relies on the
+     *     unique keys, so creations side by side never wait on each other's gaps
+     */
+    private static List<NewOrder> insertNew(Tables t, List<NewOrder> orders, List<String> ids, boolean locked) {
         OrderStore rows = t.orders();
-        Set<String> existing = new HashSet<>(rows.existingIdsLocked(ids));
+        Set<String> existing = new HashSet<>(locked ? rows.existingIdsLocked(ids) : rows.existingIds(ids));
         List<NewOrder> fresh = new ArrayList<>();
         List<OrderRow> freshRows = new ArrayList<>();
         List<HistoryEntry> history = new ArrayList<>();
@@ -124,18 +136,28 @@ public final class OrderCreator {
     }
 
     /**
-     * Runs a MySQL step again when InnoDB chose it as a deadlock victim. Creations side by side deadlock in the normal
-     * course: each looks for its ids with a locking read, which locks the gap where an absent id would go, and two
-     * inserting into each other's gap wait on each other (a shop's checkout saw 4.5 % of concurrent creations fail).
-     * InnoDB rolled the loser back whole, so running it again creates nothing twice.
+     * Runs a MySQL step again when MySQL rolled it back whole: InnoDB chose it as a deadlock victim or its lock wait timed
+     * out, or another transaction created one of its orders since it found the id absent (the next run finds it). A
+     * single creation takes no locking read, so creations side by side do not deadlock; a bulk load's locking read or
+     * the follower's writes still may, rarely. Running it again creates nothing twice.
+     *
+     * @throws DatabaseBusyException when every try was rolled back: nothing of the step is stored
      */
     private static <T> T retryingDeadlocks(java.util.function.Supplier<T> step) {
         for (int attempt = 1; ; attempt++) {
             try {
                 return step.get();
+            } catch (CreatedMeanwhileException e) {
+                if (attempt > DEADLOCK_RETRIES) {
+                    throw e; // the order is there and yet its id reads absent: not a race, a defect
+                }
+                log.debug("an order of this creation was created meanwhile, looking again ({})", attempt);
             } catch (RuntimeException e) {
-                if (attempt > DEADLOCK_RETRIES || !Database.lostDeadlock(e)) {
+                if (!Database.lostDeadlock(e)) {
                     throw e;
+                }
+                if (attempt > DEADLOCK_RETRIES) {
+                    throw DatabaseBusyException.rolledBack("the creation", attempt, e);
                 }
                 log.debug("an order creation lost a deadlock, trying again ({})", attempt);
                 sleep(java.util.concurrent.ThreadLocalRandom.current().nextLong(1, 5L * attempt));

@@ -55,6 +55,9 @@ public class RemakeRoutines implements Callback {
                 if (applied(c, "45")) {
                     V45__Api_clients.createRoutines(st);
                 }
+                if (applied(c, "47")) {
+                    V47__History_writers.createTrigger(st);
+                }
                 if (applied(c, "49")) {
                     V49__Sso_people.createRoutines(st);
                 }

@@ -75,15 +75,20 @@ public class V45__Api_clients extends BaseJavaMigration {
                 + LOGIN + ", 'cli', 'API_CLIENT_REVOKE', NULL, '', CONCAT('api client ', p_name, ' revoked')); "
                 + "END IF; "
                 + "END");
-        // One WAIT_PAY order at version 1 and its one creation row, in the name of a registered, unrevoked client.
+        // One WAIT_PAY order at version 1 and its one creation row, in the name of a registered, unrevoked client. The
+        // checks read with SELECT … INTO, a plain read: a subquery in IF or SET of a routine that writes is a locking read,
+        // and on an absent id it locked the gap where the id goes, so two creations side by side deadlocked inserting
+        // into each other's gap. An order created meanwhile by another transaction fails the insert on the unique keys.
         st.execute("CREATE PROCEDURE order_console_api_create_order(IN p_client " + NAME + ", IN p_order_id " + ID + ", "
                 + "IN p_customer_id " + ID + ", IN p_created_at_ms BIGINT, IN p_expire_at_ms BIGINT, IN p_event_key VARCHAR(80))"
                 + DEFINER
-                + "BEGIN "
-                + "IF NOT EXISTS (SELECT 1 FROM api_client WHERE name = p_client AND revoked_at_ms IS NULL) THEN "
+                + "BEGIN DECLARE client_in_force INT DEFAULT 0; DECLARE there INT DEFAULT 0; "
+                + "SELECT COUNT(*) INTO client_in_force FROM api_client WHERE name = p_client AND revoked_at_ms IS NULL; "
+                + "IF client_in_force = 0 THEN "
                 + "SIGNAL SQLSTATE '45000' SET MESSAGE_TEXT = 'no such API client, or it was revoked'; END IF; "
                 + V40__Role_checked_procedures.apiCreationChecks()
-                + "IF NOT EXISTS (SELECT 1 FROM orders WHERE order_id = p_order_id) THEN "
+                + "SELECT COUNT(*) INTO there FROM orders WHERE order_id = p_order_id; "
+                + "IF there = 0 THEN "
                 + "INSERT INTO order_history (order_id, from_status, to_status, version, result_code, actor, source, reason, at_ms, "
                 + "event_key) VALUES (p_order_id, NULL, 1, 1, 1, CONCAT('api:', p_client), 'api', '', p_created_at_ms, p_event_key); "
                 + "INSERT INTO orders (order_id, customer_id, status, version, created_at_ms, status_since_ms, expire_at_ms, "

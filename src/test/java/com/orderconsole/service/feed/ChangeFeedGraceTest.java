@@ -20,18 +20,28 @@ import java.util.Set;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The change feed's fallback at the unit level, on the shared test MariaDB: when the open transactions may not be listed
- * (as MySQL answers an account without PROCESS, serve's in production) a gap passes once its grace is over, not before.
- * The slow twin on a server that checks accounts is {@code FeedGapWithoutProcessTest}.
+ * The change feed's fallback at the unit level, on the shared test MariaDB: when the writers' marks cannot be read (a
+ * database without them) a gap passes once its grace is over, not before; with them it passes at once. The slow twin on
+ * a server that checks accounts, under serve's account, is {@code FeedGapWithoutProcessTest}.
  */
 class ChangeFeedGraceTest {
     private static final Duration GRACE = Duration.ofSeconds(1);
 
+    /** Inserts a history row in the open transaction of {@code c}. */
     private static void insert(Connection c, String orderId) throws SQLException {
         try (Statement st = c.createStatement()) {
             st.executeUpdate("INSERT INTO order_history (order_id, from_status, to_status, version, result_code, actor, source, reason, "
                     + "at_ms, event_key) VALUES ('" + orderId + "', NULL, 1, 1, 1, 'x', 'api', '', 1, 'test/" + orderId + "')");
         }
+    }
+
+    /** Writes a history row and commits it as the engine's writers do (the mark set back last). */
+    private static void committed(Connection c, String orderId) throws SQLException {
+        insert(c, orderId);
+        try (Statement st = c.createStatement()) {
+            st.executeUpdate(HistoryStore.WRITES_DONE);
+        }
+        c.commit();
     }
 
     private static List<String> orders(ChangeFeed.Page page) {
@@ -48,15 +58,14 @@ class ChangeFeedGraceTest {
         logger.addAppender(logged);
         try (Database db = Database.connect(url, "root", "", Duration.ofSeconds(10));
              Connection c = DriverManager.getConnection(url, "root", "")) {
-            insert(c, "a-1");
             c.setAutoCommit(false);
+            committed(c, "a-1");
             insert(c, "gone-1");
             c.rollback();
-            c.setAutoCommit(true);
-            insert(c, "b-1");
+            committed(c, "b-1");
 
-            // What HistoryStore answers when MySQL refuses INNODB_TRX (error 1227).
-            ChangeFeed feed = new ChangeFeed(db, GRACE, h -> new HistoryStore.OpenTransactions(true, false, Set.of()));
+            // What HistoryStore answers when the writers' marks cannot be read (no table, or access denied).
+            ChangeFeed feed = new ChangeFeed(db, GRACE, h -> new HistoryStore.OpenTransactions(true, Set.of()));
             long firstSight = System.nanoTime();
             ChangeFeed.Page p = feed.read(null, 10);
             assertThat(orders(p)).containsExactly("a-1");
@@ -72,7 +81,7 @@ class ChangeFeedGraceTest {
             assertThat(orders(p)).containsExactly("b-1");
             assertThat(passedAfter).isGreaterThanOrEqualTo(GRACE.toNanos() / 1e9).isLessThan(GRACE.toSeconds() + 1.0);
 
-            // The same gap, read by a feed that may list the transactions (nothing is open): passed well within serve's grace.
+            // The same gap, read by a feed that reads the writers' marks (none is at work): passed well within serve's grace.
             ChangeFeed listing = new ChangeFeed(db, ChangeFeed.DEFAULT_GAP_GRACE);
             long t0 = System.nanoTime();
             ChangeFeed.Page q = listing.read(atGap, 10);
@@ -81,10 +90,30 @@ class ChangeFeedGraceTest {
                 q = listing.read(atGap, 10);
             }
             assertThat(orders(q)).containsExactly("b-1");
+
+            // A writer that never sets its mark back (SQL by hand, in auto-commit): its mark stays, and a gap seen while it
+            // stays passes only once its grace is over, never sooner.
+            try (Connection byHand = DriverManager.getConnection(url, "root", "")) {
+                insert(byHand, "by-hand-1");
+            }
+            insert(c, "gone-2");
+            c.rollback();
+            committed(c, "c-1");
+            ChangeFeed marked = new ChangeFeed(db, GRACE);
+            String beforeGap = q.cursor();
+            long t1 = System.nanoTime();
+            ChangeFeed.Page r = marked.read(beforeGap, 10);
+            assertThat(orders(r)).containsExactly("by-hand-1");
+            while (!orders(r).contains("c-1") && System.nanoTime() - t1 < GRACE.toNanos() + 3_000_000_000L) {
+                Thread.sleep(20);
+                r = marked.read(r.cursor(), 10);
+            }
+            assertThat(orders(r)).containsExactly("c-1");
+            assertThat((System.nanoTime() - t1) / 1e9).isGreaterThanOrEqualTo(GRACE.toNanos() / 1e9);
         } finally {
             logger.detachAppender(logged);
         }
-        assertThat(logged.list.stream().filter(e -> e.getFormattedMessage().contains("PROCESS")).count())
+        assertThat(logged.list.stream().filter(e -> e.getFormattedMessage().contains("history_writer")).count())
                 .as(logged.list.toString()).isEqualTo(1);
     }
 }
