@@ -121,7 +121,7 @@ public final class TestServers {
     /** The tables a test may fill, emptied before the next one. */
     private static final List<String> TABLES = List.of("orders", "order_history", "sync_cursor", "transition_rules",
             "dataset_identity", "dead_letter", "audit_log", "bulk_batch", "bulk_item", "bulk_plan", "api_client",
-            "sso_person");
+            "sso_person", "history_writer", "api_idempotency");
     /** One Lettuce client for the FLUSHALLs of this JVM (its threads are made once, not at every reset). */
     private static RedisClient flusher;
     private static StatefulRedisConnection<String, String> flushing;

@@ -60,7 +60,7 @@ class OrderStoryTest {
 
         com.orderconsole.app.Messages.use(java.util.Locale.SIMPLIFIED_CHINESE);
         try {
-            assertThat(StoryWords.step(rejected)).contains("超时取消").endsWith("被拒绝，该订单已经是 CANCELLED");
+            assertThat(StoryWords.step(rejected)).contains("超时取消").endsWith("被拒绝，该订单已经是 已取消");
         } finally {
             com.orderconsole.app.Messages.use(java.util.Locale.ENGLISH);
         }
