@@ -275,13 +275,16 @@ public class V40__Role_checked_procedures extends BaseJavaMigration {
     }
 
     /**
-     * What the API's creation procedure (V45) checks besides its client: well-formed ids, no stored twin of the id up to
-     * trailing spaces, created at the server's clock, a deadline after it and at most a year later.
+     * What the API's creation procedures (V45 for a client, V49 for a person) check besides the caller: well-formed ids,
+     * no stored twin of the id up to trailing spaces, created at the server's clock, a deadline after it and at most a year
+     * later. The procedure declares {@code there INT}; nothing in these checks takes a lock.
      */
     static String apiCreationChecks() {
         return refuseIf(IdSql.malformed("p_order_id") + " OR p_order_id IS NULL OR " + IdSql.malformed("p_customer_id"), IdSql.WORDS)
-                + refuseIf("EXISTS (SELECT 1 FROM orders WHERE order_id = p_order_id AND LENGTH(order_id) <> LENGTH(p_order_id))",
-                "a stored order id differs from this one only in trailing spaces")
+                // SELECT ... INTO, not IF EXISTS (SELECT ...): in a procedure that writes, the subquery of an IF is a locking
+                // read, which locks the gap where an absent id goes, and two creations inserting into each other's gap deadlock.
+                + "SELECT COUNT(*) INTO there FROM orders WHERE order_id = p_order_id AND LENGTH(order_id) <> LENGTH(p_order_id); "
+                + refuseIf("there > 0", "a stored order id differs from this one only in trailing spaces")
                 + refuseIf("p_created_at_ms IS NULL OR ABS(p_created_at_ms - " + NOW_MS + ") > " + CLOCK_SLACK_MS
                 + " OR p_expire_at_ms IS NULL OR p_expire_at_ms <= p_created_at_ms OR p_expire_at_ms > p_created_at_ms + " + MAX_DEADLINE_MS,
                 "an API order is created now, its payment deadline after that and at most 365 days later");

@@ -66,8 +66,10 @@ public class V49__Sso_people extends BaseJavaMigration {
         st.execute("CREATE PROCEDURE order_console_sso_create_order(IN p_actor " + ACTOR + ", IN p_order_id " + ID + ", "
                 + "IN p_customer_id " + ID + ", IN p_created_at_ms BIGINT, IN p_expire_at_ms BIGINT, IN p_event_key VARCHAR(80))"
                 + DEFINER
-                + "BEGIN " + KNOWN
-                + "IF NOT EXISTS (SELECT 1 FROM orders WHERE order_id = p_order_id) THEN "
+                + "BEGIN DECLARE there INT DEFAULT 0; " + KNOWN
+                + V40__Role_checked_procedures.apiCreationChecks()
+                + "SELECT COUNT(*) INTO there FROM orders WHERE order_id = p_order_id; "
+                + "IF there = 0 THEN "
                 + "INSERT INTO order_history (order_id, from_status, to_status, version, result_code, actor, source, reason, at_ms, "
                 + "event_key) VALUES (p_order_id, NULL, 1, 1, 1, p_actor, 'api', '', p_created_at_ms, p_event_key); "
                 + "INSERT INTO orders (order_id, customer_id, status, version, created_at_ms, status_since_ms, expire_at_ms, "
