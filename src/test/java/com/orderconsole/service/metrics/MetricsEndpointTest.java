@@ -236,7 +236,7 @@ class MetricsEndpointTest {
                 assertThat(a.raised()).isTrue();
                 assertThat(a.value()).isGreaterThanOrEqualTo(60.0);
             });
-            Thread.sleep(MetricsService.SAMPLE_PERIOD_MS + 100);
+            Thread.sleep(StoreSampler.SAMPLE_PERIOD_MS + 100);
             assertThat(s.metrics().checkAlerts()).as("once per incident").isEmpty();
             raw.cmd().hset("osm:sweeper", "lastTick", Long.toString(now + 1_000));
             List<Alert> cleared = Awaitility.await().atMost(Duration.ofSeconds(5)).until(() -> s.metrics().checkAlerts(), l -> !l.isEmpty());
@@ -244,7 +244,7 @@ class MetricsEndpointTest {
                 assertThat(a.kind()).isEqualTo(Alert.Kind.SWEEPER_STALLED);
                 assertThat(a.raised()).isFalse();
             });
-            Thread.sleep(MetricsService.SAMPLE_PERIOD_MS + 100);
+            Thread.sleep(StoreSampler.SAMPLE_PERIOD_MS + 100);
             assertThat(s.metrics().checkAlerts()).isEmpty();
         }
     }
