@@ -214,8 +214,8 @@ public final class Database implements AutoCloseable {
 
     /**
      * @return true when this session may run the MySQL follower: its account holds {@code order_console_follower}, or
-     *     it is the administrator's session of local servers (issue 25: a person's console never writes history in
-     *     other people's names)
+     *     it is the administrator's session of local servers (a person's console never writes history in other people's
+     *     names)
      */
     public boolean mayFollow() {
         return mayFollow;
@@ -286,7 +286,7 @@ public final class Database implements AutoCloseable {
 
     /**
      * Runs a read at READ UNCOMMITTED: it sees rows of transactions still open (the change feed asks which ids are in
-     * flight, issue 32). Nothing is written; the pool resets the isolation when the connection returns.
+     * flight). Nothing is written; the pool resets the isolation when the connection returns.
      */
     public <T> T readUncommitted(Function<Tables, T> work) {
         try (SqlSession s = open(ExecutorType.SIMPLE, TransactionIsolationLevel.READ_UNCOMMITTED, false)) {

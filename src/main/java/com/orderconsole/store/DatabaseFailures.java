@@ -10,8 +10,8 @@ import java.util.regex.Pattern;
 
 /**
  * MySQL and driver failures put into words for people: where a database is (without account or parameters), the one
- * line of a failure worth showing, the MySQL 8 public-key refusal and what to change. Split from {@link Database}
- * (issue 28), as {@code redis/RedisFailures} is from the Redis connection.
+ * line of a failure worth showing, the MySQL 8 public-key refusal and what to change, and a unit of work's failure as
+ * the product's exceptions. Apart from {@link Database}, as {@code redis/RedisFailures} is from the Redis connection.
  */
 final class DatabaseFailures {
     /** MySQL/MariaDB: "The user specified as a definer (…) does not exist" (a procedure or trigger outlived its maker). */

@@ -13,7 +13,7 @@ import java.util.List;
 
 /**
  * Calls of the V39 stored procedures, through which a signed-in person's session writes what names who acted: the
- * audit log, new orders with their first history, and the order columns a person's work changes (issue 25). The
+ * audit log, new orders with their first history, and the order columns a person's work changes, so that no person writes in another's name. The
  * database stamps the calling login as the actor; nothing here passes a name. Used by the stores when
  * {@link Database#writesStamped()}.
  */

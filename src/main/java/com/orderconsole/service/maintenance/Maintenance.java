@@ -85,7 +85,7 @@ public final class Maintenance implements AutoCloseable {
      */
     public long recoverIfRedisLostData() {
         String current = marker.epoch();
-        // Issue 33.5: a marker MySQL does not follow is an older copy of Redis (the same one restored twice included).
+        // A marker MySQL does not follow is an older copy of Redis (the same one restored twice included).
         if (current != null && recorded.fenceIfStale() != null) {
             log.warn("Redis carries data-set marker {}, not the one MySQL recorded at the last restore: restored from an older "
                     + "copy; restoring the data set from MySQL", current);
