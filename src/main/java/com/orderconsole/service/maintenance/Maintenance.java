@@ -53,8 +53,8 @@ public final class Maintenance implements AutoCloseable {
     /** How often terminal orders without an expiry are looked for (the first pass 30 s after start). */
     static final Duration UNTRACKED_PASS_EVERY = Duration.ofHours(6);
     /**
-     * When the next pass runs after one that failed. A pass that met MySQL hung for 20 s (a hand trial, SIGSTOP) waited
-     * the full 6 hours for its next try.
+     * When the next pass runs after one that failed: soon, so that a pass that met MySQL hung for a moment does not wait
+     * the full {@link #UNTRACKED_PASS_EVERY} for its next try.
      */
     static final Duration UNTRACKED_PASS_RETRY = Duration.ofMinutes(1);
 
