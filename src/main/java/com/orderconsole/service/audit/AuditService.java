@@ -234,7 +234,7 @@ public final class AuditService implements Audit {
         return s == null ? "" : s.name();
     }
 
-    /** How an API client acts (issue 32): {@code api:<name>}. */
+    /** How an API client acts: {@code api:<name>}. */
     private static final String API_ACTOR = com.orderconsole.store.OrderStore.API_ACTOR;
     /** How a person acting through serve is named: {@code sso:<name> via <client>}. */
     private static final String PERSON_ACTOR = com.orderconsole.store.OrderStore.PERSON_ACTOR;

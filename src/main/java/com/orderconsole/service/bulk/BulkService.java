@@ -39,7 +39,7 @@ public final class BulkService implements Bulk {
     public static final String SOURCE = "bulk";
     /**
      * Most orders one batch may hold, unless {@code orderconsole.bulk.maxOrders} says otherwise: 100,000 is the
-     * size issue 13 asks to work; the preview's seen states then take about 10 MB.
+     * size a batch must handle; the preview's seen states then take about 10 MB.
      */
     public static final int DEFAULT_MAX_ORDERS = 100_000;
     /** Orders in flight at once and per MySQL transaction of results (the sweeper's batch is 100, a page 1,000). */

@@ -103,7 +103,7 @@ public final class DeadLetterService implements DeadLetters {
         return row;
     }
 
-    /** Closes the letter and records it in the audit trail, in one transaction (issue 33: never one without the other). */
+    /** Closes the letter and records it in the audit trail, in one transaction: never one without the other. */
     private void close(long id, String state, Operator operator, String text, String action, String orderId, String reason,
                        String detail) {
         long now = System.currentTimeMillis();

@@ -22,7 +22,10 @@ import java.util.Map;
 public final class HealthService implements HealthCheck {
     /** A sweeper silent for longer than this, in ms, is reported. */
     static final long SWEEPER_SILENT_MS = 10_000;
-    /** Busiest master's bucket count over the mean above which the spread is reported uneven (issue 16's target). */
+    /**
+     * Busiest master's bucket count over the mean above which the spread is reported uneven: a data set's buckets are
+     * laid out to stay within it.
+     */
     static final double UNEVEN_SPREAD = 1.15;
 
     private final RedisConnection redis;
