@@ -330,9 +330,14 @@ public final class Database implements AutoCloseable {
         hc.setPoolName("orders-db");
         hc.setConnectionTimeout(Math.max(250, timeout.toMillis()));
         hc.setValidationTimeout(Math.max(250, Math.min(timeout.toMillis(), 5000)));
-        // Fail at once rather than hang when MySQL is down at start; the pool keeps retrying afterwards.
-        hc.setInitializationFailTimeout(-1);
-        hc.addDataSourceProperty("connectTimeout", Long.toString(timeout.toMillis()));
+        // The sign-in is one attempt made at once, as long as the server answers it (each read within the socket timeout):
+        // a refused or unreachable server fails it in words within about a second or the connect timeout, and a slow
+        // one (a busy host) is waited for instead of failing at the pool's wait.
+        hc.setInitializationFailTimeout(1);
+        // The driver's connect timeout also bounds the server's greeting and the sign-in: a server that accepted the
+        // connection gets the sign-in allowance; one that refuses it or does not answer the connect fails the probe first.
+        DatabaseFailures.probe(jdbcUrl, timeout);
+        hc.addDataSourceProperty("connectTimeout", Long.toString(DatabaseFailures.signInAllowance(timeout).toMillis()));
         hc.addDataSourceProperty("socketTimeout", Long.toString(Math.max(timeout.toMillis() * 15, 30_000)));
         hc.addDataSourceProperty("rewriteBatchedStatements", "true");
         hc.addDataSourceProperty("cachePrepStmts", "true");
@@ -340,7 +345,11 @@ public final class Database implements AutoCloseable {
         // connection instead of on every batch (the default limit, 256 characters, left them out of the
         // cache: re-parsing them took a fifth of the follower's CPU). The cache keeps 25 statements per connection.
         hc.addDataSourceProperty("prepStmtCacheSqlLimit", "65536");
-        return new HikariDataSource(hc);
+        try {
+            return new HikariDataSource(hc);
+        } catch (com.zaxxer.hikari.pool.HikariPool.PoolInitializationException e) {
+            throw DatabaseFailures.signInFailure(DatabaseFailures.describe(jdbcUrl), e, timeout);
+        }
     }
 
     /**
@@ -448,6 +457,11 @@ public final class Database implements AutoCloseable {
             }
             if (t instanceof SQLException sql && ACCESS_DENIED.contains(sql.getErrorCode())) {
                 return new DatabaseRefusedException(refusal(sql.getMessage()), e);
+            }
+            if (t instanceof SQLException sql && sql.getErrorCode() == DatabaseFailures.ER_NO_SUCH_USER) {
+                // A trigger or procedure whose definer was dropped: the way out, not the server's words (any statement,
+                // the follower's raw ones among them).
+                return new DatabaseFailedException("MySQL at " + where + " failed a statement: " + DatabaseFailures.DEFINER_GONE, e);
             }
             t = t.getCause();
         }
