@@ -27,6 +27,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Properties;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
@@ -321,30 +322,31 @@ public final class Database implements AutoCloseable {
     static final int POOL_SIZE = 8;
 
     private static HikariDataSource pool(String jdbcUrl, String user, String password, Duration timeout) {
+        // A refused connection or an unanswered connect fails here at once, in words.
+        DatabaseFailures.probe(jdbcUrl, timeout);
+        Properties props = new Properties();
+        props.setProperty("user", user);
+        props.setProperty("password", password == null ? "" : password);
+        // The connect timeout also bounds the server's greeting and the sign-in (no login timeout: DriverConnections): a
+        // server that accepted the connection gets the sign-in allowance, so a busy host's slow sign-in is waited for.
+        props.setProperty("connectTimeout", Long.toString(DatabaseFailures.signInAllowance(timeout).toMillis()));
+        props.setProperty("socketTimeout", Long.toString(Math.max(timeout.toMillis() * 15, 30_000)));
+        props.setProperty("rewriteBatchedStatements", "true");
+        props.setProperty("cachePrepStmts", "true");
+        // The follower's multi-row statements (MultiRowSql, up to ~45,000 characters) are parsed once per
+        // connection instead of on every batch (the default limit, 256 characters, left them out of the
+        // cache: re-parsing them took a fifth of the follower's CPU). The cache keeps 25 statements per connection.
+        props.setProperty("prepStmtCacheSqlLimit", "65536");
         HikariConfig hc = new HikariConfig();
-        hc.setJdbcUrl(jdbcUrl);
-        hc.setUsername(user);
-        hc.setPassword(password);
+        hc.setDataSource(new DriverConnections(jdbcUrl, props));
         hc.setMaximumPoolSize(POOL_SIZE);
         hc.setMinimumIdle(1);
         hc.setPoolName("orders-db");
         hc.setConnectionTimeout(Math.max(250, timeout.toMillis()));
         hc.setValidationTimeout(Math.max(250, Math.min(timeout.toMillis(), 5000)));
-        // The sign-in is one attempt made at once, as long as the server answers it (each read within the socket timeout):
-        // a refused or unreachable server fails it in words within about a second or the connect timeout, and a slow
-        // one (a busy host) is waited for instead of failing at the pool's wait.
+        // The sign-in is one attempt made at once, at the pool's start and not bounded by the pool's wait: a server that
+        // fails it fails the start in words; the pool's wait then bounds every later wait for a connection.
         hc.setInitializationFailTimeout(1);
-        // The driver's connect timeout also bounds the server's greeting and the sign-in: a server that accepted the
-        // connection gets the sign-in allowance; one that refuses it or does not answer the connect fails the probe first.
-        DatabaseFailures.probe(jdbcUrl, timeout);
-        hc.addDataSourceProperty("connectTimeout", Long.toString(DatabaseFailures.signInAllowance(timeout).toMillis()));
-        hc.addDataSourceProperty("socketTimeout", Long.toString(Math.max(timeout.toMillis() * 15, 30_000)));
-        hc.addDataSourceProperty("rewriteBatchedStatements", "true");
-        hc.addDataSourceProperty("cachePrepStmts", "true");
-        // The follower's multi-row statements (MultiRowSql, up to ~45,000 characters) are parsed once per
-        // connection instead of on every batch (the default limit, 256 characters, left them out of the
-        // cache: re-parsing them took a fifth of the follower's CPU). The cache keeps 25 statements per connection.
-        hc.addDataSourceProperty("prepStmtCacheSqlLimit", "65536");
         try {
             return new HikariDataSource(hc);
         } catch (com.zaxxer.hikari.pool.HikariPool.PoolInitializationException e) {
