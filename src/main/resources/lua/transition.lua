@@ -38,16 +38,19 @@
 --        nothing else written); "-8,0,0,0": the fence wants MySQL's word, nothing written (see "The fence").
 --
 -- Outbox entry, one field (issue 15.3): e = "<order id>,<from>,<to>,<version after>,<code>\n<actor>\n<source>\n<reason>"
--- (the reason is last, so it may hold anything); its time is the stream id's milliseconds. OutboxStore also reads the
+-- (the reason is last, so it may hold anything); its time is the stream id's milliseconds, or 'at' = "<epoch ms>" when
+-- the entry has that second field (see "Time" below). OutboxStore also reads the
 -- two forms before it (k, a, s, r and o, f, t, v, c, a, s, r, ts, n), so a backlog written before an upgrade is
 -- applied as is; those were counted by the script that wrote them, which is how count_outbox.lua tells them apart.
 -- No sequence number: the follower finds a Redis that went back in time by the entry it applied last, which the
 -- outbox always keeps (Follower, "fence"), instead of a counter written on every call.
 --
--- Time: the Redis server clock. An outcome takes its time from the outbox entry's id (XADD '*': the
--- server's milliseconds, never behind the bucket's previous entry), so updateTime, the returned time
--- and the entry agree and TIME is called only on the paths that write no entry.
--- Cost (issue 15): on the applied path one field lookup for the rule, no TIME, a one-field entry, no counter
+-- Time: the Redis server clock, read by TIME in this script; no caller passes a time. An outcome takes its time from
+-- the outbox entry's id (XADD '*': the server's milliseconds), so updateTime, the returned time and the entry agree.
+-- '*' is never behind the stream's last id, so when that id runs more than 1 s ahead of TIME (an entry XADDed by hand
+-- with a future id, a clock stepped back) the entry carries TIME's milliseconds in a second field 'at', which is then
+-- its time (OutboxStore); the follower sets aside an entry dated far from Redis' clock (EntryClock).
+-- Cost (issue 15): on the applied path one field lookup for the rule, one TIME, a one-field entry, no counter
 -- write, no table or number parsing for the statuses, and one number-to-text conversion (the new version; every
 -- Lua number put into a string goes through sprintf), so the texts at hand (the stored status, ARGV[2], the stream
 -- id's milliseconds) are reused. BENCHMARKS.md has the price next to the article's three-command script.
@@ -200,8 +203,19 @@ else
   cs = string.format('%d', code)
   vs = string.format('%d', version)
 end
-local xid = redis.call('XADD', KEYS[3], '*', 'e', id .. ',' .. fs .. ',' .. ts .. ',' .. vs .. ',' .. cs .. '\n' .. ARGV[3])
+local text = id .. ',' .. fs .. ',' .. ts .. ',' .. vs .. ',' .. cs .. '\n' .. ARGV[3]
+local t = redis.call('TIME')
+local clock = t[1] * 1000 + math.floor(t[2] / 1000)
+local xid = redis.call('XADD', KEYS[3], '*', 'e', text)
 local now = string.match(xid, '^%d+')
+if tonumber(now) > clock + 1000 then
+  -- The stream's last id is ahead of Redis' clock (an entry XADDed by hand with a future id, or the clock stepped
+  -- back), so '*' dated this entry by that id, not by the clock. The entry is written again carrying the clock's time
+  -- in 'at', and the order, the answer and MySQL take that time: an entry nobody can date forward moves no clock.
+  redis.call('XDEL', KEYS[3], xid)
+  now = string.format('%d', clock)
+  redis.call('XADD', KEYS[3], '*', 'e', text, 'at', now)
+end
 if code == 1 then
   redis.call('HSET', KEYS[1], 'status', ts, 'version', vs, 'updateTime', now)
 end

@@ -99,8 +99,8 @@ public final class Services implements ConsoleServices, AutoCloseable {
         this.transitions = new TransitionService(clock, redis.orders(), db, rebuilder, rules, follower, audit, access, marker);
         // The sweeper's cancels go over a Redis connection of their own: a storm's batches never queue in front of payments.
         TransitionService sweeps = new TransitionService(clock, redis.orders().onOwnConnection(), db, rebuilder, rules, follower, audit, access, marker);
-        this.sweeper = new CancelSweeper(clock, redis.queue(), redis.dataSet(), sweeps, follower::fenceHolds, access, audit, malformedIds,
-                SWEEP_BATCH, SWEEP_ROUNDS);
+        this.sweeper = new CancelSweeper(clock, redis.queue(), redis.dataSet(), sweeps, follower::fenceHolds, orders::recordedDeadlines,
+                access, audit, malformedIds, SWEEP_BATCH, SWEEP_ROUNDS);
         this.queue = new QueueService(clock, redis.queue(), redis.orders(), transitions, sweeper, orders, access, audit);
         this.monitor = new MonitorService(clock, redis.stats(), db, stuck, retention);
         this.rulesWhatIf = new RulesWhatIf(rules, clock, redis.stats(), db, stuck);

@@ -59,6 +59,38 @@ public final class OutboxStore {
         return parseAll(bucket, msgs.subList(1, msgs.size()), epoch);
     }
 
+    /**
+     * Entries read with Redis' clock as it stood just before the read.
+     *
+     * @param entries the entries after the id asked for, in stream order; null when the fence failed ({@link #readFenced})
+     * @param redisNowMs Redis' {@code TIME} sent just before the XRANGE on the same connection, epoch ms: an entry the read
+     *     did not reach was written after it
+     */
+    public record ClockedRead(List<OutboxEntry> entries, long redisNowMs) {
+    }
+
+    /**
+     * {@link #read} or {@link #readFenced}, with Redis' clock read in the same round trip, just before the entries.
+     *
+     * @param fenced true: {@link #readFenced}
+     */
+    public ClockedRead readClocked(int bucket, String afterId, int count, String epoch, boolean fenced) {
+        java.util.concurrent.CompletionStage<List<String>> time = async.time();
+        Range<String> range = fenced ? Range.create(afterId, "+") : Range.from(Range.Boundary.excluding(afterId), Range.Boundary.unbounded());
+        java.util.concurrent.CompletionStage<List<StreamMessage<String, String>>> read = async.xrange(RedisKeys.outbox(bucket), range,
+                Limit.create(0, fenced ? count + 1 : count));
+        List<String> t = redis.await(time, "TIME");
+        long now = Long.parseLong(t.get(0)) * 1000 + Long.parseLong(t.get(1)) / 1000;
+        List<StreamMessage<String, String>> msgs = redis.await(read, "XRANGE");
+        if (!fenced) {
+            return new ClockedRead(parseAll(bucket, msgs, epoch), now);
+        }
+        if (msgs.isEmpty() || !msgs.get(0).getId().equals(afterId)) {
+            return new ClockedRead(null, now);
+        }
+        return new ClockedRead(parseAll(bucket, msgs.subList(1, msgs.size()), epoch), now);
+    }
+
     /** @return true when the bucket's outbox still holds entry {@code id} (one XRANGE of that id alone) */
     public boolean holds(int bucket, String id) {
         return !redis.await(async.xrange(RedisKeys.outbox(bucket), Range.create(id, id), Limit.create(0, 1)), "XRANGE").isEmpty();
@@ -115,9 +147,15 @@ public final class OutboxStore {
     }
 
     /**
+     * The field transition.lua adds to an entry when the stream's last id ran ahead of Redis' clock: the entry's time,
+     * epoch ms of Redis' {@code TIME}, which its stream id then does not give.
+     */
+    public static final String AT = "at";
+
+    /**
      * The one-field form ({@code e}: the outcome "order,from,to,version,code", then actor, source and reason, one a line)
      * or the compact one ({@code k}: the outcome with its sequence number last; {@code a}, {@code s}, {@code r}); the
-     * time is the stream id's milliseconds.
+     * time is the stream id's milliseconds, or {@link #AT} where the entry has it.
      */
     private static Read outcomeForm(String streamId, Map<String, String> f) {
         String e1 = f.get("e");
@@ -135,7 +173,7 @@ public final class OutboxStore {
                     + (texts != null ? "5 (order, from, to, version, code)" : "6 (order, from, to, version, code, sequence)"));
         }
         return new Read(required(p[0], "order id"), code(p[1], "from status"), code(p[2], "target status"),
-                number(p[3], "version"), code(p[4], "result code"), idMillis(streamId),
+                number(p[3], "version"), code(p[4], "result code"), f.get(AT) != null ? number(f.get(AT), "time ('at')") : idMillis(streamId),
                 texts != null ? required(texts[1], "actor") : text(f, "a", "actor"),
                 texts != null ? required(texts[2], "source") : text(f, "s", "source"),
                 texts != null ? texts[3] : f.getOrDefault("r", ""));

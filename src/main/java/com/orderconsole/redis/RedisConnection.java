@@ -264,6 +264,11 @@ public final class RedisConnection implements AutoCloseable {
         return async;
     }
 
+    /** @return how long a command waits for Redis' answer before it fails (the command timeout) */
+    public Duration timeout() {
+        return timeout;
+    }
+
     /** @return the Redis server clock, epoch milliseconds: the one time source of the product */
     public long nowMs() {
         List<String> t = await(async.time(), "TIME");

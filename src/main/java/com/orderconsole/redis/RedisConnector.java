@@ -49,7 +49,10 @@ final class RedisConnector {
      */
     static RedisConnection connect(String uri, Duration commandTimeout) {
         RedisURI redisUri = parse(uri);
-        redisUri.setTimeout(commandTimeout);
+        // The URI's timeout bounds the connect and its handshake (HELLO, AUTH, SELECT): a server that accepted the
+        // connection is given the sign-in allowance, so a busy host's slow handshake is waited for; commands keep the
+        // command timeout (TimeoutOptions below), and a refused or unreachable server fails at the socket's connect.
+        redisUri.setTimeout(signInAllowance(commandTimeout));
         RedisClient client = RedisClient.create(resources(), redisUri);
         client.setOptions(ClientOptions.builder()
                 .autoReconnect(true)
@@ -86,6 +89,11 @@ final class RedisConnector {
             // A read-only session's Redis user may not touch scripts (ACL -@scripting); it can still read.
         }
         return redis;
+    }
+
+    /** How long a server that accepted the connection may take to complete the sign-in: at least 30 s. */
+    static Duration signInAllowance(Duration commandTimeout) {
+        return commandTimeout.compareTo(Duration.ofSeconds(30)) > 0 ? commandTimeout : Duration.ofSeconds(30);
     }
 
     /**

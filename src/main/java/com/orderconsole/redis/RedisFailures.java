@@ -54,6 +54,18 @@ final class RedisFailures {
             return new RedisRefusedException("Redis at " + where + " has no password set, but a password was given for it: "
                     + "leave the password out of the Redis URI", e);
         }
+        for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            if (t instanceof io.netty.channel.ConnectTimeoutException || t instanceof java.net.NoRouteToHostException
+                    || t instanceof java.net.UnknownHostException) {
+                return new RedisUnavailableException("Redis at " + where + " is unreachable: " + (t instanceof java.net.UnknownHostException
+                        ? "its host name is not known" : "no answer to the connection within the connect timeout (a host that is down, "
+                        + "or a firewall)"), e);
+            }
+            if (t instanceof java.net.ConnectException) {
+                return new RedisUnavailableException("Redis at " + where + " refused the connection: nothing listens on that port "
+                        + "(is Redis running there, and is the Redis URI's host and port right?)", e);
+            }
+        }
         return new RedisUnavailableException("cannot connect to Redis at " + where + ": " + root, e);
     }
 

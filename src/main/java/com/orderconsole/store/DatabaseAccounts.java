@@ -72,7 +72,9 @@ public final class DatabaseAccounts {
         Properties props = new Properties();
         props.setProperty("user", user);
         props.setProperty("password", password);
-        props.setProperty("connectTimeout", Long.toString(timeout.toMillis()));
+        // Refused or unanswered at the connect: at once, in words; a server that accepted it has the sign-in allowance.
+        DatabaseFailures.probe(jdbcUrl, timeout);
+        props.setProperty("connectTimeout", Long.toString(DatabaseFailures.signInAllowance(timeout).toMillis()));
         props.setProperty("socketTimeout", Long.toString(Math.max(timeout.toMillis() * 5, 10_000)));
         try (Connection c = DriverManager.getConnection(serverUrl(jdbcUrl), props); Statement st = c.createStatement()) {
             String current;
@@ -99,8 +101,9 @@ public final class DatabaseAccounts {
                         + (password.isEmpty() ? "no password was given" : "wrong password, or no such account"), e);
             }
             if (e.getSQLState() != null && e.getSQLState().startsWith("08")) { // SQL state class 08: connection exception
-                throw new DatabaseUnavailableException("cannot reach the database at " + where + ": "
-                        + DatabaseFailures.rootMessage(e), e);
+                DatabaseUnavailableException words = DatabaseFailures.signInFailure(where, e, timeout);
+                throw words.getMessage().startsWith("MySQL at ") ? words : new DatabaseUnavailableException("cannot reach the database at "
+                        + where + ": " + DatabaseFailures.rootMessage(e), e);
             }
             throw new AccountRefusedException("the database at " + where + " refused account '" + user + "': "
                     + DatabaseFailures.rootMessage(e), e);

@@ -51,6 +51,11 @@ final class DatabaseFailures {
             if (t instanceof SQLException sql && ACCESS_DENIED.contains(sql.getErrorCode())) {
                 return new DatabaseRefusedException(refusal(sql.getMessage(), account), e);
             }
+            if (t instanceof SQLException sql && sql.getErrorCode() == ER_NO_SUCH_USER) {
+                // A trigger or procedure whose definer was dropped: the way out, not the server's words (any statement,
+                // the follower's raw ones among them).
+                return new DatabaseFailedException("MySQL at " + where + " failed a statement: " + DEFINER_GONE, e);
+            }
         }
         if (e instanceof org.apache.ibatis.exceptions.PersistenceException) {
             return new DatabaseFailedException("MySQL at " + where + " failed a statement: " + rootMessage(e), e);
@@ -75,6 +80,59 @@ final class DatabaseFailures {
         }
         int at = s.lastIndexOf('@');
         return at >= 0 ? s.substring(at + 1) : s;
+    }
+
+    /** The server's host and port in a JDBC URL of one host ({@code jdbc:mysql://host:port/...}). */
+    private static final Pattern ONE_HOST = Pattern.compile("^jdbc:(?:mysql|mariadb)://([^/:?,@\\[\\]]+)(?::(\\d+))?(?:[/?]|$)");
+
+    /** @return how long a server that accepted the connection may take to greet and sign in: at least 30 s */
+    static java.time.Duration signInAllowance(java.time.Duration timeout) {
+        return timeout.compareTo(java.time.Duration.ofSeconds(30)) > 0 ? timeout : java.time.Duration.ofSeconds(30);
+    }
+
+    /**
+     * Opens and closes one TCP connection to the server of a one-host JDBC URL before the sign-in, so that a refused
+     * connection or a host that does not answer fails at once, in words, within {@code timeout}, and the sign-in that
+     * follows may take the {@link #signInAllowance}. Other URLs (several hosts, a socket) are left to the driver.
+     *
+     * @throws DatabaseUnavailableException when the connection is refused or not answered
+     */
+    static void probe(String jdbcUrl, java.time.Duration timeout) {
+        Matcher m = ONE_HOST.matcher(jdbcUrl);
+        if (!m.find()) {
+            return;
+        }
+        int port = m.group(2) == null ? 3306 : Integer.parseInt(m.group(2));
+        try (java.net.Socket s = new java.net.Socket()) {
+            s.connect(new java.net.InetSocketAddress(m.group(1), port), (int) Math.max(1, timeout.toMillis()));
+        } catch (java.io.IOException e) {
+            throw signInFailure(describe(jdbcUrl), e, timeout);
+        }
+    }
+
+    /**
+     * Words for a sign-in that failed: a refused connection (nothing listens there) and an unreachable server (no answer
+     * to the connect within the timeout) are told from a server that answered and refused or failed the sign-in.
+     *
+     * @param where "host:port/database"
+     * @param e what the pool's sign-in failed with
+     * @param timeout the connect timeout
+     * @return the exception to throw
+     */
+    static DatabaseUnavailableException signInFailure(String where, Throwable e, java.time.Duration timeout) {
+        for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            if (t instanceof java.net.ConnectException) {
+                return new DatabaseUnavailableException("MySQL at " + where + " refused the connection: nothing listens on that "
+                        + "port (is MySQL running there, and is the JDBC URL's host and port right?)", e);
+            }
+            if (t instanceof java.net.SocketTimeoutException && String.valueOf(t.getMessage()).toLowerCase(Locale.ROOT).contains("connect")
+                    || t instanceof java.net.NoRouteToHostException || t instanceof java.net.UnknownHostException) {
+                return new DatabaseUnavailableException("MySQL at " + where + " is unreachable: "
+                        + (t instanceof java.net.UnknownHostException ? "its host name is not known"
+                        : "no answer to the connection within " + timeout.toMillis() + " ms (a host that is down, or a firewall)"), e);
+            }
+        }
+        return new DatabaseUnavailableException("cannot open the orders database at " + where + ": " + rootMessage(e), e);
     }
 
     /** @return true when MySQL refused a row for a duplicate unique key (error 1062) anywhere in the causes */

@@ -33,6 +33,11 @@ public class DeadLetterRow {
      * put back to the record. The letter names the state Redis had and every entry set aside.
      */
     public static final String REDIS_RESTORED = "REDIS_RESTORED";
+    /**
+     * Kind: an outbox entry dated far from Redis' clock (after it when read, or before a read of its bucket that it
+     * followed): the transition script dates every entry by Redis' clock, so it was written by hand; nothing takes its time.
+     */
+    public static final String OFF_CLOCK = "OFF_CLOCK";
 
     public long id;
     public String kind;

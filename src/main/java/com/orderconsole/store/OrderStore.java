@@ -42,8 +42,9 @@ public final class OrderStore {
      * rows changed than orders sent tells the follower to look closer. No extra statement on the common path.
      */
     private static final String APPLY_IN_SEQUENCE = "UPDATE orders o JOIN JSON_TABLE(?, '$[*]' COLUMNS (id VARCHAR(64) PATH '$[0]', "
-            + "st INT PATH '$[1]', v BIGINT PATH '$[2]', t BIGINT PATH '$[3]', pv BIGINT PATH '$[4]', ps INT PATH '$[5]')) x "
-            + "ON " + SAME_ID + " SET o.status = x.st, o.version = x.v, o.status_since_ms = x.t WHERE o.version = x.pv AND o.status = x.ps";
+            + "st INT PATH '$[1]', v BIGINT PATH '$[2]', t BIGINT PATH '$[3]', pv BIGINT PATH '$[4]', ps INT PATH '$[5]', cb BIGINT PATH '$[6]')) x "
+            + "ON " + SAME_ID + " SET o.status = x.st, o.version = x.v, o.status_since_ms = x.t "
+            + "WHERE o.version = x.pv AND o.status = x.ps AND o.created_at_ms <= x.cb";
     /** Orders per {@link #APPLY_ALL} statement: a follower batch of 2,000 entries is one to four statements. */
     private static final int APPLY_CHUNK = 500;
     /**
@@ -182,9 +183,10 @@ public final class OrderStore {
      * @param rows at most one per order, the newest state
      * @param fromVersion per row: the version MySQL must hold (the first entry's version - 1)
      * @param fromStatus per row: the status MySQL must hold at it (the first entry's from-status)
+     * @param createdByMs per row: the latest creation time (epoch ms) the order may have for its first entry's time
      * @return rows changed
      */
-    public int applyAllInSequence(List<Apply> rows, long[] fromVersion, int[] fromStatus) {
+    public int applyAllInSequence(List<Apply> rows, long[] fromVersion, int[] fromStatus, long[] createdByMs) {
         if (rows.isEmpty()) {
             return 0;
         }
@@ -199,7 +201,8 @@ public final class OrderStore {
                     b.append(k > i ? ",[" : "[");
                     quote(b, r.orderId());
                     b.append(',').append(r.status()).append(',').append(r.version()).append(',').append(r.sinceMs())
-                            .append(',').append(fromVersion[k]).append(',').append(fromStatus[k]).append(']');
+                            .append(',').append(fromVersion[k]).append(',').append(fromStatus[k]).append(',').append(createdByMs[k])
+                            .append(']');
                 }
                 ps.setString(1, b.append(']').toString());
                 changed += ps.executeUpdate();

@@ -158,7 +158,7 @@ class LayerRulesTest {
         // The methods that really write an order's status and its history rows from the outbox (issue 35 item 4).
         noClasses().that().resideOutsideOfPackage("com.orderconsole.service.follower..")
                 .should().callMethod(OrderStore.class, "applyAllIfNewer", java.util.List.class)
-                .orShould().callMethod(OrderStore.class, "applyAllInSequence", java.util.List.class, long[].class, int[].class)
+                .orShould().callMethod(OrderStore.class, "applyAllInSequence", java.util.List.class, long[].class, int[].class, long[].class)
                 .orShould().callMethod(OrderStore.class, "followHistory", com.orderconsole.domain.HistoryEntry.class)
                 .because("only the follower moves an order's MySQL status, under the version guard and the sequence check; "
                         + "a second writer could apply an outbox entry twice, out of order, or one the record does not allow")

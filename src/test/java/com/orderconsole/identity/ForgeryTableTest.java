@@ -139,10 +139,11 @@ class ForgeryTableTest {
                     int b = RedisKeys.bucket(f.order());
                     byStreamId.put(b + "/" + raw.cmd().xadd(RedisKeys.outbox(b), Map.of("e", f.body())), f);
                 }
-                // Dated after A's deadline by an explicit stream id in the future: last, it moves its bucket's clock on.
+                // Dated after A's deadline by an explicit stream id in the future: last, it moves its bucket's last id on
+                // (the script's entries after it still take Redis' clock).
                 long deadline = sql("SELECT expire_at_ms FROM orders WHERE order_id = 'E'");
                 Forged future = new Forged("sweeper cancel dated in the future", "E", "E,1,6,2,1\ncancel-sweeper\nsweeper\nx",
-                        "OUT_OF_SEQUENCE", "later than Redis's clock");
+                        "OFF_CLOCK", "after Redis' clock when the follower read it");
                 byStreamId.put(RedisKeys.bucket("E") + "/" + raw.cmd().xadd(RedisKeys.outbox(RedisKeys.bucket("E")),
                         new io.lettuce.core.XAddArgs().id((deadline + 1) + "-0"), Map.of("e", future.body())), future);
             }

@@ -21,4 +21,21 @@ class ConnectFailureWordsTest {
                 .hasMessageStartingWith("the server at 127.0.0.1:3306 does not speak the Redis protocol")
                 .hasMessageNotContaining("RedisHandshakeHandler");
     }
+
+    /** A refused connection fails at once, in words that say nothing listens there (not a timeout). */
+    @Test
+    void aRefusedConnectionIsNamedAsRefusedAndFailsFast() throws Exception {
+        int dead;
+        try (java.net.ServerSocket probe = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+            dead = probe.getLocalPort();
+        }
+        long t0 = System.nanoTime();
+        Throwable e = org.assertj.core.api.Assertions.catchThrowable(() ->
+                RedisConnector.connect("redis://127.0.0.1:" + dead, java.time.Duration.ofSeconds(5)).close());
+        long ms = (System.nanoTime() - t0) / 1_000_000;
+        assertThat(e).isInstanceOf(RedisUnavailableException.class)
+                .hasMessageStartingWith("Redis at 127.0.0.1:" + dead + " refused the connection: nothing listens")
+                .hasMessageNotContaining("Exception");
+        assertThat(ms).as("not the 5 s timeout").isLessThan(3_000);
+    }
 }

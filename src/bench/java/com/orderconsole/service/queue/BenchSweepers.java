@@ -23,7 +23,7 @@ public final class BenchSweepers {
      * @return a sweeper like the product's, with these bounds
      */
     public static CancelSweeper create(RedisStores redis, Database db, TransitionService transitions, Follower follower, int batchSize, int maxBatchesPerTick) {
-        return new CancelSweeper(redis.connection(), redis.queue(), redis.dataSet(), transitions, follower::fenceHolds, new Access(), new AuditTrail(db),
+        return new CancelSweeper(redis.connection(), redis.queue(), redis.dataSet(), transitions, follower::fenceHolds, null, new Access(), new AuditTrail(db),
                 new com.orderconsole.service.MalformedIds(db), batchSize, maxBatchesPerTick);
     }
 }

@@ -224,6 +224,7 @@ final class BulkRunner {
         long fallbackNow = System.currentTimeMillis();
         // One deadline for the whole chunk: a Redis that stopped answering costs 60 s, not 60 s per order.
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(CHUNK_WAIT_S);
+        Boolean redisAnswers = null; // asked once, after the first move the chunk's deadline passed
         for (int i = from; i < to; i++) {
             BulkItemRow row = new BulkItemRow();
             row.batchId = batchId;
@@ -245,9 +246,16 @@ final class BulkRunner {
                 row.atMs = fallbackNow;
                 // The service's RedisUnavailableException already says the move may have been applied; the chunk's own
                 // deadline does not.
-                String msg = cause instanceof java.util.concurrent.TimeoutException
-                        ? "no answer from Redis within " + CHUNK_WAIT_S + " s; the transition may still have been applied"
-                        : String.valueOf(cause.getMessage());
+                // A move held while Redis answers waited on MySQL (a rebuild from MySQL behind the follower's batch, a
+                // MySQL lock): named as such, not as Redis not answering.
+                if (cause instanceof java.util.concurrent.TimeoutException && redisAnswers == null) {
+                    redisAnswers = clock.ping();
+                }
+                String msg = !(cause instanceof java.util.concurrent.TimeoutException) ? String.valueOf(cause.getMessage())
+                        : redisAnswers ? "no answer within " + CHUNK_WAIT_S + " s: the move waited on MySQL at " + db.where()
+                        + " (or the MySQL follower: a MySQL lock, or MySQL not answering), not on Redis, which answers; the "
+                        + "transition may still have been applied"
+                        : "no answer from Redis within " + CHUNK_WAIT_S + " s; the transition may still have been applied";
                 row.error = msg.length() > 300 ? msg.substring(0, 300) : msg;
                 if (e instanceof InterruptedException) {
                     Thread.currentThread().interrupt();

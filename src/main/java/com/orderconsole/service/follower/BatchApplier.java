@@ -1,16 +1,12 @@
 package com.orderconsole.service.follower;
 
 import com.orderconsole.domain.HistoryEntry;
-import com.orderconsole.domain.Operator;
-import com.orderconsole.domain.OrderId;
-import com.orderconsole.domain.OrderStatus;
 import com.orderconsole.domain.ResultCode;
 import com.orderconsole.redis.DataSetStore;
 import com.orderconsole.redis.OrderStateStore;
 import com.orderconsole.redis.OutboxEntry;
 import com.orderconsole.redis.OutboxStore;
 import com.orderconsole.redis.RedisKeys;
-import com.orderconsole.service.LogLimiter;
 import com.orderconsole.store.CursorStore;
 import com.orderconsole.store.Database;
 import com.orderconsole.store.DeadLetterRow;
@@ -20,16 +16,13 @@ import com.orderconsole.store.Tables;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Applying one batch of one bucket's outbox to MySQL, in one transaction: the history rows, the checks that keep an
@@ -44,8 +37,8 @@ final class BatchApplier {
 
     private final OutboxStore outbox;
     private final DataSetStore dataSet;
-    /** Asked only about orders MySQL lacks: whether Redis has them (real) or not (invented). */
-    private final OrderStateStore states;
+    /** Orders of a batch neither MySQL nor Redis has. */
+    private final InventedOrders inventedOrders;
     private final Database db;
     /** Every entry must follow MySQL's history (issue 25). */
     private final SequenceCheck sequence;
@@ -54,23 +47,17 @@ final class BatchApplier {
     private final TerminalRetention retention;
     /** Per bucket, the stream id this process last trimmed up to; guarded by that bucket's lock (held by the caller). */
     private final String[] trimmedUpTo = new String[RedisKeys.buckets()];
-    /** One line an hour that MySQL lacks orders Redis has: after a MySQL restore every batch would say it. */
-    private final LogLimiter redisOnlyLog = new LogLimiter(3_600_000);
-    /**
-     * How long after an API client's revocation an entry in its name may still be dated: every serve refuses its token
-     * within ApiClients.REVOCATION_BOUND (5 s), plus 5 s for the clocks of Redis and of the revoking process.
-     */
-    static final long AFTER_REVOCATION_MS = 10_000;
-
-    /** Logins seen in console_account: only added to (a login is never removed). */
-    private final Set<String> knownActors = ConcurrentHashMap.newKeySet();
-
     /**
      * What one batch came to: entries read (the caller reads again while a batch was full) and entries recorded in MySQL's
      * history now (applied moves and refused attempts; not those set aside, nor those recorded before a restore).
      */
     record Counts(int read, int applied) {
     }
+
+    /** Sets aside entries in a made-up name or a revoked client's (servers that check accounts). */
+    private final ActorCheck actors = new ActorCheck();
+    /** Sets aside entries dated far from Redis' clock. */
+    private final EntryClock clock = new EntryClock();
 
     /** Brings an order whose entry was set aside back to one state in Redis and MySQL. */
     private final SetAsideConvergence convergence;
@@ -80,7 +67,7 @@ final class BatchApplier {
         this.convergence = convergence;
         this.outbox = outbox;
         this.dataSet = dataSet;
-        this.states = states;
+        this.inventedOrders = new InventedOrders(states);
         this.db = db;
         this.sequence = sequence;
         this.retention = retention;
@@ -121,10 +108,12 @@ final class BatchApplier {
             String after = cursor.epoch() == null ? cursor.lastId() : cursor.after(epoch);
             b.entries = readBatch(b, before, cursor, after, size);
             if (b.entries.isEmpty()) {
+                clock.read(b, after, size);
                 b.last = after;
                 return 0;
             }
             judgeEntries(b, before);
+            clock.read(b, after, size); // after the judging: this batch is judged by the reads before it
             applyGuarded(b);
             acknowledge(b, after);
             return b.entries.size();
@@ -136,46 +125,6 @@ final class BatchApplier {
             r.afterCommit(b.committed); // after the commit only: until then the hash is the newest state's one copy
         }
         return new Counts(n, b.recorded);
-    }
-
-    /**
-     * One batch of one bucket as its transaction goes: the entries read, those set aside, those not to be applied, the
-     * history rows still to write. Filled step by step by {@link #drainBatchOnce}'s steps.
-     */
-    private static final class Batch {
-        final int bucket;
-        final String epoch;
-        Tables t;
-        List<OutboxEntry> entries;
-        /** Stream ids of the entries set aside: they move no counter (issue 33). */
-        final Set<String> aside = new HashSet<>();
-        /** Per order, the stream ids set aside for it, in the order they were set aside. */
-        final Map<String, List<String>> asideByOrder = new LinkedHashMap<>();
-        /** Stream ids of the entries not to be applied: recorded before a restore, or set aside by a check. */
-        Set<String> skip = Set.of();
-        /** The history rows to write: the readable entries not skipped (less those of invented orders, at the end). */
-        List<HistoryEntry> rows;
-        /** true: the batch's own chain holds, and each order's first move is checked by the guarded UPDATE itself. */
-        boolean sequenced;
-        /** The applied entries MySQL has once the transaction commits (for terminal retention). */
-        final List<HistoryEntry> committed = new ArrayList<>();
-        /** The stream id the cursor stands at after this batch. */
-        String last;
-        /** Entries recorded in the history now. */
-        int recorded;
-
-        Batch(int bucket, String epoch) {
-            this.bucket = bucket;
-            this.epoch = epoch;
-        }
-
-        /** The entries {@code ids} are not applied either: the rows to write are made again without them. */
-        void skipAlso(Set<String> ids) {
-            if (!ids.isEmpty()) {
-                skip = without(skip, ids);
-                rows = rowsOf(entries, skip);
-            }
-        }
     }
 
     /**
@@ -191,7 +140,9 @@ final class BatchApplier {
         if (older != null) {
             throw forgetDataSet(epoch, older);
         }
-        List<OutboxEntry> batch = fenced ? outbox.readFenced(b.bucket, after, size, epoch) : outbox.read(b.bucket, after, size, epoch);
+        OutboxStore.ClockedRead read = outbox.readClocked(b.bucket, after, size, epoch, fenced);
+        List<OutboxEntry> batch = read.entries();
+        b.redisNowMs = read.redisNowMs();
         if (batch == null) {
             // The fence: the outbox always keeps the entry MySQL applied last (the trim deletes only entries
             // before it). Without it, this Redis was restored from a copy older than what MySQL has: its order
@@ -213,7 +164,8 @@ final class BatchApplier {
 
     /**
      * Judging each entry before anything is written: what was recorded before a restore is skipped; what cannot be
-     * read, names an actor no console had, or does not follow the order's history is set aside as a dead letter.
+     * read, is dated far from Redis' clock, names an actor no console had, or does not follow the order's history is set
+     * aside as a dead letter.
      */
     private void judgeEntries(Batch b, String before) {
         // A restore reads the stream from its start under the new marker: what was recorded under the data set
@@ -227,11 +179,13 @@ final class BatchApplier {
             if (e.readable()) {
                 b.rows.add(e.entry());
             } else {
-                setAside(b, DeadLetterRow.OUTBOX_ENTRY, e, orderIdOf(e.body()), "outbox entry cannot be read: " + e.problem());
+                b.setAside(DeadLetterRow.OUTBOX_ENTRY, e, Batch.orderIdOf(e.body()), "outbox entry cannot be read: " + e.problem());
             }
         }
+        // Times first: an entry dated far from Redis' clock is set aside for that, whatever else it claims.
+        b.skipAlso(clock.setAsideOffClock(b));
         if (db.writesStamped()) {
-            b.skipAlso(setAsideUnknownActors(b));
+            b.skipAlso(actors.setAsideUnknown(b));
         }
         // The sequence check (issue 25), cheap on the common path: the batch's own entries are checked against each
         // other here (no statement), each order's first move against MySQL by the guarded UPDATE itself
@@ -268,30 +222,13 @@ final class BatchApplier {
                 beforeHistory = b.t.mark(); // the dead letters just made stay if an invented order is undone next
                 continue;
             }
-            Set<String> found = invented.isEmpty() ? invented(b.t, b.rows, a) : Set.of();
+            Set<String> found = invented.isEmpty() ? inventedOrders.find(b.t, b.rows, a.moved(), a.changed()) : Set.of();
             if (found.isEmpty()) {
                 return;
             }
             beforeHistory.undo();
             invented = found;
-            setAsideInvented(b, invented);
-        }
-    }
-
-    private static void setAsideInvented(Batch b, Set<String> invented) {
-        List<HistoryEntry> kept = new ArrayList<>(b.rows.size());
-        for (HistoryEntry h : b.rows) {
-            if (!invented.contains(h.orderId())) {
-                kept.add(h);
-            }
-        }
-        b.rows = kept;
-        for (OutboxEntry e : b.entries) {
-            if (e.readable() && invented.contains(e.entry().orderId()) && !b.skip.contains(e.streamId())) {
-                setAside(b, DeadLetterRow.UNKNOWN_ORDER, e, e.entry().orderId(), "order " + e.entry().orderId()
-                        + " is in neither MySQL nor Redis, so no recorded order explains this outbox entry (orders are "
-                        + "written to MySQL before Redis): kept out of the history");
-            }
+            InventedOrders.setAside(b, invented);
         }
     }
 
@@ -326,85 +263,16 @@ final class BatchApplier {
         }
     }
 
-    /**
-     * The actor check (issue 25), on servers that check accounts: every entry must name a login the database saw sign in
-     * ({@code console_account}, stamped by the database), or be the cancel sweeper's one move. A well-formed entry
-     * XADDed in a made-up name was applied before. The logins are read once and again only when a name is new.
-     *
-     * @return stream ids of the entries set aside as UNKNOWN_ACTOR dead letters
-     */
-    private Set<String> setAsideUnknownActors(Batch b) {
-        Set<String> ids = new HashSet<>();
-        boolean reread = false;
-        Map<String, Long> revoked = null; // read once, only for a batch with an API client's entry
-        for (OutboxEntry oe : b.entries) {
-            if (!oe.readable() || b.skip.contains(oe.streamId())) {
-                continue;
-            }
-            HistoryEntry e = oe.entry();
-            String why = null;
-            if (Operator.CANCEL_SWEEPER.equals(e.actor())) {
-                // Its only move is WAIT_PAY → CANCELLED; a refused attempt at it is history too (issue 33: two sweepers
-                // race for a due order, the loser's cancel is refused -3 from CANCELLED and was classed as a forgery).
-                boolean itsMove = e.code() == ResultCode.APPLIED ? e.from() == OrderStatus.WAIT_PAY && e.to() == OrderStatus.CANCELLED
-                        : e.to() == OrderStatus.CANCELLED;
-                if (!itsMove) {
-                    why = "it names the cancel sweeper, whose only move is WAIT_PAY → CANCELLED, for "
-                            + (e.code() == ResultCode.APPLIED ? "a move" : "an attempt") + " from " + e.from() + " to " + e.to();
-                }
-            } else if (!knownActors.contains(e.actor())) {
-                if (!reread) {
-                    knownActors.addAll(b.t.accounts().logins());
-                    reread = true;
-                }
-                if (!knownActors.contains(e.actor())) {
-                    why = "its actor '" + e.actor() + "' never signed in to this database, so no console wrote it";
-                }
-            }
-            if (why == null && e.actor().startsWith(OrderStore.API_ACTOR)) {
-                if (revoked == null) {
-                    revoked = b.t.accounts().apiRevocations();
-                }
-                Long at = revoked.get(e.actor());
-                if (at != null && e.atMs() > at + AFTER_REVOCATION_MS) {
-                    why = "its actor '" + e.actor() + "' is an API client revoked at " + Instant.ofEpochMilli(at)
-                            + ", and the entry is dated " + Instant.ofEpochMilli(e.atMs()) + ", after every serve refuses its token";
-                }
-            }
-            if (why != null) {
-                ids.add(oe.streamId());
-                setAside(b, DeadLetterRow.UNKNOWN_ACTOR, oe, e.orderId(), "outbox entry not applied: " + why);
-            }
-        }
-        return ids;
-    }
-
     /** @return stream ids of the entries {@link SequenceCheck#outOfSequence} found, each set aside as a dead letter */
     private Set<String> setAsideOutOfSequence(Batch b, Set<String> only) {
         Map<OutboxEntry, String> found = sequence.outOfSequence(b.t, b.entries, b.skip, only);
         Set<String> ids = new HashSet<>();
         found.forEach((oe, why) -> {
             ids.add(oe.streamId());
-            setAside(b, DeadLetterRow.OUT_OF_SEQUENCE, oe, oe.entry().orderId(), "outbox entry does not follow MySQL's history: " + why
+            b.setAside(DeadLetterRow.OUT_OF_SEQUENCE, oe, oe.entry().orderId(), "outbox entry does not follow MySQL's history: " + why
                     + "; transition.lua never writes such an entry, so it was not applied");
         });
         return ids;
-    }
-
-    private static Set<String> without(Set<String> skip, Set<String> setAside) {
-        Set<String> more = new HashSet<>(skip);
-        more.addAll(setAside); // entries not to be applied, like those recorded before
-        return more;
-    }
-
-    private static List<HistoryEntry> rowsOf(List<OutboxEntry> batch, Set<String> skip) {
-        List<HistoryEntry> kept = new ArrayList<>(batch.size());
-        for (OutboxEntry e : batch) {
-            if (e.readable() && !skip.contains(e.streamId())) {
-                kept.add(e.entry());
-            }
-        }
-        return kept;
     }
 
     /** What {@link #apply} did: distinct orders it moved under the version guard, and rows the guard changed. */
@@ -435,7 +303,7 @@ final class BatchApplier {
             if (there != null && !there.eventKey().equals(e.eventKey()) && there.to() != e.to()) {
                 // MySQL's history says this version is another status: the durable record wins; Redis
                 // acted on a stale copy (e.g. restored from an old snapshot). Set aside for a person.
-                setAside(b, DeadLetterRow.HISTORY_CONFLICT, oe, e.orderId(), "version " + e.version() + " of order "
+                b.setAside(DeadLetterRow.HISTORY_CONFLICT, oe, e.orderId(), "version " + e.version() + " of order "
                         + e.orderId() + " is " + there.to() + " in MySQL's history but " + e.to() + " in the outbox");
                 continue;
             }
@@ -456,55 +324,14 @@ final class BatchApplier {
         }
         long[] fromVersion = new long[applies.size()];
         int[] fromStatus = new int[applies.size()];
+        long[] createdBy = new long[applies.size()];
         for (int i = 0; i < applies.size(); i++) {
             HistoryEntry f = first.get(applies.get(i).orderId());
             fromVersion[i] = f.version() - 1;
             fromStatus[i] = f.from() == null ? 0 : f.from().code();
+            createdBy[i] = f.atMs() + SequenceCheck.CREATION_SLACK_MS; // a move is not dated before its order was created
         }
-        return new Applied(newest.keySet(), t.orders().applyAllInSequence(applies, fromVersion, fromStatus));
-    }
-
-    /**
-     * Which orders of a batch neither MySQL nor Redis has. Orders are created in MySQL first, so an order
-     * MySQL lacks but Redis has is one a MySQL restored from an older backup lost: real, kept (and said).
-     *
-     * <p>Asked lazily, not for every batch: only when the guarded UPDATE changed fewer rows than it moved
-     * orders (an order missing, or an entry MySQL already has: a replay, a row moved on by a repair), then
-     * about every order of the batch; and about the orders with only refused attempts in the batch, which no
-     * UPDATE can vouch for. Why not one JSON_TABLE anti-join per batch, always: measured on the embedded MariaDB
-     * of the 2-core test host, it costs 7.5-15 ms for a batch of 2,000 orders, against 150-240 ms for draining that
-     * batch on one thread there (4-7 %), and would be 10-20 % of the ~71 ms a batch takes at issue 15's ~28,000
-     * entries/s. Asked lazily, a batch with nothing missing pays the SAVEPOINT alone: 0.15-0.45 ms (0.1-0.3 %).
-     */
-    private Set<String> invented(Tables t, List<HistoryEntry> rows, Applied a) {
-        Set<String> ask = new LinkedHashSet<>();
-        boolean allMoved = a.changed() >= a.moved().size();
-        for (HistoryEntry h : rows) {
-            if (!allMoved || !a.moved().contains(h.orderId())) {
-                ask.add(h.orderId());
-            }
-        }
-        if (ask.isEmpty()) {
-            return Set.of();
-        }
-        List<String> missing = t.orders().missing(new ArrayList<>(ask));
-        if (missing.isEmpty()) {
-            return Set.of();
-        }
-        Set<String> inRedis = states.present(missing);
-        Set<String> out = new LinkedHashSet<>(missing);
-        out.removeAll(inRedis);
-        if (!inRedis.isEmpty()) {
-            long held = redisOnlyLog.occurrence("redis-only");
-            if (held >= 0) {
-                boolean one = inRedis.size() == 1;
-                log.warn("MySQL lacks {} order{} Redis has ({}{}), as after MySQL was restored from an older backup: {} "
-                                + "transitions are kept in MySQL's history; reconciliation lists such orders under \"Missing in MySQL\", "
-                                + "where an admin copies them into MySQL{}", inRedis.size(), one ? "" : "s", one ? "" : "e.g. ",
-                        inRedis.iterator().next(), one ? "its" : "their", redisOnlyLog.more(held));
-            }
-        }
-        return out;
+        return new Applied(newest.keySet(), t.orders().applyAllInSequence(applies, fromVersion, fromStatus, createdBy));
     }
 
     /**
@@ -532,34 +359,5 @@ final class BatchApplier {
                     bucket, out.size());
         }
         return out;
-    }
-
-    private static void setAside(Batch b, String kind, OutboxEntry e, String orderId, String reason) {
-        b.aside.add(e.streamId());
-        if (orderId != null && !b.asideByOrder.computeIfAbsent(orderId, k -> new ArrayList<>()).contains(e.streamId())) {
-            b.asideByOrder.get(orderId).add(e.streamId());
-        }
-        DeadLetterRow d = DeadLetterRow.open(kind, orderId, e.bucket(), e.streamId(), reason, e.body(),
-                System.currentTimeMillis(), "outbox:b" + e.bucket() + "/" + e.streamId());
-        if (b.t.deadLetters().add(d)) {
-            log.warn("set aside outbox entry {} of bucket {} ({}): {}", e.streamId(), e.bucket(),
-                    orderId == null ? "no order id could be read" : "order " + orderId, reason);
-        }
-    }
-
-    private static String orderIdOf(String body) {
-        // Any outbox form: "o=<id> …" (before issue 15), "k=<id>,<from>,… …" (compact), "e=<id>,<from>,…" (one field).
-        for (String part : body.split("[ \n]")) {
-            if (part.startsWith("o=") || part.startsWith("k=") || part.startsWith("e=")) {
-                String id = part.substring(2);
-                int comma = part.startsWith("o=") ? -1 : id.indexOf(',');
-                if (!part.startsWith("o=") && comma < 0) {
-                    return null; // not an outcome line ("e=not an outcome at all" named an order "not")
-                }
-                id = comma >= 0 ? id.substring(0, comma) : id;
-                return OrderId.isValid(id) ? id : null;
-            }
-        }
-        return null;
     }
 }

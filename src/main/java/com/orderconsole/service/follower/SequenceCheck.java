@@ -40,6 +40,13 @@ final class SequenceCheck {
      */
     static final long FUTURE_SLACK_MS = 5_000;
 
+    /**
+     * How far before its order's creation time (MySQL's {@code created_at_ms}) an entry may be dated: a person's own
+     * creation through the procedures may date an order up to a minute after MySQL's clock, and the clocks of MySQL and
+     * Redis may differ by {@link EntryClock#AHEAD_MS}.
+     */
+    static final long CREATION_SLACK_MS = 60_000 + EntryClock.AHEAD_MS;
+
     private final Supplier<TransitionRules> rules;
     private final LongSupplier redisNowMs;
 
@@ -102,7 +109,8 @@ final class SequenceCheck {
      *     record in the audit log written by the actor's own account (TransitionService writes it before it runs an
      *     admin's override; since V40 only an account holding admin can: issue 33);</li>
      * <li>the cancel sweeper's cancel dated before the payment deadline MySQL holds, or after Redis's clock (issue 33);</li>
-     * <li>refused with a version above the order's (the script writes the version it read).</li>
+     * <li>refused with a version above the order's (the script writes the version it read);</li>
+     * <li>dated more than {@link #CREATION_SLACK_MS} before its order's creation time in MySQL.</li>
      * </ul>
      * Entries at or below MySQL's version are replays or history conflicts, decided as before; orders MySQL lacks are
      * the invented-order check's. Gaps the product itself makes are none: a rebuilt or restored Redis state takes
@@ -131,7 +139,10 @@ final class SequenceCheck {
             if (s == null || e.version() < s[1] || e.version() == s[1] && e.code() == ResultCode.APPLIED) {
                 continue; // MySQL lacks the order, or a replay / history conflict: decided further on
             }
-            String why = e.code() == ResultCode.APPLIED ? mysql.whyNotMove(e, s) : whyNotRefusal(e, s);
+            String why = mysql.whyBeforeCreation(e);
+            if (why == null) {
+                why = e.code() == ResultCode.APPLIED ? mysql.whyNotMove(e, s) : whyNotRefusal(e, s);
+            }
             if (why != null) {
                 out.put(oe, why);
             } else if (e.code() == ResultCode.APPLIED) {
@@ -176,6 +187,7 @@ final class SequenceCheck {
         /** Per order: its status code and version, moved on by each applied entry that follows. */
         final Map<String, long[]> at;
         private final Map<String, Long> deadline = new HashMap<>();
+        private final Map<String, Long> created = new HashMap<>();
         private final TransitionRules inForce;
         private Set<String> overrides;
         private long now = -1;
@@ -187,8 +199,19 @@ final class SequenceCheck {
             for (OrderRow r : t.orders().heads(ids)) {
                 at.put(r.orderId, new long[]{r.status, r.version});
                 deadline.put(r.orderId, r.expireAtMs != null ? r.expireAtMs : r.createdAtMs + DEFAULT_PAYMENT_TIMEOUT_MS);
+                created.put(r.orderId, r.createdAtMs);
             }
             this.inForce = rules.get();
+        }
+
+        /** @return why the entry is dated before its order was created (a time no script gives it), or null */
+        String whyBeforeCreation(HistoryEntry e) {
+            long c = created.get(e.orderId());
+            if (e.atMs() >= c - CREATION_SLACK_MS) {
+                return null;
+            }
+            return "it is dated " + Instant.ofEpochMilli(e.atMs()) + ", before order " + e.orderId() + " was created ("
+                    + Instant.ofEpochMilli(c) + " in MySQL; at most " + CREATION_SLACK_MS / 1000 + " s earlier is allowed)";
         }
 
         /**

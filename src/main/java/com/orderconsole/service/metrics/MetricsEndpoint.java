@@ -104,6 +104,14 @@ final class MetricsEndpoint {
             ArrayNode reasons = body.putArray("reasons");
             r.problems().forEach(reasons::add);
             ArrayNode open = body.putArray("incidents");
+            // A store that does not answer is an incident of its own (serve logs it as REDIS_DOWN or MYSQL_DOWN), judged
+            // from the same reading as the fields above; the figure incidents follow.
+            if (!r.redisOk()) {
+                open.add("redis_down");
+            }
+            if (!r.mysqlOk()) {
+                open.add("mysql_down");
+            }
             incidents.get().forEach(k -> open.add(k.name().toLowerCase(Locale.ROOT)));
             reply(ex, r.ok() ? 200 : 503, "application/json", JSON.writeValueAsString(body) + "\n");
         } finally {

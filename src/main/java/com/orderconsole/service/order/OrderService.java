@@ -350,6 +350,21 @@ public final class OrderService implements Orders {
         });
     }
 
+    /**
+     * @param ids well-formed order ids, each once
+     * @return MySQL's payment deadline (epoch ms) of those of {@code ids} whose row records one
+     * @throws com.orderconsole.store.DatabaseUnavailableException when MySQL does not answer
+     */
+    public Map<String, Long> recordedDeadlines(List<String> ids) {
+        Map<String, Long> out = new java.util.HashMap<>();
+        for (OrderRow r : db.read(t -> t.orders().heads(ids))) {
+            if (r.expireAtMs != null) {
+                out.put(r.orderId, r.expireAtMs);
+            }
+        }
+        return out;
+    }
+
     /** @return MySQL row and Redis state side by side (either may be null, not both) */
     public static OrderSummary summarize(OrderRow row, OrderState st, String orderId) {
         return summarize(row, st, orderId, false);

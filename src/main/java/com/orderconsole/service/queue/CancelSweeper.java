@@ -51,6 +51,7 @@ public final class CancelSweeper implements AutoCloseable {
     private final DataSetStore marker;
     private final TransitionService transitions;
     private final Fence fence;
+    private final RecordedDeadlines recorded;
     private final Access access;
     private final AuditTrail audit;
     private final MalformedIds malformed;
@@ -78,15 +79,30 @@ public final class CancelSweeper implements AutoCloseable {
         boolean holds(int bucket, String epoch);
     }
 
+    /** The payment deadlines MySQL records: the record a due cancel must not come before. */
+    @FunctionalInterface
+    public interface RecordedDeadlines {
+        /**
+         * @param ids well-formed order ids, each once
+         * @return MySQL's payment deadline (epoch ms) of those of {@code ids} whose row records one
+         * @throws com.orderconsole.store.DatabaseUnavailableException when MySQL does not answer
+         */
+        Map<String, Long> of(List<String> ids);
+    }
+
     /**
      * @param fence asked once per bucket and tick before the bucket's first cancel
+     * @param recorded asked once per round of due orders: an order MySQL records a later deadline for is queued again at
+     *     that deadline instead of cancelled
      * @param batchSize entries read per ZRANGEBYSCORE and cancelled per pipelined round, e.g. 500
      * @param maxBatchesPerTick bound on rounds per bucket per tick, so a tick never runs unbounded
      * @param audit where pausing and resuming are recorded
      * @param malformed where an entry whose id breaks the id rule is set aside (it is then taken out of the queue)
      */
     public CancelSweeper(RedisConnection redis, CancelQueueStore queue, DataSetStore marker, TransitionService transitions, Fence fence,
-                         Access access, AuditTrail audit, MalformedIds malformed, int batchSize, int maxBatchesPerTick) {
+                         RecordedDeadlines recorded, Access access, AuditTrail audit, MalformedIds malformed, int batchSize,
+                         int maxBatchesPerTick) {
+        this.recorded = recorded;
         this.malformed = malformed;
         this.redis = redis;
         this.queue = queue;
@@ -184,7 +200,7 @@ public final class CancelSweeper implements AutoCloseable {
             if (round == 0 && !fence.holds(b, epoch)) {
                 return -1;
             }
-            done += cancelAll(b, due);
+            done += cancelAll(b, due, now);
             if (due.size() < batchSize) {
                 break;
             }
@@ -192,15 +208,16 @@ public final class CancelSweeper implements AutoCloseable {
         return done;
     }
 
-    private int cancelAll(int bucket, List<QueueEntry> all) {
-        List<QueueEntry> due = new ArrayList<>(all.size());
+    private int cancelAll(int bucket, List<QueueEntry> all, long now) {
+        List<QueueEntry> wellFormed = new ArrayList<>(all.size());
         for (QueueEntry e : all) {
             if (OrderId.isValid(e.orderId())) {
-                due.add(e);
+                wellFormed.add(e);
             } else {
                 setAside(bucket, e);
             }
         }
+        List<QueueEntry> due = dueByTheRecord(wellFormed, now);
         List<CompletableFuture<TransitionResult>> fs = new ArrayList<>(due.size());
         for (QueueEntry e : due) {
             // Only while still unpaid: a payment that lands after the queue was read wins, whatever the rules allow.
@@ -235,6 +252,33 @@ public final class CancelSweeper implements AutoCloseable {
             log.warn("cancel sweeper could not cancel some due orders, will retry: {}", firstFailure.getMessage());
         }
         return n;
+    }
+
+    /**
+     * MySQL's deadline is the record the follower checks a sweeper's cancel against. An order whose recorded deadline is
+     * later than Redis' queue entry (moved in MySQL alone, as by a direct call of {@code order_console_set_expiry}) is
+     * queued again at the recorded deadline instead of cancelled, so Redis and MySQL agree on it and the cancel, when it
+     * comes, is one MySQL takes.
+     *
+     * @return the entries due by MySQL's record too
+     */
+    private List<QueueEntry> dueByTheRecord(List<QueueEntry> entries, long now) {
+        if (entries.isEmpty() || recorded == null) {
+            return entries;
+        }
+        Map<String, Long> deadlines = recorded.of(entries.stream().map(QueueEntry::orderId).toList());
+        List<QueueEntry> due = new ArrayList<>(entries.size());
+        for (QueueEntry e : entries) {
+            Long at = deadlines.get(e.orderId());
+            if (at == null || at <= now) {
+                due.add(e);
+            } else if (queue.requeue(e.orderId(), at) == 1) {
+                log.info("order {}: MySQL records a later payment deadline ({}) than its cancel-queue entry ({}); queued again "
+                        + "at MySQL's deadline, not cancelled", e.orderId(), java.time.Instant.ofEpochMilli(at),
+                        java.time.Instant.ofEpochMilli(e.expireAtMs()));
+            }
+        }
+        return due;
     }
 
     /**

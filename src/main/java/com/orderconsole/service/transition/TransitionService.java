@@ -135,9 +135,26 @@ public final class TransitionService implements Transitions {
         try {
             return redis.await(transitionAsync(operator, request), "transition " + request.orderId());
         } catch (RedisUnavailableException e) {
+            if (e.getCause() instanceof java.util.concurrent.TimeoutException && redis.ping()) {
+                throw waitedOnMySql(request, e);
+            }
             // transitionAsync's failures already say it; the wait's own timeout does not.
             throw e instanceof Unanswered ? e : new Unanswered(e);
         }
+    }
+
+    /**
+     * The wait for a transition's answer timed out, yet Redis answers: the move is held by what it waits on besides the
+     * script, which is MySQL (a move that rebuilds a lost order waits for the MySQL follower's batch of its bucket, whose
+     * cursor row a MySQL lock may hold; a fence look or an override's record reads or writes MySQL). Named as such, never
+     * as Redis not answering.
+     */
+    private com.orderconsole.store.DatabaseUnavailableException waitedOnMySql(TransitionRequest request, RedisUnavailableException e) {
+        return new com.orderconsole.store.DatabaseUnavailableException("the transition of order " + request.orderId()
+                + " waited on MySQL at " + db.where() + " (or the MySQL follower: a MySQL lock, such as one the follower's batch "
+                + "waits on, or MySQL not answering), not on Redis, which answers: no answer within " + redis.timeout().toMillis()
+                + " ms; the transition may still have been applied: look the order up before trying again (or retry with its "
+                + "version, compare-and-set)", e);
     }
 
     /**

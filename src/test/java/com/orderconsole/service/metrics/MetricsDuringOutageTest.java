@@ -105,7 +105,8 @@ class MetricsDuringOutageTest {
                 HttpResponse<String> health = get(http, port, "/health");
                 assertThat(health.statusCode()).isEqualTo(503);
                 assertThat(health.body()).contains("\"mysql\":\"failing\"").contains("\"redis\":\"ok\"")
-                        .contains("MySQL last answered the metrics sampler").contains("\"sync_lag\"");
+                        .contains("MySQL last answered the metrics sampler").contains("\"sync_lag\"")
+                        .as("the open MYSQL_DOWN incident is listed").contains("\"mysql_down\"");
 
                 proxy.stall(false);
                 assertThat(s.follower().awaitCaughtUp(Duration.ofSeconds(60))).isTrue();

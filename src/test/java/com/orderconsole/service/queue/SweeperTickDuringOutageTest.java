@@ -40,6 +40,8 @@ class SweeperTickDuringOutageTest {
                 try (RawRedis raw = new RawRedis()) {
                     raw.cmd().zadd(RedisKeys.cancelQueue(RedisKeys.bucket("out-1")), 1000, "out-1");
                 }
+                // Due in MySQL's record too: the sweeper queues an order again at a later deadline MySQL records.
+                com.orderconsole.RawSql.update("UPDATE orders SET expire_at_ms = 1000 WHERE order_id = 'out-1'");
 
                 proxy.down(true);
                 Thread.sleep(20); // the next tick's Redis clock is later than the last sweep's
