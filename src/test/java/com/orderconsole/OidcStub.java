@@ -203,9 +203,9 @@ public final class OidcStub implements AutoCloseable {
         return this;
     }
 
-    /** Ends every person's session: each refresh token is refused (invalid_grant) from now on. */
+    /** Ends every person's session: each refresh token handed out so far is refused (invalid_grant); new sign-ins work. */
     public void endSessions() {
-        grants.sessionsEnded = true;
+        grants.refreshTokens.clear();
     }
 
     /** @return how many refreshes were granted */

@@ -60,7 +60,6 @@ final class OidcStubGrants {
     volatile Duration accessLifetime = Duration.ofMinutes(5);
     volatile int deviceInterval = 5;
     volatile int deviceLifetime = 600;
-    volatile boolean sessionsEnded;
     final Deque<String> deviceScript = new ArrayDeque<>();
     final AtomicInteger refreshes = new AtomicInteger();
     final List<Instant> devicePolls = new CopyOnWriteArrayList<>();
@@ -74,7 +73,7 @@ final class OidcStubGrants {
     }
 
     private final Map<String, Pending> codes = new ConcurrentHashMap<>();
-    private final Map<String, Person> refreshTokens = new ConcurrentHashMap<>();
+    final Map<String, Person> refreshTokens = new ConcurrentHashMap<>();
     private final Map<String, Person> deviceCodes = new ConcurrentHashMap<>();
 
     OidcStubGrants(OidcStub idp) {
@@ -150,7 +149,7 @@ final class OidcStubGrants {
             }
         } else if (type.equals(GrantType.REFRESH_TOKEN)) {
             Person who = refreshTokens.remove(((RefreshTokenGrant) req.getAuthorizationGrant()).getRefreshToken().getValue());
-            if (who == null || sessionsEnded) {
+            if (who == null) {
                 refuse(ex, OAuth2Error.INVALID_GRANT.setDescription("Session not active"));
             } else {
                 refreshes.incrementAndGet();

@@ -20,6 +20,12 @@ import com.orderconsole.ui.main.StartView;
 import com.orderconsole.ui.main.StartViewModel;
 import com.orderconsole.ui.profile.ProfilePickerView;
 import com.orderconsole.ui.profile.ProfilePickerViewModel;
+import com.orderconsole.app.remote.OidcSession;
+import com.orderconsole.app.remote.RemoteStart;
+import com.orderconsole.ui.signin.RemoteSignInView;
+import com.orderconsole.ui.signin.RemoteSignInViewModel;
+import com.orderconsole.ui.signin.SignInAgainDialog;
+import com.orderconsole.ui.signin.SignInGuard;
 import com.orderconsole.ui.signin.SignInView;
 import com.orderconsole.ui.signin.SignInViewModel;
 import javafx.application.Application;
@@ -47,6 +53,8 @@ public class OrderConsoleApp extends Application {
     private static Profiles.Listing choices = new Profiles.Listing(java.util.List.of(), java.util.List.of());
     /** True when this console is the whole process (the launcher's): it handles SIGTERM and writes the log file. */
     private static boolean ownsProcess;
+    /** Opens the pages over serve after a remote profile's sign-in; until one is set, the start page says who signed in. */
+    private static RemoteConsole remoteConsole;
 
     private Engine engine;
     private FxBackground background;
@@ -65,6 +73,15 @@ public class OrderConsoleApp extends Application {
         operator = who;
         environment = Environment.LOCAL;
         choices = new Profiles.Listing(java.util.List.of(), java.util.List.of());
+    }
+
+    /**
+     * Sets how the console's pages open over serve after a remote profile's sign-in. Call before {@code Application.launch}.
+     *
+     * @param console builds the remote services and the shell on them
+     */
+    public static void useRemoteConsole(RemoteConsole console) {
+        remoteConsole = console;
     }
 
     /**
@@ -129,6 +146,18 @@ public class OrderConsoleApp extends Application {
             }
             Profile p = picked.get().profile();
             environment = picked.get().environment();
+            if (p != null && p.remote()) {
+                // Remote mode: no engine, no store; the person signs in with the company's identity provider first.
+                stage.setTitle(FxDialogService.title(environment, Messages.get("main.title")));
+                if (!p.signsInWithIssuer()) {
+                    new FxDialogService(() -> stage, environment).inform(Messages.get("profile.picker.title"), p.name(),
+                            Messages.format("remote.signin.noIssuer", p.name()));
+                    Platform.exit();
+                    return;
+                }
+                showRemoteSignIn(stage, RemoteSignInViewModel.forProfile(p, background));
+                return;
+            }
             if (p != null) {
                 String password = p.passwordEnv() == null ? "" : java.util.Objects.requireNonNullElse(System.getenv(p.passwordEnv()), "");
                 try {
@@ -180,6 +209,40 @@ public class OrderConsoleApp extends Application {
             stage.centerOnScreen();
             mainView.start();
         });
+    }
+
+    /** The start page of a remote profile: "Sign in with ..." in the system browser, then the pages over serve. */
+    private void showRemoteSignIn(Stage stage, RemoteSignInViewModel signIn) {
+        RemoteSignInView view = new RemoteSignInView(signIn, start -> openRemote(stage, signIn, start), Platform::exit,
+                Messages.get("remote.signin.quit"));
+        stage.setScene(styledScene(view.root(), 560, 360));
+        stage.centerOnScreen();
+        view.focus();
+    }
+
+    private void openRemote(Stage stage, RemoteSignInViewModel signIn, RemoteStart start) {
+        SignInGuard guarded = new SignInGuard(background, start.tokens(), new SignInAgainDialog(signIn, () -> stage));
+        Runnable signOut = () -> {
+            // The tokens go first, so nothing sent after this moment carries them; then back to the start page.
+            start.tokens().signOut();
+            if (mainView != null) {
+                mainView.stop();
+                mainView = null;
+            }
+            showRemoteSignIn(stage, signIn);
+        };
+        if (remoteConsole != null) {
+            remoteConsole.open(stage, start, guarded, signOut);
+            return;
+        }
+        String who = signIn.session().flatMap(OidcSession::who).map(OidcSession.Who::name).orElse("");
+        javafx.scene.control.Label text = new javafx.scene.control.Label(Messages.format("remote.signin.pending", who, start.server()));
+        text.setWrapText(true);
+        javafx.scene.control.Button out = new javafx.scene.control.Button(Messages.get("main.signOut"));
+        out.setOnAction(e -> signOut.run());
+        javafx.scene.layout.VBox page = new javafx.scene.layout.VBox(14, text, out);
+        page.setPadding(new javafx.geometry.Insets(30, 40, 30, 40));
+        stage.setScene(styledScene(page, 560, 360));
     }
 
     @Override

@@ -75,6 +75,8 @@ public final class MainView {
     @FXML private RadioMenuItem languageSystem;
     @FXML private RadioMenuItem languageEn;
     @FXML private RadioMenuItem languageZh;
+    @FXML private javafx.scene.control.SeparatorMenuItem signOutSeparator;
+    @FXML private javafx.scene.control.MenuItem signOutItem;
 
     public MainView(MainViewModel vm) {
         this.vm = vm;
@@ -88,6 +90,9 @@ public final class MainView {
         bindStatusBar();
         bindSettings(vm.settings());
         addEnvironmentBand();
+        // Only a console signed in through serve has a session to end; a console on its own stores has none.
+        signOutItem.setVisible(vm.canSignOut());
+        signOutSeparator.setVisible(vm.canSignOut());
         showAlerts();
         vm.pageProperty().addListener((o, a, p) -> show(p));
         show(vm.pageProperty().get());
@@ -294,6 +299,12 @@ public final class MainView {
         String state = key + (up ? ".up" : ".down"); // i18n-ok: builds a key
         l.setText(Messages.get(state));
         Styles.pick(l, up ? Styles.UP : Styles.DOWN, Styles.UP, Styles.DOWN);
+    }
+
+    @FXML
+    private void onSignOut() {
+        stop();
+        vm.signOut();
     }
 
     @FXML

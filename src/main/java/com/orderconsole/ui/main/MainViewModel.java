@@ -63,6 +63,7 @@ public final class MainViewModel implements Navigator {
     private final MetricsEndpointViewModel metricsEndpoint;
     private final Background background;
     private java.nio.file.Path logFolder;
+    private Runnable signOut;
     private java.util.function.Consumer<java.nio.file.Path> folderOpener;
 
     /**
@@ -226,6 +227,27 @@ public final class MainViewModel implements Navigator {
     /** @return the Prometheus endpoint switch, shown on the Monitor page */
     public MetricsEndpointViewModel metricsEndpoint() {
         return metricsEndpoint;
+    }
+
+    /**
+     * Offers "Sign out" (remote mode): call before the view is built.
+     *
+     * @param action forgets the person's tokens and returns to the start page
+     */
+    public void setSignOut(Runnable action) {
+        this.signOut = action;
+    }
+
+    /** @return true when the console works through serve with a person's session, which {@link #signOut()} ends */
+    public boolean canSignOut() {
+        return signOut != null;
+    }
+
+    /** Ends the person's session (the tokens are forgotten) and returns to the start page; nothing without a session. */
+    public void signOut() {
+        if (signOut != null) {
+            signOut.run();
+        }
     }
 
     /**

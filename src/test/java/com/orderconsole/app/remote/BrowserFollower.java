@@ -13,21 +13,21 @@ import java.util.function.UnaryOperator;
  * the provider's authorization endpoint redirects to the console's loopback address, whose page is kept for the test.
  * {@code tamper} may change the redirect before it is followed (a forged answer).
  */
-final class BrowserFollower implements BrowserOpener {
+public final class BrowserFollower implements BrowserOpener {
     /** The page the console's loopback address showed. */
-    record Page(int status, String body) {
+    public record Page(int status, String body) {
     }
 
     private final HttpClient http = HttpClient.newBuilder().followRedirects(HttpClient.Redirect.NEVER).build();
     private final UnaryOperator<URI> tamper;
-    final CompletableFuture<Page> page = new CompletableFuture<>();
+    public final CompletableFuture<Page> page = new CompletableFuture<>();
     volatile URI opened;
 
-    BrowserFollower() {
+    public BrowserFollower() {
         this(u -> u);
     }
 
-    BrowserFollower(UnaryOperator<URI> tamper) {
+    public BrowserFollower(UnaryOperator<URI> tamper) {
         this.tamper = tamper;
     }
 
