@@ -10,7 +10,7 @@ public final class ControlChars {
 
     /**
      * A plain loop on purpose: it runs three times per transition (and on every bulk reason), and {@code chars().anyMatch} made two stream
-     * objects each time (issue 15: 5 % of all the bytes the benchmark JVM allocated in its end-to-end scenario, JFR allocation samples).
+     * objects each time (5 % of all the bytes the benchmark JVM allocated in its end-to-end scenario, JFR allocation samples).
      *
      * @return true when {@code s} holds a character below U+0020 or U+007F
      */

@@ -101,7 +101,7 @@ public final class OrderId {
 
     /**
      * {@code [A-Za-z0-9][A-Za-z0-9_-]{0,63}} as a loop: every transition checks its id, and the regex made a Matcher and
-     * its arrays each time (issue 15, allocation profile of the sweep storm).
+     * its arrays each time (the allocation profile of a sweep storm).
      */
     private static boolean wellFormed(String id) {
         int n = id.length();

@@ -78,8 +78,8 @@ public enum OrderStatus {
         if (text == null || text.isBlank()) {
             throw new IllegalArgumentException("status is empty (expected " + expected() + ")");
         }
-        // Not trimmed: " PAID" and "PAID\u0000" were taken as PAID, so a proxy's log and the move disagreed on what was
-        // asked (the fresh-user tester's finding 10).
+        // Not trimmed: were " PAID" or "PAID\u0000" taken as PAID, a proxy's log and the move would disagree on what was
+        // asked.
         boolean control = text.chars().anyMatch(Character::isISOControl);
         if (control || blank(text.codePointAt(0)) || blank(text.codePointBefore(text.length()))) {
             throw new IllegalArgumentException("status '" + printable(text) + "' has "

@@ -28,7 +28,7 @@ public enum ResultCode {
     MALFORMED(-6, "the order's Redis record is malformed; it is set aside for ops"),
     /**
      * Redis is being restored from MySQL: it was found behind MySQL (restored from an older copy), so its order states
-     * may be stale; nothing was run or written (issue 25). Answered by the service, never by the script.
+     * may be stale; nothing was run or written. Answered by the service, never by the script.
      */
     RESTORING(-7, "Redis is being restored from MySQL (it went back in time); nothing was changed, try again in a few seconds");
 

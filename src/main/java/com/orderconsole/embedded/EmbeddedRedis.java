@@ -39,7 +39,7 @@ public final class EmbeddedRedis implements AutoCloseable {
                     .setting("save \"\"")
                     // The AOF rewrite's RDB part uncompressed: LZF saved 2.5 % of the file on a million order hashes
                     // and cost 40 % of the rewrite's CPU (4.2 s against 2.6 s), a core taken from the follower and
-                    // MariaDB for that long (issue 15, seventh pass).
+                    // MariaDB for that long (docs/benchmarks-history.md, seventh pass).
                     .setting("rdbcompression no")
                     // The state machine relies on keys never being evicted.
                     .setting("maxmemory-policy noeviction")

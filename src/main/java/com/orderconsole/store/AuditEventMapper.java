@@ -26,7 +26,8 @@ public interface AuditEventMapper {
     /**
      * With an order id prefix, the rows of those orders are found through the index that starts with order_id and
      * sorted (a few thousand at most for a real prefix); left to itself MariaDB walks idx_history_at backwards hoping
-     * to meet them early, 2.5 s at a million rows when they are old (docs/benchmarks-history.md, issue 13).
+     * to meet them early, 2.5 s at a million rows when they are old (docs/benchmarks-history.md, bulk transitions and
+     * the audit view).
      */
     String PREFIX_HINT = "<if test='idPrefix != null'> IGNORE INDEX FOR ORDER BY (idx_history_at, idx_history_actor_at, "
             + "idx_history_source_at, idx_history_code_at)</if>";

@@ -15,9 +15,9 @@ public final class AuditStore {
 
     /**
      * The override records of some orders: what the follower requires before it applies a move out of a terminal
-     * status (issue 25). A record counts only when the database's writer stamp, where there is one, is the login of the
+     * status. A record counts only when the database's writer stamp, where there is one, is the login of the
      * actor it names: a support account's INSERT of an OVERRIDE row in an admin's (or a job's) name vouches for
-     * nothing (found in the new-user trial: such a row plus one XADD brought a FINISHED order back as PAID). A person's
+     * nothing (else such a row plus one XADD would bring a FINISHED order back as PAID). A person's
      * record ({@link OrderStore#PERSON_ACTOR}) counts when a login that ran the follower (serve's account) wrote it.
      *
      * @return "orderId/version/actor" of every such OVERRIDE row of those orders (the version the override moves the

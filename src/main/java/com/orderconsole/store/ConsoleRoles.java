@@ -21,8 +21,8 @@ import java.util.Set;
  * {@link #FOLLOWER}, and what each may do to the tables of the schema. An operator's console role is the highest of
  * the people's roles the database account holds.
  *
- * <p>Every role may read every table. No person's role writes a row that names who acted, nor an order's status
- * (issue 25): history, audit log and new orders are written by the stored procedures of V39, which stamp the calling
+ * <p>Every role may read every table. No person's role writes a row that names who acted, nor an order's status:
+ * history, audit log and new orders are written by the stored procedures of V39, which stamp the calling
  * login as the actor, and by the follower. Writing starts at support and follows what the engine's writers need:
  * INSERT and UPDATE on the tables changed in place ({@link #UPDATED_IN_PLACE}); INSERT only on every other table, so
  * archives stay append-only, enforced by the database; the rules archive from ops up. No role gets DELETE anywhere.
@@ -46,8 +46,9 @@ public final class ConsoleRoles {
      */
     static final Set<String> UPDATED_ONLY = Set.of("history_writer");
     /**
-     * Tables people's roles no longer UPDATE (issue 33): a dead letter is closed only through
-     * {@code order_console_resolve_dead_letter} (ops), which writes its audit row in the same call.
+     * Tables people's roles do not UPDATE: a dead letter is closed only through
+     * {@code order_console_resolve_dead_letter} (ops), which writes its audit row in the same call, so no close goes
+     * unrecorded.
      */
     static final Set<String> UPDATED_BY_PROCEDURE = Set.of("dead_letter");
     /** Tables written from a higher role than support. */
@@ -81,7 +82,7 @@ public final class ConsoleRoles {
             Map.entry("order_console_resolve_dead_letter", name(Role.OPS)),
             Map.entry("order_console_record_override", name(Role.ADMIN)),
             Map.entry("order_console_copy_order", name(Role.ADMIN)),
-            // V45 (issue 32): admins register and revoke API clients; only serve's account creates orders in a client's name.
+            // V45: admins register and revoke API clients; only serve's account creates orders in a client's name.
             Map.entry("order_console_api_client_add", name(Role.ADMIN)),
             Map.entry("order_console_api_client_revoke", name(Role.ADMIN)),
             Map.entry("order_console_api_create_order", FOLLOWER),

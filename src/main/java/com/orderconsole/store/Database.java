@@ -1,7 +1,5 @@
 package com.orderconsole.store;
 
-import com.orderconsole.store.migration.RemakeRoutines;
-import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import org.apache.ibatis.session.Configuration;
 import org.apache.ibatis.session.ExecutorType;
@@ -11,47 +9,27 @@ import org.apache.ibatis.session.defaults.DefaultSqlSession;
 import org.apache.ibatis.transaction.Transaction;
 import org.apache.ibatis.transaction.jdbc.JdbcTransaction;
 import org.flywaydb.core.Flyway;
-import org.flywaydb.core.api.MigrationInfo;
 import org.flywaydb.core.api.exception.FlywayValidateException;
 import org.flywaydb.core.api.output.MigrateResult;
-import org.flywaydb.core.api.output.RepairOutput;
 import org.flywaydb.core.api.output.RepairResult;
 
 import java.sql.Connection;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
-import java.util.Locale;
-import java.util.Map;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
-import java.util.stream.Collectors;
 
 /**
- * The MySQL side: a small connection pool, schema migrations (Flyway: SQL in {@code db/migration}, Java in
- * {@code store/migration}) and MyBatis sessions. Works with MySQL 8 and MariaDB 10.6+. Pools of signed-in
- * console accounts never change the schema, and a statement their roles do not grant fails with a
- * {@link DatabaseRefusedException} saying so.
+ * The MySQL side: opening a pool ({@link ConnectionPools}) with the schema migrated or checked
+ * ({@link SchemaMigrations}), and units of work in MyBatis sessions over the shared mappers
+ * ({@link MapperConfigurations}), their failures in words ({@link DatabaseFailures}). Works with MySQL 8 and
+ * MariaDB 10.6+. Pools of signed-in console accounts never change the schema, and a statement their roles do not
+ * grant fails with a {@link DatabaseRefusedException} saying so.
  */
 public final class Database implements AutoCloseable {
-    /** MySQL/MariaDB errors: command denied on a table or column, database denied, privilege missing, routine denied. */
-    private static final Set<Integer> ACCESS_DENIED = Set.of(1142, 1143, 1044, 1227, 1370);
-    private static final Pattern TABLE_DENIED = Pattern.compile("^(\\w+) command denied to user .* for table (\\S+)");
     /** A statement running longer than this many seconds is cancelled (MyBatis and the plain JDBC of {@link MultiRowSql}). */
     static final int STATEMENT_TIMEOUT_SECONDS = 30;
-    /**
-     * The mappers of each dialect, built once per process and shared by its pools: building them parses the 11
-     * mappers' statements and looks for their XML on the class path (tens of milliseconds of CPU), which a console
-     * switching profiles or a command opening a second pool need not pay again. They hold no data source.
-     */
-    private static final Map<SqlDialect, Configuration> MAPPERS = new ConcurrentHashMap<>();
     private final HikariDataSource dataSource;
     private final Configuration mappers;
     private final String where;
@@ -80,30 +58,7 @@ public final class Database implements AutoCloseable {
             dataSource.close();
             throw new DatabaseUnavailableException("cannot open the orders database at " + where + ": " + DatabaseFailures.rootMessage(e), e);
         }
-        this.mappers = MAPPERS.computeIfAbsent(dialect, Database::mappers);
-    }
-
-    /**
-     * The MyBatis mappers with their statements phrased for one server ({@code ${explain}}:
-     * {@link SqlDialect#explainTabular()}), without a data source; the grammar test reads every statement from it.
-     */
-    static Configuration mappers(SqlDialect dialect) {
-        Configuration cfg = new Configuration();
-        cfg.getVariables().setProperty("explain", dialect.explainTabular());
-        cfg.setMapUnderscoreToCamelCase(true);
-        cfg.setDefaultStatementTimeout(STATEMENT_TIMEOUT_SECONDS);
-        cfg.addMapper(OrderMapper.class);
-        cfg.addMapper(HistoryMapper.class);
-        cfg.addMapper(SyncCursorMapper.class);
-        cfg.addMapper(RulesArchiveMapper.class);
-        cfg.addMapper(DatasetMapper.class);
-        cfg.addMapper(DeadLetterMapper.class);
-        cfg.addMapper(AuditMapper.class);
-        cfg.addMapper(BulkMapper.class);
-        cfg.addMapper(AuditEventMapper.class);
-        cfg.addMapper(AccountMapper.class);
-        cfg.addMapper(ApiClientMapper.class);
-        return cfg;
+        this.mappers = MapperConfigurations.of(dialect);
     }
 
     /**
@@ -133,69 +88,14 @@ public final class Database implements AutoCloseable {
      * @throws DatabaseUnavailableException when the server cannot be reached or the schema cannot be migrated
      */
     public static Database connect(String jdbcUrl, String user, String password, Duration timeout) {
-        HikariDataSource ds = pool(jdbcUrl, user, password, timeout);
+        HikariDataSource ds = ConnectionPools.open(jdbcUrl, user, password, timeout);
         try {
-            migrateUnlessSeen(ds, jdbcUrl + " " + user);
+            SchemaMigrations.migrateUnlessSeen(ds, jdbcUrl + " " + user);
         } catch (RuntimeException e) {
             ds.close();
             throw new DatabaseUnavailableException("cannot open the orders database at " + DatabaseFailures.describe(jdbcUrl) + ": " + DatabaseFailures.rootMessage(e), e);
         }
         return new Database(ds, DatabaseFailures.describe(jdbcUrl), user, false);
-    }
-
-    /**
-     * Per server URL and account, the schema history as this process last saw it right after a migrate succeeded there.
-     */
-    private static final Map<String, List<String>> MIGRATED = new ConcurrentHashMap<>();
-
-    /**
-     * Flyway's migrate, unless this process saw one succeed on this server and account and the schema history has not
-     * changed by a byte since: Flyway would then apply nothing and validate the same migrations against the same history,
-     * after resolving and checksumming every migration on the class path and about 110 statements (15-20 ms of CPU and
-     * 5 ms of round trips, paid by every engine a test starts). The after-migrate step still runs, as after every migrate.
-     * A process's first connect, and any after another process or a person touched the history, migrate as before.
-     */
-    private static void migrateUnlessSeen(HikariDataSource ds, String key) {
-        List<String> seen = MIGRATED.get(key);
-        if (seen != null) {
-            try (Connection c = ds.getConnection()) {
-                if (seen.equals(history(c))) {
-                    RemakeRoutines.remake(c);
-                    return;
-                }
-            } catch (SQLException e) {
-                // Not reachable: said as Flyway's attempt would have said it (the same root cause).
-                throw new IllegalStateException(e);
-            }
-        }
-        flyway(ds).migrate();
-        try (Connection c = ds.getConnection()) {
-            List<String> now = history(c);
-            if (now != null) {
-                MIGRATED.put(key, now);
-            }
-        } catch (SQLException e) {
-            MIGRATED.remove(key);
-        }
-    }
-
-    /** @return every row of Flyway's schema history, every column, in order; null when it cannot be read */
-    private static List<String> history(Connection c) {
-        try (Statement st = c.createStatement();
-             ResultSet rs = st.executeQuery("SELECT * FROM flyway_schema_history ORDER BY installed_rank")) {
-            int columns = rs.getMetaData().getColumnCount();
-            List<String> rows = new ArrayList<>();
-            while (rs.next()) {
-                StringBuilder row = new StringBuilder();
-                for (int i = 1; i <= columns; i++) {
-                    row.append(rs.getString(i)).append('\u0000');
-                }
-                rows.add(row.toString());
-            }
-            return rows;
-        } catch (SQLException e) {
-            return null;
-        }
     }
 
     /**
@@ -206,23 +106,22 @@ public final class Database implements AutoCloseable {
      * @throws DatabaseUnavailableException when the server cannot be reached or migrations are pending
      */
     public static Database connectSignedIn(String jdbcUrl, String user, String password, Duration timeout) {
-        HikariDataSource ds = pool(jdbcUrl, user, password, timeout);
+        HikariDataSource ds = ConnectionPools.open(jdbcUrl, user, password, timeout);
         String where = DatabaseFailures.describe(jdbcUrl);
         if (SchemaHistory.upToDate(ds)) {
             return new Database(ds, where, user, true);
         }
-        MigrationInfo[] pending;
+        List<String> pending;
         try {
-            pending = flyway(ds).info().pending();
+            pending = SchemaMigrations.pending(ds);
         } catch (RuntimeException e) {
             ds.close();
             throw new DatabaseUnavailableException("cannot open the orders database at " + where + ": " + DatabaseFailures.rootMessage(e), e);
         }
-        if (pending.length > 0) {
+        if (!pending.isEmpty()) {
             ds.close();
-            throw new DatabaseUnavailableException("the orders database at " + where + " lacks " + pending.length
-                    + " schema migration" + (pending.length == 1 ? "" : "s") + " (" + Arrays.stream(pending)
-                    .map(m -> "V" + m.getVersion() + " " + m.getDescription()).collect(Collectors.joining(", "))
+            throw new DatabaseUnavailableException("the orders database at " + where + " lacks " + pending.size()
+                    + " schema migration" + (pending.size() == 1 ? "" : "s") + " (" + String.join(", ", pending)
                     + "); a database administrator applies them with 'order-console migrate'", null);
         }
         return new Database(ds, where, user, true);
@@ -247,9 +146,9 @@ public final class Database implements AutoCloseable {
      * @throws DatabaseUnavailableException when the server cannot be reached or refuses a migration
      */
     public static Migrated migrate(String jdbcUrl, String user, String password, Duration timeout) {
-        try (HikariDataSource ds = pool(jdbcUrl, user, password, timeout)) {
+        try (HikariDataSource ds = ConnectionPools.open(jdbcUrl, user, password, timeout)) {
             List<String> missing;
-            Flyway flyway = flyway(ds);
+            Flyway flyway = SchemaMigrations.flyway(ds);
             try (Connection c = ds.getConnection()) {
                 missing = MigrationPrivileges.missing(c);
             } catch (SQLException e) {
@@ -295,52 +194,14 @@ public final class Database implements AutoCloseable {
      * @throws DatabaseUnavailableException when the server cannot be reached or refuses
      */
     public static Repaired repair(String jdbcUrl, String user, String password, Duration timeout) {
-        try (HikariDataSource ds = pool(jdbcUrl, user, password, timeout)) {
-            RepairResult r = flyway(ds).repair();
-            return new Repaired(names(r.migrationsRemoved), names(r.migrationsAligned), names(r.migrationsDeleted));
+        try (HikariDataSource ds = ConnectionPools.open(jdbcUrl, user, password, timeout)) {
+            RepairResult r = SchemaMigrations.flyway(ds).repair();
+            return new Repaired(SchemaMigrations.names(r.migrationsRemoved), SchemaMigrations.names(r.migrationsAligned),
+                    SchemaMigrations.names(r.migrationsDeleted));
         } catch (RuntimeException e) {
             throw new DatabaseUnavailableException("cannot repair the migration record of the orders database at "
                     + DatabaseFailures.describe(jdbcUrl) + ": " + DatabaseFailures.rootMessage(e), e);
         }
-    }
-
-    private static List<String> names(List<RepairOutput> outputs) {
-        return outputs == null ? List.of() : outputs.stream()
-                .map(o -> (o.version == null || o.version.isEmpty() ? "R" : "V" + o.version) + " " + o.description).toList();
-    }
-
-    private static Flyway flyway(HikariDataSource ds) {
-        return Flyway.configure().dataSource(ds)
-                .locations("classpath:db/migration", "classpath:com/orderconsole/store/migration")
-                // By name: after every migrate the procedures and triggers are made anew under the migrating account
-                // (issue 33.7: they die with their definer).
-                .callbacks("com.orderconsole.store.migration.RemakeRoutines").load();
-    }
-
-    /** Connections the pool holds at most (the follower applies up to 4 buckets at once, each on its own). */
-    static final int POOL_SIZE = 8;
-
-    private static HikariDataSource pool(String jdbcUrl, String user, String password, Duration timeout) {
-        HikariConfig hc = new HikariConfig();
-        hc.setJdbcUrl(jdbcUrl);
-        hc.setUsername(user);
-        hc.setPassword(password);
-        hc.setMaximumPoolSize(POOL_SIZE);
-        hc.setMinimumIdle(1);
-        hc.setPoolName("orders-db");
-        hc.setConnectionTimeout(Math.max(250, timeout.toMillis()));
-        hc.setValidationTimeout(Math.max(250, Math.min(timeout.toMillis(), 5000)));
-        // Fail at once rather than hang when MySQL is down at start; the pool keeps retrying afterwards.
-        hc.setInitializationFailTimeout(-1);
-        hc.addDataSourceProperty("connectTimeout", Long.toString(timeout.toMillis()));
-        hc.addDataSourceProperty("socketTimeout", Long.toString(Math.max(timeout.toMillis() * 15, 30_000)));
-        hc.addDataSourceProperty("rewriteBatchedStatements", "true");
-        hc.addDataSourceProperty("cachePrepStmts", "true");
-        // The follower's multi-row statements (MultiRowSql, up to ~45,000 characters) are parsed once per
-        // connection instead of on every batch (the default limit, 256 characters, left them out of the
-        // cache: re-parsing them took a fifth of the follower's CPU). The cache keeps 25 statements per connection.
-        hc.addDataSourceProperty("prepStmtCacheSqlLimit", "65536");
-        return new HikariDataSource(hc);
     }
 
     /**
@@ -353,8 +214,8 @@ public final class Database implements AutoCloseable {
 
     /**
      * @return true when this session may run the MySQL follower: its account holds {@code order_console_follower}, or
-     *     it is the administrator's session of local servers (issue 25: a person's console never writes history in
-     *     other people's names)
+     *     it is the administrator's session of local servers (a person's console never writes history in other people's
+     *     names)
      */
     public boolean mayFollow() {
         return mayFollow;
@@ -375,7 +236,7 @@ public final class Database implements AutoCloseable {
 
     /**
      * A MyBatis session on this pool's connections, as {@code SqlSessionFactory.openSession} opens one, over the shared
-     * mappers of this server's dialect ({@link #MAPPERS}).
+     * mappers of this server's dialect ({@link MapperConfigurations}).
      *
      * @param isolation null for the pool's level
      */
@@ -393,7 +254,7 @@ public final class Database implements AutoCloseable {
             s.commit();
             return r;
         } catch (RuntimeException e) {
-            throw wrap(e);
+            throw DatabaseFailures.translate(e, where, account);
         }
     }
 
@@ -410,7 +271,7 @@ public final class Database implements AutoCloseable {
             s.commit();
             return r;
         } catch (RuntimeException e) {
-            throw wrap(e);
+            throw DatabaseFailures.translate(e, where, account);
         }
     }
 
@@ -419,51 +280,20 @@ public final class Database implements AutoCloseable {
         try (SqlSession s = open(ExecutorType.SIMPLE, null, true)) {
             return work.apply(new Tables(s, stamped));
         } catch (RuntimeException e) {
-            throw wrap(e);
+            throw DatabaseFailures.translate(e, where, account);
         }
     }
 
     /**
      * Runs a read at READ UNCOMMITTED: it sees rows of transactions still open (the change feed asks which ids are in
-     * flight, issue 32). Nothing is written; the pool resets the isolation when the connection returns.
+     * flight). Nothing is written; the pool resets the isolation when the connection returns.
      */
     public <T> T readUncommitted(Function<Tables, T> work) {
         try (SqlSession s = open(ExecutorType.SIMPLE, TransactionIsolationLevel.READ_UNCOMMITTED, false)) {
             return work.apply(new Tables(s, stamped));
         } catch (RuntimeException e) {
-            throw wrap(e);
+            throw DatabaseFailures.translate(e, where, account);
         }
-    }
-
-    private RuntimeException wrap(RuntimeException e) {
-        if (e instanceof DatabaseUnavailableException) {
-            return e;
-        }
-        Throwable t = e;
-        while (t != null) {
-            if (t instanceof java.sql.SQLTransientConnectionException || t instanceof java.sql.SQLNonTransientConnectionException
-                    || t instanceof com.mysql.cj.exceptions.CJCommunicationsException
-                    || t instanceof com.mysql.cj.jdbc.exceptions.CommunicationsException) {
-                return new DatabaseUnavailableException("MySQL at " + where + " is unreachable: " + DatabaseFailures.rootMessage(e), e);
-            }
-            if (t instanceof SQLException sql && ACCESS_DENIED.contains(sql.getErrorCode())) {
-                return new DatabaseRefusedException(refusal(sql.getMessage()), e);
-            }
-            t = t.getCause();
-        }
-        if (e instanceof org.apache.ibatis.exceptions.PersistenceException) {
-            // MyBatis' report carries its own markup, the statement and Java class names: the server's words instead.
-            return new DatabaseFailedException("MySQL at " + where + " failed a statement: " + DatabaseFailures.rootMessage(e), e);
-        }
-        return e;
-    }
-
-    /** @return the server's access-denied message in words: what was refused to which account, and why */
-    private String refusal(String serverMessage) {
-        Matcher m = TABLE_DENIED.matcher(serverMessage == null ? "" : serverMessage);
-        String what = m.find() ? m.group(1).toUpperCase(Locale.ROOT) + " on table " + m.group(2).replaceAll("[`']", "")
-                .replaceFirst("^.*\\.", "") : "this operation";
-        return "the database refused " + what + " to account '" + account + "': none of its roles grants it";
     }
 
     /**

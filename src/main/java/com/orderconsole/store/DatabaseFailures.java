@@ -2,14 +2,16 @@ package com.orderconsole.store;
 
 import com.orderconsole.domain.Failures;
 
+import java.sql.SQLException;
 import java.util.Locale;
+import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
  * MySQL and driver failures put into words for people: where a database is (without account or parameters), the one
- * line of a failure worth showing, the MySQL 8 public-key refusal and what to change. Split from {@link Database}
- * (issue 28), as {@code redis/RedisFailures} is from the Redis connection.
+ * line of a failure worth showing, the MySQL 8 public-key refusal and what to change, and a unit of work's failure as
+ * the product's exceptions. Apart from {@link Database}, as {@code redis/RedisFailures} is from the Redis connection.
  */
 final class DatabaseFailures {
     /** MySQL/MariaDB: "The user specified as a definer (…) does not exist" (a procedure or trigger outlived its maker). */
@@ -19,7 +21,49 @@ final class DatabaseFailures {
             + "run as, no longer exists; a database administrator runs 'order-console migrate' again, which makes them anew "
             + "under the administrator's account (docs/dba-guide.md, setting up a schema)";
 
+    /** MySQL/MariaDB errors: command denied on a table or column, database denied, privilege missing, routine denied. */
+    private static final Set<Integer> ACCESS_DENIED = Set.of(1142, 1143, 1044, 1227, 1370);
+    private static final Pattern TABLE_DENIED = Pattern.compile("^(\\w+) command denied to user .* for table (\\S+)");
+
     private DatabaseFailures() {
+    }
+
+    /**
+     * A failure of a unit of work as the product's exceptions say it: a lost connection is
+     * {@link DatabaseUnavailableException}, an access denial {@link DatabaseRefusedException} naming the statement, table
+     * and account, any other failed statement {@link DatabaseFailedException} in the server's words (MyBatis' report
+     * carries its own markup, the statement and Java class names). Anything else is returned as it is.
+     *
+     * @param where "host:port/schema" of the server
+     * @param account the pool's account, named in a refusal
+     * @return the exception to throw in place of {@code e}
+     */
+    static RuntimeException translate(RuntimeException e, String where, String account) {
+        if (e instanceof DatabaseUnavailableException) {
+            return e;
+        }
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof java.sql.SQLTransientConnectionException || t instanceof java.sql.SQLNonTransientConnectionException
+                    || t instanceof com.mysql.cj.exceptions.CJCommunicationsException
+                    || t instanceof com.mysql.cj.jdbc.exceptions.CommunicationsException) {
+                return new DatabaseUnavailableException("MySQL at " + where + " is unreachable: " + rootMessage(e), e);
+            }
+            if (t instanceof SQLException sql && ACCESS_DENIED.contains(sql.getErrorCode())) {
+                return new DatabaseRefusedException(refusal(sql.getMessage(), account), e);
+            }
+        }
+        if (e instanceof org.apache.ibatis.exceptions.PersistenceException) {
+            return new DatabaseFailedException("MySQL at " + where + " failed a statement: " + rootMessage(e), e);
+        }
+        return e;
+    }
+
+    /** @return the server's access-denied message in words: what was refused to which account, and why */
+    private static String refusal(String serverMessage, String account) {
+        Matcher m = TABLE_DENIED.matcher(serverMessage == null ? "" : serverMessage);
+        String what = m.find() ? m.group(1).toUpperCase(Locale.ROOT) + " on table " + m.group(2).replaceAll("[`']", "")
+                .replaceFirst("^.*\\.", "") : "this operation";
+        return "the database refused " + what + " to account '" + account + "': none of its roles grants it";
     }
 
     /** @return "host:port/schema" of a JDBC URL, without account, parameters or scheme */

@@ -32,7 +32,7 @@ public final class DatasetStore {
 
     /**
      * @return the marker ({@code osm:epoch}) of the Redis data set this database follows, as the last restore of Redis
-     *     recorded it; null before one was recorded (a data set from before issue 33, or no data set)
+     *     recorded it; null before one was recorded (a data set recorded before V46, or no data set)
      */
     public String redisMarker() {
         return m.redisMarker();

@@ -13,12 +13,12 @@ public class DeadLetterRow {
     public static final String UNKNOWN_ORDER = "UNKNOWN_ORDER";
     /**
      * Kind: a well-formed outbox entry that does not follow MySQL's history (a version jump, another from-status, a
-     * move out of a terminal status without an override record): no transition script wrote it (issue 25).
+     * move out of a terminal status without an override record): no transition script wrote it.
      */
     public static final String OUT_OF_SEQUENCE = "OUT_OF_SEQUENCE";
     /**
      * Kind: a well-formed outbox entry naming an actor who never signed in to this database (nor a job of the product
-     * doing its one move): no console wrote it (issue 25). Only on servers that check accounts.
+     * doing its one move): no console wrote it. Only on servers that check accounts.
      */
     public static final String UNKNOWN_ACTOR = "UNKNOWN_ACTOR";
     /** Kind: an order hash in Redis whose fields are not well-formed. */

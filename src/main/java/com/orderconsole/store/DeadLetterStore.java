@@ -44,7 +44,7 @@ public final class DeadLetterStore {
 
     /**
      * Closes an open letter and appends its audit row, in this unit of work. In a person's session the database does
-     * both (ops only, issue 33): who closed it and when are its stamp and clock, and no role UPDATEs the table directly.
+     * both (ops only, never one without the other): who closed it and when are its stamp and clock, and no role UPDATEs the table directly.
      *
      * @param state RETRIED or DISCARDED
      * @param atMs when, epoch ms

@@ -53,7 +53,7 @@ public interface HistoryMapper {
             + "WHERE at_ms >= #{sinceMs} AND from_status IS NOT NULL GROUP BY FLOOR(at_ms / 60000), result_code")
     List<CountRow> perMinuteSince(@Param("sinceMs") long sinceMs);
     /**
-     * The change feed's committed read (issue 32): rows after an id, in id order. Run in auto-commit, so it sees what is
+     * The change feed's committed read: rows after an id, in id order. Run in auto-commit, so it sees what is
      * committed when it runs.
      */
     @Select("SELECT id, order_id, from_status, to_status, version, result_code, actor, source, reason, at_ms, event_key "

@@ -111,8 +111,8 @@ public final class HistoryStore {
 
     /**
      * @param prefix the start of event keys, ending in '/' (e.g. "b3/1a2b3c4d5e6f/": one bucket of one Redis data set)
-     * @return true when MySQL holds a history row whose event key starts so (issue 33.5: a Redis data set MySQL
-     *     recorded before, brought back by restoring an old copy again)
+     * @return true when MySQL holds a history row whose event key starts so: a Redis data set MySQL
+     *     recorded before, brought back by restoring an old copy again
      */
     public boolean anyKeyStartingWith(String prefix) {
         if (!prefix.endsWith("/")) {

@@ -38,7 +38,7 @@ final class MigrationPrivileges {
 
     /**
      * Every {@code migrate} makes the triggers of {@link #TRIGGER_MIGRATIONS} anew under the migrating account
-     * ({@code RemakeRoutines}, issue 33.7: losing the account that made them is recoverable), so every run creates
+     * ({@code RemakeRoutines}, so that losing the account that made them is recoverable), so every run creates
      * triggers, pending migrations or not.
      *
      * @param binaryLogging the server's {@code @@log_bin}

@@ -14,7 +14,7 @@ import java.util.List;
  * call and resolves every value through its property tokenizer and reflection; with the driver re-parsing
  * that fresh text, the follower spent about as much CPU per change in the JVM as MariaDB spent applying it
  * (~40 µs each; 63 % of the follower threads' samples in MyBatis, 19 % in the driver's statement parsing;
- * docs/benchmarks-history.md, issue 15, third pass). Here the text of a full chunk is built once (the driver caches its
+ * docs/benchmarks-history.md, third pass: the follower). Here the text of a full chunk is built once (the driver caches its
  * parse per connection) and every value is bound directly from the record; the SQL stays in the store that
  * owns the table, and everything else keeps its MyBatis mapper.
  */

@@ -99,7 +99,7 @@ public interface OrderMapper {
     /**
      * One page of the console's order table; see {@link OrderPageQuery}. By age, it is one keyset read per status
      * over idx_orders_status_since (each stops after a page), merged: an index on the age alone would be one more
-     * entry that every transition moves, and the follower applies every transition (docs/benchmarks-history.md, issue 15, eighth pass).
+     * entry that every transition moves, and the follower applies every transition (docs/benchmarks-history.md, eighth pass).
      */
     @Select("<script>"
             + "<if test='!byAge'>SELECT " + COLUMNS + " FROM orders"

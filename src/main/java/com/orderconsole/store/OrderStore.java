@@ -24,7 +24,7 @@ public final class OrderStore {
      *
      * <p>Why JSON_TABLE and not a derived table of {@code SELECT ? UNION ALL SELECT ? …}: MariaDB parses and
      * plans each of those 500 SELECTs as a query block of its own; one JSON text is one thing to parse. Measured
-     * side by side on the same rows (docs/benchmarks-history.md, issue 15, "statement cost"): 16.0 µs of MariaDB CPU per order
+     * side by side on the same rows (docs/benchmarks-history.md, "statement cost"): 16.0 µs of MariaDB CPU per order
      * moved in the UNION ALL form, 9.6 µs in this one.
      */
     /**
@@ -37,7 +37,7 @@ public final class OrderStore {
             + "st INT PATH '$[1]', v BIGINT PATH '$[2]', t BIGINT PATH '$[3]')) x "
             + "ON " + SAME_ID + " SET o.status = x.st, o.version = x.v, o.status_since_ms = x.t WHERE o.version < x.v";
     /**
-     * {@link #APPLY_ALL} for the follower's sequence check (issue 25): an order moves only when MySQL holds exactly the
+     * {@link #APPLY_ALL} for the follower's sequence check: an order moves only when MySQL holds exactly the
      * state its first entry of the batch moves from (x.pv = that entry's version - 1, x.ps = its from-status); fewer
      * rows changed than orders sent tells the follower to look closer. No extra statement on the common path.
      */
@@ -69,7 +69,7 @@ public final class OrderStore {
         this.writingHistory = writingHistory;
     }
 
-    /** How an API client's name is written as an actor: {@code api:<name>} (issue 32). */
+    /** How an API client's name is written as an actor: {@code api:<name>}. */
     public static final String API_ACTOR = "api:";
     /**
      * How a person who signed in with the identity provider and acts through serve is named: {@code sso:<name> via
@@ -80,7 +80,7 @@ public final class OrderStore {
     /**
      * Stores new orders and their history (ids that exist are skipped, and their history with them). In a person's
      * session the actor of every history row is the database's stamp of the signed-in login, whatever the entries say;
-     * except one order created by an API client ({@link #API_ACTOR} prefix, issue 32): V45's procedure, which only serve's
+     * except one order created by an API client ({@link #API_ACTOR} prefix): V45's procedure, which only serve's
      * account may call, writes it in the client's name once it finds the client registered and not revoked; and one order
      * created by a person through serve ({@link #PERSON_ACTOR}), written by V49's procedure in their recorded name.
      *
@@ -302,7 +302,7 @@ public final class OrderStore {
 
     /**
      * Records a payment deadline (epoch ms), so a rebuild after a Redis loss keeps it, and its audit row in the same unit
-     * of work. In a person's session one procedure writes both (ops only, issue 33): the deadline is what the
+     * of work. In a person's session one procedure writes both (ops only, never one without the other): the deadline is what the
      * follower checks a sweeper's cancel against.
      *
      * @param audit the QUEUE_EXTEND row (its actor and time are the database's in a person's session)

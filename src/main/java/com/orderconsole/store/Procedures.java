@@ -13,7 +13,7 @@ import java.util.List;
 
 /**
  * Calls of the V39 stored procedures, through which a signed-in person's session writes what names who acted: the
- * audit log, new orders with their first history, and the order columns a person's work changes (issue 25). The
+ * audit log, new orders with their first history, and the order columns a person's work changes, so that no person writes in another's name. The
  * database stamps the calling login as the actor; nothing here passes a name. Used by the stores when
  * {@link Database#writesStamped()}.
  */
@@ -135,7 +135,7 @@ final class Procedures {
     private static void call(Connection c, String procedure, String what, Object... args) {
         String marks = String.join(", ", Arrays.stream(args).map(a -> "?").toList());
         // A plain prepared CALL: Connector/J's prepareCall first reads the procedure's parameter metadata, which an
-        // account holding only EXECUTE may not see (refused on MariaDB 10.11, found in the hand trial).
+        // account holding only EXECUTE may not see (MariaDB 10.11 refuses it).
         try (PreparedStatement cs = c.prepareStatement("CALL " + procedure + "(" + marks + ")")) {
             cs.setQueryTimeout(Database.STATEMENT_TIMEOUT_SECONDS);
             for (int i = 0; i < args.length; i++) {

@@ -130,7 +130,7 @@ public enum SqlDialect {
      * Reads the session's roles the same way on both servers. MariaDB's {@code information_schema.ENABLED_ROLES}
      * lists the roles granted to the enabled ones too (mariadb.com/kb/en/information-schema-enabled_roles-table/);
      * MySQL's lists only the roles activated directly (refman/8.4/en/information-schema-enabled-roles-table.html),
-     * so a console role granted to a team's default role was taken for none. The roles granted to roles are read
+     * so read alone it takes a console role granted to a team's default role for none. The roles granted to roles are read
      * from {@code APPLICABLE_ROLES} (one row per grant reachable from the account: GRANTEE is the user part of the
      * account or role the role was granted to, refman/8.4/en/information-schema-applicable-roles-table.html) and
      * followed from the enabled ones.

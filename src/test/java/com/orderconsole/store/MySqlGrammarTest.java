@@ -272,7 +272,7 @@ class MySqlGrammarTest {
      * each collection of two items, once per exclusive branch (order page by id and by age, legal moves and overrides).
      */
     private static void mapperStatements(Map<String, String> out) {
-        Configuration cfg = Database.mappers(SqlDialect.MYSQL);
+        Configuration cfg = MapperConfigurations.build(SqlDialect.MYSQL);
         Set<String> ids = new TreeSet<>();
         for (Object o : cfg.getMappedStatements()) {
             if (o instanceof MappedStatement ms && ms.getId().contains(".")) {

@@ -22,11 +22,11 @@ class UnreachableInWordsTest {
     @Test
     void noConnectionWithinTheTimeoutIsSaidInWordsWithTheWait() throws Exception {
         TestServers.reset();
-        ExecutorService holders = Executors.newFixedThreadPool(Database.POOL_SIZE);
-        CountDownLatch held = new CountDownLatch(Database.POOL_SIZE);
+        ExecutorService holders = Executors.newFixedThreadPool(ConnectionPools.POOL_SIZE);
+        CountDownLatch held = new CountDownLatch(ConnectionPools.POOL_SIZE);
         CountDownLatch release = new CountDownLatch(1);
         try (Database db = Database.connect(TestServers.mariaDb().jdbcUrl(), "root", "", Duration.ofSeconds(1))) {
-            for (int i = 0; i < Database.POOL_SIZE; i++) {
+            for (int i = 0; i < ConnectionPools.POOL_SIZE; i++) {
                 holders.submit(() -> db.inTransaction(t -> {
                     t.cursors().read(0);
                     held.countDown();
@@ -42,7 +42,7 @@ class UnreachableInWordsTest {
             release.countDown();
             assertThat(e).isInstanceOf(DatabaseUnavailableException.class);
             assertThat(e.getMessage()).startsWith("MySQL at 127.0.0.1:").contains("no connection within 1.0 s")
-                    .contains("all " + Database.POOL_SIZE + " in use").doesNotContain("orders-db").doesNotContain("total=")
+                    .contains("all " + ConnectionPools.POOL_SIZE + " in use").doesNotContain("orders-db").doesNotContain("total=")
                     .doesNotContain("Exception");
         } finally {
             release.countDown();

@@ -24,7 +24,7 @@ import com.orderconsole.domain.ResultCode;
  *     before V38 or on a server without grant tables
  * @param actorUnlike true when the row names an actor other than the account that wrote it, and is not the follower's
  *     normal work (a history row written by a login the database recorded running the follower, V39): a row someone
- *     wrote in another person's name (issue 25)
+ *     wrote in another person's name
  */
 public record AuditEvent(Kind kind, long id, long atMs, String actor, String source, String orderId, OrderStatus from, OrderStatus to,
                          Long version, ResultCode code, String action, String reason, String detail, String writtenBy,

@@ -32,7 +32,7 @@ import java.util.function.Supplier;
  * is read with keyset paging on (at_ms, id) backed by an index per filter (V32), so a page costs the same at
  * a thousand rows or millions; the cursor keeps one position per table. Reads only; any role may look.
  */
-public final class AuditService {
+public final class AuditService implements Audit {
     /** Rows per page in exports. */
     static final int EXPORT_PAGE = 1000;
     /** Ordering of the merged pages: newest first, history before audit log at the same millisecond, then by id. */
@@ -234,7 +234,7 @@ public final class AuditService {
         return s == null ? "" : s.name();
     }
 
-    /** How an API client acts (issue 32): {@code api:<name>}. */
+    /** How an API client acts: {@code api:<name>}. */
     private static final String API_ACTOR = com.orderconsole.store.OrderStore.API_ACTOR;
     /** How a person acting through serve is named: {@code sso:<name> via <client>}. */
     private static final String PERSON_ACTOR = com.orderconsole.store.OrderStore.PERSON_ACTOR;

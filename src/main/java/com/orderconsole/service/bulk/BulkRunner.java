@@ -83,7 +83,7 @@ final class BulkRunner {
         String why = check(operator, preview, reason);
         if (preview.wouldApply() == 0) {
             // Every order would be rejected (or none matched): running it would only write rejection rows and trip the
-            // rejection-rate alert (issue 26).
+            // rejection-rate alert.
             throw new IllegalArgumentException(preview.matched() + " orders matched and none would move to " + preview.target()
                     + ": nothing to do");
         }

@@ -34,12 +34,12 @@ import java.util.function.BooleanSupplier;
  * (the read-only preview), {@link BulkRunner} (running a batch and its heartbeat), {@link BulkCloser} (closing a
  * batch whose process died) and {@link BulkRecords} (reading and exporting the record).
  */
-public final class BulkService {
+public final class BulkService implements Bulk {
     /** Source written to the history of every bulk move. */
     public static final String SOURCE = "bulk";
     /**
      * Most orders one batch may hold, unless {@code orderconsole.bulk.maxOrders} says otherwise: 100,000 is the
-     * size issue 13 asks to work; the preview's seen states then take about 10 MB.
+     * size a batch must handle; the preview's seen states then take about 10 MB.
      */
     public static final int DEFAULT_MAX_ORDERS = 100_000;
     /** Orders in flight at once and per MySQL transaction of results (the sweeper's batch is 100, a page 1,000). */

@@ -217,8 +217,8 @@ public final class ApiClients implements AutoCloseable {
         }
         requireConfirmed();
         InForce now = inForce;
-        // A token verified against this copy is not hashed again (a SHA-256 per request was a measurable share of the
-        // API's CPU, BENCHMARKS.md issue 32); the next refresh starts an empty cache, so a revocation holds as before.
+        // A token verified against this copy is not hashed again (a SHA-256 per request is a measurable share of the
+        // API's CPU, BENCHMARKS.md); the next refresh starts an empty cache, so a revocation still holds.
         ApiClient known = now.verified.get(token);
         if (known == null) {
             known = now.byTokenHash.get(sha256(token));

@@ -18,7 +18,7 @@ import java.util.List;
  * set aside in MySQL so that everything else goes on. Ops retry a letter (the order's Redis state is
  * restored from MySQL, the durable record) or discard it with a reason; both are kept with who and when.
  */
-public final class DeadLetterService {
+public final class DeadLetterService implements DeadLetters {
     private static final Logger log = LoggerFactory.getLogger(DeadLetterService.class);
 
     private final Database db;
@@ -103,7 +103,7 @@ public final class DeadLetterService {
         return row;
     }
 
-    /** Closes the letter and records it in the audit trail, in one transaction (issue 33: never one without the other). */
+    /** Closes the letter and records it in the audit trail, in one transaction: never one without the other. */
     private void close(long id, String state, Operator operator, String text, String action, String orderId, String reason,
                        String detail) {
         long now = System.currentTimeMillis();

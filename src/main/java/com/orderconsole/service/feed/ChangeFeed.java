@@ -119,8 +119,8 @@ public final class ChangeFeed {
      * @param cursor where to resume (past the events, and past rejected attempts and settled gaps behind them)
      * @param heldBy the id of the oldest row a transaction still holds uncommitted, where the read stopped; null when none
      * @param heldAtGap the read stopped at a gap in the ids that is not settled yet (a row a statement may still write, or
-     *     one lost to a rollback): what follows comes once the gap passes (the fresh-user tester could not tell such a hold
-     *     from "nothing new")
+     *     one lost to a rollback): what follows comes once the gap passes (so a reader can tell such a hold from "nothing
+     *     new")
      */
     public record Page(List<Event> events, String cursor, Long heldBy, boolean heldAtGap) {
     }

@@ -18,7 +18,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * Tells the change feed's long polls when there is something to read (the fresh-user tester's #6): one per API server, it
+ * Tells the change feed's long polls when there is something to read: one per API server, it
  * asks MySQL where the feed can go from the cursors that wait, on its own thread, every {@link #DEFAULT_INTERVAL} while
  * anyone waits and soon after a {@link #nudge} (this process's follower committed history rows), and completes the waiters
  * it can serve. A waiter holds no thread and reads nothing while it waits: 300 pollers at the head cost the same few reads

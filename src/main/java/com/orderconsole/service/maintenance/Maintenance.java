@@ -53,8 +53,8 @@ public final class Maintenance implements AutoCloseable {
     /** How often terminal orders without an expiry are looked for (the first pass 30 s after start). */
     static final Duration UNTRACKED_PASS_EVERY = Duration.ofHours(6);
     /**
-     * When the next pass runs after one that failed. A pass that met MySQL hung for 20 s (a hand trial, SIGSTOP) waited
-     * the full 6 hours for its next try.
+     * When the next pass runs after one that failed: soon, so that a pass that met MySQL hung for a moment does not wait
+     * the full {@link #UNTRACKED_PASS_EVERY} for its next try.
      */
     static final Duration UNTRACKED_PASS_RETRY = Duration.ofMinutes(1);
 
@@ -85,7 +85,7 @@ public final class Maintenance implements AutoCloseable {
      */
     public long recoverIfRedisLostData() {
         String current = marker.epoch();
-        // Issue 33.5: a marker MySQL does not follow is an older copy of Redis (the same one restored twice included).
+        // A marker MySQL does not follow is an older copy of Redis (the same one restored twice included).
         if (current != null && recorded.fenceIfStale() != null) {
             log.warn("Redis carries data-set marker {}, not the one MySQL recorded at the last restore: restored from an older "
                     + "copy; restoring the data set from MySQL", current);

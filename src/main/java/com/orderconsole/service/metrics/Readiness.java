@@ -5,7 +5,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * What {@code /health/live} and {@code /health/ready} answer, on the API port and the metrics port alike (issue 32). Live:
+ * What {@code /health/live} and {@code /health/ready} answer, on the API port and the metrics port alike. Live:
  * the process answers, whatever the servers do (a liveness probe must not restart a serve that can still take transitions
  * while MySQL is down). Ready: Redis answers, so transitions are taken; MySQL's state and every other problem are listed as
  * reasons, and a ready serve may still have some. Built from the sampler's latest reading: never waits on a server.

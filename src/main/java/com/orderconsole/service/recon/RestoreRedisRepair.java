@@ -12,7 +12,7 @@ import com.orderconsole.store.DeadLetterRow;
 /**
  * MALFORMED_IN_REDIS and REDIS_UNEXPLAINED: Redis holds something no recorded transition explains, so its state
  * is replaced by MySQL's, the durable record, and the dead letter that set the malformed record aside is closed with
- * it (issue 33: it stayed open, for someone to retry what was repaired already); an order MySQL does not know stays in
+ * it (left open, it would invite someone to retry what is repaired already); an order MySQL does not know stays in
  * the dead-letter list.
  */
 final class RestoreRedisRepair implements Repair.OneByOne {

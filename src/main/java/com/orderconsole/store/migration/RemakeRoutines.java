@@ -14,10 +14,10 @@ import java.sql.Statement;
 
 /**
  * After every {@code migrate}, even one that applies no migration: the console's stored procedures and triggers are
- * made anew under the account that runs it (issue 33.7). They run as their definer, the account that made them; when
- * that account is dropped, every console is refused (MariaDB/MySQL error 1449) and a later {@code migrate} used to apply
- * nothing ("Applied 0 migrations"), so nothing brought them back. Now any administrator's {@code migrate} does, and the
- * console's refusal names that way out. Only on a server that checks accounts, and only once the schema is at V40.
+ * made anew under the account that runs it. They run as their definer, the account that made them; when that account
+ * is dropped, every console is refused (MariaDB/MySQL error 1449), and a {@code migrate} with no pending migration
+ * ("Applied 0 migrations") must still bring them back: so any administrator's {@code migrate} does, and the console's
+ * refusal names that way out. Only on a server that checks accounts, and only once the schema is at V40.
  */
 public class RemakeRoutines implements Callback {
     private static final Logger log = LoggerFactory.getLogger(RemakeRoutines.class);

@@ -7,7 +7,7 @@ import org.flywaydb.core.api.migration.Context;
 import java.sql.Statement;
 
 /**
- * Bulk transitions (issue 13): {@code bulk_batch}, one row per batch (who, when, which orders, target, reason,
+ * Bulk transitions: {@code bulk_batch}, one row per batch (who, when, which orders, target, reason,
  * counts, state), updated in place as the batch runs; {@code bulk_item}, one row per order handled,
  * append-only. Then grants the console roles on them ({@link ConsoleRoles}). Java rather than SQL so the
  * grants follow the tables in the same migration.

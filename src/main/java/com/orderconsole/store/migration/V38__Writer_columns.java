@@ -7,7 +7,7 @@ import org.flywaydb.core.api.migration.Context;
 import java.sql.Statement;
 
 /**
- * Issue 25: the database stamps who wrote each row of the order history and the audit log. {@code written_by} is
+ * The database stamps who wrote each row of the order history and the audit log. {@code written_by} is
  * set by a BEFORE INSERT trigger from {@code SESSION_USER()}, the login of the session that runs the INSERT
  * ("user@client host"): inside a trigger {@code CURRENT_USER()} is the trigger's DEFINER on MariaDB and MySQL alike,
  * and whatever the client puts into the row is overwritten. The audit view compares it with the row's claimed actor.

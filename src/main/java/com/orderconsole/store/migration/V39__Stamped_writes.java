@@ -7,7 +7,7 @@ import org.flywaydb.core.api.migration.Context;
 import java.sql.Statement;
 
 /**
- * Issue 25: a person's console account can no longer write history or audit rows, nor change an order's status, with
+ * A person's console account may not write history or audit rows, nor change an order's status, with
  * plain SQL. The people's roles lose INSERT on {@code order_history}, {@code audit_log} and {@code orders} and UPDATE of
  * an order's status ({@link ConsoleRoles}); what a person's work writes there goes through the stored procedures below,
  * which run with their definer's rights ({@code SQL SECURITY DEFINER}) and name as actor the login of the session

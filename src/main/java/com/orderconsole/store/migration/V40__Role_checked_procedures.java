@@ -12,9 +12,10 @@ import static com.orderconsole.store.migration.V39__Stamped_writes.LOGIN;
 import static com.orderconsole.store.migration.V39__Stamped_writes.NOW_MS;
 
 /**
- * Issue 33.1: every procedure checks, inside the database, that the caller's role may write what it writes. V39 stamped
- * who wrote; a support account could still record an OVERRIDE, create orders in any status with invented history, plant
- * history for an id not yet created, move payment deadlines without a trace and close dead letters by hand.
+ * Every procedure checks, inside the database, that the caller's role may write what it writes. V39's stamp of who
+ * wrote is not enough: without these checks a support account could record an OVERRIDE, create orders in any status with
+ * invented history, plant history for an id not yet created, move payment deadlines without a trace and close dead
+ * letters by hand.
  *
  * <p><b>How the role is checked.</b> Each kind of write has a procedure of its own, and EXECUTE on it is granted to the
  * one role that may write it ({@link ConsoleRoles#PROCEDURES}): the server checks that privilege in the caller's security
@@ -88,7 +89,7 @@ public class V40__Role_checked_procedures extends BaseJavaMigration {
 
     /**
      * @return the procedures' statements that look orders up by id, with their parameters as written ({@code p_…}), for
-     *     the test that EXPLAINs them (issue 33.4: each must use the primary key)
+     *     the test that EXPLAINs them (each must use the primary key)
      */
     public static java.util.List<String> statementsByOrderId() {
         return java.util.List.of(MARK_LOADED, SET_EXPIRY, "SELECT COUNT(*) FROM orders WHERE " + sameId("order_id", "p_order_id"), FOLLOW_HISTORY,
@@ -158,7 +159,7 @@ public class V40__Role_checked_procedures extends BaseJavaMigration {
                     + "END");
             // Ids that are not well-formed, or match a stored id only up to trailing spaces, mark nothing (and stop nothing).
             st.execute("CREATE PROCEDURE order_console_mark_loaded(IN p_ids LONGTEXT)" + DEFINER + MARK_LOADED);
-            // The deadline the sweeper's cancels are checked against (issue 33.2): ops only, and never without its record.
+            // The deadline the sweeper's cancels are checked against: ops only, and never without its record.
             st.execute("CREATE PROCEDURE order_console_set_expiry(IN p_order_id " + ID + ", IN p_expire_at_ms BIGINT, "
                     + "IN p_source VARCHAR(32), IN p_reason VARCHAR(500), IN p_detail VARCHAR(1000))" + DEFINER
                     + "BEGIN DECLARE before_ms BIGINT; DECLARE there INT; "
@@ -304,7 +305,7 @@ public class V40__Role_checked_procedures extends BaseJavaMigration {
         return "IF " + condition + " THEN SIGNAL SQLSTATE '45000' SET MESSAGE_TEXT = '" + words + "'; END IF; ";
     }
 
-    /** A NUL byte in words would be stored and printed raw (issue 33, smaller findings). */
+    /** Refuses a NUL byte in words: it would be stored and printed raw. */
     private static String refuseNul(String... params) {
         StringBuilder c = new StringBuilder();
         for (String p : params) {

@@ -7,7 +7,7 @@ import org.flywaydb.core.api.migration.Context;
 import java.sql.Statement;
 
 /**
- * Issue 32: one credential per calling service. {@code api_client} holds each client of the HTTP API of {@code serve}: its
+ * One credential per calling service. {@code api_client} holds each client of the HTTP API of {@code serve}: its
  * name (it acts as {@code api:<name>}), its role (support or ops), the SHA-256 of its bearer token (the token itself is
  * shown once and stored nowhere), when it was added and, once revoked, when. Rows are never deleted: an outbox entry
  * that serve accepted from a client before its revocation still names a known actor.

@@ -7,10 +7,10 @@ import org.flywaydb.core.api.migration.Context;
 import java.sql.Statement;
 
 /**
- * Issue 33.5: MySQL records which Redis data set it follows ({@code dataset_identity.redis_marker}, the marker
+ * MySQL records which Redis data set it follows ({@code dataset_identity.redis_marker}, the marker
  * {@code osm:epoch} the last restore set). A Redis restored from an older copy carries the marker of the copy; the same
  * copy restored a second time carries the marker of before the first restore, which the cursor rows no longer name, so
- * the follower's trimmed-entry fence alone took it for a new data set. With the marker recorded, every process compares
+ * the follower's trimmed-entry fence alone would take it for a new data set. With the marker recorded, every process compares
  * Redis' marker with MySQL's before a transition and finds any older copy, the second restore included.
  *
  * <p>Only the processes that restore Redis (they run the follower) write it: the follower role gets UPDATE of that one

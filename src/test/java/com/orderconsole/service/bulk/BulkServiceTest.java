@@ -19,8 +19,12 @@ import java.io.ByteArrayOutputStream;
 import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -34,19 +38,36 @@ class BulkServiceTest {
     private final Operator setup = new Operator("setup", Role.SUPPORT);
     private final Operator support = new Operator("sam", Role.SUPPORT);
     private final Operator admin = new Operator("ada", Role.ADMIN);
+    /** Threads that create the orders of a large setup. */
+    private static final int SETUP_THREADS = 4;
 
     @BeforeEach
     void start() {
         s = engine.services();
     }
 
-    private void orders(String prefix, int n, OrderStatus... path) {
-        for (int i = 0; i < n; i++) {
-            String id = String.format("%s%04d", prefix, i);
-            s.orders().create(setup, id, null, Duration.ofMinutes(30));
-            for (OrderStatus st : path) {
-                s.transitions().transition(setup, TransitionRequest.of(id, st, "test", "setup"));
+    /**
+     * Creates {@code prefix0000} ... and moves each along {@code path}. Orders are independent, so the thousand-order
+     * setups create them on a few threads at once: each creation waits on Redis and MySQL round trips, not on the CPU.
+     */
+    private void orders(String prefix, int n, OrderStatus... path) throws Exception {
+        ExecutorService creators = Executors.newFixedThreadPool(n < 100 ? 1 : SETUP_THREADS);
+        try {
+            List<Future<?>> created = new ArrayList<>();
+            for (int i = 0; i < n; i++) {
+                String id = String.format("%s%04d", prefix, i);
+                created.add(creators.submit(() -> {
+                    s.orders().create(setup, id, null, Duration.ofMinutes(30));
+                    for (OrderStatus st : path) {
+                        s.transitions().transition(setup, TransitionRequest.of(id, st, "test", "setup"));
+                    }
+                }));
             }
+            for (Future<?> f : created) {
+                f.get();
+            }
+        } finally {
+            creators.shutdownNow();
         }
         // A filter reads MySQL's status: let the follower apply the setup first, as it does within milliseconds live.
         assertThat(s.follower().catchUp(Duration.ofSeconds(30)).caughtUp()).isTrue();
@@ -108,7 +129,7 @@ class BulkServiceTest {
     }
 
     @Test
-    void anOrderThatMovedBetweenPreviewAndApplyIsReportedAsAConflictAndNotOverwritten() {
+    void anOrderThatMovedBetweenPreviewAndApplyIsReportedAsAConflictAndNotOverwritten() throws Exception {
         orders("c-", 3, OrderStatus.PAID);
         BulkPreview p = s.bulk().preview(BulkScope.of(status(OrderStatus.PAID)), OrderStatus.WAIT_SHIP, false, BulkProgress.NONE, () -> false);
         assertThat(p.wouldApply()).isEqualTo(3);
@@ -128,7 +149,7 @@ class BulkServiceTest {
     }
 
     @Test
-    void cancellingMidBatchLeavesARecordThatMatchesWhatWasDone() {
+    void cancellingMidBatchLeavesARecordThatMatchesWhatWasDone() throws Exception {
         int n = BulkService.CHUNK * 2 + 100;
         orders("k-", n);
         BulkPreview p = s.bulk().preview(BulkScope.of(status(OrderStatus.WAIT_PAY)), OrderStatus.PAID, false, BulkProgress.NONE, () -> false);
@@ -154,7 +175,7 @@ class BulkServiceTest {
 
     /** Issue 26: a preview in which nothing would move runs nothing: no batch, no rejection rows for the alert to count. */
     @Test
-    void aPreviewThatMovesNothingIsRefusedAndWritesNothing() {
+    void aPreviewThatMovesNothingIsRefusedAndWritesNothing() throws Exception {
         orders("z-", 2);
         BulkPreview p = s.bulk().preview(BulkScope.of(status(OrderStatus.WAIT_PAY)), OrderStatus.FINISHED, false, BulkProgress.NONE, () -> false);
         assertThat(p.matched()).isEqualTo(2);
@@ -171,7 +192,7 @@ class BulkServiceTest {
     }
 
     @Test
-    void aSupportUserCannotRunAnOverrideBulkAndNothingIsRecorded() {
+    void aSupportUserCannotRunAnOverrideBulkAndNothingIsRecorded() throws Exception {
         orders("o-", 2, OrderStatus.PAID, OrderStatus.WAIT_SHIP, OrderStatus.SHIPPED, OrderStatus.FINISHED);
         BulkPreview p = s.bulk().preview(BulkScope.of(List.of("o-0000", "o-0001")), OrderStatus.CANCELLED, true, BulkProgress.NONE, () -> false);
         assertThat(p.wouldApply()).as("an override ignores the rules").isEqualTo(2);
@@ -188,7 +209,7 @@ class BulkServiceTest {
     }
 
     @Test
-    void badInputGetsAClearErrorAndChangesNothing() {
+    void badInputGetsAClearErrorAndChangesNothing() throws Exception {
         orders("b-", 3, OrderStatus.PAID);
         BulkPreview p = s.bulk().preview(BulkScope.of(status(OrderStatus.PAID)), OrderStatus.WAIT_SHIP, false, BulkProgress.NONE, () -> false);
         assertThatThrownBy(() -> s.bulk().apply(support, p, "   ", "console", BulkProgress.NONE, () -> false))
@@ -214,7 +235,7 @@ class BulkServiceTest {
     }
 
     @Test
-    void aRunningBatchBeatsAndOneWhoseHeartbeatIsOlderThanTheLeaseReadsAbandoned() {
+    void aRunningBatchBeatsAndOneWhoseHeartbeatIsOlderThanTheLeaseReadsAbandoned() throws Exception {
         int n = BulkService.CHUNK * 2 + 100;
         orders("h-", n);
         BulkPreview p = s.bulk().preview(BulkScope.of(status(OrderStatus.WAIT_PAY)), OrderStatus.PAID, false, BulkProgress.NONE, () -> false);
@@ -243,7 +264,7 @@ class BulkServiceTest {
     }
 
     @Test
-    void aBatchClosedAsAbandonedWhileItsProcessStillRunsStopsAndTakesNoMoreItems() {
+    void aBatchClosedAsAbandonedWhileItsProcessStillRunsStopsAndTakesNoMoreItems() throws Exception {
         int n = BulkService.CHUNK * 2;
         orders("z-", n);
         BulkPreview p = s.bulk().preview(BulkScope.of(status(OrderStatus.WAIT_PAY)), OrderStatus.PAID, false, BulkProgress.NONE, () -> false);
@@ -256,7 +277,7 @@ class BulkServiceTest {
     }
 
     @Test
-    void closingAnAbandonedBatchAccountsForEveryOrderTellingTheChunkInFlightApartByItsHistory() {
+    void closingAnAbandonedBatchAccountsForEveryOrderTellingTheChunkInFlightApartByItsHistory() throws Exception {
         Operator ops = new Operator("olga", Role.OPS);
         int n = BulkService.CHUNK * 2 + 100;
         orders("a-", n);

@@ -236,7 +236,7 @@ class MetricsEndpointTest {
                 assertThat(a.raised()).isTrue();
                 assertThat(a.value()).isGreaterThanOrEqualTo(60.0);
             });
-            Thread.sleep(MetricsService.SAMPLE_PERIOD_MS + 100);
+            nextSample(s);
             assertThat(s.metrics().checkAlerts()).as("once per incident").isEmpty();
             raw.cmd().hset("osm:sweeper", "lastTick", Long.toString(now + 1_000));
             List<Alert> cleared = Awaitility.await().atMost(Duration.ofSeconds(5)).until(() -> s.metrics().checkAlerts(), l -> !l.isEmpty());
@@ -244,8 +244,18 @@ class MetricsEndpointTest {
                 assertThat(a.kind()).isEqualTo(Alert.Kind.SWEEPER_STALLED);
                 assertThat(a.raised()).isFalse();
             });
-            Thread.sleep(MetricsService.SAMPLE_PERIOD_MS + 100);
+            nextSample(s);
             assertThat(s.metrics().checkAlerts()).isEmpty();
         }
+    }
+
+    /**
+     * Waits until the sampler has read Redis again (its reading's Redis time moved), so that what follows judges a
+     * reading taken after this point, however long a sample takes on a loaded machine.
+     */
+    private static void nextSample(Services s) {
+        long at = s.metrics().reading().atMs();
+        Awaitility.await().atMost(Duration.ofMillis(StoreSampler.SAMPLE_PERIOD_MS * 5)).pollInterval(Duration.ofMillis(20))
+                .until(() -> s.metrics().reading().atMs() > at);
     }
 }
