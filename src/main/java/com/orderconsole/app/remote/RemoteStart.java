@@ -7,11 +7,10 @@ import java.util.Objects;
 
 /**
  * What a console or CLI in remote mode starts from once a person signed in: serve's API, where its access tokens come
- * from, and the environment for the band and the production guard. The remote services are built from it
- * ({@code new RemoteServices(start.server(), start.tokens())}).
+ * from, and the environment for the band and the production guard.
  *
- * @param server serve's API base URL (the profile's {@code server})
- * @param tokens the signed-in person's access tokens (an {@link OidcSession}, or a token command's)
+ * @param server serve's API base URL (the profile's {@code server}), e.g. https://serve.example
+ * @param tokens the signed-in person's access tokens (an {@link OidcSession}, a token command's, an environment variable)
  * @param environment the profile's name, kind and colour
  */
 public record RemoteStart(URI server, AccessTokens tokens, Environment environment) {
@@ -19,5 +18,10 @@ public record RemoteStart(URI server, AccessTokens tokens, Environment environme
         Objects.requireNonNull(server, "server");
         Objects.requireNonNull(tokens, "tokens");
         Objects.requireNonNull(environment, "environment");
+    }
+
+    /** @return the services through serve for this start (nothing is asked of serve yet) */
+    public RemoteServices services() {
+        return new RemoteServices(server, tokens);
     }
 }
