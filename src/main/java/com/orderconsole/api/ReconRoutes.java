@@ -50,7 +50,8 @@ final class ReconRoutes {
                 Route.get("/v1/reconciliations/{id}/findings", this::findings, "category", "limit", "after"),
                 Route.get("/v1/reconciliations/{id}/findings.csv", this::csv),
                 Route.get("/v1/reconciliations/{id}/repairs/{category}", this::plan),
-                Route.post("/v1/reconciliations/{id}/repairs", this::repair));
+                Route.post("/v1/reconciliations/{id}/repairs", this::repair),
+                Route.post("/v1/reconciliations/{id}/cancel", this::cancel));
     }
 
     private void start(ApiCall call) throws IOException {
@@ -58,6 +59,14 @@ final class ReconRoutes {
         ReconRuns.Run run = runs.start(call.operator(), (progress, cancelled) -> recon.run(null, progress, cancelled));
         call.responseHeader("Location", "/v1/reconciliations/" + run.id());
         call.json(202, run.document());
+    }
+
+    /** Stops a running comparison at its next page (read-only, so every role, as starting one); its report says cancelled. */
+    private void cancel(ApiCall call) throws IOException {
+        JsonBody.read(call.contentType(), call::body, Set.of());
+        ReconRuns.Run run = runs.get(call.id());
+        run.cancel();
+        call.json(200, run.document());
     }
 
     private void findings(ApiCall call) {
@@ -144,6 +153,10 @@ final class ReconRoutes {
         doc.put("mysql", f.mysqlStatus() == null ? null : Map.of("status", f.mysqlStatus().name(), "version", f.mysqlVersion()));
         doc.put("redis", f.redisStatus() == null ? null : Map.of("status", f.redisStatus().name(), "version", f.redisVersion()));
         doc.put("detail", f.detail());
+        doc.put("detailKey", f.detailKey().name());
+        // Statuses by name, numbers as numbers, the rest as text: what the console words in the user's language.
+        doc.put("detailArgs", f.detailArgs().stream().map(a -> a instanceof Number || a instanceof String ? a
+                : a instanceof Enum<?> e ? e.name() : String.valueOf(a)).toList());
         return doc;
     }
 
