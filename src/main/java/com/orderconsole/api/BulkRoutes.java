@@ -100,7 +100,7 @@ final class BulkRoutes {
         }
     }
 
-    private static Long instant(String text, String name) {
+    static Long instant(String text, String name) {
         if (text == null) {
             return null;
         }

@@ -90,11 +90,13 @@ final class ReconRuns implements AutoCloseable {
                 doc.put("total", r.total());
                 doc.put("ordersCompared", r.ordersCompared());
                 doc.put("millis", r.millis());
+                doc.put("filtered", r.filtered());
             } else {
                 doc.put("counts", null);
                 doc.put("total", null);
                 doc.put("ordersCompared", null);
                 doc.put("millis", null);
+                doc.put("filtered", null);
             }
             return doc;
         }

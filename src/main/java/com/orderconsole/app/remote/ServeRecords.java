@@ -21,7 +21,6 @@ import com.orderconsole.service.recon.FindingDetail;
 import com.orderconsole.service.recon.ReconCategory;
 import com.orderconsole.service.recon.ReconFinding;
 import com.orderconsole.service.recon.ReconReport;
-import com.orderconsole.service.recon.ReconciliationService;
 import com.orderconsole.service.recon.RepairResult;
 
 import java.time.Instant;
@@ -130,10 +129,10 @@ final class ServeRecords {
     }
 
     /** @param doc {@code GET /v1/reconciliations/{id}/repairs/{category}} */
-    static List<ReconciliationService.RepairStep> repairPlan(JsonNode doc) {
-        List<ReconciliationService.RepairStep> steps = new ArrayList<>();
+    static List<com.orderconsole.service.recon.Reconciliation.RepairStep> repairPlan(JsonNode doc) {
+        List<com.orderconsole.service.recon.Reconciliation.RepairStep> steps = new ArrayList<>();
         for (JsonNode s : need(doc, "steps")) {
-            steps.add(new ReconciliationService.RepairStep(text(s, "orderId"), text(s, "direction"), text(s, "resulting")));
+            steps.add(new com.orderconsole.service.recon.Reconciliation.RepairStep(text(s, "orderId"), text(s, "direction"), text(s, "resulting")));
         }
         return steps;
     }
