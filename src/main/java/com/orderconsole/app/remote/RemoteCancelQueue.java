@@ -9,6 +9,7 @@ import com.orderconsole.service.queue.CancelQueue;
 import com.orderconsole.service.queue.QueueItem;
 import com.orderconsole.service.queue.QueuePage;
 import com.orderconsole.service.queue.QueueSummary;
+import com.orderconsole.service.queue.SweeperStatus;
 
 import java.time.Duration;
 import java.time.Instant;
@@ -32,7 +33,11 @@ public final class RemoteCancelQueue implements CancelQueue {
 
     @Override
     public QueueSummary summary() {
-        return ServeRecords.queueSummary(call(() -> serve.get("/v1/cancel-queue")));
+        QueueSummary q = ServeRecords.queueSummary(call(() -> serve.get("/v1/cancel-queue")));
+        SweeperStatus w = q.sweeper();
+        // No sweeper runs in a console on serve: the page names the process that ticked last instead of "this console".
+        return new QueueSummary(q.depth(), q.overdue(), q.oldestOverdueAgeMs(), q.nextDueMs(), q.nowMs(), new SweeperStatus(false,
+                w.paused(), w.lastTickMs(), w.lastTickBy(), w.cancelsLastMinute(), w.cancelledTotal()));
     }
 
     @Override
