@@ -89,7 +89,7 @@ public final class CancelQueueViewModel implements Refreshable {
     }
 
     /**
-     * @param queue reads the queue, acts on its entries and pauses or resumes the cancel sweepers
+     * @param queue reads the queue and acts on its entries
      * @param operator who acts; the services refuse roles below ops
      * @param background where reads and actions run
      * @param dialogs asks before an entry is cancelled or removed
