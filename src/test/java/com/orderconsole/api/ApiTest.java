@@ -304,6 +304,8 @@ class ApiTest {
                 "live", get("/health/live"),
                 "ready", get("/health/ready"),
                 "getHealth", get("/v1/health")));
+        calls.put("getMe", get("/v1/me"));
+        calls.put("getAlertReading", get("/v1/alerts/reading"));
         calls.putAll(Map.of(
                 "listOrders", get("/v1/orders?status=WAIT_PAY&limit=10"),
                 "getOrderStory", get("/v1/orders/d-1/story"),
