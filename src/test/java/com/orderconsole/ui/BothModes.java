@@ -1,11 +1,8 @@
 package com.orderconsole.ui;
 
 import com.orderconsole.api.ServeFixture;
-import com.orderconsole.app.remote.RemoteAudit;
-import com.orderconsole.app.remote.RemoteBulk;
-import com.orderconsole.app.remote.RemoteCancelQueue;
-import com.orderconsole.app.remote.RemoteDeadLetters;
-import com.orderconsole.app.remote.RemoteReconciliation;
+import com.orderconsole.app.ConsoleServices;
+import com.orderconsole.app.remote.RemoteServices;
 import com.orderconsole.app.remote.ServeClient;
 import com.orderconsole.app.remote.TestTokens;
 import com.orderconsole.domain.Operator;
@@ -59,23 +56,28 @@ public abstract class BothModes extends ViewModelTestBase {
         return mode == Mode.REMOTE;
     }
 
+    /** @return the console's services acting as {@code who}: the in-process ones, or {@link RemoteServices} on serve */
+    protected ConsoleServices consoleServices(Operator who) {
+        return remote() ? new RemoteServices(client(who)) : services;
+    }
+
     protected CancelQueue queue(Operator who) {
-        return remote() ? new RemoteCancelQueue(client(who)) : services.queue();
+        return consoleServices(who).queue();
     }
 
     protected Reconciliation reconciliation(Operator who) {
-        return remote() ? new RemoteReconciliation(client(who)) : services.reconciliation();
+        return consoleServices(who).reconciliation();
     }
 
     protected Bulk bulk(Operator who) {
-        return remote() ? new RemoteBulk(client(who)) : services.bulk();
+        return consoleServices(who).bulk();
     }
 
     protected Audit audit(Operator who) {
-        return remote() ? new RemoteAudit(client(who)) : services.audit();
+        return consoleServices(who).audit();
     }
 
     protected DeadLetters deadLetters(Operator who) {
-        return remote() ? new RemoteDeadLetters(client(who)) : services.deadLetters();
+        return consoleServices(who).deadLetters();
     }
 }
