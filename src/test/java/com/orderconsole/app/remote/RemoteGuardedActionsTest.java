@@ -163,4 +163,18 @@ class RemoteGuardedActionsTest {
             }
         }).isInstanceOf(NotConfirmedException.class).hasMessageContaining("confirmCount");
     }
+
+    /** Cancelling a comparison stops it on serve at its next page: the report says cancelled and covers what was compared. */
+    @Test
+    void aCancelledComparisonStopsOnServeAndItsReportSaysSo() {
+        for (int i = 0; i < 2500; i++) {
+            local.orders().create(setup, "c-" + i, null, Duration.ofMinutes(30));
+        }
+        RemoteReconciliation recon = new RemoteReconciliation(as(olga));
+        long t0 = System.nanoTime();
+        ReconReport r = recon.run(null, ReconProgress.NONE, () -> true);
+        System.out.println("[measured] cancelled remote comparison answered in " + (System.nanoTime() - t0) / 1_000_000 + " ms");
+        assertThat(r.cancelled()).isTrue();
+        assertThat(r.ordersCompared()).isLessThan(2500);
+    }
 }
