@@ -21,7 +21,8 @@ import java.net.URI;
  * Base of a page's view-model tests that run twice (the subclass is a {@code @ParameterizedClass} over {@link Mode}): on the
  * in-process services, and through serve's API on the same stores, as a console on a remote profile has them. Tests set
  * their data up with {@link #services} either way; the page's capability comes from the methods here, acting as the
- * operator the page acts as.
+ * operator the page acts as. Serve here takes a person by name and role ({@link ServeFixture#person}), so the history and
+ * the messages name the same person in both modes and one set of assertions holds for both.
  */
 public abstract class BothModes extends ViewModelTestBase {
     /** Where the page's services run. */
@@ -35,7 +36,7 @@ public abstract class BothModes extends ViewModelTestBase {
 
     @BeforeEach
     void startServe() {
-        if (mode == Mode.REMOTE) {
+        if (viaServe()) {
             serve = ServeFixture.on(services);
         }
     }
@@ -52,13 +53,14 @@ public abstract class BothModes extends ViewModelTestBase {
         return new ServeClient(URI.create(serve.base()), new TestTokens(ServeFixture.person(who.name(), who.role())));
     }
 
-    protected boolean remote() {
+    /** @return true when the page's capabilities run through serve (this base's own serve, acting as the named person) */
+    protected boolean viaServe() {
         return mode == Mode.REMOTE;
     }
 
     /** @return the console's services acting as {@code who}: the in-process ones, or {@link RemoteServices} on serve */
     protected ConsoleServices consoleServices(Operator who) {
-        return remote() ? new RemoteServices(client(who)) : services;
+        return viaServe() ? new RemoteServices(client(who)) : services;
     }
 
     protected CancelQueue queue(Operator who) {

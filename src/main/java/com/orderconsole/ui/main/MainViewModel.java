@@ -109,7 +109,9 @@ public final class MainViewModel implements Navigator {
         // The traffic panel sits on the graph page: its counters refresh with the graph.
         graphPage = () -> {
             graph.refresh();
-            traffic.refresh();
+            if (traffic != null) {
+                traffic.refresh();
+            }
         };
         // New rules redraw the graph and show their version in the status bar at once, not on the next tick.
         rules = new RulesViewModel(s.rules(), s.rulesWhatIf(), operator, bg, dialogs, () -> {
@@ -224,7 +226,7 @@ public final class MainViewModel implements Navigator {
         return alerts;
     }
 
-    /** @return the Prometheus endpoint switch, shown on the Monitor page */
+    /** @return the Prometheus endpoint switch, shown on the Monitor page; null in remote mode (serve publishes its own) */
     public MetricsEndpointViewModel metricsEndpoint() {
         return metricsEndpoint;
     }
@@ -316,7 +318,7 @@ public final class MainViewModel implements Navigator {
         return rules;
     }
 
-    /** @return the live-traffic panel's model */
+    /** @return the live-traffic panel's model; null in remote mode (it would drive serve's stores from here) */
     public TrafficViewModel traffic() {
         return traffic;
     }
