@@ -31,7 +31,13 @@ public abstract class ViewModelTestBase {
 
     @BeforeEach
     void freshEngine() {
-        engine = TestServers.freshEngine();
+        if (remote()) {
+            // serve runs its follower and sweepers: what a console over serve waits for is done there.
+            TestServers.reset();
+            engine = Engine.start(TestServers.config().withBackgroundJobs(Duration.ofSeconds(1), Duration.ofMillis(100)));
+        } else {
+            engine = TestServers.freshEngine();
+        }
         services = engine.services();
         if (remote()) {
             serve = com.orderconsole.app.remote.RemoteHarness.on(services);

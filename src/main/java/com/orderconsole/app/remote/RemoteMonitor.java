@@ -18,31 +18,22 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * The state graph's and the Monitor page's counts through serve: {@code GET /v1/stats}. One answer holds every count a
- * page refresh reads, so the calls of one refresh (counts, then moves of the last hour) share it for {@link #REUSE_MS}.
+ * The state graph's and the Monitor page's counts through serve: {@code GET /v1/stats}, read afresh by each call, as
+ * in-process (a count read just after a change shows it).
  */
 public final class RemoteMonitor implements Monitor {
-    /** How long one answer of /v1/stats serves the reads of one page refresh, in milliseconds. */
-    static final long REUSE_MS = 500;
     private static final Comparator<Edge> EDGE_ORDER = Comparator.comparing(Edge::from,
             Comparator.nullsFirst(Comparator.<OrderStatus>naturalOrder())).thenComparing(Edge::to);
 
     private final ServeClient serve;
-    private JsonNode last;
-    private long lastAtNanos;
 
     /** @param serve the client of the signed-in person's serve */
     public RemoteMonitor(ServeClient serve) {
         this.serve = serve;
     }
 
-    private synchronized JsonNode stats() {
-        long now = System.nanoTime();
-        if (last == null || now - lastAtNanos > REUSE_MS * 1_000_000) {
-            last = serve.get("/v1/stats");
-            lastAtNanos = now;
-        }
-        return last;
+    private JsonNode stats() {
+        return serve.get("/v1/stats");
     }
 
     @Override
