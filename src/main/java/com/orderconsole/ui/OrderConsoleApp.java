@@ -20,7 +20,7 @@ import com.orderconsole.ui.main.StartView;
 import com.orderconsole.ui.main.StartViewModel;
 import com.orderconsole.ui.profile.ProfilePickerView;
 import com.orderconsole.ui.profile.ProfilePickerViewModel;
-import com.orderconsole.app.remote.OidcSession;
+import com.orderconsole.ui.common.Background;
 import com.orderconsole.app.remote.RemoteStart;
 import com.orderconsole.ui.signin.RemoteSignInView;
 import com.orderconsole.ui.signin.RemoteSignInViewModel;
@@ -235,14 +235,32 @@ public class OrderConsoleApp extends Application {
             remoteConsole.open(stage, start, guarded, signOut);
             return;
         }
-        String who = signIn.session().flatMap(OidcSession::who).map(OidcSession.Who::name).orElse("");
-        javafx.scene.control.Label text = new javafx.scene.control.Label(Messages.format("remote.signin.pending", who, start.server()));
-        text.setWrapText(true);
-        javafx.scene.control.Button out = new javafx.scene.control.Button(Messages.get("main.signOut"));
-        out.setOnAction(e -> signOut.run());
-        javafx.scene.layout.VBox page = new javafx.scene.layout.VBox(14, text, out);
-        page.setPadding(new javafx.geometry.Insets(30, 40, 30, 40));
-        stage.setScene(styledScene(page, 560, 360));
+        openServe(stage, start, guarded, signOut);
+    }
+
+    /**
+     * The console's pages over serve: who acts (name and role for the band) is what serve says the token acts as
+     * ({@code GET /v1/me}); every page's background work goes through {@code background}, so an ended session asks to
+     * sign in again and the page keeps what was typed.
+     */
+    private void openServe(Stage stage, RemoteStart start, Background background, Runnable signOut) {
+        StartViewModel starting = new StartViewModel(background);
+        stage.setScene(styledScene(new StartView(starting, Messages.get("main.signingIn")).root(), 560, 320));
+        starting.startRemote(start, (services, who) -> {
+            if (stopped) {
+                return;
+            }
+            stage.setTitle(FxDialogService.title(start.environment(),
+                    Messages.format("main.title.operator", MainViewModel.operatorText(who))));
+            MainViewModel vm = new MainViewModel(new ConsoleContext(services, who, background,
+                    new FxDialogService(() -> stage, start.environment()), start.environment()), settings);
+            vm.setSignOut(signOut);
+            vm.statusBar().noticeProperty().set(String.join(" · ", settings.problems()));
+            mainView = new MainView(vm);
+            stage.setScene(styledScene(mainView.root(), 1280, 800));
+            stage.centerOnScreen();
+            mainView.start();
+        });
     }
 
     @Override
