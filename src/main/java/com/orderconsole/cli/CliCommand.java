@@ -87,6 +87,11 @@ abstract class CliCommand implements Callable<Integer> {
 
     private Engine engine(String actor, java.util.function.UnaryOperator<EngineConfig> adjust, boolean withRedis) {
         GlobalOptions g = global();
+        if (g.remote().on()) {
+            // A run through serve never opens a store: a command that reaches here has no remote path.
+            throw new ParameterException(spec.commandLine(), Messages.format("cli.remote.noEngine", spec.qualifiedName(" ")
+                    .replaceFirst("^\\S+ ", "")));
+        }
         EngineConfig config;
         try {
             g.checkIdentity(actor);

@@ -68,6 +68,24 @@ class GlobalOptions {
     @Option(scope = ScopeType.INHERIT, names = "--profile", paramLabel = "NAME", descriptionKey = "cli.option.profile")
     String profileName;
 
+    /** Remote mode: serve's API base URL; the command acts through it and opens no store connection. */
+    @Option(scope = ScopeType.INHERIT, names = "--server", paramLabel = "URL", converter = Converters.ServerUrlConverter.class,
+            descriptionKey = "cli.opt.server")
+    java.net.URI server;
+
+    /** Remote mode: the environment variable holding the access token (scripts). */
+    @Option(scope = ScopeType.INHERIT, names = "--token-env", paramLabel = "VAR", descriptionKey = "cli.opt.token-env")
+    String tokenEnv;
+
+    /** Remote mode: a program printing the access token, run by the shell. */
+    @Option(scope = ScopeType.INHERIT, names = "--token-command", paramLabel = "CMD", descriptionKey = "cli.opt.token-command")
+    String tokenCommand;
+
+    /** @return this run's remote mode (on when --server is given) */
+    RemoteMode remote() {
+        return new RemoteMode(this);
+    }
+
     /**
      * Null when not given, "" when given without a count ({@code --yes} alone: enough for the simulator on staging); a count
      * otherwise. Anything else ({@code --yes=abc}) is a usage error, not a refused confirmation.

@@ -20,6 +20,7 @@ import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Arrays;
+import java.util.List;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
@@ -205,6 +206,11 @@ public final class OrderCli {
             ExitCode exit = ex instanceof com.orderconsole.app.NotConfirmedException ? ExitCode.NOT_CONFIRMED : ExitCode.FAILED;
             return jsonError(json, out, Cli.message(ex), exit, errorKind(ex, exit));
         });
+        // The remote options are checked together, and against the command, before any command runs.
+        cl.setExecutionStrategy(parseResult -> {
+            checkRemote(root, parseResult);
+            return new CommandLine.RunLast().execute(parseResult);
+        });
         Map<String, String> exitCodes = new LinkedHashMap<>();
         for (ExitCode e : ExitCode.values()) {
             exitCodes.put(Integer.toString(e.code()), Messages.get(e.descriptionKey()));
@@ -212,6 +218,24 @@ public final class OrderCli {
         // Every command's --help (and the man page) lists the exit codes from the one enum.
         applyExitCodes(cl, exitCodes);
         return cl.execute(args);
+    }
+
+    /**
+     * Checks the remote options of the run (see {@link RemoteMode#check}); a help request is answered whatever they say.
+     *
+     * @throws ParameterException in words, for a usage error
+     */
+    private static void checkRemote(Root root, CommandLine.ParseResult parseResult) {
+        List<CommandLine> chain = parseResult.asCommandLineList();
+        if (chain.stream().anyMatch(c -> c.isUsageHelpRequested() || c.isVersionHelpRequested())) {
+            return;
+        }
+        CommandLine.ParseResult sub = parseResult.subcommand();
+        try {
+            root.remote().check(sub == null ? null : sub.commandSpec().name());
+        } catch (IllegalArgumentException e) {
+            throw new ParameterException(chain.get(chain.size() - 1), e.getMessage());
+        }
     }
 
     /** System property the --data-dir help text reads: the default data directory of this user. */
@@ -276,6 +300,9 @@ public final class OrderCli {
         public void run() {
             if (openConsole == null) {
                 throw new ParameterException(spec.commandLine(), Messages.get("cli.subcommand.needed"));
+            }
+            if (remote().on()) {
+                throw new ParameterException(spec.commandLine(), Messages.get("cli.remote.console"));
             }
             // Nothing named on the command line: the console offers the profiles there are (none: local, as always).
             Profiles.Listing choices = noServersNamed() ? Profiles.list(Profiles.dir()) : new Profiles.Listing(java.util.List.of(),
