@@ -91,6 +91,13 @@ final class Converters {
         }
     }
 
+    /** --issuer: the identity provider's issuer URL, https (http for this machine only). */
+    static final class IssuerUrlConverter extends Checked<java.net.URI> {
+        IssuerUrlConverter() {
+            super(com.orderconsole.app.remote.ServeUrl::parseIssuer);
+        }
+    }
+
     /** --expire-in and similar: a positive duration. */
     static final class DurationConverter implements ITypeConverter<Duration> {
         @Override

@@ -81,6 +81,15 @@ class GlobalOptions {
     @Option(scope = ScopeType.INHERIT, names = "--token-command", paramLabel = "CMD", descriptionKey = "cli.opt.token-command")
     String tokenCommand;
 
+    /** Remote mode, a person at a terminal: the identity provider signed in with by device code. */
+    @Option(scope = ScopeType.INHERIT, names = "--issuer", paramLabel = "URL", converter = Converters.IssuerUrlConverter.class,
+            descriptionKey = "cli.opt.issuer")
+    java.net.URI issuer;
+
+    /** Remote mode, a person at a terminal: the command line's public client id at the identity provider. */
+    @Option(scope = ScopeType.INHERIT, names = "--client-id", paramLabel = "ID", descriptionKey = "cli.opt.client-id")
+    String clientId;
+
     /** @return this run's remote mode (on when --server is given) */
     RemoteMode remote() {
         return new RemoteMode(this);
@@ -202,6 +211,10 @@ class GlobalOptions {
         if (profile != null) {
             return profile.environment();
         }
+        if (server != null) {
+            // serve named without a profile counts as production, as servers named without one do.
+            return Environment.external(server.getAuthority());
+        }
         return jdbcUrl == null || serversOwnedLocally ? Environment.LOCAL : Environment.external(Messages.get("env.external"));
     }
 
@@ -263,6 +276,10 @@ class GlobalOptions {
      * @param password the database password (see {@link #password()})
      */
     EngineConfig config(String password) {
+        if (profile != null && profile.remote()) {
+            // A remote profile never starts or reaches the stores: an engine made from it would be the embedded one.
+            throw new IllegalArgumentException(Messages.format("profile.error.remoteEngine", profile.name()));
+        }
         EngineConfig config = EngineConfig.embeddedDefault().withBackgroundJobs(null, null).withRole(role).withBuckets(buckets);
         if (terminalRetention != null) {
             config = config.withTerminalRetention(terminalRetention);

@@ -7,6 +7,12 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
+import com.orderconsole.app.Profiles;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.Locale;
 
 import static com.orderconsole.cli.CliRunner.raw;
@@ -33,11 +39,17 @@ class RemoteOptionsCliTest {
             "--server orders.example.com show --id o-1              | 'orders.example.com' is not a usable serve URL: write an absolute URL",
             "--server http://orders.example.com show --id o-1       | plain http would send your token readable over the network; use https (http only for 127.0.0.1 or localhost)",
             "--server https://orders.example.com/?x=1 show --id o-1 | a query or a fragment (after ? or #) does not belong in it",
-            "--token-env T --token-command x --server https://orders.example.com show --id o-1 | give either --token-env or --token-command, not both",
+            "--token-env T --token-command x --server https://orders.example.com show --id o-1 | --token-env, --token-command each say where the access token comes from: give one of them",
+            "--token-env T --issuer https://login.example.com --client-id cli --server https://orders.example.com stats | --token-env, --issuer each say where the access token comes from",
+            "--server https://orders.example.com --issuer https://login.example.com stats | --issuer signs you in with a code: give --client-id ID with it",
+            "--server https://orders.example.com --client-id cli stats | --client-id names the command line's client at the identity provider: give --issuer URL with it",
+            "--server https://orders.example.com --issuer http://login.example.com --client-id cli stats | 'http://login.example.com' is not a usable issuer URL: plain http",
+            "--server https://orders.example.com stats | --server needs an access token: --token-env VAR or --token-command CMD for scripts, or --issuer URL with --client-id ID to sign in with a code",
+            "--issuer https://login.example.com --client-id cli stats | --issuer names the access token sent to serve: give --server URL with it",
             "--token-env T show --id o-1                            | --token-env names the access token sent to serve: give --server URL with it",
             "--token-command 'echo t' stats                         | --token-command names the access token sent to serve: give --server URL with it",
             "--server https://orders.example.com --profile prod show --id o-1 | --server and --profile prod both say where to work: give one of them",
-            "--server https://orders.example.com --redis redis://127.0.0.1:1 --db-user bob show --id o-1 | --server works through serve, which alone reaches the stores: leave out --redis, --db-user",
+            "--server https://orders.example.com --redis redis://127.0.0.1:1 --db-user bob show --id o-1 | a run through serve (--server, or a profile naming server) reaches no store, serve alone does: leave out --redis, --db-user",
             "--server https://orders.example.com --data-dir /tmp/x stats | leave out --data-dir",
             "--server https://orders.example.com --role support stats   | --role lowers the role on the stores; through serve your role is the one serve gives your token",
             "--server https://orders.example.com --token-env ORDER_CONSOLE_TEST_UNSET_VARIABLE stats | the environment variable ORDER_CONSOLE_TEST_UNSET_VARIABLE is not set: put the access token in it",
@@ -80,6 +92,32 @@ class RemoteOptionsCliTest {
         assertThat(json.json().at("/error/kind").asText()).isEqualTo("usage");
         assertThat(json.json().at("/error/message").asText()).contains(words);
         assertThat(json.json().at("/exit").asInt()).isEqualTo(2);
+    }
+
+    @Test
+    void aRemoteProfileIsRemoteModeToo(@TempDir Path dir) throws Exception {
+        Files.writeString(dir.resolve("prod-remote.properties"), """
+                kind = production
+                server = https://orders.example.com
+                token-command = echo a-token
+                """, StandardCharsets.UTF_8);
+        System.setProperty(Profiles.DIR_PROPERTY, dir.toString());
+        try {
+            Run migrate = raw("--profile", "prod-remote", "migrate");
+            assertThat(migrate.code()).isEqualTo(ExitCode.USAGE.code());
+            assertThat(migrate.err()).contains("migrate changes MySQL's schema with an administrator's database account and does "
+                    + "not work through serve");
+
+            Run stores = raw("--profile", "prod-remote", "--db-user", "bob", "stats");
+            assertThat(stores.code()).isEqualTo(ExitCode.USAGE.code());
+            assertThat(stores.err()).contains("a run through serve (--server, or a profile naming server) reaches no store, serve alone does: leave out --db-user");
+
+            Run both = raw("--profile", "prod-remote", "--server", "https://other.example.com", "stats");
+            assertThat(both.code()).isEqualTo(ExitCode.USAGE.code());
+            assertThat(both.err()).contains("--server and --profile prod-remote both say where to work: give one of them");
+        } finally {
+            System.clearProperty(Profiles.DIR_PROPERTY);
+        }
     }
 
     @Test

@@ -7,7 +7,8 @@ import java.net.URISyntaxException;
 import java.util.Locale;
 
 /**
- * The form of serve's API base URL as a person types it ({@code --server URL}): absolute https with a host, no account,
+ * The form of serve's API base URL ({@code --server URL}) and of an identity provider's issuer as a person types them:
+ * absolute https with a host, no account,
  * query or fragment; plain http only for this machine, where no token crosses a network.
  */
 public final class ServeUrl {
@@ -20,32 +21,48 @@ public final class ServeUrl {
      * @throws IllegalArgumentException in words naming the text (an account in it masked) and what is wrong with it
      */
     public static URI parse(String text) {
+        return parse(text, "remote.url.refused");
+    }
+
+    /**
+     * @param text an identity provider's issuer URL as typed, e.g. {@code https://login.example.com/realms/staff}
+     * @return it as a URI, exactly as typed (providers compare issuers character for character)
+     * @throws IllegalArgumentException in words, as {@link #parse(String)}
+     */
+    public static URI parseIssuer(String text) {
+        return parse(text, "remote.url.refusedIssuer");
+    }
+
+    private static URI parse(String text, String refusedKey) {
         String value = text == null ? "" : text.strip();
         URI uri;
         try {
             uri = new URI(value);
         } catch (URISyntaxException e) {
-            throw refused(value, "remote.url.syntax");
+            throw refused(refusedKey, value, "remote.url.syntax");
         }
         String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);
         if (!uri.isAbsolute() || uri.getHost() == null || !(scheme.equals("https") || scheme.equals("http"))) {
-            throw refused(value, "remote.url.syntax");
+            throw refused(refusedKey, value, "remote.url.syntax");
         }
         if (uri.getRawUserInfo() != null) {
-            throw refused(masked(uri), "remote.url.credentials");
+            throw refused(refusedKey, masked(uri), "remote.url.credentials");
         }
         if (uri.getRawQuery() != null || uri.getRawFragment() != null) {
-            throw refused(value, "remote.url.query");
+            throw refused(refusedKey, value, "remote.url.query");
         }
         if (scheme.equals("http") && !loopback(uri.getHost())) {
-            throw refused(value, "remote.url.plain");
+            throw refused(refusedKey, value, "remote.url.plain");
+        }
+        if (refusedKey.equals("remote.url.refusedIssuer")) {
+            return uri; // an issuer is compared with the provider's own exactly, a trailing slash included
         }
         String s = uri.toString();
         return URI.create(s.endsWith("/") ? s.substring(0, s.length() - 1) : s);
     }
 
-    private static IllegalArgumentException refused(String shown, String why) {
-        return new IllegalArgumentException(Messages.format("remote.url.refused", shown, Messages.get(why)));
+    private static IllegalArgumentException refused(String key, String shown, String why) {
+        return new IllegalArgumentException(Messages.format(key, shown, Messages.get(why)));
     }
 
     /** @return the URL with its account and password replaced by {@code ***} */
