@@ -4,6 +4,7 @@ import com.orderconsole.app.Messages;
 import com.orderconsole.app.Profile;
 import com.orderconsole.app.remote.AccessTokens;
 import com.orderconsole.app.remote.EnvToken;
+import com.orderconsole.app.remote.OidcSession;
 import com.orderconsole.app.remote.TokenCommand;
 
 import java.io.PrintStream;
@@ -129,12 +130,19 @@ final class RemoteMode {
             return new TokenCommand(g.tokenCommand, err);
         }
         if (g.issuer != null) {
-            return TerminalSignIn.signIn(g.issuer, g.clientId, err);
+            return signIn(g.issuer, g.clientId, err);
         }
         Profile p = profile();
         if (p.tokenCommand() != null) {
             return new TokenCommand(p.tokenCommand(), err);
         }
-        return TerminalSignIn.signIn(p.issuer(), p.clientId(), err);
+        return signIn(p.issuer(), p.clientId(), err);
+    }
+
+    /** A person's sign-in at the terminal with a device code (RFC 8628): the address and the code go to {@code err}. */
+    private static AccessTokens signIn(URI issuer, String clientId, PrintStream err) {
+        OidcSession session = OidcSession.connect(issuer, clientId);
+        session.signInWithDeviceCode(err);
+        return session;
     }
 }
