@@ -37,7 +37,7 @@ import java.time.Duration;
  * The service layer as one object: what the console and the CLI are given. Built by the engine from
  * a Redis store and a database; nothing above this layer sees either.
  */
-public final class Services implements AutoCloseable {
+public final class Services implements ConsoleServices, AutoCloseable {
     /**
      * Cancels per pipelined round and rounds per bucket per tick (at most 10,000 per bucket per second).
      * 100, not 500: in the sweep-storm benchmark 500 in flight held concurrent payments back (p99 31 ms);
@@ -286,7 +286,38 @@ public final class Services implements AutoCloseable {
         return w;
     }
 
+    /** @return the alert notices: the meters' readings judged against the alert thresholds */
+    @Override
+    public MetricsService alerts() {
+        return metrics;
+    }
+
+    /** @return the MySQL follower, as the wait for MySQL to catch up */
+    @Override
+    public Follower mysqlSync() {
+        return follower;
+    }
+
+    /** @return this process's Prometheus endpoint (always present in-process) */
+    @Override
+    public java.util.Optional<MetricsService> metricsEndpoint() {
+        return java.util.Optional.of(metrics);
+    }
+
+    /** @return this process's traffic simulator (always present in-process) */
+    @Override
+    public java.util.Optional<TrafficSimulator> trafficSimulator() {
+        return java.util.Optional.of(simulator);
+    }
+
+    /** @return this process's Olist importer (always present in-process) */
+    @Override
+    public java.util.Optional<OlistImporter> olistImporter() {
+        return java.util.Optional.of(importer);
+    }
+
     /** @return the default payment deadline of new orders */
+    @Override
     public Duration paymentTimeout() {
         return paymentTimeout;
     }

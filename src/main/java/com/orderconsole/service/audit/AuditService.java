@@ -32,7 +32,7 @@ import java.util.function.Supplier;
  * is read with keyset paging on (at_ms, id) backed by an index per filter (V32), so a page costs the same at
  * a thousand rows or millions; the cursor keeps one position per table. Reads only; any role may look.
  */
-public final class AuditService {
+public final class AuditService implements Audit {
     /** Rows per page in exports. */
     static final int EXPORT_PAGE = 1000;
     /** Ordering of the merged pages: newest first, history before audit log at the same millisecond, then by id. */

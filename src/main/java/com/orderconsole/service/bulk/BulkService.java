@@ -34,7 +34,7 @@ import java.util.function.BooleanSupplier;
  * (the read-only preview), {@link BulkRunner} (running a batch and its heartbeat), {@link BulkCloser} (closing a
  * batch whose process died) and {@link BulkRecords} (reading and exporting the record).
  */
-public final class BulkService {
+public final class BulkService implements Bulk {
     /** Source written to the history of every bulk move. */
     public static final String SOURCE = "bulk";
     /**

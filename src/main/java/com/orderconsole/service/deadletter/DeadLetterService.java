@@ -18,7 +18,7 @@ import java.util.List;
  * set aside in MySQL so that everything else goes on. Ops retry a letter (the order's Redis state is
  * restored from MySQL, the durable record) or discard it with a reason; both are kept with who and when.
  */
-public final class DeadLetterService {
+public final class DeadLetterService implements DeadLetters {
     private static final Logger log = LoggerFactory.getLogger(DeadLetterService.class);
 
     private final Database db;

@@ -36,7 +36,7 @@ import java.util.function.Supplier;
  * committed. While MySQL is down, entries simply accumulate in Redis. The cursor row is locked
  * ({@code FOR UPDATE}), so several followers (console and CLI) never apply one bucket concurrently.
  */
-public final class Follower implements AutoCloseable {
+public final class Follower implements MySqlSync, AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(Follower.class);
 
     /** The database role an account must hold to run the follower on a server that checks accounts. */

@@ -74,7 +74,7 @@ import java.util.function.ToDoubleFunction;
  * MySQL last gave (they cannot move while MySQL is down), so they go on growing through a MySQL outage. The
  * sampler starts with the first reading asked for, so a one-shot command that never asks reads nothing.
  */
-public final class MetricsService implements TransitionObserver, AutoCloseable {
+public final class MetricsService implements TransitionObserver, AlertCheck, AutoCloseable {
     /** How often each part is sampled, ms (system property {@code orderconsole.metrics.sampleMs}). */
     static final long SAMPLE_PERIOD_MS = Long.getLong("orderconsole.metrics.sampleMs", 1000);
     /**

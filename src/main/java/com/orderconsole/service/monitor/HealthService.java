@@ -19,7 +19,7 @@ import java.util.Map;
  * their share of the buckets (a cluster whose busiest master holds more than 1.15 times the mean share is
  * reported: it carries that much more of the load).
  */
-public final class HealthService {
+public final class HealthService implements HealthCheck {
     /** A sweeper silent for longer than this, in ms, is reported. */
     static final long SWEEPER_SILENT_MS = 10_000;
     /** Busiest master's bucket count over the mean above which the spread is reported uneven (issue 16's target). */

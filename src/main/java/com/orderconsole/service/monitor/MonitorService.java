@@ -25,7 +25,7 @@ import java.util.TreeMap;
  * {@link #SLOW_COUNT_MS} ms, the last count is handed out and refreshed in the background when older than
  * {@link #TERMINAL_COUNT_REFRESH_MS} ms, so the graph never waits for it; a quick count is made every time.
  */
-public final class MonitorService {
+public final class MonitorService implements Monitor {
     private final RedisConnection redis;
     private final StatsStore stats;
     private final Database db;

@@ -29,7 +29,7 @@ import java.util.Set;
  * first, then Redis). Lookups only read; rebuilding missing Redis state from MySQL (never treating a
  * known order as new) is {@link OrderRebuilder}'s, asked for by name ({@link #rebuildAndLookup}).
  */
-public final class OrderService {
+public final class OrderService implements Orders {
     /** Longest payment timeout accepted; beyond it a typo (99999999999d) would park an order for ever. */
     public static final Duration MAX_PAYMENT_TIMEOUT = Duration.ofDays(365);
     private final RedisConnection clock;

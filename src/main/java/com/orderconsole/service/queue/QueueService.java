@@ -28,7 +28,7 @@ import java.util.Map;
 import java.util.Optional;
 
 /** The cancel-queue monitor's reads and the operator actions on single entries (role ops). */
-public final class QueueService {
+public final class QueueService implements CancelQueue {
     private static final Logger log = LoggerFactory.getLogger(QueueService.class);
 
     private final RedisConnection redis;
@@ -261,5 +261,14 @@ public final class QueueService {
                 + (current == null ? "none" : current) + " -> " + expiry + " (epoch ms)");
         log.info("{} extended the payment deadline of order {} to {}", operator.name(), orderId, expiry);
         return expiry;
+    }
+
+    /**
+     * Pauses or resumes every sweeper: {@link CancelSweeper#setPaused}, which the queue page and {@code queue pause}
+     * reach through the cancel queue.
+     */
+    @Override
+    public void setPaused(Operator operator, boolean paused, String source, String reason) {
+        sweeper.setPaused(operator, paused, source, reason);
     }
 }

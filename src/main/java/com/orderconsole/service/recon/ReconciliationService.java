@@ -43,7 +43,7 @@ import java.util.function.BooleanSupplier;
  * each category's lives in a small class of its own ({@link Repair}), which reaches the follower only through
  * {@link ReconFollower}.
  */
-public final class ReconciliationService {
+public final class ReconciliationService implements Reconciliation {
     private static final Logger log = LoggerFactory.getLogger(ReconciliationService.class);
     /** Findings kept per category; counts go on beyond it. */
     public static final int MAX_FINDINGS_KEPT = 100_000;
@@ -338,16 +338,6 @@ public final class ReconciliationService {
             progress.update("repairing " + category.label(), attempted, todo.size());
         }
         return new RepairResult(category, attempted, repaired, failed, errors, stop);
-    }
-
-    /**
-     * One planned repair of a dry run.
-     *
-     * @param orderId the order ("" for per-bucket repairs)
-     * @param direction what is copied where, e.g. "MySQL → Redis"
-     * @param resulting the state after the repair, e.g. "PAID v2"
-     */
-    public record RepairStep(String orderId, String direction, String resulting) {
     }
 
     /**

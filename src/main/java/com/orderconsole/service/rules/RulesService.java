@@ -23,7 +23,7 @@ import java.util.stream.Collectors;
  * rules come back from there (the bundled default is used only when neither has any). Changing the
  * rules takes effect for the next transition; no restart.
  */
-public final class RulesService {
+public final class RulesService implements Rules {
     private static final Logger log = LoggerFactory.getLogger(RulesService.class);
     private static final long CACHE_MS = 1000;
 

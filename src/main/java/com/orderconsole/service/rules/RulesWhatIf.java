@@ -24,7 +24,7 @@ import java.util.Set;
  * Read-only, any role: counts come from what the engine already keeps (Redis live counters, MySQL stuck
  * counts and history), a few indexed reads per changed status; nothing is scanned.
  */
-public final class RulesWhatIf {
+public final class RulesWhatIf implements WhatIf {
     private final RulesService rules;
     private final RedisConnection clock;
     private final StatsStore stats;

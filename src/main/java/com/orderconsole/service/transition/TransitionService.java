@@ -36,7 +36,7 @@ import java.util.concurrent.ForkJoinPool;
  * followed by one retry. Rejections are logged with order id, from, target and code; the script
  * counts every code in Redis. Applied transitions reach MySQL through the outbox ({@link Follower}).
  */
-public final class TransitionService {
+public final class TransitionService implements Transitions {
     private static final Logger log = LoggerFactory.getLogger(TransitionService.class);
 
     private final RedisConnection redis;

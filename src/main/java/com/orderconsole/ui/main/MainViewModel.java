@@ -7,7 +7,7 @@ import com.orderconsole.ui.metrics.MetricsEndpointViewModel;
 import com.orderconsole.ui.monitor.MonitorViewModel;
 
 import com.orderconsole.domain.Operator;
-import com.orderconsole.app.Services;
+import com.orderconsole.app.ConsoleServices;
 import com.orderconsole.service.order.OrderQuery;
 import com.orderconsole.ui.ConsoleContext;
 import com.orderconsole.ui.common.Background;
@@ -79,14 +79,15 @@ public final class MainViewModel implements Navigator {
      * @param userSettings theme and language chosen by the user, saved again when changed in the menu
      */
     public MainViewModel(ConsoleContext ctx, Settings userSettings) {
-        Services s = ctx.services();
+        ConsoleServices s = ctx.services();
         Background bg = ctx.background();
         DialogService dialogs = ctx.dialogs();
         this.operator = ctx.operator();
         this.environment = ctx.environment();
         this.background = bg;
-        alerts = new AlertsViewModel(s.metrics(), bg);
-        metricsEndpoint = new MetricsEndpointViewModel(s.metrics(), bg);
+        alerts = new AlertsViewModel(s.alerts(), bg);
+        // Local-only features are null when absent (remote): their panels say why.
+        metricsEndpoint = new MetricsEndpointViewModel(s.metricsEndpoint().orElse(null), bg);
         statusBar = new StatusBarViewModel(s.health(), s.deadLetters(), bg);
         graph = new StateGraphViewModel(s.rules(), s.monitor(), s.stuckThresholds(), s.reconciliation(), operator, bg,
                 dialogs, this);
@@ -100,11 +101,11 @@ public final class MainViewModel implements Navigator {
             orders.refresh();
             detail.refresh();
         };
-        queue = new CancelQueueViewModel(s.queue(), s.sweeper(), operator, bg, dialogs);
+        queue = new CancelQueueViewModel(s.queue(), operator, bg, dialogs);
         deadLetters = new DeadLettersViewModel(s.deadLetters(), operator, bg, dialogs);
         recon = new ReconciliationViewModel(s.reconciliation(), operator, bg, dialogs, orders::currentQuery);
         monitor = new MonitorViewModel(s.monitor(), bg);
-        traffic = new TrafficViewModel(s.simulator(), operator, bg, dialogs);
+        traffic = new TrafficViewModel(s.trafficSimulator().orElse(null), operator, bg, dialogs);
         // The traffic panel sits on the graph page: its counters refresh with the graph.
         graphPage = () -> {
             graph.refresh();

@@ -19,7 +19,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 class CancelQueueViewModelTest extends ViewModelTestBase {
 
     private CancelQueueViewModel queue(String name, Role role) {
-        return new CancelQueueViewModel(services.queue(), services.sweeper(), new Operator(name, role), background, dialogs);
+        return new CancelQueueViewModel(services.queue(), new Operator(name, role), background, dialogs);
     }
 
     @Test
