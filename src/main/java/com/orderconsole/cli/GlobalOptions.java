@@ -103,6 +103,9 @@ class GlobalOptions {
             converter = Converters.YesConverter.class, descriptionKey = "cli.opt.yes")
     String yes;
 
+    /** Reads an environment variable (--token-env, --db-password-env's kin); tests give their own environment. */
+    java.util.function.Function<String, String> env = System::getenv;
+
     /** Asked once per run whether stderr is a terminal (progress lines); tests give their own answer. */
     java.util.function.BooleanSupplier stderrTerminal = () -> false;
     private Boolean stderrIsTerminal;

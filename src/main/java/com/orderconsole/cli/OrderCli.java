@@ -158,6 +158,13 @@ public final class OrderCli {
         return run(new Root(out, err, (java.util.function.Consumer<ConsoleStart>) null, PasswordPrompt.TERMINAL, yes, true), args);
     }
 
+    /** As {@link #runOnLocalServers(String[], PrintStream, PrintStream)}, environment variables read from {@code env}. */
+    static int runWithEnvironment(String[] args, PrintStream out, PrintStream err, java.util.function.Function<String, String> env) {
+        Root root = new Root(out, err, (java.util.function.Consumer<ConsoleStart>) null, PasswordPrompt.TERMINAL, question -> null, true);
+        root.env = env;
+        return run(root, args);
+    }
+
     /** As {@link #runOnLocalServers(String[], PrintStream, PrintStream)}, with {@code err} taken for a terminal or not. */
     static int runOnLocalServers(String[] args, PrintStream out, PrintStream err, boolean errIsTerminal) {
         Root root = new Root(out, err, (java.util.function.Consumer<ConsoleStart>) null, PasswordPrompt.TERMINAL, question -> null, true);

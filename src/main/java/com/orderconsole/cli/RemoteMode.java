@@ -97,7 +97,7 @@ final class RemoteMode {
             throw new IllegalArgumentException(Messages.get("cli.remote.withRole"));
         }
         if (g.tokenEnv != null) {
-            new EnvToken(g.tokenEnv).check();
+            new EnvToken(g.tokenEnv, g.env).check();
         }
         if (g.tokenCommand != null && g.tokenCommand.isBlank()) {
             throw new IllegalArgumentException(Messages.get("remote.token.command.blank"));
@@ -124,7 +124,7 @@ final class RemoteMode {
      */
     AccessTokens tokens(PrintStream err) {
         if (g.tokenEnv != null) {
-            return new EnvToken(g.tokenEnv);
+            return new EnvToken(g.tokenEnv, g.env);
         }
         if (g.tokenCommand != null) {
             return new TokenCommand(g.tokenCommand, err);

@@ -25,7 +25,7 @@ public final class EnvToken implements AccessTokens {
      * @param variable the variable's name
      * @param env reads a variable (tests give their own environment)
      */
-    EnvToken(String variable, Function<String, String> env) {
+    public EnvToken(String variable, Function<String, String> env) {
         this.variable = Objects.requireNonNull(variable, "variable");
         this.env = env;
     }
