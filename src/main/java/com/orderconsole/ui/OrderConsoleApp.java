@@ -21,6 +21,7 @@ import com.orderconsole.ui.main.StartViewModel;
 import com.orderconsole.ui.profile.ProfilePickerView;
 import com.orderconsole.ui.profile.ProfilePickerViewModel;
 import com.orderconsole.ui.common.Background;
+import com.orderconsole.app.remote.TokenCommand;
 import com.orderconsole.app.remote.RemoteStart;
 import com.orderconsole.ui.signin.RemoteSignInView;
 import com.orderconsole.ui.signin.RemoteSignInViewModel;
@@ -55,6 +56,8 @@ public class OrderConsoleApp extends Application {
     private static boolean ownsProcess;
     /** Opens the pages over serve after a remote profile's sign-in; until one is set, the start page says who signed in. */
     private static RemoteConsole remoteConsole;
+    /** The remote profile the command line named (--profile), or null. */
+    private static Profile remoteProfile;
 
     private Engine engine;
     private FxBackground background;
@@ -101,6 +104,7 @@ public class OrderConsoleApp extends Application {
         configure(start.config(), start.operator());
         environment = start.environment();
         choices = start.choices();
+        remoteProfile = start.remote();
     }
 
 
@@ -137,6 +141,10 @@ public class OrderConsoleApp extends Application {
         stage.setTitle(Messages.get("main.title"));
         stage.setScene(styledScene(splash.root(), 560, 320));
         stage.show();
+        if (remoteProfile != null) {
+            openRemoteProfile(stage, remoteProfile);
+            return;
+        }
         if (!choices.empty()) {
             // No servers named on the command line and profiles exist: the operator chooses where to work first.
             java.util.Optional<ProfilePickerViewModel.Choice> picked = new ProfilePickerView(new ProfilePickerViewModel(choices)).open(stage);
@@ -148,14 +156,7 @@ public class OrderConsoleApp extends Application {
             environment = picked.get().environment();
             if (p != null && p.remote()) {
                 // Remote mode: no engine, no store; the person signs in with the company's identity provider first.
-                stage.setTitle(FxDialogService.title(environment, Messages.get("main.title")));
-                if (!p.signsInWithIssuer()) {
-                    new FxDialogService(() -> stage, environment).inform(Messages.get("profile.picker.title"), p.name(),
-                            Messages.format("remote.signin.noIssuer", p.name()));
-                    Platform.exit();
-                    return;
-                }
-                showRemoteSignIn(stage, RemoteSignInViewModel.forProfile(p, background));
+                openRemoteProfile(stage, p);
                 return;
             }
             if (p != null) {
@@ -208,6 +209,24 @@ public class OrderConsoleApp extends Application {
             stage.setScene(styledScene(mainView.root(), 1280, 800));
             stage.centerOnScreen();
             mainView.start();
+        });
+    }
+
+    /**
+     * A remote profile: no engine, no store. With an issuer the start page signs the person in; with a token command
+     * the command's token opens the pages at once (it is run again when serve refuses its token; Sign out closes).
+     */
+    private void openRemoteProfile(Stage stage, Profile p) {
+        environment = p.environment();
+        stage.setTitle(FxDialogService.title(environment, Messages.get("main.title")));
+        if (p.signsInWithIssuer()) {
+            showRemoteSignIn(stage, RemoteSignInViewModel.forProfile(p, background));
+            return;
+        }
+        TokenCommand tokens = new TokenCommand(p.tokenCommand(), System.err);
+        openServe(stage, new RemoteStart(p.server(), tokens, environment), background, () -> {
+            tokens.signOut();
+            Platform.exit();
         });
     }
 
