@@ -49,6 +49,8 @@ public final class OidcStub implements AutoCloseable {
     public static final String AUDIENCE = "order-console-api";
     /** The client (azp) its tokens name unless told otherwise. */
     public static final String CLIENT = "console-web";
+    /** The console's public client (no secret) that signs people in: authorization code with PKCE, device grant, refresh. */
+    public static final String PUBLIC_CLIENT = "order-console";
 
     private final HttpServer server;
     private final String issuer;
@@ -56,6 +58,7 @@ public final class OidcStub implements AutoCloseable {
     private final CopyOnWriteArrayList<RSAKey> published = new CopyOnWriteArrayList<>();
     private final AtomicInteger keySetReads = new AtomicInteger();
     private final AtomicInteger discoveryReads = new AtomicInteger();
+    private final OidcStubGrants grants = new OidcStubGrants(this);
 
     private OidcStub(HttpServer server) {
         this.server = server;
@@ -75,6 +78,12 @@ public final class OidcStub implements AutoCloseable {
                 doc.put("jwks_uri", stub.issuer + "/jwks");
                 doc.put("token_endpoint", stub.issuer + "/token");
                 doc.put("device_authorization_endpoint", stub.issuer + "/device");
+                doc.put("authorization_endpoint", stub.issuer + "/auth");
+                doc.put("response_types_supported", List.of("code"));
+                doc.put("subject_types_supported", List.of("public"));
+                doc.put("grant_types_supported", List.of("authorization_code", "refresh_token",
+                        "urn:ietf:params:oauth:grant-type:device_code"));
+                doc.put("code_challenge_methods_supported", List.of("S256"));
                 doc.put("id_token_signing_alg_values_supported", List.of("RS256"));
                 answer(ex, new com.fasterxml.jackson.databind.ObjectMapper().writeValueAsString(doc));
             });
@@ -84,6 +93,7 @@ public final class OidcStub implements AutoCloseable {
                 stub.published.forEach(k -> pub.add(k.toPublicJWK()));
                 answer(ex, new JWKSet(pub).toString());
             });
+            stub.grants.install(s, "/realms/test");
             s.setExecutor(Executors.newFixedThreadPool(4, r -> {
                 Thread t = new Thread(r, "oidc-stub");
                 t.setDaemon(true);
@@ -148,6 +158,69 @@ public final class OidcStub implements AutoCloseable {
     /** @return how often the discovery document was read */
     public int discoveryReads() {
         return discoveryReads.get();
+    }
+
+    /**
+     * The person the authorization endpoint and the device grant approve from now on (default alice in console-support).
+     *
+     * @return this provider
+     */
+    public OidcStub approve(String username, String... groups) {
+        grants.username = username;
+        grants.groups = List.of(groups);
+        return this;
+    }
+
+    /**
+     * @param error an OAuth error code the authorization endpoint answers with from now on (e.g. access_denied), or null to approve
+     * @param description its description, or null
+     * @return this provider
+     */
+    public OidcStub refuseAuthorization(String error, String description) {
+        grants.refuseAuthorization = error == null ? null : new com.nimbusds.oauth2.sdk.ErrorObject(error, description, 302);
+        return this;
+    }
+
+    /** @return this provider, whose access tokens live {@code lifetime} from now on (default 5 minutes) */
+    public OidcStub accessTokenLifetime(Duration lifetime) {
+        grants.accessLifetime = lifetime;
+        return this;
+    }
+
+    /**
+     * The device grant's answers to the next polls, in order, before the person is approved: {@code authorization_pending},
+     * {@code slow_down}, or an end ({@code expired_token}, {@code access_denied}); none left means approved.
+     *
+     * @param interval seconds the client is told to wait between polls
+     * @return this provider
+     */
+    public OidcStub deviceAnswers(int interval, String... answers) {
+        grants.deviceInterval = interval;
+        synchronized (grants.deviceScript) {
+            grants.deviceScript.clear();
+            grants.deviceScript.addAll(List.of(answers));
+        }
+        return this;
+    }
+
+    /** Ends every person's session: each refresh token handed out so far is refused (invalid_grant); new sign-ins work. */
+    public void endSessions() {
+        grants.refreshTokens.clear();
+    }
+
+    /** @return how many refreshes were granted */
+    public int refreshes() {
+        return grants.refreshes.get();
+    }
+
+    /** @return when the device grant's token requests came, in order */
+    public List<Instant> devicePolls() {
+        return List.copyOf(grants.devicePolls);
+    }
+
+    /** @return every code and token value handed out so far (codes, device codes, access, ID and refresh tokens) */
+    public List<String> issued() {
+        return List.copyOf(grants.issued);
     }
 
     /** @return a token of a person in group console-support, valid 5 minutes, to adjust and {@link Token#mint} */

@@ -40,6 +40,7 @@ final class ApiRoutes implements AutoCloseable {
         all.addAll(new RulesRoutes(services.rules(), services.rulesWhatIf(), mysql, guard).routes());
         all.addAll(new FeedRoute(feed, watcher, mysql).routes());
         all.addAll(new HealthRoutes(services, mysql).routes());
+        all.addAll(new MeRoutes().routes());
         this.table = new RouteTable(all);
     }
 

@@ -3,6 +3,7 @@ package com.orderconsole.api;
 import com.orderconsole.app.Services;
 import com.orderconsole.service.follower.FollowerStatus;
 import com.orderconsole.service.metrics.Readiness;
+import com.orderconsole.service.metrics.Reading;
 import com.orderconsole.service.monitor.Health;
 
 import java.io.IOException;
@@ -31,7 +32,8 @@ final class HealthRoutes {
                 Route.get("/v1/openapi.json", call -> call.result(200, openApi)).anyParams().withoutCredentials(),
                 Route.get("/health/live", call -> call.json(200, Readiness.liveDocument())).anyParams(),
                 Route.get("/health/ready", this::ready).anyParams(),
-                Route.get("/v1/health", call -> mysql.answer(call, 200, this::health, "nothing was changed; ask again")));
+                Route.get("/v1/health", call -> mysql.answer(call, 200, this::health, "nothing was changed; ask again")),
+                Route.get("/v1/alerts/reading", call -> call.json(200, alertReading(s.metrics().reading()))));
     }
 
     private Map<String, Object> health() {
@@ -50,9 +52,34 @@ final class HealthRoutes {
         doc.put("mysqlUp", h.mysqlUp());
         doc.put("rulesVersion", h.rulesVersion());
         doc.put("warnings", h.warnings());
+        // The same warnings as text keys with their values, so a console says them in its user's language.
+        doc.put("notices", h.notices().stream().map(n -> Map.<String, Object>of("key", n.key(), "args", n.args())).toList());
         doc.put("masters", masters);
         doc.put("sync", sync);
         doc.put("deadLetters", h.mysqlUp() ? s.deadLetters().countOpen() : null);
+        return doc;
+    }
+
+    /**
+     * The figures the alerts judge, from the latest reading (never waits on a server): a console judges them against its
+     * own thresholds and says when an incident begins or clears, as it does on its own stores.
+     */
+    static Map<String, Object> alertReading(Reading r) {
+        Map<String, Object> doc = new LinkedHashMap<>();
+        doc.put("redisOk", r.redisOk());
+        doc.put("mysqlOk", r.mysqlOk());
+        doc.put("atMs", r.atMs());
+        doc.put("syncBacklog", r.syncBacklog());
+        doc.put("syncLagMs", r.syncLagMs());
+        doc.put("sweeperTickAgeMs", r.sweeperTickAgeMs());
+        doc.put("sweeperPaused", r.sweeperPaused());
+        doc.put("queueDepth", r.queueDepth());
+        doc.put("queueOverdue", r.queueOverdue());
+        doc.put("oldestOverdueMs", r.oldestOverdueMs());
+        Map<String, Long> results = new LinkedHashMap<>();
+        r.results().forEach((c, n) -> results.put(c.name(), n));
+        doc.put("results", results);
+        doc.put("problems", r.problems());
         return doc;
     }
 

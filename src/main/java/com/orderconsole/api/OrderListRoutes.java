@@ -34,7 +34,7 @@ final class OrderListRoutes {
 
     List<Route> routes() {
         return List.of(
-                Route.get("/v1/orders", this::list, "status", "idPrefix", "stuck", "createdFrom", "createdTo", "disagreeing",
+                Route.get("/v1/orders", this::list, "id", "status", "idPrefix", "stuck", "createdFrom", "createdTo", "disagreeing",
                         "sort", "limit", "after"),
                 Route.get("/v1/orders/{id}/story", this::story));
     }
@@ -44,7 +44,7 @@ final class OrderListRoutes {
         String prefix = q.text("idPrefix");
         OrderQuery query;
         try {
-            query = new OrderQuery(null, prefix, q.statuses("status"), q.flag("stuck"), q.time("createdFrom", false),
+            query = new OrderQuery(q.text("id"), prefix, q.statuses("status"), q.flag("stuck"), q.time("createdFrom", false),
                     q.time("createdTo", true), q.flag("disagreeing"), q.choice("sort", "id", "id", "age").equals("age"));
         } catch (IllegalArgumentException e) {
             throw ApiProblem.badInput(e.getMessage());

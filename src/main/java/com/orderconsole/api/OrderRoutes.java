@@ -307,6 +307,20 @@ final class OrderRoutes {
         doc.put("createdAt", Instant.ofEpochMilli(o.createdAtMs()).toString());
         doc.put("paymentDeadline", o.expireAtMs() == null ? null : Instant.ofEpochMilli(o.expireAtMs()).toString());
         doc.put("legalTargets", d.legalTargets().stream().map(Enum::name).sorted().toList());
+        // What the console's order page shows beside the states: when the status began, a retired terminal order, the
+        // cancel-queue entry's expiry, a rebuild during this lookup, the moves still in the outbox, a deliberate removal.
+        doc.put("statusSince", o.statusSinceMs() <= 0 ? null : Instant.ofEpochMilli(o.statusSinceMs()).toString());
+        doc.put("retired", o.retired());
+        doc.put("queueExpiry", d.queueExpiryMs() == null ? null : Instant.ofEpochMilli(d.queueExpiryMs()).toString());
+        doc.put("rebuilt", d.rebuilt());
+        List<Map<String, Object>> pending = new ArrayList<>();
+        for (HistoryEntry h : d.pending()) {
+            pending.add(FeedRoute.entryDocument(h));
+        }
+        doc.put("pending", pending);
+        OrderDetails.QueueRemoval removal = d.queueRemoval();
+        doc.put("queueRemoval", removal == null ? null : Map.of("auditId", removal.auditId(),
+                "at", Instant.ofEpochMilli(removal.atMs()).toString(), "actor", removal.actor(), "reason", removal.reason()));
         if (withHistory) {
             List<Map<String, Object>> history = new ArrayList<>();
             for (HistoryEntry h : d.history()) {

@@ -29,17 +29,28 @@ final class StatsRoutes {
     }
 
     List<Route> routes() {
-        return List.of(Route.get("/v1/stats", call -> mysql.answer(call, 200, this::document, "nothing was changed; ask again")));
+        return List.of(Route.get("/v1/stats", call -> {
+            boolean withMysql = new QueryParams(call).flag("mysqlCounts");
+            mysql.answer(call, 200, () -> document(withMysql), "nothing was changed; ask again");
+        }, "mysqlCounts"));
     }
 
-    private Map<String, Object> document() {
+    /**
+     * @param withMysql true to count each status in MySQL too (a count over the orders table: only when asked, as
+     *     {@code stats} does, never on the state graph's refresh)
+     */
+    private Map<String, Object> document(boolean withMysql) {
         StateCounts counts = monitor.stateCounts();
+        Map<OrderStatus, Long> inMysql = withMysql ? monitor.mysqlCounts() : null;
         Map<String, Object> statuses = new LinkedHashMap<>();
         for (OrderStatus st : OrderStatus.values()) {
             Map<String, Object> row = new LinkedHashMap<>();
             row.put("code", st.code());
             row.put("orders", counts.live().getOrDefault(st, 0L));
             row.put("stuck", counts.stuck().get(st));
+            if (inMysql != null) {
+                row.put("mysql", inMysql.getOrDefault(st, 0L));
+            }
             statuses.put(st.name(), row);
         }
         Map<Edge, Long> total = monitor.appliedByEdge();

@@ -66,12 +66,28 @@ public final class ErrorDocument {
     /**
      * @param failure what a command or a request failed with
      * @param otherwise the kind when the failure is none of the named ones
-     * @return NOT_FOUND for an unknown order, PERMISSION for a role that does not allow it, UNAVAILABLE for Redis or
+     * @return UNAVAILABLE for serve not answering (remote mode), UNAUTHORIZED for a sign-in needed, serve's own kind for
+     *     its refusal, NOT_FOUND for an unknown order, PERMISSION for a role that does not allow it, UNAVAILABLE for Redis or
      *     MySQL not answering (in time) or MySQL rolling the work back for lock conflicts each time it was tried,
      *     MALFORMED_RECORD for an order whose Redis record cannot be read, NOT_CONFIRMED for a change on production not
      *     confirmed, else {@code otherwise}
      */
     public static ErrorKind kindOf(Throwable failure, ErrorKind otherwise) {
+        // Remote mode: serve's answers keep the kinds serve gave them, so a command over serve exits as it would locally.
+        if (failure instanceof com.orderconsole.app.remote.ServeUnavailableException) {
+            return ErrorKind.UNAVAILABLE;
+        }
+        if (failure instanceof com.orderconsole.app.remote.SignInRequiredException) {
+            return ErrorKind.UNAUTHORIZED;
+        }
+        if (failure instanceof com.orderconsole.app.remote.ApiRefusal r) {
+            for (ErrorKind k : ErrorKind.values()) {
+                if (k.word().equals(r.kind())) {
+                    return k;
+                }
+            }
+            return otherwise;
+        }
         if (failure instanceof com.orderconsole.redis.RedisUnavailableException
                 || failure instanceof com.orderconsole.store.DatabaseUnavailableException
                 || failure instanceof com.orderconsole.store.DatabaseBusyException

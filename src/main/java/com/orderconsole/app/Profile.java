@@ -20,9 +20,15 @@ import java.nio.file.Path;
  * @param dataDir data directory of the embedded servers, or null for the default
  * @param oidc serve's OIDC keys given ({@code oidc-issuer}, {@code oidc-audience}, {@code oidc-role-claim},
  *     {@code oidc-role-map}), by key; empty when none
+ * @param server remote mode: serve's API base URL ({@code server}), or null (the console talks to the stores itself)
+ * @param issuer remote mode: the identity provider people sign in with ({@code issuer}), or null
+ * @param clientId remote mode: the console's public client id at that provider ({@code client-id}), or null
+ * @param tokenCommand remote mode: a program that prints an access token ({@code token-command}), instead of issuer
+ *     and client id; or null
  */
 public record Profile(Path file, Environment environment, String redisUri, String jdbcUrl, String dbUser, String passwordEnv,
-                      String redisUser, String redisPasswordEnv, Path dataDir, java.util.Map<String, String> oidc) {
+                      String redisUser, String redisPasswordEnv, Path dataDir, java.util.Map<String, String> oidc,
+                      java.net.URI server, java.net.URI issuer, String clientId, String tokenCommand) {
     /** The keys of serve's OIDC settings in a profile; serve's flags of the same names take precedence. */
     public static final java.util.List<String> OIDC_KEYS = java.util.List.of("oidc-issuer", "oidc-audience", "oidc-role-claim",
             "oidc-role-map");
@@ -31,10 +37,44 @@ public record Profile(Path file, Environment environment, String redisUri, Strin
         oidc = oidc == null ? java.util.Map.of() : java.util.Map.copyOf(oidc);
     }
 
-    /** A profile without OIDC keys. */
+    /** A profile of the stores (not remote) without OIDC keys. */
     public Profile(Path file, Environment environment, String redisUri, String jdbcUrl, String dbUser, String passwordEnv,
                    String redisUser, String redisPasswordEnv, Path dataDir) {
         this(file, environment, redisUri, jdbcUrl, dbUser, passwordEnv, redisUser, redisPasswordEnv, dataDir, java.util.Map.of());
+    }
+
+    /** A profile of the stores (not remote), with serve's OIDC keys. */
+    public Profile(Path file, Environment environment, String redisUri, String jdbcUrl, String dbUser, String passwordEnv,
+                   String redisUser, String redisPasswordEnv, Path dataDir, java.util.Map<String, String> oidc) {
+        this(file, environment, redisUri, jdbcUrl, dbUser, passwordEnv, redisUser, redisPasswordEnv, dataDir, oidc, null, null, null,
+                null);
+    }
+
+    /**
+     * A remote profile: the console and the CLI work through serve's API and open no store connection.
+     *
+     * @param file the file it was read from
+     * @param environment name, kind and band colour
+     * @param server serve's API base URL
+     * @param issuer the identity provider's issuer URL, or null with a token command
+     * @param clientId the console's public client id at the provider, or null with a token command
+     * @param tokenCommand a program printing an access token, or null with issuer and client id
+     * @return the profile
+     */
+    public static Profile remote(Path file, Environment environment, java.net.URI server, java.net.URI issuer, String clientId,
+                                 String tokenCommand) {
+        return new Profile(file, environment, null, null, null, null, null, null, null, java.util.Map.of(), server, issuer, clientId,
+                tokenCommand);
+    }
+
+    /** @return true when it names serve's API ({@code server}): remote mode, no store connection */
+    public boolean remote() {
+        return server != null;
+    }
+
+    /** @return true for a remote profile whose people sign in with the identity provider (issuer and client id) */
+    public boolean signsInWithIssuer() {
+        return server != null && issuer != null;
     }
 
     /** @return the profile's name (its file name without {@code .properties}) */
@@ -51,8 +91,13 @@ public record Profile(Path file, Environment environment, String redisUri, Strin
      * @param base the configuration to start from (timeouts, background jobs, role)
      * @param password the database password (from {@link #passwordEnv()}, a prompt or the dialog), "" for none yet
      * @return base with this profile's servers, account and data directory
+     * @throws IllegalStateException for a remote profile, which starts no engine
      */
     public EngineConfig apply(EngineConfig base, String password) {
+        if (remote()) {
+            // A remote profile never starts or reaches the stores; an engine config made from it would be the embedded one.
+            throw new IllegalStateException(Messages.format("profile.error.remoteEngine", name()));
+        }
         EngineConfig c = dataDir == null ? base : base.withDataDir(dataDir);
         if (!external()) {
             return c;
@@ -85,6 +130,6 @@ public record Profile(Path file, Environment environment, String redisUri, Strin
 
     @Override
     public String toString() {
-        return "Profile[" + name() + ", " + environment.kind().key() + ", " + file + "]";
+        return "Profile[" + name() + ", " + environment.kind().key() + (remote() ? ", server " + server : "") + ", " + file + "]";
     }
 }

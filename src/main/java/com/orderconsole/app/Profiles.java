@@ -34,17 +34,32 @@ import java.util.stream.Stream;
  * oidc-role-map = console-support=support,console-ops=ops,console-admin=admin
  * </pre>
  *
+ * A remote profile names serve's API instead of the stores, and how people get their access token:
+ *
+ * <pre>
+ * kind = production
+ * server = https://orders.example.com         # serve's API; https (http only for 127.0.0.1 or localhost)
+ * issuer = https://login.example.com/realms/shop
+ * client-id = order-console                   # the console's public client at the identity provider
+ * # or, instead of issuer and client-id:
+ * token-command = kubectl oidc-login get-token --raw
+ * </pre>
+ *
  * A file that cannot be used is refused whole with the file, line and field in words: an unknown
  * field, a field given twice, a password (never stored in a file), an unknown kind, a colour that is
  * not #rrggbb, a Redis URI without its JDBC URL or the reverse (one external server beside an embedded
- * one would split the system), a {@code name} other than the file's.
+ * one would split the system), a {@code name} other than the file's, {@code server} beside {@code redis}/{@code jdbc} or
+ * the stores' accounts, a URL that is not absolute https (http for loopback only) or carries an account.
  */
 public final class Profiles {
     /** File name suffix of a profile. */
     public static final String SUFFIX = ".properties";
     private static final Pattern NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,63}");
     private static final List<String> FIELDS = List.of("name", "kind", "colour", "color", "redis", "jdbc", "db-user", "password-env",
-            "redis-user", "redis-password-env", "data-dir", "oidc-issuer", "oidc-audience", "oidc-role-claim", "oidc-role-map");
+            "redis-user", "redis-password-env", "data-dir", "oidc-issuer", "oidc-audience", "oidc-role-claim", "oidc-role-map",
+            "server", "issuer", "client-id", "token-command");
+    /** The keys of a remote profile besides {@code server}: how people get their access token. */
+    private static final List<String> REMOTE_SIGN_IN = List.of("issuer", "client-id", "token-command");
 
     private Profiles() {
     }
@@ -165,6 +180,11 @@ public final class Profiles {
         }
         Map<String, String> values = r.values;
         Path dataDir = values.containsKey("data-dir") ? Path.of(values.get("data-dir")).toAbsolutePath() : null;
+        if (values.containsKey("server")) {
+            return Profile.remote(file, new Environment(name, kind, colour), java.net.URI.create(values.get("server")),
+                    values.containsKey("issuer") ? java.net.URI.create(values.get("issuer")) : null, values.get("client-id"),
+                    values.get("token-command"));
+        }
         return new Profile(file, new Environment(name, kind, colour), values.get("redis"), values.get("jdbc"), values.get("db-user"),
                 values.get("password-env"), values.get("redis-user"), values.get("redis-password-env"), dataDir, oidcKeys(values));
     }
@@ -264,6 +284,15 @@ public final class Profiles {
          * neither (the embedded servers, with no accounts, never production).
          */
         void checkServers(Environment.Kind kind) {
+            if (values.containsKey("server")) {
+                checkRemote();
+                return;
+            }
+            for (String key : REMOTE_SIGN_IN) {
+                if (values.containsKey(key)) {
+                    fault(key, "profile.error.remoteWithoutServer", key);
+                }
+            }
             String redis = values.get("redis");
             String jdbc = values.get("jdbc");
             if (redis != null && !redis.startsWith("redis://") && !redis.startsWith("rediss://")) {
@@ -296,6 +325,11 @@ public final class Profiles {
                 fault("data-dir", "profile.error.dataDirExternal");
             }
         }
+
+        /** A remote profile's keys (see {@link RemoteProfileKeys}). */
+        void checkRemote() {
+            RemoteProfileKeys.check(values, (field, key, more) -> fault(lineOf.getOrDefault(field, lineOf.get("server")), field, key, more));
+        }
     }
 
     private static final Pattern INLINE_COMMENT = Pattern.compile("\\s#(\\s.*)?$");
@@ -324,7 +358,7 @@ public final class Profiles {
     }
 
     /** Hides credentials in a URI before it is shown. */
-    private static String mask(String uri) {
+    static String mask(String uri) {
         return uri.replaceAll("//[^@/]*@", "//***@");
     }
 }

@@ -8,6 +8,7 @@ import com.orderconsole.app.ProductionGuard;
 import com.orderconsole.app.ProgressThrottle;
 import com.orderconsole.domain.Operator;
 import com.orderconsole.app.ConsoleServices;
+import com.orderconsole.app.remote.RemoteServices;
 import com.orderconsole.service.audit.Audit;
 import com.orderconsole.service.follower.CatchUp;
 import picocli.CommandLine.Model.CommandSpec;
@@ -68,6 +69,10 @@ abstract class CliCommand implements Callable<Integer> {
      * @return the services; close the session when done
      */
     Session<ConsoleServices> session(String actor) {
+        if (global().remote().on()) {
+            RemoteServices remote = remote(actor);
+            return new Session<>(remote, () -> { });
+        }
         Engine engine = engine(actor);
         return new Session<>(engine.services(), engine::close);
     }
@@ -78,8 +83,31 @@ abstract class CliCommand implements Callable<Integer> {
      * @return the audit view; close the session when done
      */
     Session<Audit> auditSession() {
+        if (global().remote().on()) {
+            return new Session<>(remote(null).audit(), () -> { });
+        }
         Engine engine = engineOnMySqlOnly();
         return new Session<>(engine.audit(), engine::close);
+    }
+
+    /**
+     * Remote mode: the services through serve, with this run's access token (a sign-in with a device code asks for it
+     * here); {@link #operator()} becomes who serve says the token acts as. Opens no connection to either store.
+     *
+     * @param actor the command's --actor: refused, serve names who acts
+     * @throws ParameterException for --actor (a usage error)
+     * @throws com.orderconsole.app.remote.SignInRequiredException, com.orderconsole.app.remote.ServeUnavailableException
+     *     in words, when no token can be had or serve cannot say who it acts as
+     */
+    private RemoteServices remote(String actor) {
+        GlobalOptions g = global();
+        if (actor != null || g.operatorName != null) {
+            throw new ParameterException(spec.commandLine(), Messages.get("cli.remote.actor"));
+        }
+        announceEnvironment();
+        RemoteServices services = new RemoteServices(g.remote().server(), g.remote().tokens(err()));
+        operator = services.whoAmI();
+        return services;
     }
 
     /** @return a started engine (close it), the operator signed in; see {@link #engine(String)} */
@@ -119,6 +147,11 @@ abstract class CliCommand implements Callable<Integer> {
 
     private Engine engine(String actor, java.util.function.UnaryOperator<EngineConfig> adjust, boolean withRedis) {
         GlobalOptions g = global();
+        if (g.remote().on()) {
+            // A run through serve never opens a store: a command that reaches here has no remote path.
+            throw new ParameterException(spec.commandLine(), Messages.format("cli.remote.noEngine", spec.qualifiedName(" ")
+                    .replaceFirst("^\\S+ ", "")));
+        }
         EngineConfig config;
         try {
             g.checkIdentity(actor);

@@ -84,6 +84,20 @@ final class Converters {
         }
     }
 
+    /** --server: serve's API base URL, https (http for this machine only), checked before anything is asked. */
+    static final class ServerUrlConverter extends Checked<java.net.URI> {
+        ServerUrlConverter() {
+            super(com.orderconsole.app.remote.ServeUrl::parse);
+        }
+    }
+
+    /** --issuer: the identity provider's issuer URL, https (http for this machine only). */
+    static final class IssuerUrlConverter extends Checked<java.net.URI> {
+        IssuerUrlConverter() {
+            super(com.orderconsole.app.remote.ServeUrl::parseIssuer);
+        }
+    }
+
     /** --expire-in and similar: a positive duration. */
     static final class DurationConverter implements ITypeConverter<Duration> {
         @Override

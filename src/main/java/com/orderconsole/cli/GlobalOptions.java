@@ -68,6 +68,33 @@ class GlobalOptions {
     @Option(scope = ScopeType.INHERIT, names = "--profile", paramLabel = "NAME", descriptionKey = "cli.option.profile")
     String profileName;
 
+    /** Remote mode: serve's API base URL; the command acts through it and opens no store connection. */
+    @Option(scope = ScopeType.INHERIT, names = "--server", paramLabel = "URL", converter = Converters.ServerUrlConverter.class,
+            descriptionKey = "cli.opt.server")
+    java.net.URI server;
+
+    /** Remote mode: the environment variable holding the access token (scripts). */
+    @Option(scope = ScopeType.INHERIT, names = "--token-env", paramLabel = "VAR", descriptionKey = "cli.opt.token-env")
+    String tokenEnv;
+
+    /** Remote mode: a program printing the access token, run by the shell. */
+    @Option(scope = ScopeType.INHERIT, names = "--token-command", paramLabel = "CMD", descriptionKey = "cli.opt.token-command")
+    String tokenCommand;
+
+    /** Remote mode, a person at a terminal: the identity provider signed in with by device code. */
+    @Option(scope = ScopeType.INHERIT, names = "--issuer", paramLabel = "URL", converter = Converters.IssuerUrlConverter.class,
+            descriptionKey = "cli.opt.issuer")
+    java.net.URI issuer;
+
+    /** Remote mode, a person at a terminal: the command line's public client id at the identity provider. */
+    @Option(scope = ScopeType.INHERIT, names = "--client-id", paramLabel = "ID", descriptionKey = "cli.opt.client-id")
+    String clientId;
+
+    /** @return this run's remote mode (on when --server is given) */
+    RemoteMode remote() {
+        return new RemoteMode(this);
+    }
+
     /**
      * Null when not given, "" when given without a count ({@code --yes} alone: enough for the simulator on staging); a count
      * otherwise. Anything else ({@code --yes=abc}) is a usage error, not a refused confirmation.
@@ -75,6 +102,9 @@ class GlobalOptions {
     @Option(scope = ScopeType.INHERIT, names = "--yes", paramLabel = "COUNT", arity = "0..1", fallbackValue = "",
             converter = Converters.YesConverter.class, descriptionKey = "cli.opt.yes")
     String yes;
+
+    /** Reads an environment variable (--token-env, --db-password-env's kin); tests give their own environment. */
+    java.util.function.Function<String, String> env = System::getenv;
 
     /** Asked once per run whether stderr is a terminal (progress lines); tests give their own answer. */
     java.util.function.BooleanSupplier stderrTerminal = () -> false;
@@ -184,6 +214,10 @@ class GlobalOptions {
         if (profile != null) {
             return profile.environment();
         }
+        if (server != null) {
+            // serve named without a profile counts as production, as servers named without one do.
+            return Environment.external(server.getAuthority());
+        }
         return jdbcUrl == null || serversOwnedLocally ? Environment.LOCAL : Environment.external(Messages.get("env.external"));
     }
 
@@ -245,6 +279,10 @@ class GlobalOptions {
      * @param password the database password (see {@link #password()})
      */
     EngineConfig config(String password) {
+        if (profile != null && profile.remote()) {
+            // A remote profile never starts or reaches the stores: an engine made from it would be the embedded one.
+            throw new IllegalArgumentException(Messages.format("profile.error.remoteEngine", profile.name()));
+        }
         EngineConfig config = EngineConfig.embeddedDefault().withBackgroundJobs(null, null).withRole(role).withBuckets(buckets);
         if (terminalRetention != null) {
             config = config.withTerminalRetention(terminalRetention);

@@ -20,6 +20,7 @@ import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Arrays;
+import java.util.List;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
@@ -157,6 +158,13 @@ public final class OrderCli {
         return run(new Root(out, err, (java.util.function.Consumer<ConsoleStart>) null, PasswordPrompt.TERMINAL, yes, true), args);
     }
 
+    /** As {@link #runOnLocalServers(String[], PrintStream, PrintStream)}, environment variables read from {@code env}. */
+    static int runWithEnvironment(String[] args, PrintStream out, PrintStream err, java.util.function.Function<String, String> env) {
+        Root root = new Root(out, err, (java.util.function.Consumer<ConsoleStart>) null, PasswordPrompt.TERMINAL, question -> null, true);
+        root.env = env;
+        return run(root, args);
+    }
+
     /** As {@link #runOnLocalServers(String[], PrintStream, PrintStream)}, with {@code err} taken for a terminal or not. */
     static int runOnLocalServers(String[] args, PrintStream out, PrintStream err, boolean errIsTerminal) {
         Root root = new Root(out, err, (java.util.function.Consumer<ConsoleStart>) null, PasswordPrompt.TERMINAL, question -> null, true);
@@ -205,6 +213,11 @@ public final class OrderCli {
             ExitCode exit = ex instanceof com.orderconsole.app.NotConfirmedException ? ExitCode.NOT_CONFIRMED : ExitCode.FAILED;
             return jsonError(json, out, Cli.message(ex), exit, errorKind(ex, exit));
         });
+        // The remote options are checked together, and against the command, before any command runs.
+        cl.setExecutionStrategy(parseResult -> {
+            checkRemote(root, parseResult);
+            return new CommandLine.RunLast().execute(parseResult);
+        });
         Map<String, String> exitCodes = new LinkedHashMap<>();
         for (ExitCode e : ExitCode.values()) {
             exitCodes.put(Integer.toString(e.code()), Messages.get(e.descriptionKey()));
@@ -212,6 +225,24 @@ public final class OrderCli {
         // Every command's --help (and the man page) lists the exit codes from the one enum.
         applyExitCodes(cl, exitCodes);
         return cl.execute(args);
+    }
+
+    /**
+     * Checks the remote options of the run (see {@link RemoteMode#check}); a help request is answered whatever they say.
+     *
+     * @throws ParameterException in words, for a usage error
+     */
+    private static void checkRemote(Root root, CommandLine.ParseResult parseResult) {
+        List<CommandLine> chain = parseResult.asCommandLineList();
+        if (chain.stream().anyMatch(c -> c.isUsageHelpRequested() || c.isVersionHelpRequested())) {
+            return;
+        }
+        CommandLine.ParseResult sub = parseResult.subcommand();
+        try {
+            root.remote().check(sub == null ? null : sub.commandSpec().name());
+        } catch (IllegalArgumentException e) {
+            throw new ParameterException(chain.get(chain.size() - 1), e.getMessage());
+        }
     }
 
     /** System property the --data-dir help text reads: the default data directory of this user. */
@@ -277,6 +308,9 @@ public final class OrderCli {
             if (openConsole == null) {
                 throw new ParameterException(spec.commandLine(), Messages.get("cli.subcommand.needed"));
             }
+            if (remote().on()) {
+                throw new ParameterException(spec.commandLine(), Messages.get("cli.remote.console"));
+            }
             // Nothing named on the command line: the console offers the profiles there are (none: local, as always).
             Profiles.Listing choices = noServersNamed() ? Profiles.list(Profiles.dir()) : new Profiles.Listing(java.util.List.of(),
                     java.util.List.of());
@@ -284,6 +318,12 @@ public final class OrderCli {
             boolean dialogAsks;
             try {
                 checkIdentity(null);
+                if (profile() != null && profile().remote()) {
+                    // A remote profile starts no engine: the console signs the person in and works through serve.
+                    Locale.setDefault(Messages.locale());
+                    openConsole.accept(ConsoleStart.remote(profile()));
+                    return;
+                }
                 // Without a password variable the console's sign-in dialog asks, not the terminal.
                 dialogAsks = signInRequired() && dbPasswordEnv == null;
                 config = config(dialogAsks ? "" : password());

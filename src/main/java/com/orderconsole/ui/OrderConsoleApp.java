@@ -20,6 +20,13 @@ import com.orderconsole.ui.main.StartView;
 import com.orderconsole.ui.main.StartViewModel;
 import com.orderconsole.ui.profile.ProfilePickerView;
 import com.orderconsole.ui.profile.ProfilePickerViewModel;
+import com.orderconsole.ui.common.Background;
+import com.orderconsole.app.remote.TokenCommand;
+import com.orderconsole.app.remote.RemoteStart;
+import com.orderconsole.ui.signin.RemoteSignInView;
+import com.orderconsole.ui.signin.RemoteSignInViewModel;
+import com.orderconsole.ui.signin.SignInAgainDialog;
+import com.orderconsole.ui.signin.SignInGuard;
 import com.orderconsole.ui.signin.SignInView;
 import com.orderconsole.ui.signin.SignInViewModel;
 import javafx.application.Application;
@@ -47,6 +54,10 @@ public class OrderConsoleApp extends Application {
     private static Profiles.Listing choices = new Profiles.Listing(java.util.List.of(), java.util.List.of());
     /** True when this console is the whole process (the launcher's): it handles SIGTERM and writes the log file. */
     private static boolean ownsProcess;
+    /** Opens the pages over serve after a remote profile's sign-in; until one is set, the start page says who signed in. */
+    private static RemoteConsole remoteConsole;
+    /** The remote profile the command line named (--profile), or null. */
+    private static Profile remoteProfile;
 
     private Engine engine;
     private FxBackground background;
@@ -68,6 +79,15 @@ public class OrderConsoleApp extends Application {
     }
 
     /**
+     * Sets how the console's pages open over serve after a remote profile's sign-in. Call before {@code Application.launch}.
+     *
+     * @param console builds the remote services and the shell on them
+     */
+    public static void useRemoteConsole(RemoteConsole console) {
+        remoteConsole = console;
+    }
+
+    /**
      * Marks the next launch as the process's own console (the launcher's, not a test's): it then stops in
      * order on SIGTERM and writes the data directory's log file.
      */
@@ -84,6 +104,7 @@ public class OrderConsoleApp extends Application {
         configure(start.config(), start.operator());
         environment = start.environment();
         choices = start.choices();
+        remoteProfile = start.remote();
     }
 
 
@@ -120,6 +141,10 @@ public class OrderConsoleApp extends Application {
         stage.setTitle(Messages.get("main.title"));
         stage.setScene(styledScene(splash.root(), 560, 320));
         stage.show();
+        if (remoteProfile != null) {
+            openRemoteProfile(stage, remoteProfile);
+            return;
+        }
         if (!choices.empty()) {
             // No servers named on the command line and profiles exist: the operator chooses where to work first.
             java.util.Optional<ProfilePickerViewModel.Choice> picked = new ProfilePickerView(new ProfilePickerViewModel(choices)).open(stage);
@@ -129,6 +154,11 @@ public class OrderConsoleApp extends Application {
             }
             Profile p = picked.get().profile();
             environment = picked.get().environment();
+            if (p != null && p.remote()) {
+                // Remote mode: no engine, no store; the person signs in with the company's identity provider first.
+                openRemoteProfile(stage, p);
+                return;
+            }
             if (p != null) {
                 String password = p.passwordEnv() == null ? "" : java.util.Objects.requireNonNullElse(System.getenv(p.passwordEnv()), "");
                 try {
@@ -175,6 +205,76 @@ public class OrderConsoleApp extends Application {
                 notices.add(0, note);
             }
             vm.statusBar().noticeProperty().set(String.join(" · ", notices));
+            mainView = new MainView(vm);
+            stage.setScene(styledScene(mainView.root(), 1280, 800));
+            stage.centerOnScreen();
+            mainView.start();
+        });
+    }
+
+    /**
+     * A remote profile: no engine, no store. With an issuer the start page signs the person in; with a token command
+     * the command's token opens the pages at once (it is run again when serve refuses its token; Sign out closes).
+     */
+    private void openRemoteProfile(Stage stage, Profile p) {
+        environment = p.environment();
+        stage.setTitle(FxDialogService.title(environment, Messages.get("main.title")));
+        if (p.signsInWithIssuer()) {
+            showRemoteSignIn(stage, RemoteSignInViewModel.forProfile(p, background));
+            return;
+        }
+        TokenCommand tokens = new TokenCommand(p.tokenCommand(), System.err);
+        openServe(stage, new RemoteStart(p.server(), tokens, environment), background, () -> {
+            tokens.signOut();
+            Platform.exit();
+        });
+    }
+
+    /** The start page of a remote profile: "Sign in with ..." in the system browser, then the pages over serve. */
+    private void showRemoteSignIn(Stage stage, RemoteSignInViewModel signIn) {
+        RemoteSignInView view = new RemoteSignInView(signIn, start -> openRemote(stage, signIn, start), Platform::exit,
+                Messages.get("remote.signin.quit"));
+        stage.setScene(styledScene(view.root(), 560, 360));
+        stage.centerOnScreen();
+        view.focus();
+    }
+
+    private void openRemote(Stage stage, RemoteSignInViewModel signIn, RemoteStart start) {
+        SignInGuard guarded = new SignInGuard(background, start.tokens(), new SignInAgainDialog(signIn, () -> stage));
+        Runnable signOut = () -> {
+            // The tokens go first, so nothing sent after this moment carries them; then back to the start page.
+            start.tokens().signOut();
+            if (mainView != null) {
+                mainView.stop();
+                mainView = null;
+            }
+            showRemoteSignIn(stage, signIn);
+        };
+        if (remoteConsole != null) {
+            remoteConsole.open(stage, start, guarded, signOut);
+            return;
+        }
+        openServe(stage, start, guarded, signOut);
+    }
+
+    /**
+     * The console's pages over serve: who acts (name and role for the band) is what serve says the token acts as
+     * ({@code GET /v1/me}); every page's background work goes through {@code background}, so an ended session asks to
+     * sign in again and the page keeps what was typed.
+     */
+    private void openServe(Stage stage, RemoteStart start, Background background, Runnable signOut) {
+        StartViewModel starting = new StartViewModel(background);
+        stage.setScene(styledScene(new StartView(starting, Messages.get("main.signingIn")).root(), 560, 320));
+        starting.startRemote(start, (services, who) -> {
+            if (stopped) {
+                return;
+            }
+            stage.setTitle(FxDialogService.title(start.environment(),
+                    Messages.format("main.title.operator", MainViewModel.operatorText(who))));
+            MainViewModel vm = new MainViewModel(new ConsoleContext(services, who, background,
+                    new FxDialogService(() -> stage, start.environment()), start.environment()), settings);
+            vm.setSignOut(signOut);
+            vm.statusBar().noticeProperty().set(String.join(" · ", settings.problems()));
             mainView = new MainView(vm);
             stage.setScene(styledScene(mainView.root(), 1280, 800));
             stage.centerOnScreen();

@@ -304,6 +304,8 @@ class ApiTest {
                 "live", get("/health/live"),
                 "ready", get("/health/ready"),
                 "getHealth", get("/v1/health")));
+        calls.put("getMe", get("/v1/me"));
+        calls.put("getAlertReading", get("/v1/alerts/reading"));
         calls.putAll(Map.of(
                 "listOrders", get("/v1/orders?status=WAIT_PAY&limit=10"),
                 "getOrderStory", get("/v1/orders/d-1/story"),
@@ -322,6 +324,7 @@ class ApiTest {
                 "exportReconFindings", get("/v1/reconciliations/" + run + "/findings.csv"),
                 "planRepair", get("/v1/reconciliations/" + run + "/repairs/MISSING_IN_REDIS"),
                 "repairFindings", post("/v1/reconciliations/" + run + "/repairs", "{\"category\": \"MISSING_IN_REDIS\"}"),
+                "cancelReconciliation", post("/v1/reconciliations/" + run + "/cancel", "{}"),
                 "listDeadLetters", get("/v1/dead-letters"),
                 "retryDeadLetter", post("/v1/dead-letters/" + letters.get(0) + "/retry", "{}"),
                 "discardDeadLetter", post("/v1/dead-letters/" + letters.get(1) + "/discard", "{\"reason\": \"a test order\"}")));

@@ -234,4 +234,29 @@ class OidcApiTest {
     static String payload(String jwt) {
         return new String(Base64.getUrlDecoder().decode(jwt.split("\\.")[1]), java.nio.charset.StandardCharsets.UTF_8);
     }
+
+    /**
+     * {@code GET /v1/me} names who the token acts as, as the history stamps the person's moves: the console's band shows it.
+     * An API client's token is the client's own; a token without one is refused as any request is.
+     */
+    @Test
+    void meSaysWhoTheTokenActsAsAsTheHistoryStampsIt() throws Exception {
+        String alice = idp.token().username("alice@example.com").groups("console-ops").mint();
+        JsonNode me = ApiHarness.json(h.get(alice, "/v1/me"));
+        assertThat(me.path("actor").asText()).isEqualTo("sso:alice@example.com via " + OidcStub.CLIENT);
+        assertThat(me.path("name").asText()).isEqualTo("alice@example.com");
+        assertThat(me.path("role").asText()).isEqualTo("ops");
+        assertThat(me.path("via").asText()).isEqualTo(OidcStub.CLIENT);
+        assertThat(pay(alice, "o-1").statusCode()).isEqualTo(200);
+        assertThat(h.engine.services().follower().awaitCaughtUp(Duration.ofSeconds(20))).isTrue();
+        assertThat(h.engine.services().orders().lookup("o-1").history().get(1).actor()).as("the history's stamp")
+                .isEqualTo(me.path("actor").asText());
+
+        JsonNode client = ApiHarness.json(h.get(service, "/v1/me"));
+        assertThat(client.path("actor").asText()).isEqualTo("api:payments");
+        assertThat(client.path("name").asText()).isEqualTo("payments");
+        assertThat(client.path("role").asText()).isEqualTo("support");
+        assertThat(client.path("via").asText()).isEqualTo("api-client");
+        assertError(h.get(null, "/v1/me"), 401, "unauthorized", "this API needs a bearer token");
+    }
 }

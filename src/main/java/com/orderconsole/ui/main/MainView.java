@@ -75,6 +75,8 @@ public final class MainView {
     @FXML private RadioMenuItem languageSystem;
     @FXML private RadioMenuItem languageEn;
     @FXML private RadioMenuItem languageZh;
+    @FXML private javafx.scene.control.SeparatorMenuItem signOutSeparator;
+    @FXML private javafx.scene.control.MenuItem signOutItem;
 
     public MainView(MainViewModel vm) {
         this.vm = vm;
@@ -88,6 +90,9 @@ public final class MainView {
         bindStatusBar();
         bindSettings(vm.settings());
         addEnvironmentBand();
+        // Only a console signed in through serve has a session to end; a console on its own stores has none.
+        signOutItem.setVisible(vm.canSignOut());
+        signOutSeparator.setVisible(vm.canSignOut());
         showAlerts();
         vm.pageProperty().addListener((o, a, p) -> show(p));
         show(vm.pageProperty().get());
@@ -197,10 +202,19 @@ public final class MainView {
         content.getChildren().setAll(pages.computeIfAbsent(p, this::build));
     }
 
+    /** @return the words in place of a feature that runs only beside the stores, not over serve */
+    private static Node localOnly(String key) {
+        javafx.scene.control.Label why = new javafx.scene.control.Label(Messages.get(key));
+        why.setWrapText(true);
+        why.getStyleClass().add("hint");
+        return why;
+    }
+
     private Node build(Page p) {
         return switch (p) {
             // The traffic panel sits beside the graph, so its effect is seen as it happens.
-            case GRAPH -> new StateGraphView(vm.graph(), new TrafficView(vm.traffic()).root()).root();
+            case GRAPH -> new StateGraphView(vm.graph(), vm.traffic() == null ? localOnly("remote.traffic")
+                    : new TrafficView(vm.traffic()).root()).root();
             case ORDERS -> {
                 ordersView = new OrderTableView(vm.orders(), new OrderDetailView(vm.detail()), vm::showOrder);
                 yield ordersView.root();
@@ -210,7 +224,8 @@ public final class MainView {
             case MONITOR -> {
                 Node page = new MonitorView(vm.monitor()).root();
                 VBox.setVgrow(page, javafx.scene.layout.Priority.ALWAYS);
-                yield new VBox(new MetricsEndpointView(vm.metricsEndpoint()).root(), page);
+                yield new VBox(vm.metricsEndpoint() == null ? localOnly("remote.metricsEndpoint")
+                        : new MetricsEndpointView(vm.metricsEndpoint()).root(), page);
             }
             case RULES -> new RulesView(vm.rules()).root();
             case BULK -> new BulkView(vm.bulk()).root();
@@ -294,6 +309,12 @@ public final class MainView {
         String state = key + (up ? ".up" : ".down"); // i18n-ok: builds a key
         l.setText(Messages.get(state));
         Styles.pick(l, up ? Styles.UP : Styles.DOWN, Styles.UP, Styles.DOWN);
+    }
+
+    @FXML
+    private void onSignOut() {
+        stop();
+        vm.signOut();
     }
 
     @FXML

@@ -63,6 +63,7 @@ public final class MainViewModel implements Navigator {
     private final MetricsEndpointViewModel metricsEndpoint;
     private final Background background;
     private java.nio.file.Path logFolder;
+    private Runnable signOut;
     private java.util.function.Consumer<java.nio.file.Path> folderOpener;
 
     /**
@@ -109,7 +110,9 @@ public final class MainViewModel implements Navigator {
         // The traffic panel sits on the graph page: its counters refresh with the graph.
         graphPage = () -> {
             graph.refresh();
-            traffic.refresh();
+            if (traffic != null) {
+                traffic.refresh();
+            }
         };
         // New rules redraw the graph and show their version in the status bar at once, not on the next tick.
         rules = new RulesViewModel(s.rules(), s.rulesWhatIf(), operator, bg, dialogs, () -> {
@@ -224,9 +227,30 @@ public final class MainViewModel implements Navigator {
         return alerts;
     }
 
-    /** @return the Prometheus endpoint switch, shown on the Monitor page */
+    /** @return the Prometheus endpoint switch, shown on the Monitor page; null in remote mode (serve publishes its own) */
     public MetricsEndpointViewModel metricsEndpoint() {
         return metricsEndpoint;
+    }
+
+    /**
+     * Offers "Sign out" (remote mode): call before the view is built.
+     *
+     * @param action forgets the person's tokens and returns to the start page
+     */
+    public void setSignOut(Runnable action) {
+        this.signOut = action;
+    }
+
+    /** @return true when the console works through serve with a person's session, which {@link #signOut()} ends */
+    public boolean canSignOut() {
+        return signOut != null;
+    }
+
+    /** Ends the person's session (the tokens are forgotten) and returns to the start page; nothing without a session. */
+    public void signOut() {
+        if (signOut != null) {
+            signOut.run();
+        }
     }
 
     /**
@@ -316,7 +340,7 @@ public final class MainViewModel implements Navigator {
         return rules;
     }
 
-    /** @return the live-traffic panel's model */
+    /** @return the live-traffic panel's model; null in remote mode (it would drive serve's stores from here) */
     public TrafficViewModel traffic() {
         return traffic;
     }

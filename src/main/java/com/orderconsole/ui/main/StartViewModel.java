@@ -61,6 +61,26 @@ public final class StartViewModel {
         });
     }
 
+    /**
+     * Remote mode: no engine and no store; asks serve who the access token acts as ({@code GET /v1/me}) in the
+     * background, then hands over the services through serve and that operator (the band shows their name and role).
+     * When serve does not answer or the sign-in is refused, the splash says so in words and nothing is handed over.
+     *
+     * @param remote serve's address, the person's tokens, the environment
+     * @param ready receives the remote services and the operator serve names
+     */
+    public void startRemote(com.orderconsole.app.remote.RemoteStart remote,
+                            BiConsumer<com.orderconsole.app.remote.RemoteServices, com.orderconsole.domain.Operator> ready) {
+        status.set(Messages.format("main.start.remote", remote.server()));
+        com.orderconsole.app.remote.RemoteServices services = remote.services();
+        background.run(Messages.get("main.start.remoteAction"), job -> services.whoAmI(), who -> ready.accept(services, who),
+                error -> {
+                    progress.set(0);
+                    status.set(error);
+                    failure.set(error);
+                });
+    }
+
     private void importSample(Engine engine, BiConsumer<Engine, String> ready) {
         status.set(Messages.get("main.start.checking"));
         background.run(Messages.get("main.start.importAction"), job -> engine.services().importer().importBundledSampleIfEmpty(

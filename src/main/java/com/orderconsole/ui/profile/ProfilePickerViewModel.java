@@ -36,7 +36,9 @@ public final class ProfilePickerViewModel {
     public ProfilePickerViewModel(Profiles.Listing listing) {
         choices.add(new Choice(null, Environment.LOCAL, title(Environment.LOCAL), Messages.get("profile.picker.local")));
         for (Profile p : listing.profiles()) {
-            String where = p.external() ? Messages.format("profile.picker.where", database(p.jdbcUrl()),
+            String where = p.remote() ? Messages.format("profile.picker.remote", p.server().getAuthority(),
+                    p.issuer() != null ? p.issuer().getAuthority() : Messages.get("profile.picker.tokenCommand"))
+                    : p.external() ? Messages.format("profile.picker.where", database(p.jdbcUrl()),
                     p.dbUser() == null ? System.getProperty("user.name", "") : p.dbUser()) : Messages.get("profile.picker.local");
             choices.add(new Choice(p, p.environment(), title(p.environment()), where));
         }

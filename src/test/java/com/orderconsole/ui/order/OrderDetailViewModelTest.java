@@ -21,7 +21,7 @@ import static org.awaitility.Awaitility.await;
 class OrderDetailViewModelTest extends ViewModelTestBase {
 
     private OrderDetailViewModel detail(String name, Role role) {
-        return new OrderDetailViewModel(services.orders(), services.transitions(), new Operator(name, role), background, dialogs);
+        return new OrderDetailViewModel(pages(role).orders(), pages(role).transitions(), new Operator(name, role), background, dialogs);
     }
 
     @Test
@@ -59,7 +59,8 @@ class OrderDetailViewModelTest extends ViewModelTestBase {
         vm.override(OrderStatus.SHIPPED, "skip ahead");
         assertThat(vm.feedback().errorProperty().get()).isTrue();
         assertThat(vm.feedback().messageProperty().get())
-                .isEqualTo("Could not override the order status: alice (support) may not override the transition rules: needs role admin");
+                .isEqualTo("Could not override the order status: " + actorOf("alice", Role.SUPPORT)
+                        + " (support) may not override the transition rules: needs role admin");
         assertThat(services.orders().lookup("m-3").summary().redisStatus()).isEqualTo(OrderStatus.WAIT_PAY);
     }
 
@@ -81,7 +82,7 @@ class OrderDetailViewModelTest extends ViewModelTestBase {
         ro.load("m-5");
         assertThat(ro.canMove()).isFalse();
         ro.move(OrderStatus.PAID, "trying");
-        assertThat(ro.feedback().messageProperty().get()).contains("rita (read_only) may not change order status");
+        assertThat(ro.feedback().messageProperty().get()).contains(actorOf("rita", Role.READ_ONLY) + " (read_only) may not change order status");
 
         OrderDetailViewModel support = detail("alice", Role.SUPPORT);
         support.load("m-5");
@@ -143,7 +144,7 @@ class OrderDetailViewModelTest extends ViewModelTestBase {
         createOrder("m-8");
         createOrder("m-9");
         HeldBackground held = new HeldBackground();
-        OrderDetailViewModel vm = new OrderDetailViewModel(services.orders(), services.transitions(),
+        OrderDetailViewModel vm = new OrderDetailViewModel(pages(Role.SUPPORT).orders(), pages(Role.SUPPORT).transitions(),
                 new Operator("alice", Role.SUPPORT), held, dialogs);
         vm.load("m-8");
         vm.load("m-9");

@@ -18,7 +18,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 /** The story in the order detail (issue 13.4): read when open, rejected attempts in words, state at a moment, export. */
 class OrderStoryViewModelTest extends ViewModelTestBase {
     private OrderDetailViewModel detail() {
-        return new OrderDetailViewModel(services.orders(), services.transitions(), new Operator("sam", Role.SUPPORT), background, dialogs);
+        return new OrderDetailViewModel(pages(Role.SUPPORT).orders(), pages(Role.SUPPORT).transitions(), new Operator("sam", Role.SUPPORT), background, dialogs);
     }
 
     @Test

@@ -29,4 +29,15 @@ class ProfilePickerViewModelTest {
                 List.of(profile("prod-eu", Environment.Kind.PRODUCTION), profile("staging", Environment.Kind.STAGING)), List.of()));
         assertThat(mixed.selectedProperty().get().environment().name()).isEqualTo("staging");
     }
+
+    @Test
+    void aRemoteProfileSaysWhichServeAndWhichSignIn() {
+        com.orderconsole.app.Messages.use(java.util.Locale.ENGLISH);
+        Profile remote = Profile.remote(Path.of("prod-remote.properties"), new Environment("prod-remote", Environment.Kind.PRODUCTION,
+                "#c62828"), java.net.URI.create("https://orders.example.com"), java.net.URI.create("https://login.example.com/realms/shop"),
+                "order-console", null);
+        ProfilePickerViewModel vm = new ProfilePickerViewModel(new Profiles.Listing(List.of(remote), List.of()));
+        assertThat(vm.choices().get(1).where()).isEqualTo("serve at orders.example.com, signing in with login.example.com");
+        assertThat(vm.selectedProperty().get().profile()).as("production is never preselected, remote or not").isNull();
+    }
 }

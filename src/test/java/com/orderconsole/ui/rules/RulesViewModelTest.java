@@ -27,7 +27,7 @@ class RulesViewModelTest extends ViewModelTestBase {
     private int applied;
 
     private RulesViewModel rules(String name, Role role) {
-        return new RulesViewModel(services.rules(), services.rulesWhatIf(), new Operator(name, role), background, dialogs, () -> applied++);
+        return new RulesViewModel(pages(role).rules(), pages(role).rulesWhatIf(), new Operator(name, role), background, dialogs, () -> applied++);
     }
 
     @Test
