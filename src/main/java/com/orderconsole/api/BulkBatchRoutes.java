@@ -143,6 +143,7 @@ final class BulkBatchRoutes {
         doc.put("notRun", b.notRun());
         doc.put("state", b.state().name());
         doc.put("closable", b.closable());
+        doc.put("heartbeatAt", Instant.ofEpochMilli(b.heartbeatMs()).toString());
         return doc;
     }
 }

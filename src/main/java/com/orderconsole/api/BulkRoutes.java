@@ -100,7 +100,7 @@ final class BulkRoutes {
         }
     }
 
-    private static Long instant(String text, String name) {
+    static Long instant(String text, String name) {
         if (text == null) {
             return null;
         }
@@ -143,6 +143,15 @@ final class BulkRoutes {
         doc.put("matched", p.matched());
         doc.put("wouldApply", p.wouldApply());
         doc.put("wouldReject", reject);
+        List<Map<String, Object>> perTarget = new java.util.ArrayList<>();
+        p.perTarget().forEach(t -> {
+            Map<String, Object> row = new LinkedHashMap<>();
+            row.put("target", t.target().name());
+            row.put("wouldApply", t.wouldApply());
+            row.put("wouldReject", t.wouldReject());
+            perTarget.add(row);
+        });
+        doc.put("perTarget", perTarget);
         doc.put("sample", p.sample());
         doc.put("unknownIds", p.unknownIds());
         doc.put("readAt", Instant.ofEpochMilli(p.readAtMs()).toString());

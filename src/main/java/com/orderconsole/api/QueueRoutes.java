@@ -42,7 +42,7 @@ final class QueueRoutes {
         return List.of(
                 Route.get("/v1/cancel-queue", call -> mysql.answer(call, 200, () -> summaryDocument(s.queue().summary()),
                         "nothing was changed; ask again")),
-                Route.get("/v1/cancel-queue/entries", this::page, "after", "limit"),
+                Route.get("/v1/cancel-queue/entries", this::page, "after", "limit", "orderId"),
                 Route.post("/v1/cancel-queue/pause", call -> pause(call, true)),
                 Route.post("/v1/cancel-queue/resume", call -> pause(call, false)),
                 Route.post("/v1/cancel-queue/entries/{id}/remove", this::remove),
@@ -81,14 +81,20 @@ final class QueueRoutes {
         }, "the deadline may be moved all the same: GET /v1/cancel-queue/entries says");
     }
 
+    /** A page of entries by deadline, or with {@code orderId} the one order's entry (none: an empty page), as the page's find. */
     private void page(ApiCall call) {
         QueryParams q = new QueryParams(call);
         int limit = q.number("limit", DEFAULT_LIMIT, 1, 1000);
         String after = q.text("after");
+        String orderId = q.text("orderId") == null ? null : OrderListRoutes.checkedId(q.text("orderId"));
+        if (orderId != null && after != null) {
+            throw ApiProblem.badInput("give either orderId (one order's entry) or after (the next page), not both; nothing was read");
+        }
         mysql.answer(call, 200, () -> {
             QueuePage page;
             try {
-                page = s.queue().page(after, limit);
+                page = orderId != null ? new QueuePage(s.queue().find(orderId).map(List::of).orElse(List.of()), null)
+                        : s.queue().page(after, limit);
             } catch (IllegalArgumentException e) {
                 throw ApiProblem.badInput("after '" + JsonBody.printable(after) + "' is not a cursor this API gave: pass the "
                         + "\"next\" of the page before");

@@ -8,6 +8,7 @@ import com.orderconsole.service.recon.ReconFinding;
 import com.orderconsole.service.recon.ReconReport;
 import com.orderconsole.service.recon.ReconciliationService;
 import com.orderconsole.service.recon.RepairResult;
+import com.orderconsole.service.order.OrderQuery;
 
 import java.io.IOException;
 import java.io.StringWriter;
@@ -30,6 +31,8 @@ import java.util.Set;
 final class ReconRoutes {
     static final int DEFAULT_LIMIT = 100;
     private static final Set<String> REPAIR_FIELDS = Set.of("category", "reason", "confirmCount");
+    /** A comparison of only some orders, chosen as the orders page filters them; none: every order, Redis-only ones and the queues. */
+    private static final Set<String> FILTER_FIELDS = Set.of("id", "idPrefix", "status", "stuck", "createdFrom", "createdTo", "disagreeing");
 
     private final ReconciliationService recon;
     private final ReconRuns runs;
@@ -50,14 +53,48 @@ final class ReconRoutes {
                 Route.get("/v1/reconciliations/{id}/findings", this::findings, "category", "limit", "after"),
                 Route.get("/v1/reconciliations/{id}/findings.csv", this::csv),
                 Route.get("/v1/reconciliations/{id}/repairs/{category}", this::plan),
-                Route.post("/v1/reconciliations/{id}/repairs", this::repair));
+                Route.post("/v1/reconciliations/{id}/repairs", this::repair),
+                Route.post("/v1/reconciliations/{id}/cancel", this::cancel));
     }
 
     private void start(ApiCall call) throws IOException {
-        JsonBody.read(call.contentType(), call::body, Set.of());
-        ReconRuns.Run run = runs.start(call.operator(), (progress, cancelled) -> recon.run(null, progress, cancelled));
+        JsonBody body = JsonBody.read(call.contentType(), call::body, FILTER_FIELDS);
+        OrderQuery filter = filter(body);
+        ReconRuns.Run run = runs.start(call.operator(), (progress, cancelled) -> recon.run(filter, progress, cancelled));
         call.responseHeader("Location", "/v1/reconciliations/" + run.id());
         call.json(202, run.document());
+    }
+
+    /** Stops a running comparison at its next page (read-only, so every role, as starting one); its report says cancelled. */
+    /** @return the orders a comparison covers, or null for all of them (and Redis-only orders and the queues) */
+    private static OrderQuery filter(JsonBody body) {
+        String id = body.text("id");
+        String prefix = body.text("idPrefix");
+        List<String> statuses = body.texts("status");
+        boolean stuck = body.flag("stuck");
+        boolean disagreeing = body.flag("disagreeing");
+        String from = body.text("createdFrom");
+        String to = body.text("createdTo");
+        if (id == null && prefix == null && statuses == null && !stuck && !disagreeing && from == null && to == null) {
+            return null;
+        }
+        try {
+            java.util.Set<com.orderconsole.domain.OrderStatus> st = java.util.EnumSet.noneOf(com.orderconsole.domain.OrderStatus.class);
+            if (statuses != null) {
+                statuses.forEach(x -> st.add(QueryParams.status("status", x)));
+            }
+            return new OrderQuery(id, prefix, st, stuck, BulkRoutes.instant(from, "createdFrom"), BulkRoutes.instant(to, "createdTo"),
+                    disagreeing, false);
+        } catch (IllegalArgumentException e) {
+            throw ApiProblem.badInput(e.getMessage() + "; nothing was compared");
+        }
+    }
+
+    private void cancel(ApiCall call) throws IOException {
+        JsonBody.read(call.contentType(), call::body, Set.of());
+        ReconRuns.Run run = runs.get(call.id());
+        run.cancel();
+        call.json(200, run.document());
     }
 
     private void findings(ApiCall call) {
@@ -144,6 +181,10 @@ final class ReconRoutes {
         doc.put("mysql", f.mysqlStatus() == null ? null : Map.of("status", f.mysqlStatus().name(), "version", f.mysqlVersion()));
         doc.put("redis", f.redisStatus() == null ? null : Map.of("status", f.redisStatus().name(), "version", f.redisVersion()));
         doc.put("detail", f.detail());
+        doc.put("detailKey", f.detailKey().name());
+        // Statuses by name, numbers as numbers, the rest as text: what the console words in the user's language.
+        doc.put("detailArgs", f.detailArgs().stream().map(a -> a instanceof Number || a instanceof String ? a
+                : a instanceof Enum<?> e ? e.name() : String.valueOf(a)).toList());
         return doc;
     }
 

@@ -37,6 +37,7 @@ final class ReconRuns implements AutoCloseable {
         private volatile long total;
         private volatile ReconReport report;
         private volatile String failure;
+        private volatile boolean cancelRequested;
 
         private Run(String id, String startedBy) {
             this.id = id;
@@ -45,6 +46,11 @@ final class ReconRuns implements AutoCloseable {
 
         String id() {
             return id;
+        }
+
+        /** Asks a running comparison to stop at its next page; a finished run stays as it is. */
+        void cancel() {
+            cancelRequested = true;
         }
 
         /** @return "running", "done", "cancelled" or "failed" */
@@ -84,11 +90,13 @@ final class ReconRuns implements AutoCloseable {
                 doc.put("total", r.total());
                 doc.put("ordersCompared", r.ordersCompared());
                 doc.put("millis", r.millis());
+                doc.put("filtered", r.filtered());
             } else {
                 doc.put("counts", null);
                 doc.put("total", null);
                 doc.put("ordersCompared", null);
                 doc.put("millis", null);
+                doc.put("filtered", null);
             }
             return doc;
         }
@@ -124,7 +132,7 @@ final class ReconRuns implements AutoCloseable {
                     run.phase = phase;
                     run.done = done;
                     run.total = total;
-                }, () -> closed);
+                }, () -> closed || run.cancelRequested);
             } catch (RuntimeException e) {
                 run.failure = com.orderconsole.domain.Failures.message(e);
             }

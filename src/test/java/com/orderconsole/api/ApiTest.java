@@ -324,6 +324,7 @@ class ApiTest {
                 "exportReconFindings", get("/v1/reconciliations/" + run + "/findings.csv"),
                 "planRepair", get("/v1/reconciliations/" + run + "/repairs/MISSING_IN_REDIS"),
                 "repairFindings", post("/v1/reconciliations/" + run + "/repairs", "{\"category\": \"MISSING_IN_REDIS\"}"),
+                "cancelReconciliation", post("/v1/reconciliations/" + run + "/cancel", "{}"),
                 "listDeadLetters", get("/v1/dead-letters"),
                 "retryDeadLetter", post("/v1/dead-letters/" + letters.get(0) + "/retry", "{}"),
                 "discardDeadLetter", post("/v1/dead-letters/" + letters.get(1) + "/discard", "{\"reason\": \"a test order\"}")));

@@ -1,8 +1,5 @@
 package com.orderconsole.service.audit;
 
-import com.fasterxml.jackson.core.JsonEncoding;
-import com.fasterxml.jackson.core.JsonGenerator;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import com.orderconsole.domain.OrderStatus;
 import com.orderconsole.domain.ResultCode;
 import com.orderconsole.domain.TransitionRules;
@@ -13,13 +10,10 @@ import com.orderconsole.store.AuditStore;
 import com.orderconsole.store.AuditEventQuery;
 import com.orderconsole.store.AuditEventRow;
 import com.orderconsole.store.Database;
-import org.apache.commons.csv.CSVFormat;
-import org.apache.commons.csv.CSVPrinter;
 
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.Writer;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -183,22 +177,7 @@ public final class AuditService implements Audit {
      * @return rows written
      */
     public long exportCsv(AuditFilter filter, Writer out, BooleanSupplier cancelled) throws IOException {
-        CSVPrinter csv = new CSVPrinter(out, CSVFormat.DEFAULT.builder().setHeader(CSV_HEADER.toArray(String[]::new)).get());
-        long n = 0;
-        String cursor = null;
-        do {
-            AuditPage p = page(filter, cursor, EXPORT_PAGE);
-            for (AuditEvent e : p.rows()) {
-                csv.printRecord(Instant.ofEpochMilli(e.atMs()), e.kind(), e.actor(), e.source(), nz(e.orderId()), name(e.from()),
-                        name(e.to()), e.version() == null ? "" : e.version(), e.code() == null ? "" : e.code().code(),
-                        e.code() == null ? "" : e.code().description(), nz(e.action()), nz(e.reason()), nz(e.detail()), nz(e.writtenBy()),
-                        e.actorUnlike());
-                n++;
-            }
-            cursor = p.nextCursor();
-        } while (cursor != null && !cancelled.getAsBoolean());
-        csv.flush();
-        return n;
+        return AuditExport.csv(cursor -> page(filter, cursor, EXPORT_PAGE), out, cancelled);
     }
 
     /**
@@ -207,31 +186,7 @@ public final class AuditService implements Audit {
      * @return rows written
      */
     public long exportJson(AuditFilter filter, OutputStream out, BooleanSupplier cancelled) throws IOException {
-        ObjectMapper json = new ObjectMapper();
-        long n = 0;
-        try (JsonGenerator g = json.getFactory().createGenerator(out, JsonEncoding.UTF8)) {
-            g.useDefaultPrettyPrinter();
-            g.writeStartArray();
-            String cursor = null;
-            do {
-                AuditPage p = page(filter, cursor, EXPORT_PAGE);
-                for (AuditEvent e : p.rows()) {
-                    json.writeValue(g, e);
-                    n++;
-                }
-                cursor = p.nextCursor();
-            } while (cursor != null && !cancelled.getAsBoolean());
-            g.writeEndArray();
-        }
-        return n;
-    }
-
-    private static String nz(String s) {
-        return s == null ? "" : s;
-    }
-
-    private static String name(OrderStatus s) {
-        return s == null ? "" : s.name();
+        return AuditExport.json(cursor -> page(filter, cursor, EXPORT_PAGE), out, cancelled);
     }
 
     /** How an API client acts (issue 32): {@code api:<name>}. */

@@ -1,20 +1,14 @@
 package com.orderconsole.service.bulk;
 
-import com.fasterxml.jackson.core.JsonEncoding;
-import com.fasterxml.jackson.core.JsonGenerator;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import com.orderconsole.domain.OrderStatus;
 import com.orderconsole.domain.ResultCode;
 import com.orderconsole.store.BulkBatchRow;
 import com.orderconsole.store.BulkItemRow;
 import com.orderconsole.store.Database;
-import org.apache.commons.csv.CSVFormat;
-import org.apache.commons.csv.CSVPrinter;
 
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.Writer;
-import java.time.Instant;
 import java.util.List;
 
 /**
@@ -62,53 +56,12 @@ final class BulkRecords {
     /** See {@link BulkService#exportCsv}. */
     long exportCsv(long batchId, Writer out) throws IOException {
         batch(batchId);
-        long n = 0;
-        CSVPrinter csv = new CSVPrinter(out, CSVFormat.DEFAULT.builder().setHeader(BulkService.CSV_HEADER.toArray(String[]::new)).get());
-        String after = null;
-        while (true) {
-            List<BulkItem> page = items(batchId, null, after, 1000);
-            for (BulkItem i : page) {
-                csv.printRecord(i.batchId(), i.orderId(), i.outcome(), i.code() == null ? "" : i.code().code(),
-                        i.code() == null ? "" : i.code().description(), i.seenStatus(), i.seenVersion(), i.version(),
-                        Instant.ofEpochMilli(i.atMs()), i.error());
-                n++;
-            }
-            if (page.size() < 1000) {
-                break;
-            }
-            after = page.get(page.size() - 1).orderId();
-        }
-        csv.flush();
-        return n;
+        return BulkExport.csv(after -> items(batchId, null, after, BulkExport.PAGE), out);
     }
 
     /** See {@link BulkService#exportJson}. */
     long exportJson(long batchId, OutputStream out) throws IOException {
-        BulkBatch b = batch(batchId);
-        ObjectMapper json = new ObjectMapper();
-        long n = 0;
-        try (JsonGenerator g = json.getFactory().createGenerator(out, JsonEncoding.UTF8)) {
-            g.useDefaultPrettyPrinter();
-            g.writeStartObject();
-            g.writeFieldName("batch");
-            json.writeValue(g, b);
-            g.writeArrayFieldStart("items");
-            String after = null;
-            while (true) {
-                List<BulkItem> page = items(batchId, null, after, 1000);
-                for (BulkItem i : page) {
-                    json.writeValue(g, i);
-                    n++;
-                }
-                if (page.size() < 1000) {
-                    break;
-                }
-                after = page.get(page.size() - 1).orderId();
-            }
-            g.writeEndArray();
-            g.writeEndObject();
-        }
-        return n;
+        return BulkExport.json(batch(batchId), after -> items(batchId, null, after, BulkExport.PAGE), out);
     }
 
     /** The row as a batch; a RUNNING row whose heartbeat is older than the lease (by MySQL's clock, as read) is ABANDONED. */

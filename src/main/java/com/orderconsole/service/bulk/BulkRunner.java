@@ -1,11 +1,8 @@
 package com.orderconsole.service.bulk;
 
-import com.orderconsole.domain.ControlChars;
 import com.orderconsole.domain.Failures;
 import com.orderconsole.domain.Operator;
-import com.orderconsole.domain.OrderStatus;
 import com.orderconsole.domain.ResultCode;
-import com.orderconsole.domain.Role;
 import com.orderconsole.domain.TransitionRequest;
 import com.orderconsole.domain.TransitionResult;
 import com.orderconsole.redis.RedisConnection;
@@ -56,37 +53,16 @@ final class BulkRunner {
 
     /** See {@link BulkService#check}. */
     String check(Operator operator, BulkPreview preview, String reason) {
-        access.require(operator, Role.SUPPORT, "run a bulk transition");
-        if (preview.override()) {
-            access.require(operator, Role.ADMIN, "override the transition rules in bulk");
-            if (preview.target() == OrderStatus.WAIT_PAY) {
-                throw new IllegalArgumentException("an override cannot move orders back to WAIT_PAY (they have no payment deadline any more)");
-            }
-        }
-        String r = reason == null ? "" : reason.strip();
-        if (r.isEmpty()) {
-            throw new IllegalArgumentException("a bulk transition needs a reason: it is written to every order's history");
-        }
-        int length = com.orderconsole.domain.TransitionRequest.reasonLength(r);
-        if (length > BulkService.MAX_REASON) {
-            throw new IllegalArgumentException("reason is " + length + " characters long (at most " + BulkService.MAX_REASON + " in bulk)");
-        }
-        if (ControlChars.in(r)) {
-            throw new IllegalArgumentException("reason contains a control character (newline, tab or escape); use plain text");
-        }
-        return r;
+        return BulkRequest.check(operator, preview, reason);
     }
 
     /** See {@link BulkService#apply}. */
     BulkBatch apply(Operator operator, BulkPreview preview, String reason, String source, BulkProgress progress,
                            BooleanSupplier cancelled) {
         String why = check(operator, preview, reason);
-        if (preview.wouldApply() == 0) {
-            // Every order would be rejected (or none matched): running it would only write rejection rows and trip the
-            // rejection-rate alert (issue 26).
-            throw new IllegalArgumentException(preview.matched() + " orders matched and none would move to " + preview.target()
-                    + ": nothing to do");
-        }
+        // Every order would be rejected (or none matched): running it would only write rejection rows and trip the
+        // rejection-rate alert.
+        BulkRequest.requireSomethingToMove(preview);
         BulkBatchRow batch = new BulkBatchRow();
         batch.actor = operator.name();
         batch.source = source;

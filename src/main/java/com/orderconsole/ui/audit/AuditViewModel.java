@@ -5,7 +5,7 @@ import com.orderconsole.domain.ResultCode;
 import com.orderconsole.service.audit.AuditEvent;
 import com.orderconsole.service.audit.AuditFilter;
 import com.orderconsole.service.audit.AuditPage;
-import com.orderconsole.service.audit.AuditService;
+import com.orderconsole.service.audit.Audit;
 import com.orderconsole.service.audit.MoveKind;
 import com.orderconsole.ui.common.Background;
 import com.orderconsole.ui.common.Command;
@@ -42,7 +42,7 @@ public final class AuditViewModel implements Refreshable {
      */
     public static final List<String> SOURCES = com.orderconsole.service.audit.AuditSources.SHOWN;
 
-    private final AuditService audit;
+    private final Audit audit;
     private final DialogService dialogs;
     private final int pageSize;
     private final StringProperty actor = new SimpleStringProperty("");
@@ -63,12 +63,12 @@ public final class AuditViewModel implements Refreshable {
      * @param background where reads and exports run
      * @param dialogs asks where to export
      */
-    public AuditViewModel(AuditService audit, Background background, DialogService dialogs) {
+    public AuditViewModel(Audit audit, Background background, DialogService dialogs) {
         this(audit, background, dialogs, PAGE_SIZE);
     }
 
     /** As above with another page size (tests). */
-    public AuditViewModel(AuditService audit, Background background, DialogService dialogs, int pageSize) {
+    public AuditViewModel(Audit audit, Background background, DialogService dialogs, int pageSize) {
         this.audit = audit;
         this.dialogs = dialogs;
         this.pageSize = pageSize;

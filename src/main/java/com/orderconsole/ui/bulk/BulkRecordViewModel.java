@@ -5,7 +5,7 @@ import com.orderconsole.domain.Operator;
 import com.orderconsole.domain.Role;
 import com.orderconsole.service.bulk.BulkBatch;
 import com.orderconsole.service.bulk.BulkItem;
-import com.orderconsole.service.bulk.BulkService;
+import com.orderconsole.service.bulk.Bulk;
 import com.orderconsole.ui.common.Background;
 import com.orderconsole.ui.common.Command;
 import com.orderconsole.ui.common.DialogService;
@@ -34,7 +34,7 @@ public final class BulkRecordViewModel {
     /** Results and batches shown per page. */
     static final int PAGE = 500;
 
-    private final BulkService bulk;
+    private final Bulk bulk;
     private final Operator operator;
     private final DialogService dialogs;
     private final Feedback feedback;
@@ -54,7 +54,7 @@ public final class BulkRecordViewModel {
      * @param runCommand the page's one-at-a-time command (previews, moves, exports, closes)
      * @param feedback the page's outcome line
      */
-    BulkRecordViewModel(BulkService bulk, Operator operator, Background background, DialogService dialogs, Command runCommand,
+    BulkRecordViewModel(Bulk bulk, Operator operator, Background background, DialogService dialogs, Command runCommand,
                          Feedback feedback) {
         this.bulk = bulk;
         this.operator = operator;
@@ -82,7 +82,7 @@ public final class BulkRecordViewModel {
 
     /**
      * Asks for a confirmation, then closes the shown abandoned batch (ops): every order it did not handle gets a result
-     * ({@link BulkService#close}); afterwards shows its results again.
+     * ({@link Bulk#close}); afterwards shows its results again.
      */
     public void closeAbandoned() {
         BulkBatch b = shownBatch.get();

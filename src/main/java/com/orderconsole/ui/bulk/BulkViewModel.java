@@ -12,7 +12,7 @@ import com.orderconsole.service.bulk.BulkCounts;
 import com.orderconsole.service.bulk.BulkPreview;
 import com.orderconsole.service.bulk.BulkProgress;
 import com.orderconsole.service.bulk.BulkScope;
-import com.orderconsole.service.bulk.BulkService;
+import com.orderconsole.service.bulk.Bulk;
 import com.orderconsole.service.bulk.TargetCount;
 import com.orderconsole.service.order.OrderQuery;
 import com.orderconsole.ui.common.Background;
@@ -49,7 +49,7 @@ import java.util.function.Supplier;
  * This model owns choosing, previewing and moving; the recorded batches are {@link BulkRecordViewModel}'s.
  */
 public final class BulkViewModel implements Refreshable {
-    private final BulkService bulk;
+    private final Bulk bulk;
     private final Operator operator;
     private final Background background;
     private final DialogService dialogs;
@@ -81,7 +81,7 @@ public final class BulkViewModel implements Refreshable {
      * @param tableFilter the order table's filter as its boxes show it, for {@link #useTableFilter()}; null when they cannot
      *     make one
      */
-    public BulkViewModel(BulkService bulk, Operator operator, Background background, DialogService dialogs,
+    public BulkViewModel(Bulk bulk, Operator operator, Background background, DialogService dialogs,
                          Supplier<OrderQuery> tableFilter) {
         this.bulk = bulk;
         this.operator = operator;

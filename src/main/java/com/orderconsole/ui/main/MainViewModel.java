@@ -100,7 +100,7 @@ public final class MainViewModel implements Navigator {
             orders.refresh();
             detail.refresh();
         };
-        queue = new CancelQueueViewModel(s.queue(), s.sweeper(), operator, bg, dialogs);
+        queue = new CancelQueueViewModel(s.queue(), operator, bg, dialogs);
         deadLetters = new DeadLettersViewModel(s.deadLetters(), operator, bg, dialogs);
         recon = new ReconciliationViewModel(s.reconciliation(), operator, bg, dialogs, orders::currentQuery);
         monitor = new MonitorViewModel(s.monitor(), bg);

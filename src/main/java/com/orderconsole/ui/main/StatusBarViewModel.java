@@ -1,9 +1,9 @@
 package com.orderconsole.ui.main;
 
 import com.orderconsole.app.Messages;
-import com.orderconsole.service.deadletter.DeadLetterService;
+import com.orderconsole.service.deadletter.DeadLetters;
 import com.orderconsole.service.monitor.Health;
-import com.orderconsole.service.monitor.HealthService;
+import com.orderconsole.service.monitor.HealthCheck;
 import com.orderconsole.ui.common.Background;
 import com.orderconsole.ui.common.Command;
 import javafx.beans.property.ReadOnlyLongProperty;
@@ -22,8 +22,8 @@ import java.util.List;
  * server within the engine's command timeout, so a server that stops answering shows DOWN within it.
  */
 public final class StatusBarViewModel {
-    private final HealthService healthService;
-    private final DeadLetterService deadLetters;
+    private final HealthCheck healthService;
+    private final DeadLetters deadLetters;
     private final ReadOnlyLongWrapper openDeadLetters = new ReadOnlyLongWrapper(-1);
     private final ReadOnlyObjectWrapper<Health> health = new ReadOnlyObjectWrapper<>();
     private final ObservableList<String> warnings = FXCollections.observableArrayList();
@@ -35,7 +35,7 @@ public final class StatusBarViewModel {
      * @param deadLetters counts the open dead letters (read-only)
      * @param background where the checks run
      */
-    public StatusBarViewModel(HealthService healthService, DeadLetterService deadLetters, Background background) {
+    public StatusBarViewModel(HealthCheck healthService, DeadLetters deadLetters, Background background) {
         this.healthService = healthService;
         this.deadLetters = deadLetters;
         // A check that fails outright says so as the one warning, with both servers shown down.

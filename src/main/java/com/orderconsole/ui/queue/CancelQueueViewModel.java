@@ -6,10 +6,9 @@ import com.orderconsole.domain.OrderId;
 import com.orderconsole.domain.Operator;
 import com.orderconsole.domain.Role;
 import com.orderconsole.domain.TransitionResult;
-import com.orderconsole.service.queue.CancelSweeper;
 import com.orderconsole.service.queue.QueueItem;
 import com.orderconsole.service.queue.QueuePage;
-import com.orderconsole.service.queue.QueueService;
+import com.orderconsole.service.queue.CancelQueue;
 import com.orderconsole.service.queue.QueueSummary;
 import com.orderconsole.service.queue.SweeperStatus;
 import com.orderconsole.ui.common.Background;
@@ -57,8 +56,7 @@ public final class CancelQueueViewModel implements Refreshable {
     /** A sweeper that has not ticked for this long, ms, is shown as silent (it ticks every second). */
     static final long SILENT_MS = 10_000;
 
-    private final QueueService queue;
-    private final CancelSweeper sweeper;
+    private final CancelQueue queue;
     private final Operator operator;
     private final DialogService dialogs;
     private final ReadOnlyObjectWrapper<QueueSummary> summary = new ReadOnlyObjectWrapper<>();
@@ -91,16 +89,14 @@ public final class CancelQueueViewModel implements Refreshable {
     }
 
     /**
-     * @param queue reads the queue and acts on its entries
-     * @param sweeper pauses and resumes the cancel sweepers
+     * @param queue reads the queue, acts on its entries and pauses or resumes the cancel sweepers
      * @param operator who acts; the services refuse roles below ops
      * @param background where reads and actions run
      * @param dialogs asks before an entry is cancelled or removed
      */
-    public CancelQueueViewModel(QueueService queue, CancelSweeper sweeper, Operator operator, Background background,
+    public CancelQueueViewModel(CancelQueue queue, Operator operator, Background background,
                                 DialogService dialogs) {
         this.queue = queue;
-        this.sweeper = sweeper;
         this.operator = operator;
         this.dialogs = dialogs;
         this.reading = new Command(background, this::readFailed);
@@ -325,7 +321,7 @@ public final class CancelQueueViewModel implements Refreshable {
             return;
         }
         act(sweeperFeedback, paused ? Messages.get("queue.pause.action") : Messages.get("queue.resume.action"), () -> {
-            sweeper.setPaused(operator, paused, SOURCE, reason.strip());
+            queue.setPaused(operator, paused, SOURCE, reason.strip());
             return new Outcome(paused ? Messages.get("queue.paused") : Messages.get("queue.resumed"), true);
         });
     }

@@ -5,7 +5,7 @@ import com.orderconsole.app.ProductionGuard;
 import com.orderconsole.domain.Operator;
 import com.orderconsole.domain.Role;
 import com.orderconsole.service.deadletter.DeadLetter;
-import com.orderconsole.service.deadletter.DeadLetterService;
+import com.orderconsole.service.deadletter.DeadLetters;
 import com.orderconsole.ui.common.Background;
 import com.orderconsole.ui.common.Command;
 import com.orderconsole.ui.common.DialogService;
@@ -29,7 +29,7 @@ public final class DeadLettersViewModel implements Refreshable {
     /** Open letters listed, oldest first. */
     public static final int SHOWN = 500;
 
-    private final DeadLetterService deadLetters;
+    private final DeadLetters deadLetters;
     private final Operator operator;
     private final DialogService dialogs;
     private final ObservableList<DeadLetter> letters = FXCollections.observableArrayList();
@@ -45,7 +45,7 @@ public final class DeadLettersViewModel implements Refreshable {
      * @param background where reads and actions run
      * @param dialogs asks before a retry and for the reason of a discard
      */
-    public DeadLettersViewModel(DeadLetterService deadLetters, Operator operator, Background background, DialogService dialogs) {
+    public DeadLettersViewModel(DeadLetters deadLetters, Operator operator, Background background, DialogService dialogs) {
         this.deadLetters = deadLetters;
         this.operator = operator;
         this.dialogs = dialogs;

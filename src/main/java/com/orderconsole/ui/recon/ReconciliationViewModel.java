@@ -12,7 +12,7 @@ import com.orderconsole.service.recon.ReconCategory;
 import com.orderconsole.service.recon.ReconFinding;
 import com.orderconsole.service.recon.ReconProgress;
 import com.orderconsole.service.recon.ReconReport;
-import com.orderconsole.service.recon.ReconciliationService;
+import com.orderconsole.service.recon.Reconciliation;
 import com.orderconsole.service.recon.RepairResult;
 import com.orderconsole.ui.common.Background;
 import com.orderconsole.ui.common.Command;
@@ -49,7 +49,7 @@ import java.util.function.Supplier;
 public final class ReconciliationViewModel {
     /** Least time between two progress updates on screen, ms; a run reports after every page. */
 
-    private final ReconciliationService reconciliation;
+    private final Reconciliation reconciliation;
     private final Operator operator;
     private final Background background;
     private final DialogService dialogs;
@@ -83,7 +83,7 @@ public final class ReconciliationViewModel {
      * @param dialogs asks before a repair and where to export
      * @param tableFilter the order table's current filter, used when {@link #useTableFilterProperty()} is set
      */
-    public ReconciliationViewModel(ReconciliationService reconciliation, Operator operator, Background background,
+    public ReconciliationViewModel(Reconciliation reconciliation, Operator operator, Background background,
                                    DialogService dialogs, Supplier<OrderQuery> tableFilter) {
         this.reconciliation = reconciliation;
         this.operator = operator;
@@ -216,9 +216,9 @@ public final class ReconciliationViewModel {
      * @param steps a dry run's steps
      * @return one line per step, e.g. "o-1: MySQL → Redis, resulting PAID v2", then "… and 30 more", each line ended
      */
-    static String planText(List<ReconciliationService.RepairStep> steps) {
+    static String planText(List<Reconciliation.RepairStep> steps) {
         StringBuilder b = new StringBuilder();
-        for (ReconciliationService.RepairStep st : steps.subList(0, Math.min(PLAN_LINES, steps.size()))) {
+        for (Reconciliation.RepairStep st : steps.subList(0, Math.min(PLAN_LINES, steps.size()))) {
             b.append(st.orderId().isEmpty() ? "" : st.orderId() + ": ").append(st.direction())
                     .append(st.resulting() == null || st.resulting().isEmpty() ? "" : Messages.format("recon.plan.resulting", st.resulting())).append('\n');
         }

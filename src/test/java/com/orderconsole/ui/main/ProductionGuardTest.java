@@ -99,7 +99,7 @@ class ProductionGuardTest extends ViewModelTestBase {
     void aForcedCancelOnProductionNeedsTheOrderIdTyped() {
         dialogs.on(PROD);
         createOrder("p-6");
-        CancelQueueViewModel vm = new CancelQueueViewModel(services.queue(), services.sweeper(), new Operator("olga", Role.OPS), background,
+        CancelQueueViewModel vm = new CancelQueueViewModel(services.queue(), new Operator("olga", Role.OPS), background,
                 dialogs);
         vm.refresh();
         QueueItem item = vm.entries().stream().filter(i -> i.orderId().equals("p-6")).findFirst().orElseThrow();

@@ -9,17 +9,22 @@ import com.orderconsole.service.queue.QueueItem;
 import com.orderconsole.service.queue.SweeperStatus;
 import com.orderconsole.RawSql;
 import com.orderconsole.ui.ScriptedDialogs;
-import com.orderconsole.ui.ViewModelTestBase;
+import com.orderconsole.ui.BothModes;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.EnumSource;
 
 import java.time.Duration;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-class CancelQueueViewModelTest extends ViewModelTestBase {
+@ParameterizedClass(name = "{0}")
+@EnumSource(BothModes.Mode.class)
+class CancelQueueViewModelTest extends BothModes {
 
     private CancelQueueViewModel queue(String name, Role role) {
-        return new CancelQueueViewModel(services.queue(), services.sweeper(), new Operator(name, role), background, dialogs);
+        Operator who = new Operator(name, role);
+        return new CancelQueueViewModel(queue(who), who, background, dialogs);
     }
 
     @Test
@@ -184,7 +189,7 @@ class CancelQueueViewModelTest extends ViewModelTestBase {
 
         assertThat(vm.feedback().messageProperty().get()).isEqualTo("Removed the queue entry of order e-9.");
         assertThat(RawSql.column("SELECT CONCAT(actor, '|', source, '|', reason) FROM audit_log WHERE order_id = 'e-9'"))
-                .containsExactly("olga|console|paid by bank transfer");
+                .containsExactly("olga|" + source() + "|paid by bank transfer");
         assertThat(services.queue().page(null, 10).items()).isEmpty();
         assertThat(services.orders().lookup("e-9").summary().redisStatus()).isEqualTo(OrderStatus.WAIT_PAY);
     }
@@ -204,7 +209,7 @@ class CancelQueueViewModelTest extends ViewModelTestBase {
         assertThat(dialogs.asked()).singleElement().extracting(ScriptedDialogs.Question::confirmLabel).isEqualTo("Extend by 1 h");
         assertThat(vm.entries().get(0).expireAtMs()).isEqualTo(before + 3_600_000L);
         assertThat(RawSql.column("SELECT CONCAT(actor, '|', source, '|', reason) FROM audit_log WHERE order_id = 'e-10'"))
-                .containsExactly("olga|console|customer asked for a day");
+                .containsExactly("olga|" + source() + "|customer asked for a day");
     }
 
     /** Issue 12, major 1: a reading keeps the selected entry (as now read), so the actions stay enabled. */
@@ -363,6 +368,11 @@ class CancelQueueViewModelTest extends ViewModelTestBase {
             assertThat(vm.staleProperty().get()).isFalse();
         });
         assertThat(vm.feedback().messageProperty().get()).as("the reading's error goes with a good reading").isEmpty();
+    }
+
+    /** @return the source the audit trail records: the console's, or serve's (whose actor names the client a person used) */
+    private String source() {
+        return remote() ? "api" : "console";
     }
 
     private static void select(CancelQueueViewModel vm, String orderId) {

@@ -6,19 +6,27 @@ import com.orderconsole.domain.OrderStatus;
 import com.orderconsole.domain.Role;
 import com.orderconsole.redis.RedisKeys;
 import com.orderconsole.service.deadletter.DeadLetter;
-import com.orderconsole.ui.ViewModelTestBase;
+import com.orderconsole.ui.BothModes;
 import com.orderconsole.ui.main.StatusBarViewModel;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.EnumSource;
 
 import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** Issue 12: the dead letters on the reconciliation page, retried after a confirmation or discarded with a reason. */
-class DeadLettersViewModelTest extends ViewModelTestBase {
+/**
+ * Issue 12: the dead letters on the reconciliation page, retried after a confirmation or discarded with a reason; in-process
+ * and through serve alike.
+ */
+@ParameterizedClass(name = "{0}")
+@EnumSource(BothModes.Mode.class)
+class DeadLettersViewModelTest extends BothModes {
 
     private DeadLettersViewModel letters(Role role) {
-        return new DeadLettersViewModel(services.deadLetters(), new Operator("olga", role), background, dialogs);
+        Operator olga = new Operator("olga", role);
+        return new DeadLettersViewModel(deadLetters(olga), olga, background, dialogs);
     }
 
     /** Two letters: outbox entries the follower cannot read (status code 7), for orders dl-1 and dl-2. */
@@ -42,7 +50,7 @@ class DeadLettersViewModelTest extends ViewModelTestBase {
         assertThat(vm.letters()).extracting(DeadLetter::orderId).containsExactlyInAnyOrder("dl-1", "dl-2");
         assertThat(vm.letters()).allSatisfy(d -> assertThat(d.body()).contains("f=7"));
 
-        StatusBarViewModel bar = new StatusBarViewModel(services.health(), services.deadLetters(), background);
+        StatusBarViewModel bar = new StatusBarViewModel(services.health(), deadLetters(new Operator("olga", Role.OPS)), background);
         bar.check();
         assertThat(bar.openDeadLettersProperty().get()).isEqualTo(2);
     }

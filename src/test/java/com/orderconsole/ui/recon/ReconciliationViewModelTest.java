@@ -7,9 +7,11 @@ import com.orderconsole.redis.RedisKeys;
 import com.orderconsole.service.order.OrderQuery;
 import com.orderconsole.service.recon.ReconCategory;
 import com.orderconsole.service.recon.ReconReport;
-import com.orderconsole.ui.ViewModelTestBase;
+import com.orderconsole.ui.BothModes;
 import com.orderconsole.ui.recon.ReconciliationViewModel.CategoryRow;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Files;
@@ -19,10 +21,13 @@ import java.util.function.Supplier;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-class ReconciliationViewModelTest extends ViewModelTestBase {
+@ParameterizedClass(name = "{0}")
+@EnumSource(BothModes.Mode.class)
+class ReconciliationViewModelTest extends BothModes {
 
     private ReconciliationViewModel recon(String name, Role role, Supplier<OrderQuery> tableFilter) {
-        return new ReconciliationViewModel(services.reconciliation(), new Operator(name, role), background, dialogs, tableFilter);
+        Operator who = new Operator(name, role);
+        return new ReconciliationViewModel(reconciliation(who), who, background, dialogs, tableFilter);
     }
 
     private static long count(ReconciliationViewModel vm, ReconCategory c) {
