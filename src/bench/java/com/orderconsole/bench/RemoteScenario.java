@@ -144,6 +144,7 @@ final class RemoteScenario {
                         people.add(JwtApiScenario.mint(key, issuer, "agent" + c));
                     }
                     consoles(base, api.port(), client, people);
+                    statsParts(s, agent);
                 }
             } finally {
                 s.follower().close();
@@ -247,6 +248,37 @@ final class RemoteScenario {
         return Table.num(h.getValueAtPercentile(50) / 1000.0, 2) + " / " + Table.num(h.getValueAtPercentile(99) / 1000.0, 2);
     }
 
+    /**
+     * Where a state-graph refresh's time goes on serve: each part of {@code GET /v1/stats}'s document in-process, then
+     * the whole document over HTTP (the history now holds the paced PAYs of the last hour).
+     */
+    private void statsParts(Services s, ServeClient agent) {
+        MonitorParts parts = new MonitorParts(s.monitor());
+        StringBuilder sb = new StringBuilder();
+        for (String part : MonitorParts.NAMES) {
+            Histogram h = new Histogram(TimeUnit.SECONDS.toMicros(60), 3);
+            for (int k = 0; k < 60; k++) {
+                long t0 = System.nanoTime();
+                parts.run(part);
+                if (k >= 10) {
+                    h.recordValue((System.nanoTime() - t0) / 1000);
+                }
+            }
+            sb.append(sb.isEmpty() ? "" : ", ").append(part).append(' ').append(Table.num(h.getValueAtPercentile(50) / 1000.0, 2));
+        }
+        Histogram http = new Histogram(TimeUnit.SECONDS.toMicros(60), 3);
+        int bytes = 0;
+        for (int k = 0; k < 60; k++) {
+            long t0 = System.nanoTime();
+            bytes = agent.getText("/v1/stats").length();
+            if (k >= 10) {
+                http.recordValue((System.nanoTime() - t0) / 1000);
+            }
+        }
+        table.add(Row.info("Remote: where GET /v1/stats's time goes on serve, p50 ms per part in-process (" + sb + "); the whole "
+                + "document over HTTP (" + Table.num(bytes, 0) + " characters) p50 / p99", ms(http), "ms"));
+    }
+
     /** The paced PAYs in windows alternating without and with the 50 consoles. */
     private void consoles(URI base, int port, String client, List<String> people) throws Exception {
         AtomicInteger consolesOn = new AtomicInteger();
@@ -287,8 +319,13 @@ final class RemoteScenario {
             List<String> pairs = new ArrayList<>();
             long consoleSeconds = 0;
             long requests0 = 0;
+            CpuMeter meter = new CpuMeter(env);
+            double[] cpuWithout = new double[3];
+            double[] cpuWith = new double[3];
             for (int w = 0; w < PAIRS; w++) {
+                CpuMeter.Snapshot m0 = meter.now();
                 Histogram a = paced(port, client, failed);
+                CpuMeter.Snapshot m1 = meter.now();
                 consolesOn.set(1);
                 requests0 -= requests.get();
                 long c0 = System.nanoTime();
@@ -296,6 +333,9 @@ final class RemoteScenario {
                 consoleSeconds += (System.nanoTime() - c0) / 1_000_000_000L;
                 consolesOn.set(0);
                 requests0 += requests.get();
+                CpuMeter.Snapshot m2 = meter.now();
+                add(cpuWithout, m0, m1);
+                add(cpuWith, m1, m2);
                 without.add(a);
                 with.add(b);
                 pairs.add(Table.num(a.getValueAtPercentile(99) / 1000.0, 2) + "/" + Table.num(b.getValueAtPercentile(99) / 1000.0, 2));
@@ -314,10 +354,26 @@ final class RemoteScenario {
                     (rise >= 0 ? "+" : "") + Table.num(100 * rise, 1) + " %", rise <= 0.10 && failed.get() == 0 && refreshFailed.get() == 0));
             table.add(Row.info("Remote consoles: one console's refresh (state graph + orders page) while PAYs run, p50 / p99 ("
                     + refreshes.getTotalCount() + " refreshes)", ms(refreshes), "ms"));
+            double seconds = PAIRS * (double) windowSeconds;
+            table.add(Row.info("Remote consoles: cores busy without / with the consoles: JVM (serve, follower, load) "
+                    + cores(cpuWithout[0], cpuWith[0], seconds) + ", MariaDB " + cores(cpuWithout[1], cpuWith[1], seconds) + ", Redis "
+                    + cores(cpuWithout[2], cpuWith[2], seconds) + "; the consoles' extra CPU per console refresh, all processes",
+                    Table.num(1000 * (cpuWith[0] + cpuWith[1] + cpuWith[2] - cpuWithout[0] - cpuWithout[1] - cpuWithout[2])
+                            / Math.max(1, refreshes.getTotalCount()), 1), "ms"));
         } finally {
             pool.shutdownNow();
             pool.awaitTermination(10, TimeUnit.SECONDS);
         }
+    }
+
+    private static void add(double[] sum, CpuMeter.Snapshot a, CpuMeter.Snapshot b) {
+        sum[0] += b.jvm() - a.jvm();
+        sum[1] += b.mariaDb() - a.mariaDb();
+        sum[2] += b.redis() - a.redis();
+    }
+
+    private static String cores(double without, double with, double seconds) {
+        return Table.num(without / seconds, 2) + " / " + Table.num(with / seconds, 2);
     }
 
     /** One window of PAYs at {@link #pace}/s, latency from when each was due (no coordinated omission). */
