@@ -1,12 +1,11 @@
 package com.orderconsole.cli;
 
-import com.orderconsole.app.Engine;
 import com.orderconsole.app.Messages;
 import com.orderconsole.domain.ResultCode;
 import com.orderconsole.service.audit.AuditEvent;
 import com.orderconsole.service.audit.AuditFilter;
 import com.orderconsole.service.audit.AuditPage;
-import com.orderconsole.service.audit.AuditService;
+import com.orderconsole.service.audit.Audit;
 import com.orderconsole.service.audit.AuditSources;
 import com.orderconsole.service.audit.MoveKind;
 import picocli.CommandLine.Command;
@@ -75,8 +74,8 @@ final class AuditCommand extends CliCommand {
             throw new ParameterException(spec.commandLine(), e.getMessage());
         }
         // MySQL alone: the audit trail is the durable record, readable while Redis is down.
-        try (Engine engine = engineOnMySqlOnly()) {
-            AuditService audit = engine.audit();
+        try (Session<Audit> session = auditSession()) {
+            Audit audit = session.services();
             if (export != null) {
                 long n;
                 if (export.getFileName().toString().toLowerCase(Locale.ROOT).endsWith(".json")) {

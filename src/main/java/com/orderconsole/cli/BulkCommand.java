@@ -1,17 +1,16 @@
 package com.orderconsole.cli;
 
-import com.orderconsole.app.Engine;
 import com.orderconsole.app.Messages;
 import com.orderconsole.app.ProductionGuard;
 import com.orderconsole.domain.OrderStatus;
 import com.orderconsole.domain.ResultCode;
-import com.orderconsole.app.Services;
+import com.orderconsole.app.ConsoleServices;
 import com.orderconsole.service.bulk.BulkBatch;
 import com.orderconsole.service.bulk.BulkItem;
 import com.orderconsole.service.bulk.BulkPreview;
 import com.orderconsole.service.bulk.BulkProgress;
 import com.orderconsole.service.bulk.BulkScope;
-import com.orderconsole.service.bulk.BulkService;
+import com.orderconsole.service.bulk.Bulk;
 import com.orderconsole.service.bulk.TargetCount;
 import com.orderconsole.service.order.OrderQuery;
 import picocli.CommandLine.Command;
@@ -79,8 +78,8 @@ final class BulkCommand extends CliCommand {
     @Override
     public Integer call() throws Exception {
         if (close != null) {
-            try (Engine engine = engine()) {
-                BulkBatch b = engine.services().bulk().close(operator(), close, TransitionCommand.SOURCE);
+            try (Session<ConsoleServices> session = session()) {
+                BulkBatch b = session.services().bulk().close(operator(), close, TransitionCommand.SOURCE);
                 emit(Map.of("batch", b), Messages.format("bulk.cli.closed", b.id()) + System.lineSeparator() + batchText(b));
                 return ExitCode.OK.code();
             }
@@ -105,8 +104,8 @@ final class BulkCommand extends CliCommand {
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), e.getMessage());
         }
-        try (Engine engine = engine()) {
-            Services s = engine.services();
+        try (Session<ConsoleServices> session = session()) {
+            ConsoleServices s = session.services();
             BulkPreview p = s.bulk().preview(scope, to, override, progress("bulk.cli.progress.preview"), () -> false);
             endProgress();
             Map<String, Object> doc = new LinkedHashMap<>();
@@ -138,8 +137,8 @@ final class BulkCommand extends CliCommand {
     }
 
     private int show() throws Exception {
-        try (Engine engine = engine()) {
-            BulkService bulk = engine.services().bulk();
+        try (Session<ConsoleServices> session = session()) {
+            Bulk bulk = session.services().bulk();
             if (batch == null) {
                 List<BulkBatch> all = bulk.batches(null, 50);
                 StringBuilder text = new StringBuilder(all.isEmpty() ? Messages.get("bulk.cli.noBatches") + System.lineSeparator() : "");

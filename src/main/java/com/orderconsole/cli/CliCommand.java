@@ -7,7 +7,8 @@ import com.orderconsole.app.NotConfirmedException;
 import com.orderconsole.app.ProductionGuard;
 import com.orderconsole.app.ProgressThrottle;
 import com.orderconsole.domain.Operator;
-import com.orderconsole.app.Services;
+import com.orderconsole.app.ConsoleServices;
+import com.orderconsole.service.audit.Audit;
 import com.orderconsole.service.follower.CatchUp;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.ParameterException;
@@ -48,6 +49,37 @@ abstract class CliCommand implements Callable<Integer> {
 
     boolean json() {
         return global().json;
+    }
+
+    /**
+     * The services a command that reads or changes orders works on: in local mode the in-process services of an engine
+     * started here (see {@link #engine(String)}); {@link #operator()} is set once it returns.
+     *
+     * @return the services; close the session when done
+     */
+    Session<ConsoleServices> session() {
+        return session(null);
+    }
+
+    /**
+     * As {@link #session()}, acting in another person's name where that is allowed.
+     *
+     * @param actor the command's --actor (local servers only), or null
+     * @return the services; close the session when done
+     */
+    Session<ConsoleServices> session(String actor) {
+        Engine engine = engine(actor);
+        return new Session<>(engine.services(), engine::close);
+    }
+
+    /**
+     * The audit view alone: in local mode read from MySQL only, so that it answers while Redis is down.
+     *
+     * @return the audit view; close the session when done
+     */
+    Session<Audit> auditSession() {
+        Engine engine = engineOnMySqlOnly();
+        return new Session<>(engine.audit(), engine::close);
     }
 
     /** @return a started engine (close it), the operator signed in; see {@link #engine(String)} */
@@ -217,8 +249,8 @@ abstract class CliCommand implements Callable<Integer> {
      * @return true when MySQL caught up; false after a warning on stderr (the changes wait in Redis
      *         and the next {@code follower} run or the console applies them)
      */
-    boolean catchUpMySql(Services s) {
-        return reportCatchUp(s, s.follower().catchUp(SYNC_WAIT));
+    boolean catchUpMySql(ConsoleServices s) {
+        return reportCatchUp(s, s.mysqlSync().catchUp(SYNC_WAIT));
     }
 
     /**
@@ -227,9 +259,9 @@ abstract class CliCommand implements Callable<Integer> {
      *
      * @return whether it did
      */
-    boolean reportCatchUp(Services s, CatchUp c) {
+    boolean reportCatchUp(ConsoleServices s, CatchUp c) {
         if (!c.caughtUp()) {
-            err().println(Messages.format(s.follower().appliesHere() ? "cli.notInSync" : "cli.notInSyncElsewhere", c.detail()));
+            err().println(Messages.format(s.mysqlSync().appliesHere() ? "cli.notInSync" : "cli.notInSyncElsewhere", c.detail()));
         }
         return c.caughtUp();
     }

@@ -1,9 +1,8 @@
 package com.orderconsole.cli;
 
 import com.orderconsole.app.Messages;
-import com.orderconsole.app.Engine;
 import com.orderconsole.domain.OrderState;
-import com.orderconsole.app.Services;
+import com.orderconsole.app.ConsoleServices;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -27,9 +26,9 @@ final class CreateCommand extends CliCommand {
 
     @Override
     public Integer call() {
-        try (Engine engine = engine()) {
+        try (Session<ConsoleServices> session = session()) {
             var op = operator();
-            Services s = engine.services();
+            ConsoleServices s = session.services();
             Duration timeout = expireIn != null ? expireIn : s.paymentTimeout();
             OrderState st = s.orders().create(op, id, customer, timeout);
             long expireAt = st.createTimeMs() + timeout.toMillis();

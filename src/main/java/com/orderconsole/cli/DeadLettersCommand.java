@@ -1,10 +1,9 @@
 package com.orderconsole.cli;
 
 import com.orderconsole.app.DeadLetterWords;
-import com.orderconsole.app.Engine;
 import com.orderconsole.app.Messages;
 import com.orderconsole.app.ProductionGuard;
-import com.orderconsole.app.Services;
+import com.orderconsole.app.ConsoleServices;
 import com.orderconsole.service.deadletter.DeadLetter;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -43,8 +42,8 @@ final class DeadLettersCommand extends CliCommand {
         if (discard != null && (reason == null || reason.isBlank())) {
             throw new ParameterException(spec.commandLine(), Messages.get("cli.deadletters.noReason"));
         }
-        try (Engine engine = engine()) {
-            Services s = engine.services();
+        try (Session<ConsoleServices> session = session()) {
+            ConsoleServices s = session.services();
             if (retry != null || discard != null) {
                 confirm(ProductionGuard.Action.DEAD_LETTER, 1, Messages.format(retry != null ? "cli.deadletters.what.retry"
                         : "cli.deadletters.what.discard", retry != null ? retry : discard));

@@ -1,9 +1,8 @@
 package com.orderconsole.cli;
 
-import com.orderconsole.app.Engine;
 import com.orderconsole.app.Messages;
 import com.orderconsole.app.ProductionGuard;
-import com.orderconsole.app.Services;
+import com.orderconsole.app.ConsoleServices;
 import com.orderconsole.domain.TransitionResult;
 import com.orderconsole.service.queue.QueueSummary;
 import picocli.CommandLine.Command;
@@ -63,8 +62,8 @@ final class QueueCommand implements Runnable {
     static final class Show extends CliCommand {
         @Override
         public Integer call() {
-            try (Engine engine = engine()) {
-                QueueSummary q = engine.services().queue().summary();
+            try (Session<ConsoleServices> session = session()) {
+                QueueSummary q = session.services().queue().summary();
                 Map<String, Object> doc = new LinkedHashMap<>();
                 doc.put("depth", q.depth());
                 doc.put("overdue", q.overdue());
@@ -101,11 +100,11 @@ final class QueueCommand implements Runnable {
     }
 
     private static int pauseOrResume(Action a, boolean pause) {
-        try (Engine engine = a.engine()) {
-            Services s = engine.services();
+        try (Session<ConsoleServices> session = a.session()) {
+            ConsoleServices s = session.services();
             a.check(pause ? ProductionGuard.Action.SWEEPER_PAUSE : ProductionGuard.Action.SWEEPER_RESUME,
                     Messages.get(pause ? "cli.queue.what.pause" : "cli.queue.what.resume"));
-            s.sweeper().setPaused(a.operator(), pause, SOURCE, a.reason());
+            s.queue().setPaused(a.operator(), pause, SOURCE, a.reason());
             Map<String, Object> doc = new LinkedHashMap<>();
             doc.put("paused", pause);
             doc.put("reason", a.reason());
@@ -127,9 +126,9 @@ final class QueueCommand implements Runnable {
         @Override
         public Integer call() {
             String shown = com.orderconsole.domain.OrderId.printable(id);
-            try (Engine engine = engine()) {
+            try (Session<ConsoleServices> session = session()) {
                 check(ProductionGuard.Action.QUEUE_REMOVE, Messages.format("cli.queue.what.remove", shown));
-                boolean removed = engine.services().queue().remove(operator(), id, SOURCE, reason());
+                boolean removed = session.services().queue().remove(operator(), id, SOURCE, reason());
                 Map<String, Object> doc = new LinkedHashMap<>();
                 doc.put("id", shown);
                 doc.put("removed", removed);
@@ -147,9 +146,9 @@ final class QueueCommand implements Runnable {
 
         @Override
         public Integer call() {
-            try (Engine engine = engine()) {
+            try (Session<ConsoleServices> session = session()) {
                 check(ProductionGuard.Action.QUEUE_CANCEL, Messages.format("cli.queue.what.cancel", id));
-                Services s = engine.services();
+                ConsoleServices s = session.services();
                 TransitionResult r = s.queue().cancelNow(operator(), id, reason());
                 boolean synced = r.applied() && catchUpMySql(s);
                 Map<String, Object> doc = new LinkedHashMap<>();

@@ -1,15 +1,14 @@
 package com.orderconsole.cli;
 
 import com.orderconsole.app.Messages;
-import com.orderconsole.app.Engine;
 import com.orderconsole.app.ProductionGuard;
 import com.orderconsole.domain.Operator;
 import com.orderconsole.domain.Role;
-import com.orderconsole.app.Services;
+import com.orderconsole.app.ConsoleServices;
 import com.orderconsole.service.recon.ReconCategory;
 import com.orderconsole.service.recon.ReconProgress;
 import com.orderconsole.service.recon.ReconReport;
-import com.orderconsole.service.recon.ReconciliationService;
+import com.orderconsole.service.recon.Reconciliation;
 import com.orderconsole.service.recon.RepairResult;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -36,9 +35,9 @@ final class ReconcileCommand extends CliCommand {
 
     @Override
     public Integer call() {
-        try (Engine engine = engine()) {
-            Services s = engine.services();
-            ReconciliationService recon = s.reconciliation();
+        try (Session<ConsoleServices> session = session()) {
+            ConsoleServices s = session.services();
+            Reconciliation recon = s.reconciliation();
             ReconReport before = recon.run(null, progress(), () -> false);
             endProgress();
             Map<String, Object> doc = new LinkedHashMap<>();
@@ -62,10 +61,10 @@ final class ReconcileCommand extends CliCommand {
     }
 
     /** A dry run: per category with findings, the steps a repair would take (changes nothing). */
-    private Map<String, Object> plan(ReconciliationService recon, ReconReport before, StringBuilder text) {
+    private Map<String, Object> plan(Reconciliation recon, ReconReport before, StringBuilder text) {
         Map<String, Object> plans = new LinkedHashMap<>();
         for (ReconCategory c : ReconCategory.values()) {
-            List<ReconciliationService.RepairStep> steps = recon.plan(before, c);
+            List<Reconciliation.RepairStep> steps = recon.plan(before, c);
             if (!steps.isEmpty()) {
                 plans.put(c.name(), steps);
                 text.append(Messages.format("cli.reconcile.wouldRepair", label(c))).append(System.lineSeparator());
@@ -80,7 +79,7 @@ final class ReconcileCommand extends CliCommand {
      * Repairs every category this account may repair, after one confirmation of the count acted on; the outbox first,
      * since a pending outbox explains most status mismatches and applying it fixes them.
      */
-    private List<RepairResult> repairAll(ReconciliationService recon, ReconReport before, StringBuilder text) {
+    private List<RepairResult> repairAll(Reconciliation recon, ReconReport before, StringBuilder text) {
         Operator op = operator();
         List<ReconCategory> order = new ArrayList<>(List.of(ReconCategory.SYNC_PENDING));
         for (ReconCategory c : ReconCategory.values()) {

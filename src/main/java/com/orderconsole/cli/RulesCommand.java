@@ -1,7 +1,7 @@
 package com.orderconsole.cli;
 
 import com.orderconsole.app.Messages;
-import com.orderconsole.app.Engine;
+import com.orderconsole.app.ConsoleServices;
 import com.orderconsole.app.ProductionGuard;
 import com.orderconsole.app.Messages;
 import com.orderconsole.app.diagram.RulesDiagram;
@@ -91,8 +91,8 @@ final class RulesCommand implements Runnable {
     static final class Show extends CliCommand {
         @Override
         public Integer call() {
-            try (Engine engine = engine()) {
-                print(this, engine.services().rules().current());
+            try (Session<ConsoleServices> session = session()) {
+                print(this, session.services().rules().current());
                 return ExitCode.OK.code();
             }
         }
@@ -132,17 +132,17 @@ final class RulesCommand implements Runnable {
         @Override
         public Integer call() {
             String text = read(file);
-            try (Engine engine = engine()) {
+            try (Session<ConsoleServices> session = session()) {
                 if (dryRun) {
-                    return dryRun(engine, text);
+                    return dryRun(session.services(), text);
                 }
                 Operator op = operator();
                 TransitionRules rules;
                 try {
                     // Checked before the confirmation: an invalid document is refused as such, whatever --yes says.
-                    engine.services().rules().validate(text);
+                    session.services().rules().validate(text);
                     confirm(ProductionGuard.Action.RULES_CHANGE, 1, Messages.format("cli.rules.what", file));
-                    rules = engine.services().rules().set(op, text);
+                    rules = session.services().rules().set(op, text);
                 } catch (InvalidRulesException e) {
                     return invalid(this, file, e);
                 }
@@ -156,15 +156,15 @@ final class RulesCommand implements Runnable {
             }
         }
 
-        private int dryRun(Engine engine, String text) {
+        private int dryRun(ConsoleServices s, String text) {
             TransitionRules parsed;
             try {
-                parsed = engine.services().rules().validate(text);
+                parsed = s.rules().validate(text);
             } catch (InvalidRulesException e) {
                 return invalid(this, file, e);
             }
-            TransitionRules now = engine.services().rules().current();
-            RulesImpact impact = engine.services().rulesWhatIf().whatIf(text);
+            TransitionRules now = s.rules().current();
+            RulesImpact impact = s.rulesWhatIf().whatIf(text);
             List<String> changes = now.sameRules(parsed) ? List.of() : RulesWords.changes(now, parsed);
             List<String> effect = RulesWords.impact(impact);
             Map<String, Object> doc = new LinkedHashMap<>();
@@ -227,18 +227,18 @@ final class RulesCommand implements Runnable {
             if (f == RulesDiagram.Format.PNG && out == null) {
                 throw new ParameterException(spec.commandLine(), Messages.get("diagram.pngNeedsOut"));
             }
-            try (Engine engine = engine()) {
-                TransitionRules rules = engine.services().rules().current();
+            try (Session<ConsoleServices> session = session()) {
+                TransitionRules rules = session.services().rules().current();
                 RulesDiagram.Counts counts = null;
                 if (!noCounts) {
-                    StateCounts sc = engine.services().monitor().stateCounts();
+                    StateCounts sc = session.services().monitor().stateCounts();
                     java.util.Map<OrderStatus, Long> stuck = new java.util.EnumMap<>(OrderStatus.class);
                     sc.stuck().forEach((st, n) -> {
                         if (!rules.isTerminal(st)) {
                             stuck.put(st, n);
                         }
                     });
-                    counts = new RulesDiagram.Counts(sc.live(), stuck, engine.services().monitor().transitionsLastHour());
+                    counts = new RulesDiagram.Counts(sc.live(), stuck, session.services().monitor().transitionsLastHour());
                 }
                 byte[] bytes = switch (f) {
                     case PLANTUML -> RulesDiagram.plantUml(rules, counts).getBytes(StandardCharsets.UTF_8);

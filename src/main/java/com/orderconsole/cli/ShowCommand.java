@@ -1,7 +1,7 @@
 package com.orderconsole.cli;
 
 import com.orderconsole.app.Messages;
-import com.orderconsole.app.Engine;
+import com.orderconsole.app.ConsoleServices;
 import com.orderconsole.app.StoryWords;
 import com.orderconsole.service.order.OrderStory;
 import com.orderconsole.domain.HistoryEntry;
@@ -22,9 +22,9 @@ final class ShowCommand extends CliCommand {
 
     @Override
     public Integer call() {
-        try (Engine engine = engine()) {
+        try (Session<ConsoleServices> session = session()) {
             if (story) {
-                OrderStory st = engine.services().orders().story(id);
+                OrderStory st = session.services().orders().story(id);
                 if (json()) {
                     out().println(StoryWords.json(st));
                 } else {
@@ -32,7 +32,7 @@ final class ShowCommand extends CliCommand {
                 }
                 return ExitCode.OK.code();
             }
-            OrderDetails d = engine.services().orders().lookup(id);
+            OrderDetails d = session.services().orders().lookup(id);
             emit(d, text(d));
             return ExitCode.OK.code();
         }

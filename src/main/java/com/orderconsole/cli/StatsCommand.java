@@ -1,13 +1,12 @@
 package com.orderconsole.cli;
 
 import com.orderconsole.app.Messages;
-import com.orderconsole.app.Engine;
 import com.orderconsole.domain.OrderStatus;
 import com.orderconsole.domain.ResultCode;
-import com.orderconsole.app.Services;
+import com.orderconsole.app.ConsoleServices;
 import com.orderconsole.service.follower.FollowerStatus;
 import com.orderconsole.service.monitor.Health;
-import com.orderconsole.service.monitor.MonitorService;
+import com.orderconsole.service.monitor.Monitor;
 import com.orderconsole.service.monitor.RedisMaster;
 import com.orderconsole.service.monitor.StateCounts;
 import picocli.CommandLine.Command;
@@ -25,13 +24,13 @@ final class StatsCommand extends CliCommand {
 
     @Override
     public Integer call() {
-        try (Engine engine = engine()) {
-            Services s = engine.services();
-            MonitorService m = s.monitor();
+        try (Session<ConsoleServices> session = session()) {
+            ConsoleServices s = session.services();
+            Monitor m = s.monitor();
             StateCounts live = m.stateCounts();
             Map<OrderStatus, Long> mysql = m.mysqlCounts();
             Map<ResultCode, Long> results = m.resultCounts();
-            FollowerStatus sync = s.follower().status();
+            FollowerStatus sync = s.mysqlSync().status();
             Health health = s.health().check();
             long deadLetters = s.deadLetters().countOpen();
             StringBuilder text = new StringBuilder();

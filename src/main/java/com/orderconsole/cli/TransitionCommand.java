@@ -1,13 +1,12 @@
 package com.orderconsole.cli;
 
 import com.orderconsole.app.Messages;
-import com.orderconsole.app.Engine;
 import com.orderconsole.app.ProductionGuard;
 import com.orderconsole.domain.OrderStatus;
 import com.orderconsole.domain.ResultCode;
 import com.orderconsole.domain.TransitionRequest;
 import com.orderconsole.domain.TransitionResult;
-import com.orderconsole.app.Services;
+import com.orderconsole.app.ConsoleServices;
 import com.orderconsole.service.order.OrderNotFoundException;
 import com.orderconsole.service.transition.TransitionOutcome;
 import picocli.CommandLine.Command;
@@ -58,8 +57,8 @@ final class TransitionCommand extends CliCommand {
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), e.getMessage());
         }
-        try (Engine engine = engine(actor)) {
-            Services s = engine.services();
+        try (Session<ConsoleServices> session = session(actor)) {
+            ConsoleServices s = session.services();
             if (override) {
                 confirm(ProductionGuard.Action.OVERRIDE, 1, Messages.format("cli.transition.what", id, to.name()));
             }

@@ -1,11 +1,8 @@
 package com.orderconsole.ui;
 
 import com.orderconsole.api.ServeFixture;
-import com.orderconsole.app.remote.RemoteAudit;
-import com.orderconsole.app.remote.RemoteBulk;
-import com.orderconsole.app.remote.RemoteCancelQueue;
-import com.orderconsole.app.remote.RemoteDeadLetters;
-import com.orderconsole.app.remote.RemoteReconciliation;
+import com.orderconsole.app.ConsoleServices;
+import com.orderconsole.app.remote.RemoteServices;
 import com.orderconsole.app.remote.ServeClient;
 import com.orderconsole.app.remote.TestTokens;
 import com.orderconsole.domain.Operator;
@@ -24,7 +21,8 @@ import java.net.URI;
  * Base of a page's view-model tests that run twice (the subclass is a {@code @ParameterizedClass} over {@link Mode}): on the
  * in-process services, and through serve's API on the same stores, as a console on a remote profile has them. Tests set
  * their data up with {@link #services} either way; the page's capability comes from the methods here, acting as the
- * operator the page acts as.
+ * operator the page acts as. Serve here takes a person by name and role ({@link ServeFixture#person}), so the history and
+ * the messages name the same person in both modes and one set of assertions holds for both.
  */
 public abstract class BothModes extends ViewModelTestBase {
     /** Where the page's services run. */
@@ -38,7 +36,7 @@ public abstract class BothModes extends ViewModelTestBase {
 
     @BeforeEach
     void startServe() {
-        if (mode == Mode.REMOTE) {
+        if (viaServe()) {
             serve = ServeFixture.on(services);
         }
     }
@@ -55,27 +53,33 @@ public abstract class BothModes extends ViewModelTestBase {
         return new ServeClient(URI.create(serve.base()), new TestTokens(ServeFixture.person(who.name(), who.role())));
     }
 
-    protected boolean remote() {
+    /** @return true when the page's capabilities run through serve (this base's own serve, acting as the named person) */
+    protected boolean viaServe() {
         return mode == Mode.REMOTE;
     }
 
+    /** @return the console's services acting as {@code who}: the in-process ones, or {@link RemoteServices} on serve */
+    protected ConsoleServices consoleServices(Operator who) {
+        return viaServe() ? new RemoteServices(client(who)) : services;
+    }
+
     protected CancelQueue queue(Operator who) {
-        return remote() ? new RemoteCancelQueue(client(who)) : services.queue();
+        return consoleServices(who).queue();
     }
 
     protected Reconciliation reconciliation(Operator who) {
-        return remote() ? new RemoteReconciliation(client(who)) : services.reconciliation();
+        return consoleServices(who).reconciliation();
     }
 
     protected Bulk bulk(Operator who) {
-        return remote() ? new RemoteBulk(client(who)) : services.bulk();
+        return consoleServices(who).bulk();
     }
 
     protected Audit audit(Operator who) {
-        return remote() ? new RemoteAudit(client(who)) : services.audit();
+        return consoleServices(who).audit();
     }
 
     protected DeadLetters deadLetters(Operator who) {
-        return remote() ? new RemoteDeadLetters(client(who)) : services.deadLetters();
+        return consoleServices(who).deadLetters();
     }
 }

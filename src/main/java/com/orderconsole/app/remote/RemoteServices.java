@@ -23,7 +23,6 @@ import com.orderconsole.service.rules.WhatIf;
 import com.orderconsole.service.traffic.TrafficSimulator;
 import com.orderconsole.service.transition.Transitions;
 
-import java.lang.reflect.Proxy;
 import java.net.URI;
 import java.time.Duration;
 import java.util.Optional;
@@ -74,25 +73,11 @@ public final class RemoteServices implements ConsoleServices {
         this.health = new RemoteHealthCheck(serve);
         this.alerts = new RemoteAlertCheck(serve, Alerts.Thresholds.fromSystemProperties());
         this.sync = new RemoteMySqlSync(serve);
-        // The cancel queue, reconciliation, bulk moves, audit and dead letters over serve: RemoteCancelQueue,
-        // RemoteReconciliation, RemoteBulk, RemoteAudit and RemoteDeadLetters, each built on {@code serve}.
-        this.queue = notHereYet(CancelQueue.class);
-        this.reconciliation = notHereYet(Reconciliation.class);
-        this.bulk = notHereYet(Bulk.class);
-        this.audit = notHereYet(Audit.class);
-        this.deadLetters = notHereYet(DeadLetters.class);
-    }
-
-    /** @return a stand-in whose every call says, in words, that this capability is not reachable over serve in this build */
-    private <T> T notHereYet(Class<T> port) {
-        return port.cast(Proxy.newProxyInstance(port.getClassLoader(), new Class<?>[]{port}, (p, m, args) -> {
-            if (m.getDeclaringClass() == Object.class) {
-                return m.getName().equals("toString") ? "remote " + port.getSimpleName() + " (not in this build)"
-                        : m.getName().equals("hashCode") ? System.identityHashCode(p) : p == args[0];
-            }
-            throw new UnsupportedOperationException(port.getSimpleName() + "." + m.getName() + " is not available over serve "
-                    + "in this build of the console; use a profile of the stores for it");
-        }));
+        this.queue = new RemoteCancelQueue(serve);
+        this.reconciliation = new RemoteReconciliation(serve);
+        this.bulk = new RemoteBulk(serve);
+        this.audit = new RemoteAudit(serve);
+        this.deadLetters = new RemoteDeadLetters(serve);
     }
 
     /** @return the HTTP client every capability uses (the status bar listens to its status) */

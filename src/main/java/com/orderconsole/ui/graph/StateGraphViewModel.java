@@ -14,15 +14,15 @@ import com.orderconsole.domain.Operator;
 import com.orderconsole.domain.Role;
 import com.orderconsole.service.recon.ReconCategory;
 import com.orderconsole.service.recon.ReconReport;
-import com.orderconsole.service.recon.ReconciliationService;
+import com.orderconsole.service.recon.Reconciliation;
 import com.orderconsole.domain.OrderStatus;
 import com.orderconsole.domain.TransitionRules;
 import com.orderconsole.service.rules.StuckThresholds;
 import com.orderconsole.service.monitor.Edge;
-import com.orderconsole.service.monitor.MonitorService;
+import com.orderconsole.service.monitor.Monitor;
 import com.orderconsole.service.monitor.StateCounts;
 import com.orderconsole.service.order.OrderQuery;
-import com.orderconsole.service.rules.RulesService;
+import com.orderconsole.service.rules.Rules;
 import com.orderconsole.ui.common.Background;
 import com.orderconsole.ui.common.Command;
 import com.orderconsole.ui.common.DialogService;
@@ -47,10 +47,10 @@ public final class StateGraphViewModel implements Refreshable {
     static final double LABEL_W = StateGraphLayout.LABEL_W;
     static final double LABEL_H = StateGraphLayout.LABEL_H;
 
-    private final RulesService rules;
-    private final MonitorService monitor;
+    private final Rules rules;
+    private final Monitor monitor;
     private final StuckThresholds stuckThresholds;
-    private final ReconciliationService reconciliation;
+    private final Reconciliation reconciliation;
     private final Operator operator;
     private final DialogService dialogs;
     private final Navigator navigator;
@@ -100,8 +100,8 @@ public final class StateGraphViewModel implements Refreshable {
      * @param dialogs asks for new thresholds and before a recount
      * @param navigator opens the order table
      */
-    public StateGraphViewModel(RulesService rules, MonitorService monitor, StuckThresholds stuckThresholds,
-                               ReconciliationService reconciliation, Operator operator, Background background,
+    public StateGraphViewModel(Rules rules, Monitor monitor, StuckThresholds stuckThresholds,
+                               Reconciliation reconciliation, Operator operator, Background background,
                                DialogService dialogs, Navigator navigator) {
         this.rules = rules;
         this.monitor = monitor;

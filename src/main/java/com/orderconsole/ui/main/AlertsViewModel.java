@@ -2,7 +2,7 @@ package com.orderconsole.ui.main;
 
 import com.orderconsole.app.Messages;
 import com.orderconsole.service.metrics.Alert;
-import com.orderconsole.service.metrics.MetricsService;
+import com.orderconsole.service.metrics.AlertCheck;
 import com.orderconsole.ui.common.Background;
 import javafx.collections.FXCollections;
 import javafx.collections.ObservableList;
@@ -27,7 +27,7 @@ public final class AlertsViewModel {
     public record Notice(Alert.Kind kind, boolean raised, String title, String text) {
     }
 
-    private final MetricsService metrics;
+    private final AlertCheck metrics;
     private final Background background;
     private final ObservableList<Notice> notices = FXCollections.observableArrayList();
     private boolean checking;
@@ -36,7 +36,7 @@ public final class AlertsViewModel {
      * @param metrics the thresholds and the readings
      * @param background where the reading runs
      */
-    public AlertsViewModel(MetricsService metrics, Background background) {
+    public AlertsViewModel(AlertCheck metrics, Background background) {
         this.metrics = metrics;
         this.background = background;
     }

@@ -197,10 +197,19 @@ public final class MainView {
         content.getChildren().setAll(pages.computeIfAbsent(p, this::build));
     }
 
+    /** @return the words in place of a feature that runs only beside the stores, not over serve */
+    private static Node localOnly(String key) {
+        javafx.scene.control.Label why = new javafx.scene.control.Label(Messages.get(key));
+        why.setWrapText(true);
+        why.getStyleClass().add("hint");
+        return why;
+    }
+
     private Node build(Page p) {
         return switch (p) {
             // The traffic panel sits beside the graph, so its effect is seen as it happens.
-            case GRAPH -> new StateGraphView(vm.graph(), new TrafficView(vm.traffic()).root()).root();
+            case GRAPH -> new StateGraphView(vm.graph(), vm.traffic() == null ? localOnly("remote.traffic")
+                    : new TrafficView(vm.traffic()).root()).root();
             case ORDERS -> {
                 ordersView = new OrderTableView(vm.orders(), new OrderDetailView(vm.detail()), vm::showOrder);
                 yield ordersView.root();
@@ -210,7 +219,8 @@ public final class MainView {
             case MONITOR -> {
                 Node page = new MonitorView(vm.monitor()).root();
                 VBox.setVgrow(page, javafx.scene.layout.Priority.ALWAYS);
-                yield new VBox(new MetricsEndpointView(vm.metricsEndpoint()).root(), page);
+                yield new VBox(vm.metricsEndpoint() == null ? localOnly("remote.metricsEndpoint")
+                        : new MetricsEndpointView(vm.metricsEndpoint()).root(), page);
             }
             case RULES -> new RulesView(vm.rules()).root();
             case BULK -> new BulkView(vm.bulk()).root();

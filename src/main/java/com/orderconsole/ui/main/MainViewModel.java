@@ -7,7 +7,7 @@ import com.orderconsole.ui.metrics.MetricsEndpointViewModel;
 import com.orderconsole.ui.monitor.MonitorViewModel;
 
 import com.orderconsole.domain.Operator;
-import com.orderconsole.app.Services;
+import com.orderconsole.app.ConsoleServices;
 import com.orderconsole.service.order.OrderQuery;
 import com.orderconsole.ui.ConsoleContext;
 import com.orderconsole.ui.common.Background;
@@ -79,14 +79,15 @@ public final class MainViewModel implements Navigator {
      * @param userSettings theme and language chosen by the user, saved again when changed in the menu
      */
     public MainViewModel(ConsoleContext ctx, Settings userSettings) {
-        Services s = ctx.services();
+        ConsoleServices s = ctx.services();
         Background bg = ctx.background();
         DialogService dialogs = ctx.dialogs();
         this.operator = ctx.operator();
         this.environment = ctx.environment();
         this.background = bg;
-        alerts = new AlertsViewModel(s.metrics(), bg);
-        metricsEndpoint = new MetricsEndpointViewModel(s.metrics(), bg);
+        alerts = new AlertsViewModel(s.alerts(), bg);
+        // Local-only features are null when absent (remote): their panels say why.
+        metricsEndpoint = new MetricsEndpointViewModel(s.metricsEndpoint().orElse(null), bg);
         statusBar = new StatusBarViewModel(s.health(), s.deadLetters(), bg);
         graph = new StateGraphViewModel(s.rules(), s.monitor(), s.stuckThresholds(), s.reconciliation(), operator, bg,
                 dialogs, this);
@@ -104,11 +105,13 @@ public final class MainViewModel implements Navigator {
         deadLetters = new DeadLettersViewModel(s.deadLetters(), operator, bg, dialogs);
         recon = new ReconciliationViewModel(s.reconciliation(), operator, bg, dialogs, orders::currentQuery);
         monitor = new MonitorViewModel(s.monitor(), bg);
-        traffic = new TrafficViewModel(s.simulator(), operator, bg, dialogs);
+        traffic = new TrafficViewModel(s.trafficSimulator().orElse(null), operator, bg, dialogs);
         // The traffic panel sits on the graph page: its counters refresh with the graph.
         graphPage = () -> {
             graph.refresh();
-            traffic.refresh();
+            if (traffic != null) {
+                traffic.refresh();
+            }
         };
         // New rules redraw the graph and show their version in the status bar at once, not on the next tick.
         rules = new RulesViewModel(s.rules(), s.rulesWhatIf(), operator, bg, dialogs, () -> {
@@ -223,7 +226,7 @@ public final class MainViewModel implements Navigator {
         return alerts;
     }
 
-    /** @return the Prometheus endpoint switch, shown on the Monitor page */
+    /** @return the Prometheus endpoint switch, shown on the Monitor page; null in remote mode (serve publishes its own) */
     public MetricsEndpointViewModel metricsEndpoint() {
         return metricsEndpoint;
     }
@@ -315,7 +318,7 @@ public final class MainViewModel implements Navigator {
         return rules;
     }
 
-    /** @return the live-traffic panel's model */
+    /** @return the live-traffic panel's model; null in remote mode (it would drive serve's stores from here) */
     public TrafficViewModel traffic() {
         return traffic;
     }

@@ -23,11 +23,12 @@ public final class MetricsEndpointView {
         // The box shows what is true: it follows the model when switching fails.
         vm.servingProperty().addListener((o, a, on) -> serve.setSelected(on));
         serve.setOnAction(e -> vm.setServing(serve.isSelected()));
+        serve.setDisable(!vm.available());
         TextField port = new TextField();
         port.setId("metricsEndpointPort");
         port.setPrefColumnCount(6);
         port.textProperty().bindBidirectional(vm.portProperty());
-        port.disableProperty().bind(vm.servingProperty());
+        port.disableProperty().bind(vm.servingProperty().or(new javafx.beans.property.SimpleBooleanProperty(!vm.available())));
         Label status = new Label();
         status.setId("metricsEndpointStatus");
         status.textProperty().bind(vm.statusProperty());

@@ -26,12 +26,17 @@ public final class MetricsEndpointViewModel {
     private final ReadOnlyStringWrapper error = new ReadOnlyStringWrapper("");
 
     /**
-     * @param metrics serves the endpoint
+     * @param metrics serves the endpoint, or null where this console has none (it works through serve, which serves its
+     *     own): the bar then says so and switches nothing on
      * @param background where binding and closing the port run
      */
     public MetricsEndpointViewModel(MetricsService metrics, Background background) {
         this.metrics = metrics;
         this.background = background;
+        if (metrics == null) {
+            status.set(Messages.get("metrics.endpoint.remote"));
+            return;
+        }
         metrics.endpointPort().ifPresent(p -> {
             serving.set(true);
             port.set(Integer.toString(p));
@@ -47,6 +52,11 @@ public final class MetricsEndpointViewModel {
      */
     public void setServing(boolean on) {
         error.set("");
+        if (metrics == null) {
+            serving.set(false);
+            error.set(on ? Messages.get("metrics.endpoint.remote") : "");
+            return;
+        }
         if (!on) {
             background.run(Messages.get("metrics.endpoint.stop.action"), job -> {
                 metrics.stopEndpoint();
@@ -80,6 +90,11 @@ public final class MetricsEndpointViewModel {
 
     private static String url(int p) {
         return "http://127.0.0.1:" + p + "/metrics";
+    }
+
+    /** @return true when this console can serve the endpoint (false when it works through serve) */
+    public boolean available() {
+        return metrics != null;
     }
 
     /** @return true while the endpoint is served */

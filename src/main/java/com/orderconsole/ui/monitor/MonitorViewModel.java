@@ -3,7 +3,7 @@ package com.orderconsole.ui.monitor;
 import com.orderconsole.app.Messages;
 import com.orderconsole.domain.ResultCode;
 import com.orderconsole.service.monitor.MinuteCount;
-import com.orderconsole.service.monitor.MonitorService;
+import com.orderconsole.service.monitor.Monitor;
 import com.orderconsole.ui.common.Background;
 import com.orderconsole.ui.common.Command;
 import com.orderconsole.ui.common.Feedback;
@@ -25,7 +25,7 @@ public final class MonitorViewModel implements Refreshable {
     /** How far back the per-minute chart goes. */
     public static final Duration WINDOW = Duration.ofMinutes(60);
 
-    private final MonitorService monitor;
+    private final Monitor monitor;
     private final ReadOnlyObjectWrapper<Reading> reading = new ReadOnlyObjectWrapper<>();
     private final Feedback feedback = new Feedback();
     private final Command reads;
@@ -84,7 +84,7 @@ public final class MonitorViewModel implements Refreshable {
      * @param monitor reads the counters
      * @param background where the reads run
      */
-    public MonitorViewModel(MonitorService monitor, Background background) {
+    public MonitorViewModel(Monitor monitor, Background background) {
         this.monitor = monitor;
         this.reads = new Command(background, feedback::error);
     }

@@ -9,10 +9,10 @@ import com.orderconsole.domain.TransitionRequest;
 import com.orderconsole.domain.TransitionResult;
 import com.orderconsole.service.order.OrderDetails;
 import com.orderconsole.service.order.OrderNotFoundException;
-import com.orderconsole.service.order.OrderService;
+import com.orderconsole.service.order.Orders;
 import com.orderconsole.service.order.OrderSummary;
 import com.orderconsole.service.transition.TransitionOutcome;
-import com.orderconsole.service.transition.TransitionService;
+import com.orderconsole.service.transition.Transitions;
 import com.orderconsole.ui.common.Background;
 import com.orderconsole.ui.common.Command;
 import com.orderconsole.ui.common.DialogService;
@@ -47,8 +47,8 @@ public final class OrderDetailViewModel implements Refreshable {
     /** How long a move waits for MySQL before it reports that MySQL is not updated yet. */
     static final Duration MYSQL_WAIT = Duration.ofSeconds(2);
 
-    private final OrderService orders;
-    private final TransitionService transitions;
+    private final Orders orders;
+    private final Transitions transitions;
     private final Operator operator;
     private final DialogService dialogs;
     private final ReadOnlyObjectWrapper<OrderDetails> details = new ReadOnlyObjectWrapper<>();
@@ -76,7 +76,7 @@ public final class OrderDetailViewModel implements Refreshable {
      * @param background where reads and moves run
      * @param dialogs asks for the reason of every move
      */
-    public OrderDetailViewModel(OrderService orders, TransitionService transitions, Operator operator, Background background,
+    public OrderDetailViewModel(Orders orders, Transitions transitions, Operator operator, Background background,
                                 DialogService dialogs) {
         this.orders = orders;
         this.transitions = transitions;

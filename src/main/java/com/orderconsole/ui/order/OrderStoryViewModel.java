@@ -2,7 +2,7 @@ package com.orderconsole.ui.order;
 
 import com.orderconsole.app.Messages;
 import com.orderconsole.app.StoryWords;
-import com.orderconsole.service.order.OrderService;
+import com.orderconsole.service.order.Orders;
 import com.orderconsole.service.order.OrderStory;
 import com.orderconsole.ui.common.Background;
 import com.orderconsole.ui.common.Command;
@@ -34,7 +34,7 @@ import java.nio.file.Path;
  * detail reads its order.
  */
 public final class OrderStoryViewModel {
-    private final OrderService orders;
+    private final Orders orders;
     private final DialogService dialogs;
     private final Command work;
     private final Feedback feedback = new Feedback();
@@ -50,7 +50,7 @@ public final class OrderStoryViewModel {
      * @param background where reads and exports run
      * @param dialogs asks where to save an export
      */
-    public OrderStoryViewModel(OrderService orders, Background background, DialogService dialogs) {
+    public OrderStoryViewModel(Orders orders, Background background, DialogService dialogs) {
         this.orders = orders;
         this.dialogs = dialogs;
         this.work = new Command(background, feedback::error);

@@ -5,7 +5,7 @@ import com.orderconsole.domain.OrderId;
 import com.orderconsole.domain.OrderStatus;
 import com.orderconsole.service.order.OrderPage;
 import com.orderconsole.service.order.OrderQuery;
-import com.orderconsole.service.order.OrderService;
+import com.orderconsole.service.order.Orders;
 import com.orderconsole.service.order.OrderSummary;
 import com.orderconsole.ui.common.Background;
 import com.orderconsole.ui.common.Command;
@@ -35,7 +35,7 @@ public final class OrderTableViewModel implements Refreshable {
     /** Rows per page by default. */
     public static final int PAGE_SIZE = 100;
 
-    private final OrderService orders;
+    private final Orders orders;
     private final Consumer<String> openOrder;
     private final int pageSize;
 
@@ -71,7 +71,7 @@ public final class OrderTableViewModel implements Refreshable {
      * @param background where the reads run
      * @param openOrder called on the UI thread with a well-formed id typed into the id field
      */
-    public OrderTableViewModel(OrderService orders, Background background, Consumer<String> openOrder) {
+    public OrderTableViewModel(Orders orders, Background background, Consumer<String> openOrder) {
         this(orders, background, openOrder, PAGE_SIZE);
     }
 
@@ -81,7 +81,7 @@ public final class OrderTableViewModel implements Refreshable {
      * @param openOrder called on the UI thread with a well-formed id typed into the id field
      * @param pageSize rows per page, 1..1000
      */
-    public OrderTableViewModel(OrderService orders, Background background, Consumer<String> openOrder, int pageSize) {
+    public OrderTableViewModel(Orders orders, Background background, Consumer<String> openOrder, int pageSize) {
         this.orders = orders;
         this.openOrder = openOrder;
         this.pageSize = pageSize;

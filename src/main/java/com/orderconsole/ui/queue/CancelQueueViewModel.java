@@ -2,12 +2,10 @@ package com.orderconsole.ui.queue;
 
 import com.orderconsole.app.Messages;
 import com.orderconsole.app.ProductionGuard;
-import com.orderconsole.domain.OrderId;
 import com.orderconsole.domain.Operator;
 import com.orderconsole.domain.Role;
 import com.orderconsole.domain.TransitionResult;
 import com.orderconsole.service.queue.QueueItem;
-import com.orderconsole.service.queue.QueuePage;
 import com.orderconsole.service.queue.CancelQueue;
 import com.orderconsole.service.queue.QueueSummary;
 import com.orderconsole.service.queue.SweeperStatus;
@@ -16,7 +14,6 @@ import com.orderconsole.ui.common.Command;
 import com.orderconsole.ui.common.DialogService;
 import com.orderconsole.ui.common.Feedback;
 import com.orderconsole.ui.common.Formats;
-import com.orderconsole.ui.common.Job;
 import com.orderconsole.ui.common.KeysetPager;
 import com.orderconsole.ui.common.OrderText;
 import com.orderconsole.ui.common.Refreshable;
@@ -26,9 +23,7 @@ import javafx.beans.property.ReadOnlyBooleanWrapper;
 import javafx.beans.property.ReadOnlyObjectProperty;
 import javafx.beans.property.ReadOnlyObjectWrapper;
 import javafx.beans.property.ReadOnlyStringProperty;
-import javafx.beans.property.ReadOnlyStringWrapper;
 import javafx.beans.property.SimpleObjectProperty;
-import javafx.beans.property.SimpleStringProperty;
 import javafx.beans.property.StringProperty;
 import javafx.collections.FXCollections;
 import javafx.collections.ObservableList;
@@ -64,11 +59,7 @@ public final class CancelQueueViewModel implements Refreshable {
     private final ReadOnlyBooleanWrapper stale = new ReadOnlyBooleanWrapper();
     /** True while the feedback shows a failed reading (the next good reading takes it back). */
     private boolean readError;
-    private final KeysetPager<QueueItem> pager;
-    private final StringProperty idText = new SimpleStringProperty("");
-    /** The id searched for, null while the whole queue is listed. */
-    private final ReadOnlyStringWrapper searched = new ReadOnlyStringWrapper();
-    private final ReadOnlyStringWrapper countText = new ReadOnlyStringWrapper("");
+    private final QueueEntries list;
     private final ObservableList<DepthSample> depthHistory = FXCollections.observableArrayList();
     private final ObjectProperty<Duration> extendBy = new SimpleObjectProperty<>(EXTENSIONS.get(0));
     private final Feedback feedback = new Feedback();
@@ -89,7 +80,7 @@ public final class CancelQueueViewModel implements Refreshable {
     }
 
     /**
-     * @param queue reads the queue, acts on its entries and pauses or resumes the cancel sweepers
+     * @param queue reads the queue, acts on its entries, and pauses and resumes the cancel sweepers
      * @param operator who acts; the services refuse roles below ops
      * @param background where reads and actions run
      * @param dialogs asks before an entry is cancelled or removed
@@ -101,15 +92,14 @@ public final class CancelQueueViewModel implements Refreshable {
         this.dialogs = dialogs;
         this.reading = new Command(background, this::readFailed);
         this.actions = new Command(background, feedback::error);
-        this.pager = new KeysetPager<>(background, this::readPage, Messages.get("queue.read.action"), QueueItem::orderId,
-                this::pageShown, this::readFailed);
-        this.entryCommand = actions.when(pager.selectedProperty().isNotNull());
+        this.list = new QueueEntries(queue, background, feedback, summary::get, this::readFailed);
+        this.entryCommand = actions.when(list.pager().selectedProperty().isNotNull());
         this.sweeperCommand = actions.when(summary.isNotNull());
     }
 
     @Override
     public void refresh() {
-        pager.refresh();
+        list.refresh();
         reading.run(Messages.get("queue.read.action"), job -> queue.summary(), r -> {
             summary.set(r);
             stale.set(false);
@@ -118,7 +108,7 @@ public final class CancelQueueViewModel implements Refreshable {
                 readError = false;
                 feedback.clear();
             }
-            showCount();
+            list.showCount();
             // A reading long after the last one (page hidden, refresh paused) starts the chart afresh
             // rather than drawing a straight line across the time nobody looked.
             if (!depthHistory.isEmpty() && r.nowMs() - depthHistory.get(depthHistory.size() - 1).atMs() > GAP_MS) {
@@ -142,78 +132,11 @@ public final class CancelQueueViewModel implements Refreshable {
     }
 
     /**
-     * A page as read: under traffic the sweeper may have cancelled every entry of a later page meanwhile; an empty
-     * page after the first goes back to the first rather than saying "the cancel queue is empty" beside a depth of 300.
-     */
-    private void pageShown(List<QueueItem> rows) {
-        if (rows.isEmpty() && pager.pageNumberProperty().get() > 1 && searched.get() == null) {
-            pager.first(this::readPage);
-            return;
-        }
-        showCount();
-    }
-
-    /**
-     * Lists the entry of the order in the id field, or the whole queue again when the field is empty; an id no order
-     * can have is refused in words and the table is left as it was.
-     */
-    public void search() {
-        String id = idText.get() == null ? "" : idText.get().strip();
-        if (!id.isEmpty()) {
-            try {
-                OrderId.require(id);
-            } catch (IllegalArgumentException e) {
-                feedback.error(e.getMessage());
-                return;
-            }
-        }
-        feedback.clear();
-        searched.set(id.isEmpty() ? null : id);
-        pager.first(this::readPage);
-    }
-
-    /** Lists the whole queue again from its first page (the id field is emptied). */
-    public void showAll() {
-        idText.set("");
-        search();
-    }
-
-    /** The page the pager asks for: the searched order's entry alone, or a page of the whole queue. */
-    private KeysetPager.Page<QueueItem> readPage(String cursor, Job job) {
-        String id = searched.get();
-        if (id != null) {
-            return new KeysetPager.Page<>(queue.find(id).map(List::of).orElse(List.of()), null);
-        }
-        QueuePage p = queue.page(cursor, PAGE_SIZE);
-        return new KeysetPager.Page<>(p.items(), p.nextCursor());
-    }
-
-    /** Says which entries the table shows out of how many, e.g. "Entries 201-400 of 1,234". */
-    private void showCount() {
-        int shown = pager.rows().size();
-        QueueSummary s = summary.get();
-        if (searched.get() != null) {
-            countText.set(shown == 0 ? Messages.format("queue.search.none", searched.get()) : Messages.format("queue.search.found", searched.get()));
-        } else if (shown == 0) {
-            countText.set("");
-        } else {
-            long first = (long) (pager.pageNumberProperty().get() - 1) * PAGE_SIZE + 1;
-            long last = first + shown - 1;
-            // Pages are read by keyset, at different times: under traffic the entries before this page may have been
-            // cancelled since, so "201–388" can exceed the depth read now. Then the count says only what is known
-            // rather than "of 388" beside a Depth of 312 (issue 34).
-            countText.set(s == null ? Messages.format("queue.countPage", first, last)
-                    : last <= s.depth() ? Messages.format("queue.count", first, last, s.depth())
-                    : Messages.format("queue.countMoved", shown, pager.pageNumberProperty().get(), s.depth()));
-        }
-    }
-
-    /**
      * Asks for a reason, then (on production, {@link ProductionGuard.Action#QUEUE_CANCEL}) for the order id typed, then cancels
      * the selected entry's order now ({@link #cancelNow}); nothing when declined.
      */
     public void cancelSelected() {
-        QueueItem item = pager.selectedProperty().get();
+        QueueItem item = list.selected();
         if (item == null) {
             return;
         }
@@ -229,7 +152,7 @@ public final class CancelQueueViewModel implements Refreshable {
      * the order is then never cancelled by its deadline, as heavy as a cancel. Nothing when declined.
      */
     public void removeSelected() {
-        QueueItem item = pager.selectedProperty().get();
+        QueueItem item = list.selected();
         if (item == null) {
             return;
         }
@@ -242,7 +165,7 @@ public final class CancelQueueViewModel implements Refreshable {
 
     /** Asks for a reason, then moves the selected entry's deadline later by {@link #extendByProperty()} ({@link #extend}). */
     public void extendSelected() {
-        QueueItem item = pager.selectedProperty().get();
+        QueueItem item = list.selected();
         Duration by = extendBy.get();
         if (item == null || by == null) {
             return;
@@ -396,29 +319,42 @@ public final class CancelQueueViewModel implements Refreshable {
         return stale.getReadOnlyProperty();
     }
 
+    /**
+     * Lists the entry of the order in the id field, or the whole queue again when the field is empty; an id no order
+     * can have is refused in words and the table is left as it was.
+     */
+    public void search() {
+        list.search();
+    }
+
+    /** Lists the whole queue again from its first page (the id field is emptied). */
+    public void showAll() {
+        list.showAll();
+    }
+
     /** @return the earliest-due entries */
     public ObservableList<QueueItem> entries() {
-        return pager.rows();
+        return list.pager().rows();
     }
 
     /** @return Previous / Next over the whole queue, keyset on (deadline, order id) */
     public KeysetPager<QueueItem> pager() {
-        return pager;
+        return list.pager();
     }
 
     /** @return the id typed into the search field */
     public StringProperty idTextProperty() {
-        return idText;
+        return list.idTextProperty();
     }
 
     /** @return which entries the table shows out of how many, in words */
     public ReadOnlyStringProperty countTextProperty() {
-        return countText.getReadOnlyProperty();
+        return list.countTextProperty();
     }
 
     /** @return the order id searched for, null while the whole queue is listed */
     public ReadOnlyStringProperty searchedProperty() {
-        return searched.getReadOnlyProperty();
+        return list.searchedProperty();
     }
 
     /** @return the depth samples of the chart, oldest first */
@@ -428,7 +364,7 @@ public final class CancelQueueViewModel implements Refreshable {
 
     /** @return the entry the actions apply to, null when none is selected */
     public ObjectProperty<QueueItem> selectedProperty() {
-        return pager.selectedProperty();
+        return list.pager().selectedProperty();
     }
 
     /** @return how much later {@link #extendSelected()} moves the deadline; one of {@link #EXTENSIONS} */

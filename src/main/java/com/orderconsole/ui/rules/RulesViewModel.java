@@ -10,10 +10,10 @@ import com.orderconsole.domain.Role;
 import com.orderconsole.domain.RulesFault;
 import com.orderconsole.app.RulesWords;
 import com.orderconsole.service.rules.RulesImpact;
-import com.orderconsole.service.rules.RulesWhatIf;
+import com.orderconsole.service.rules.WhatIf;
 import com.orderconsole.domain.TransitionRules;
 import com.orderconsole.service.rules.RulesJson;
-import com.orderconsole.service.rules.RulesService;
+import com.orderconsole.service.rules.Rules;
 import com.orderconsole.ui.common.Background;
 import com.orderconsole.ui.common.Command;
 import com.orderconsole.ui.common.DialogService;
@@ -41,8 +41,8 @@ import java.util.function.Supplier;
  * Validations and applies run one at a time.
  */
 public final class RulesViewModel implements Refreshable {
-    private final RulesService rules;
-    private final RulesWhatIf whatIf;
+    private final Rules rules;
+    private final WhatIf whatIf;
     private final ReadOnlyObjectWrapper<RulesImpact> impact = new ReadOnlyObjectWrapper<>();
     private final Operator operator;
     private final DialogService dialogs;
@@ -69,7 +69,7 @@ public final class RulesViewModel implements Refreshable {
      * @param dialogs asks before new rules are applied
      * @param onApplied run after new rules are in force (the console redraws the graph and the status bar)
      */
-    public RulesViewModel(RulesService rules, RulesWhatIf whatIf, Operator operator, Background background, DialogService dialogs,
+    public RulesViewModel(Rules rules, WhatIf whatIf, Operator operator, Background background, DialogService dialogs,
                           Runnable onApplied) {
         this.rules = rules;
         this.whatIf = whatIf;

@@ -49,7 +49,8 @@ public final class TrafficViewModel implements Refreshable {
     /**
      * The fields start at {@link SimulatorSettings#demo()}.
      *
-     * @param simulator the engine's traffic simulator
+     * @param simulator the engine's traffic simulator, or null where there is none (the console works through serve):
+     *     the panel then says why and starts nothing
      * @param operator who starts it; the service refuses roles below ops
      * @param background where reads, starts and stops run
      * @param dialogs asks for the typed confirmation on staging; its environment decides (production: refused)
@@ -82,13 +83,20 @@ public final class TrafficViewModel implements Refreshable {
     /** Reads the simulator's counters; skipped while the previous read is still running. */
     @Override
     public void refresh() {
+        if (simulator == null) {
+            return;
+        }
         reading.run(Messages.get("traffic.read.action"), job -> simulator.status(), status::set);
     }
 
     /**
-     * @return why the simulator may not start on this environment (production), in words; "" where it may
+     * @return why the simulator may not start here (production, or a console working through serve), in words; "" where
+     *     it may
      */
     public String refusal() {
+        if (simulator == null) {
+            return Messages.get("traffic.remote");
+        }
         return guard.simulator() == ProductionGuard.Simulator.REFUSED
                 ? Messages.format("guard.console.simulator.refused", guard.environment().name()) : "";
     }
@@ -174,6 +182,11 @@ public final class TrafficViewModel implements Refreshable {
     /** @return e.g. "5", "2.5" */
     private static String number(double d) {
         return d == Math.rint(d) ? Long.toString((long) d) : String.format(Locale.ROOT, "%.2f", d).replaceAll("0+$", "");
+    }
+
+    /** @return true when this console has a simulator of its own (false when it works through serve) */
+    public boolean available() {
+        return simulator != null;
     }
 
     /** @return true when the operator may run the simulator (ops and up) */

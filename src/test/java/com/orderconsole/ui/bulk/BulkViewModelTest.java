@@ -126,7 +126,7 @@ class BulkViewModelTest extends BothModes {
 
     @Test
     void overTheCapTheUserIsToldAndNothingIsPreviewed() {
-        org.junit.jupiter.api.Assumptions.assumeFalse(remote(), "the cap is serve's own (its engine's), not this console's");
+        org.junit.jupiter.api.Assumptions.assumeFalse(viaServe(), "the cap is serve's own (its engine's), not this console's");
         createOrder("c-1");
         createOrder("c-2");
         BulkViewModel vm = new BulkViewModel(services.bulk().withMaxOrders(1), new Operator("olga", Role.SUPPORT), background, dialogs,

@@ -3,7 +3,9 @@ package com.orderconsole.ui.main;
 import com.orderconsole.domain.OrderStatus;
 import com.orderconsole.domain.Role;
 import com.orderconsole.service.order.OrderQuery;
+import com.orderconsole.ui.ConsoleContext;
 import com.orderconsole.ui.ViewModelTestBase;
+import com.orderconsole.ui.WithoutLocalFeatures;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -39,6 +41,29 @@ class MainViewModelTest extends ViewModelTestBase {
 
         vm.showOrder("n-2");
         assertThat(vm.detail().summary().orderId()).isEqualTo("n-2");
+    }
+
+    @Test
+    void withoutTheLocalOnlyFeaturesEveryPageWorksAndTheirPanelsSayWhy() {
+        createOrder("n-4");
+        MainViewModel vm = new MainViewModel(new ConsoleContext(new WithoutLocalFeatures(services),
+                new com.orderconsole.domain.Operator("olga", Role.OPS), background, dialogs));
+        vm.start();
+        assertThat(vm.graph().snapshotProperty().get().liveCount(OrderStatus.WAIT_PAY)).isEqualTo(1);
+
+        assertThat(vm.traffic().available()).isFalse();
+        assertThat(vm.traffic().feedback().messageProperty().get())
+                .isEqualTo("Live traffic runs only in a console on its own stores: this console works through serve and opens no store.");
+        vm.traffic().start();
+        assertThat(vm.traffic().startCommand().executableProperty().get()).isFalse();
+        assertThat(services.simulator().status().running()).as("nothing started").isFalse();
+
+        assertThat(vm.metricsEndpoint().available()).isFalse();
+        assertThat(vm.metricsEndpoint().statusProperty().get())
+                .isEqualTo("Not served here: this console works through serve, which serves its own /metrics.");
+        vm.metricsEndpoint().setServing(true);
+        assertThat(vm.metricsEndpoint().servingProperty().get()).isFalse();
+        assertThat(services.metrics().endpointPort()).as("no port opened").isEmpty();
     }
 
     @Test

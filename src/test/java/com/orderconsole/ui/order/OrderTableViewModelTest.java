@@ -17,7 +17,7 @@ class OrderTableViewModelTest extends ViewModelTestBase {
     private final List<String> opened = new ArrayList<>();
 
     private OrderTableViewModel table(int pageSize) {
-        return new OrderTableViewModel(services.orders(), background, opened::add, pageSize);
+        return new OrderTableViewModel(pages(com.orderconsole.domain.Role.READ_ONLY).orders(), background, opened::add, pageSize);
     }
 
     private static List<String> ids(OrderTableViewModel vm) {

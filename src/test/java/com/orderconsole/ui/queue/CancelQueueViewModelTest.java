@@ -372,7 +372,7 @@ class CancelQueueViewModelTest extends BothModes {
 
     /** @return the source the audit trail records: the console's, or serve's (whose actor names the client a person used) */
     private String source() {
-        return remote() ? "api" : "console";
+        return viaServe() ? "api" : "console";
     }
 
     private static void select(CancelQueueViewModel vm, String orderId) {

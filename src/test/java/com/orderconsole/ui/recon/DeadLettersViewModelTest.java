@@ -50,7 +50,8 @@ class DeadLettersViewModelTest extends BothModes {
         assertThat(vm.letters()).extracting(DeadLetter::orderId).containsExactlyInAnyOrder("dl-1", "dl-2");
         assertThat(vm.letters()).allSatisfy(d -> assertThat(d.body()).contains("f=7"));
 
-        StatusBarViewModel bar = new StatusBarViewModel(services.health(), deadLetters(new Operator("olga", Role.OPS)), background);
+        com.orderconsole.app.ConsoleServices console = consoleServices(new Operator("olga", Role.OPS));
+        StatusBarViewModel bar = new StatusBarViewModel(console.health(), console.deadLetters(), background);
         bar.check();
         assertThat(bar.openDeadLettersProperty().get()).isEqualTo(2);
     }
