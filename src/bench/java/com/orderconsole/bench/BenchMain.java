@@ -23,12 +23,14 @@ import java.util.Set;
  * (reconciliation/console/memory data set, default 1,000,000), {@code bench.storm} (orders expiring in
  * the same second, default 100,000), {@code bench.throughputOrders} (orders per throughput run; each
  * makes 4 transitions, default 50,000), {@code bench.jmh} (run the JMH micro-benchmarks, default true),
- * {@code bench.scenarios} (comma list of throughput, mysql, script, e2e, hot, storm, outage, scale, cluster, retention, bulk, audit, api, jwt; default all;
+ * {@code bench.scenarios} (comma list of throughput, mysql, script, e2e, hot, storm, outage, scale, cluster, retention, bulk, audit, api, jwt, remote; default all;
  * {@code premerge} alone: throughput, mysql, e2e and api at smaller sizes, one sustained pace, the HTTP figures only, ~5 min),
  * {@code bench.outageSeconds} and {@code bench.outageRate} (the MySQL outage scenario, default 300 s at 1,000/s),
  * {@code bench.clusterOrders} (orders per run of the 1-vs-3-masters scenario; each makes 4 transitions,
  * default 20,000), {@code bench.retentionOrders} (orders of the 95 %-terminal data set, default 10,000,000),
- * {@code bench.dir} (server data), {@code bench.out} (Markdown results file).
+ * {@code bench.remoteOrders} (orders under the remote console's pages, default 1,000,000), {@code bench.remoteSamples} (page loads
+ * per side, default 1,000), {@code bench.remotePace} (PAY/s beside the 50 remote consoles, default 300),
+ * {@code bench.remoteWindowSeconds} (each of the 7 paced windows, default 20), {@code bench.dir} (server data), {@code bench.out} (Markdown results file).
  */
 public final class BenchMain {
     private BenchMain() {
@@ -40,7 +42,7 @@ public final class BenchMain {
         int storm = Integer.getInteger("bench.storm", 100_000);
         int perRun = Integer.getInteger("bench.throughputOrders", 50_000);
         boolean jmh = Boolean.parseBoolean(System.getProperty("bench.jmh", "true"));
-        Set<String> only = Set.of(System.getProperty("bench.scenarios", "throughput,mysql,script,e2e,hot,storm,outage,scale,cluster,retention,bulk,audit,api,jwt").split(","));
+        Set<String> only = Set.of(System.getProperty("bench.scenarios", "throughput,mysql,script,e2e,hot,storm,outage,scale,cluster,retention,bulk,audit,api,jwt,remote").split(","));
         int apiOrders = Integer.getInteger("bench.apiOrders", 60_000);
         if (only.contains("premerge")) {
             // The check before merging a change to the transition, follower or API path (~5 min): every judged figure of
@@ -132,6 +134,15 @@ public final class BenchMain {
                 failed |= scenario(table, env, "Sign-in: people's OIDC tokens against API clients' tokens", () -> {
                     try {
                         new JwtApiScenario(env, table, Integer.getInteger("bench.jwtOrders", 20_000)).run();
+                    } catch (Exception e) {
+                        throw new IllegalStateException(e.getMessage(), e);
+                    }
+                });
+            }
+            if (only.contains("remote")) {
+                failed |= scenario(table, env, "The console over serve's API against in-process (issues 43, 44)", () -> {
+                    try {
+                        new RemoteScenario(env, table, Integer.getInteger("bench.remoteOrders", 1_000_000)).run();
                     } catch (Exception e) {
                         throw new IllegalStateException(e.getMessage(), e);
                     }

@@ -149,7 +149,7 @@ final class JwtApiScenario {
         return new Window(n / seconds, failed.get());
     }
 
-    private static String mint(RSAKey key, String issuer, String name) throws Exception {
+    static String mint(RSAKey key, String issuer, String name) throws Exception {
         Instant now = Instant.now();
         JWTClaimsSet claims = new JWTClaimsSet.Builder().issuer(issuer).audience("order-console-api").subject("sub-" + name)
                 .claim("preferred_username", name).claim("azp", "console-web").claim("groups", List.of("console-support"))
@@ -159,7 +159,7 @@ final class JwtApiScenario {
         return jwt.serialize();
     }
 
-    private static void answer(com.sun.net.httpserver.HttpExchange ex, String json) throws java.io.IOException {
+    static void answer(com.sun.net.httpserver.HttpExchange ex, String json) throws java.io.IOException {
         byte[] b = json.getBytes(StandardCharsets.UTF_8);
         ex.getResponseHeaders().set("Content-Type", "application/json");
         ex.sendResponseHeaders(200, b.length);

@@ -57,7 +57,7 @@ final class ScaleScenarios {
     }
 
     /** Deterministic uniform [0, 1) per order. */
-    private static double unit(long i) {
+    static double unit(long i) {
         long z = (i + 1) * 0x9E3779B97F4A7C15L;
         z = (z ^ (z >>> 30)) * 0xBF58476D1CE4E5B9L;
         z = (z ^ (z >>> 27)) * 0x94D049BB133111EBL;
@@ -65,17 +65,17 @@ final class ScaleScenarios {
         return (z >>> 11) * 0x1.0p-53;
     }
 
-    private static OrderStatus natural(int i) {
+    static OrderStatus natural(int i) {
         int slot = i % 20;
         return slot == 0 ? OrderStatus.WAIT_PAY : slot == 1 ? OrderStatus.PAID : slot <= 3 ? OrderStatus.WAIT_SHIP
                 : slot <= 7 ? OrderStatus.SHIPPED : slot <= 17 ? OrderStatus.FINISHED : OrderStatus.CANCELLED;
     }
 
-    private static long version(OrderStatus s) {
+    static long version(OrderStatus s) {
         return s == OrderStatus.CANCELLED ? 2 : s.code();
     }
 
-    private static long spreadMs(OrderStatus s) {
+    static long spreadMs(OrderStatus s) {
         return switch (s) {
             case WAIT_PAY -> Duration.ofMinutes(36).toMillis();
             case PAID -> Duration.ofMinutes(144).toMillis();

@@ -136,6 +136,24 @@ class ApiConsoleReadsTest {
     }
 
     @Test
+    void statsAreCountedOnceASecondForEveryCallerAndSayWhen() throws Exception {
+        JsonNode first = ApiHarness.json(h.get(reader, "/v1/stats"));
+        JsonNode other = ApiHarness.json(h.get(ApiHarness.person("sam", Role.SUPPORT), "/v1/stats"));
+        assertThat(first.path("countedAt").asText()).isNotEmpty();
+        assertThat(other.path("countedAt").asText()).as("another person within the second gets the same count")
+                .isEqualTo(first.path("countedAt").asText());
+        assertThat(h.post(support, "/v1/orders", "{\"id\": \"N-1\"}").statusCode()).isEqualTo(201);
+        Thread.sleep(StatsRoutes.SHARED.toMillis() + 100);
+        JsonNode later = ApiHarness.json(h.get(reader, "/v1/stats"));
+        assertThat(java.time.Instant.parse(later.path("countedAt").asText()))
+                .isAfter(java.time.Instant.parse(first.path("countedAt").asText()));
+        assertThat(later.path("statuses").path("WAIT_PAY").path("orders").asLong())
+                .isEqualTo(first.path("statuses").path("WAIT_PAY").path("orders").asLong() + 1);
+        JsonNode withMysql = ApiHarness.json(h.get(reader, "/v1/stats?mysqlCounts=true"));
+        assertThat(withMysql.path("countedAt").asText()).as("mysqlCounts is counted afresh").isNotEqualTo(later.path("countedAt").asText());
+    }
+
+    @Test
     void theAuditQueryFiltersByActorKindAndOrderAndPages() throws Exception {
         String admin = ApiHarness.person("alice", Role.ADMIN);
         HttpResponse<String> forced = h.post(admin, "/v1/orders/L-1/transitions",
