@@ -38,12 +38,15 @@ final class ReconRoutes {
     private final ReconRuns runs;
     private final MysqlWork mysql;
     private final ApiGuard guard;
+    private final Runnable countsMoved;
 
-    ReconRoutes(ReconciliationService recon, ReconRuns runs, MysqlWork mysql, ApiGuard guard) {
+    /** @param countsMoved called after a repair (a recount of the live counters among them) */
+    ReconRoutes(ReconciliationService recon, ReconRuns runs, MysqlWork mysql, ApiGuard guard, Runnable countsMoved) {
         this.recon = recon;
         this.runs = runs;
         this.mysql = mysql;
         this.guard = guard;
+        this.countsMoved = countsMoved;
     }
 
     List<Route> routes() {
@@ -152,8 +155,12 @@ final class ReconRoutes {
         guard.check(ProductionGuard.Action.REPAIR, count, "repairing " + count + " \"" + category.label() + "\" findings", reason,
                 body.positiveLong("confirmCount"));
         Operator who = call.operator();
-        mysql.answer(call, 200, () -> repairDocument(recon.repair(who, report, category, reason == null ? "" : reason.strip(),
-                com.orderconsole.service.recon.ReconProgress.NONE, () -> false)),
+        mysql.answer(call, 200, () -> {
+                    RepairResult done = recon.repair(who, report, category, reason == null ? "" : reason.strip(),
+                            com.orderconsole.service.recon.ReconProgress.NONE, () -> false);
+                    countsMoved.run();
+                    return repairDocument(done);
+                },
                 "the repair goes on: run a reconciliation again to see what is left");
     }
 

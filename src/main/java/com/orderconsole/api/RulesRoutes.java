@@ -29,12 +29,15 @@ final class RulesRoutes {
     private final RulesWhatIf whatIf;
     private final MysqlWork mysql;
     private final ApiGuard guard;
+    private final Runnable countsMoved;
 
-    RulesRoutes(RulesService rules, RulesWhatIf whatIf, MysqlWork mysql, ApiGuard guard) {
+    /** @param countsMoved called after new rules are in force (the stuck counts follow their thresholds) */
+    RulesRoutes(RulesService rules, RulesWhatIf whatIf, MysqlWork mysql, ApiGuard guard, Runnable countsMoved) {
         this.rules = rules;
         this.whatIf = whatIf;
         this.mysql = mysql;
         this.guard = guard;
+        this.countsMoved = countsMoved;
     }
 
     List<Route> routes() {
@@ -73,6 +76,7 @@ final class RulesRoutes {
             TransitionRules now;
             try {
                 now = rules.set(who, doc);
+                countsMoved.run();
             } catch (InvalidRulesException e) {
                 throw refused(e);
             } catch (IllegalStateException e) {

@@ -52,6 +52,15 @@ final class StatsRoutes {
         }, "mysqlCounts"));
     }
 
+    /**
+     * Drops the shared document, so the next caller gets a fresh count: called after a change made through this serve
+     * that moves counts at once (new rules or stuck thresholds, a recount or another repair), which the person who made
+     * it expects to see on their next refresh.
+     */
+    void forget() {
+        last = null;
+    }
+
     /** @return the document counted within {@link #SHARED}, or one counted now (once for every caller waiting) */
     private Map<String, Object> shared() {
         Counted c = last;
