@@ -67,6 +67,21 @@ final class LiveCounters {
         }
     }
 
+    /**
+     * Counts the orders Redis holds and overwrites the live counters of these buckets only (the others keep theirs).
+     *
+     * @param buckets bucket numbers to overwrite
+     */
+    void recount(java.util.Collection<Integer> buckets) {
+        if (buckets.isEmpty()) {
+            return;
+        }
+        Map<Integer, Map<Integer, Long>> counted = countStatuses();
+        for (int b : buckets) {
+            stats.setStatusCounts(b, counted.getOrDefault(b, Map.of()));
+        }
+    }
+
     /** @return per bucket, per status code, the orders Redis holds (one SCAN pass) */
     private Map<Integer, Map<Integer, Long>> countStatuses() {
         Map<Integer, Map<Integer, Long>> counted = new HashMap<>();

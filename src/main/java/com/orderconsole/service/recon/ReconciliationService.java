@@ -92,7 +92,7 @@ public final class ReconciliationService implements Reconciliation {
     private Repair repairOf(ReconCategory c, RedisConnection clock) {
         return switch (c) {
             case MISSING_IN_REDIS -> new RebuildRedisRepair(states, rebuilder);
-            case MALFORMED_IN_REDIS, REDIS_UNEXPLAINED -> new RestoreRedisRepair(states, rebuilder, db);
+            case MALFORMED_IN_REDIS, REDIS_UNEXPLAINED -> new RestoreRedisRepair(states, rebuilder, db, counters);
             case MISSING_IN_MYSQL -> new CopyToMysqlRepair(clock, states, queue, db, orders);
             case STATE_MISMATCH -> new StateMismatchRepair(states, db, rebuilder, follower);
             case WAIT_PAY_WITHOUT_QUEUE -> new RequeueRepair(clock, queue, db);
@@ -336,6 +336,10 @@ public final class ReconciliationService implements Reconciliation {
                 }
             }
             progress.update("repairing " + category.label(), attempted, todo.size());
+        }
+        String finished = repair.finish();
+        if (finished != null) {
+            audit.record(operator, "reconciliation", AuditTrail.REPAIR, null, reason == null ? "" : reason, category.label() + ": " + finished);
         }
         return new RepairResult(category, attempted, repaired, failed, errors, stop);
     }

@@ -20,6 +20,15 @@ sealed interface Repair permits Repair.OneByOne, Repair.Whole {
         }
 
         /**
+         * Runs once after the findings are visited (default: nothing), e.g. recounts what the repairs touched.
+         *
+         * @return what it changed, in words, for the audit trail, or null when nothing
+         */
+        default String finish() {
+            return null;
+        }
+
+        /**
          * @return what the repair changed, in words (state before and after), or null when nothing needed changing
          * @throws RuntimeException with what stood in the way, in words, when the finding cannot be repaired
          */

@@ -13,15 +13,21 @@ import com.orderconsole.store.DeadLetterRow;
  * MALFORMED_IN_REDIS and REDIS_UNEXPLAINED: Redis holds something no recorded transition explains, so its state
  * is replaced by MySQL's, the durable record, and the dead letter that set the malformed record aside is closed with
  * it (left open, it would invite someone to retry what is repaired already); an order MySQL does not know stays in
- * the dead-letter list.
+ * the dead-letter list. A state written behind the scripts' back was never counted by the live per-status counters, so
+ * moving the counters from it to MySQL's state would leave them off by one: the counters of the buckets it touched are
+ * counted again once the findings are repaired.
  */
 final class RestoreRedisRepair implements Repair.OneByOne {
     private final OrderStateStore states;
     private final OrderRebuilder rebuilder;
     private final Database db;
+    private final LiveCounters counters;
+    /** Buckets whose orders this repair replaced since {@link #prepare()}. */
+    private final java.util.Set<Integer> touched = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
-    RestoreRedisRepair(OrderStateStore states, OrderRebuilder rebuilder, Database db) {
+    RestoreRedisRepair(OrderStateStore states, OrderRebuilder rebuilder, Database db, LiveCounters counters) {
         this.db = db;
+        this.counters = counters;
         this.states = states;
         this.rebuilder = rebuilder;
     }
@@ -38,12 +44,30 @@ final class RestoreRedisRepair implements Repair.OneByOne {
     }
 
     @Override
+    public void prepare() {
+        touched.clear();
+    }
+
+    @Override
+    public String finish() {
+        if (touched.isEmpty()) {
+            return null;
+        }
+        java.util.List<Integer> buckets = touched.stream().sorted().toList();
+        counters.recount(buckets);
+        touched.clear();
+        return "live counters of bucket" + (buckets.size() == 1 ? " " : "s ") + buckets.stream().map(String::valueOf)
+                .collect(java.util.stream.Collectors.joining(", ")) + " recounted";
+    }
+
+    @Override
     public String apply(ReconFinding f, Operator operator, String reason) {
         String before = before(f.orderId());
         OrderState now = rebuilder.restoreFromMysql(f.orderId());
         if (now == null) {
             throw new IllegalStateException("MySQL has no record of it: it stays in the dead-letter list");
         }
+        touched.add(com.orderconsole.redis.RedisKeys.bucket(f.orderId()));
         String done = "Redis restored from MySQL: was " + before + ", now " + Repair.describe(now);
         return done + closeLetter(f.orderId(), operator, done);
     }

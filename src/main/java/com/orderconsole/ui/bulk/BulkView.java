@@ -99,6 +99,7 @@ public final class BulkView {
         scopeText.textProperty().bind(vm.scopeTextProperty());
         targetBox.setItems(FXCollections.observableArrayList(OrderStatus.values()));
         targetBox.valueProperty().bindBidirectional(vm.targetProperty());
+        StatusCells.use(targetBox, Messages.get("bulk.target.prompt"));
         overrideBox.selectedProperty().bindBidirectional(vm.overrideProperty());
         Styles.shown(vm.canOverride(), overrideBox);
         capLabel.setText(Messages.format("bulk.cap", vm.maxOrders()));

@@ -100,6 +100,9 @@ public final class ReconciliationView {
         cCategory.setCellValueFactory(c -> new ReadOnlyStringWrapper(ReconciliationViewModel.label(c.getValue().category())));
         cCount.setCellValueFactory(c -> new ReadOnlyObjectWrapper<>(c.getValue().count()));
         selectedRow.addListener((o, a, row) -> vm.selectedProperty().set(row == null ? null : row.category()));
+        // The model picks a category when a comparison ends (its findings are listed at once): the table shows it chosen.
+        vm.selectedProperty().addListener((o, a, c) -> selectedRow.set(vm.categories().stream()
+                .filter(r -> r.category() == c).findFirst().orElse(null)));
 
         boolean canRepair = vm.canRepair();
         Styles.shown(canRepair, repairButton);

@@ -117,6 +117,7 @@ public final class ReconciliationViewModel {
             report.set(r);
             categories.setAll(Arrays.stream(ReconCategory.values())
                     .map(c -> new CategoryRow(c, r.counts().get(c))).toList());
+            selected.set(FindingsFocus.category(r, selected.get()));
             showFindings();
             // The report counts MySQL rows and Redis keys read, so this says "records", not "orders".
             progressText.set(summary(r));
@@ -191,16 +192,11 @@ public final class ReconciliationViewModel {
         }
         String details = Messages.format("recon.repair.dryRun", n, repairAction(c)) + System.lineSeparator()
                 + planText(reconciliation.plan(report.get(), c)) + Messages.get("recon.repair.reread");
-        String label = Messages.format("recon.repair.confirm", n);
-        if (c.reasonRequired()) {
-            dialogs.askReason(Messages.get("recon.repair.title"), Messages.format("recon.repair.statement", label(c))
-                    + System.lineSeparator() + details, label)
-                    .filter(reason -> typedOnProduction(c, n))
-                    .ifPresent(reason -> repair(c, reason));
-        } else if (dialogs.confirm(Messages.get("recon.repair.title"), Messages.format("recon.repair.statement", label(c)), details, label)
-                && typedOnProduction(c, n)) {
-            repair(c);
-        }
+        // Every repair changes stored state, so it asks why: the reason is kept on the repair's audit rows.
+        dialogs.askReason(Messages.get("recon.repair.title"), Messages.format("recon.repair.statement", label(c))
+                + System.lineSeparator() + details, Messages.format("recon.repair.confirm", n))
+                .filter(reason -> typedOnProduction(c, n))
+                .ifPresent(reason -> repair(c, reason));
     }
 
     /** On production a repair also asks for the count of findings it acts on to be typed. */

@@ -81,14 +81,14 @@ class ProductionGuardTest extends ViewModelTestBase {
                 dialogs, OrderQuery::all);
         vm.run();
         vm.selectedProperty().set(ReconCategory.MISSING_IN_REDIS);
-        dialogs.yes().cancel();
+        dialogs.reason("Redis flushed by mistake").cancel();
         vm.repairSelected();
-        assertThat(dialogs.asked()).extracting(ScriptedDialogs.Question::kind).containsExactly("confirm", "typed");
+        assertThat(dialogs.asked()).extracting(ScriptedDialogs.Question::kind).containsExactly("reason", "typed");
         assertThat(dialogs.asked().get(1).details()).isEqualTo("2");
         try (RawRedis r = new RawRedis()) {
             assertThat(r.cmd().exists(RedisKeys.order("p-4"))).as("not typed: nothing repaired").isZero();
         }
-        dialogs.yes().typed("2");
+        dialogs.reason("Redis flushed by mistake").typed("2");
         vm.repairSelected();
         try (RawRedis r = new RawRedis()) {
             assertThat(r.cmd().exists(RedisKeys.order("p-4"), RedisKeys.order("p-5"))).isEqualTo(2);

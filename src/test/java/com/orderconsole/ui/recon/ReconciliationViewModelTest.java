@@ -114,18 +114,19 @@ class ReconciliationViewModelTest extends BothModes {
         vm.run();
         vm.selectedProperty().set(ReconCategory.MISSING_IN_REDIS);
 
-        dialogs.no();
+        dialogs.cancel();
         vm.repairSelected();
         assertThat(dialogs.asked()).singleElement().satisfies(q -> {
-            assertThat(q.statement()).isEqualTo("Repair: Missing in Redis");
-            assertThat(q.details()).startsWith("Dry run: the repair would act on 1 finding.");
+            assertThat(q.kind()).as("every repair asks why, for its audit rows").isEqualTo("reason");
+            assertThat(q.statement()).startsWith("Repair: Missing in Redis" + System.lineSeparator()
+                    + "Dry run: the repair would act on 1 finding.");
         });
         try (RawRedis r = new RawRedis()) {
             assertThat(r.cmd().exists(RedisKeys.order("k-4"))).as("declined: Redis untouched").isZero();
         }
         assertThat(count(vm, ReconCategory.MISSING_IN_REDIS)).isEqualTo(1);
 
-        dialogs.yes();
+        dialogs.reason("restore after a Redis flush");
         vm.repairSelected();
         assertThat(vm.feedback().messageProperty().get()).isEqualTo("Missing in Redis: repaired 1 of 1.");
         try (RawRedis r = new RawRedis()) {
@@ -165,10 +166,10 @@ class ReconciliationViewModelTest extends BothModes {
         ReconciliationViewModel vm = recon("olga", Role.OPS, OrderQuery::all);
         vm.run();
         vm.selectedProperty().set(ReconCategory.MISSING_IN_REDIS);
-        dialogs.no();
+        dialogs.cancel();
         vm.repairSelected();
         assertThat(dialogs.asked()).singleElement().satisfies(q -> {
-            assertThat(q.details()).contains("pl-2: MySQL → Redis, resulting WAIT_PAY v1");
+            assertThat(q.statement()).contains("pl-2: MySQL → Redis, resulting WAIT_PAY v1");
             assertThat(q.confirmLabel()).isEqualTo("Repair 1 finding");
         });
     }
