@@ -308,7 +308,8 @@ public final class OrderCli {
             if (openConsole == null) {
                 throw new ParameterException(spec.commandLine(), Messages.get("cli.subcommand.needed"));
             }
-            if (remote().on()) {
+            if (remote().on() && (profile() == null || !profile().remote())) {
+                // --server names serve for the commands; the console takes serve from a remote profile with its sign-in.
                 throw new ParameterException(spec.commandLine(), Messages.get("cli.remote.console"));
             }
             // Nothing named on the command line: the console offers the profiles there are (none: local, as always).

@@ -80,6 +80,30 @@ class ProfileOptionTest {
     }
 
     @Test
+    void theConsoleOnARemoteProfileOpensOnServeAndStartsNoEngine() throws IOException {
+        Files.writeString(dir.resolve("desk.properties"), "kind = staging\nserver = http://127.0.0.1:7999\n"
+                + "token-command = echo not-a-real-token\n");
+        java.util.List<com.orderconsole.app.ConsoleStart> opened = new java.util.ArrayList<>();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        int code = OrderCli.runConsole(new String[]{"--profile", "desk"}, new PrintStream(new ByteArrayOutputStream(), true,
+                StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8), opened::add);
+        assertThat(code).as(err.toString(StandardCharsets.UTF_8)).isZero();
+        assertThat(opened).singleElement().satisfies(start -> {
+            assertThat(start.remote()).as("the remote profile is handed to the console").isNotNull();
+            assertThat(start.remote().name()).isEqualTo("desk");
+            assertThat(start.operator()).as("nobody signed in to a store").isNull();
+        });
+
+        // --server is the commands' way to serve; the console refuses it in words.
+        err.reset();
+        code = OrderCli.runConsole(new String[]{"--server", "http://127.0.0.1:7999", "--token-command", "echo x"},
+                new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8),
+                new PrintStream(err, true, StandardCharsets.UTF_8), opened::add);
+        assertThat(code).isEqualTo(ExitCode.USAGE.code());
+        assertThat(err.toString(StandardCharsets.UTF_8)).contains("the console works through serve with a remote profile");
+    }
+
+    @Test
     void aMissingProfileOrOneBesideServerOptionsIsRefused() {
         Run r = cli("stats", "--profile", "nope");
         assertThat(r.code()).isEqualTo(ExitCode.USAGE.code());
