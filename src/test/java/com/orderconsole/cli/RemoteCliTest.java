@@ -149,6 +149,34 @@ class RemoteCliTest {
         }
     }
 
+    /**
+     * The guarded and changing commands act through serve under the token's name: the sweepers pause and resume on serve,
+     * a queue entry removed on purpose leaves serve's queue, and serve's production guard is met by the
+     * command's --yes=COUNT (serve named without a profile counts as production).
+     */
+    @Test
+    void theChangingCommandsActThroughServe() {
+        com.orderconsole.app.Services onServe = serve.engine.services();
+        CliRunner.Run r = remote("queue", "pause", "--reason", "maintenance window", "--yes=1");
+        assertThat(r.code()).as(r.err()).isZero();
+        assertThat(onServe.sweeper().status().paused()).as("paused on serve").isTrue();
+        r = remote("queue", "resume", "--reason", "maintenance over", "--yes=1");
+        assertThat(r.code()).as(r.err()).isZero();
+        assertThat(onServe.sweeper().status().paused()).as("resumed on serve").isFalse();
+
+        local("create", "--id", "rm-1");
+        assertThat(onServe.queue().find("rm-1")).isPresent();
+        r = remote("queue", "remove", "--id", "rm-1", "--reason", "paid by bank transfer", "--yes=1");
+        assertThat(r.code()).as(r.err()).isZero();
+        assertThat(onServe.queue().find("rm-1")).as("removed from serve's queue").isEmpty();
+
+        assertThat(onServe.orders().lookup("rm-1").queueRemoval()).as("recorded as a removal on purpose, in the token's name")
+                .satisfies(q -> {
+                    assertThat(q.actor()).isEqualTo("api:cli-remote");
+                    assertThat(q.reason()).isEqualTo("paid by bank transfer");
+                });
+    }
+
     @Test
     void serveDownIsSaidInWordsWithExitOne() {
         CliRunner.Run r = remoteWith(token, "http://127.0.0.1:9", "show", "--id", "same-1", "--json");

@@ -112,6 +112,19 @@ public final class ReconciliationView {
         findingTable.setColumnResizePolicy(TableView.CONSTRAINED_RESIZE_POLICY_FLEX_LAST_COLUMN);
         Tables.bind(findingTable, vm.findings(), new SimpleObjectProperty<>(), f -> f.category() + "/" + f.orderId() + "/" + f.detail(),
                 Messages.get("recon.findings.empty"));
+        // A finding's detail is a sentence (what disagrees, how long the outbox has waited): it wraps in its row, in
+        // every language, rather than being cut at the column's edge.
+        fDetail.setCellFactory(col -> {
+            javafx.scene.control.TableCell<ReconFinding, String> cell = new javafx.scene.control.TableCell<>() {
+                @Override
+                protected void updateItem(String item, boolean empty) {
+                    super.updateItem(item, empty);
+                    setText(empty ? null : item);
+                }
+            };
+            cell.setWrapText(true);
+            return cell;
+        });
         Tables.tooltipsWhereCut(findingTable); // a cut value is read whole in its tooltip
         fId.setCellValueFactory(c -> new ReadOnlyStringWrapper(c.getValue().orderId()));
         fMysql.setCellValueFactory(c -> new ReadOnlyStringWrapper(OrderText.side(c.getValue().mysqlStatus(), c.getValue().mysqlVersion())));

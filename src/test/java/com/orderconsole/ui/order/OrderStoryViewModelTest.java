@@ -23,6 +23,10 @@ class OrderStoryViewModelTest extends ViewModelTestBase {
 
     @Test
     void theStoryIsReadWhenOpenedAndExplainsARejectedPaymentAfterTheTimeoutCancel(@TempDir Path dir) throws Exception {
+        // The set-up cancels in the sweeper's name before the payment deadline and reads the story before any follower ran.
+        // Over serve its own follower runs and rightly sets that cancel aside as out of sequence (a sweeper cancel dated
+        // before MySQL's deadline), so the story there has other steps: this case is the in-process story's.
+        org.junit.jupiter.api.Assumptions.assumeFalse(remote(), "needs a sweeper cancel no follower has judged yet");
         createOrder("sv-1");
         services.transitions().transition(new Operator("sweeper", Role.SUPPORT),
                 TransitionRequest.of("sv-1", OrderStatus.CANCELLED, "sweeper", "payment deadline passed"));
