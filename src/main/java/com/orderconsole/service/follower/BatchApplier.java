@@ -28,8 +28,7 @@ import java.util.Set;
  * Applying one batch of one bucket's outbox to MySQL, in one transaction: the history rows, the checks that keep an
  * entry no transition script wrote out of them (unreadable, unknown actor, out of sequence, invented order, history
  * conflict: each set aside as a dead letter), the guarded UPDATE of the orders, the cursor, and the trim after the
- * commit. Split from {@link Follower} (issue 28), which schedules the batches, keeps one thread per bucket and answers
- * what is pending.
+ * commit. {@link OutboxDrain} schedules the batches and holds each bucket's lock while one runs.
  */
 final class BatchApplier {
     /** The follower's log lines keep the follower's name, whichever part of it writes them. */

@@ -14,7 +14,6 @@ import java.util.function.IntUnaryOperator;
 /**
  * Runs one piece of work per bucket, on the caller's thread or on up to {@code threads} buckets at once, each on its
  * own MySQL connection (the follower's drain; the benchmark compares 1 to {@value FollowerSettings#THREADS_MAX}).
- * Split from {@link Follower} (issue 28).
  */
 final class BucketWorkers {
     /** What one round over every bucket did: entries applied, and the first failure (after every bucket was tried). */

@@ -20,8 +20,6 @@ import org.slf4j.LoggerFactory;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Supplier;
 
 /**
@@ -42,61 +40,46 @@ public final class Follower implements MySqlSync, AutoCloseable {
     /** The database role an account must hold to run the follower on a server that checks accounts. */
     public static final String SERVICE_ROLE = com.orderconsole.store.ConsoleRoles.FOLLOWER;
 
-    /** A batch that lost a deadlock (InnoDB rolled it back whole) is tried again this many times. */
-    private static final int DEADLOCK_RETRIES = 5;
-
     private final OutboxStore outbox;
     private final DataSetStore dataSet;
     private final Database db;
     private final Access access;
-    private final AtomicLong applied = new AtomicLong();
-    /** One bucket is drained by one thread of this process at a time (the cursor row lock does so across processes). */
-    private final ReentrantLock[] bucketLocks = new ReentrantLock[RedisKeys.buckets()];
-    /** Drains the buckets one after the other or several at once ({@link #tune}). */
-    private final BucketWorkers workers = new BucketWorkers(FollowerSettings.THREADS);
-    private volatile int batch = FollowerSettings.BATCH;
     private volatile String lastError;
-    private boolean cursorsEnsured;
     /** The background drain and its watch (started by {@link #start}). */
     private final FollowerLoop loop;
     /** What is pending, read without changing anything, and the fence. */
     private final OutboxBacklog backlog;
     /** Applies one batch of one bucket in one MySQL transaction. */
     private final BatchApplier applier;
+    /** Applies every pending batch of a bucket, one bucket per thread at a time. */
+    private final OutboxDrain drain;
     /**
-     * This session may write history in other people's names: it holds order_console_follower, or it is the owner's
-     * session of local servers (issue 25). Otherwise it never applies; it reads, and waits for the follower elsewhere.
+     * This session writes history in other people's names only when it holds order_console_follower, or is the owner's
+     * session of local servers. Otherwise it never applies: it reads, and waits for the follower of 'serve'.
      */
     private final boolean applies;
-    /** The marker of the Redis data set MySQL follows: the follower applies nothing from another one (issue 33.5). */
-    private final RecordedMarker recorded;
-    /** Told after each commit that recorded history rows (the change feed's watcher wakes its long polls). */
-    private final java.util.List<Runnable> historyListeners = new java.util.concurrent.CopyOnWriteArrayList<>();
 
     /**
      * Built by the wiring ({@code app.Services}); {@code clock} gives Redis {@code TIME}, {@code states} tells
      * an order MySQL lacks but Redis has (MySQL restored from an older backup) from one neither has (invented);
-     * {@code inForce} gives the rules in force (the sequence check: an applied move is one of their edges or an admin's
-     * override); after each commit
-     * terminal orders get their Redis expiry from {@code retention} (null: they stay); {@code recorded} tells a Redis
-     * data set MySQL follows from an older copy of it.
+     * {@code inForce} gives the rules in force (the sequence check: an applied move is one of their edges or an
+     * admin's override); after each commit terminal orders get their Redis expiry from {@code retention} (null: they
+     * stay); {@code recorded}, the marker of the data set MySQL follows, tells an older copy of it, from which the
+     * follower applies nothing.
      */
     public Follower(RedisConnection clock, OutboxStore outbox, DataSetStore dataSet, OrderStateStore states, Database db, Access access,
                     Supplier<TransitionRules> inForce, TerminalRetention retention, RecordedMarker recorded) {
-        this.recorded = recorded;
         this.backlog = new OutboxBacklog(clock, outbox, dataSet, db, recorded);
         this.applier = new BatchApplier(outbox, dataSet, states, db, new SequenceCheck(inForce, clock::nowMs), retention,
                 new SetAsideConvergence(states, db, backlog, retention));
         this.applies = db.mayFollow();
-        this.loop = new FollowerLoop(db.where(), () -> drainOnce(), this::countQuietly, e -> lastError = e,
+        this.loop = new FollowerLoop(db.where(), this::drainOnce, this::countQuietly, e -> lastError = e,
                 () -> clock.ping() ? null : "Redis at " + clock.where() + " does not answer");
+        this.drain = new OutboxDrain(dataSet, db, recorded, backlog, applier, loop::answered);
         this.outbox = outbox;
         this.dataSet = dataSet;
         this.db = db;
         this.access = access;
-        for (int b = 0; b < RedisKeys.buckets(); b++) {
-            bucketLocks[b] = new ReentrantLock();
-        }
     }
 
     /**
@@ -126,76 +109,36 @@ public final class Follower implements MySqlSync, AutoCloseable {
     /**
      * Applies every pending entry of every bucket (until each is empty at the time it is read).
      *
-     * @return entries applied
+     * @return entries applied (0 where this session does not apply)
      * @throws com.orderconsole.store.DatabaseUnavailableException when MySQL is down (nothing is lost; retry later)
      */
     public int drainOnce() {
         if (!applies) {
             return 0;
         }
-        ensureCursors();
-        BucketWorkers.Outcome o = workers.eachBucket(this::drainBucket);
-        applied.addAndGet(o.total());
-        if (o.failure() != null) {
-            throw o.failure();
-        }
+        int n = drain.everyBucket();
         lastError = null;
-        return o.total();
+        return n;
     }
 
     /**
      * Applies every pending entry while a lost data set is being restored (the marker is not set yet).
      *
      * @param epoch the marker the restore will set
-     * @return entries applied
+     * @return entries applied (0 where this session does not apply)
      */
     public int drainForRecovery(String epoch) {
-        if (!applies) {
-            return 0;
-        }
-        ensureCursors();
-        int total = 0;
-        for (int b = 0; b < RedisKeys.buckets(); b++) {
-            bucketLocks[b].lock();
-            try {
-                int bucket = b;
-                String before = db.read(t -> t.cursors().read(bucket)).epoch();
-                BatchApplier.Counts n;
-                do {
-                    n = drainBatch(b, epoch, before);
-                    total += n.applied();
-                } while (n.read() == batch);
-            } finally {
-                bucketLocks[b].unlock();
-            }
-        }
-        applied.addAndGet(total);
-        return total;
+        return applies ? drain.forRecovery(epoch) : 0;
     }
 
     /**
      * Applies every pending entry of one bucket (before an order of it is rebuilt from MySQL, so that
      * the rebuild sees every transition Redis accepted).
      *
-     * @return entries applied
+     * @return entries applied (0 where this session does not apply)
      */
     public int drainBucket(int bucket) {
-        if (!applies) {
-            return 0;
-        }
-        ensureCursors();
-        bucketLocks[bucket].lock();
-        try {
-            int total = 0;
-            BatchApplier.Counts n;
-            do {
-                n = drainBatch(bucket, currentEpoch(), null);
-                total += n.applied();
-            } while (n.read() == batch);
-            return total;
-        } finally {
-            bucketLocks[bucket].unlock();
-        }
+        return applies ? drain.bucket(bucket) : 0;
     }
 
     /**
@@ -204,76 +147,13 @@ public final class Follower implements MySqlSync, AutoCloseable {
      *
      * @param threads buckets applied at the same time, 1..{@value FollowerSettings#THREADS_MAX}
      * @param batch entries per MySQL transaction, at least 1
+     * @throws IllegalArgumentException when either is out of range
      */
     public void tune(int threads, int batch) {
         if (threads < 1 || threads > FollowerSettings.THREADS_MAX || batch < 1) {
             throw new IllegalArgumentException("threads 1.." + FollowerSettings.THREADS_MAX + " and batch >= 1, not " + threads + " and " + batch);
         }
-        workers.resize(threads);
-        this.batch = batch;
-    }
-
-    private synchronized void ensureCursors() {
-        if (!cursorsEnsured) {
-            // Recorded once, by the database: the audit view tells this login's rows as the follower's work.
-            db.recordSignIn(true);
-            db.inTransaction(t -> {
-                for (int b = 0; b < RedisKeys.buckets(); b++) {
-                    t.cursors().ensure(b);
-                }
-                return null;
-            });
-            cursorsEnsured = true;
-        }
-    }
-
-    /**
-     * One MySQL transaction: lock the cursor, read entries after it in the current Redis data set,
-     * write their history rows (set aside what cannot be read or contradicts MySQL's history), move
-     * order rows forward under the version guard and move the cursor. Trims only after the commit.
-     */
-    private String currentEpoch() {
-        String epoch = dataSet.epoch();
-        if (epoch == null) {
-            // Redis lost its data (or went back in time): maintenance restores it and sets a new marker.
-            throw new IllegalStateException("Redis has no data-set marker (it lost its data or went back in time); "
-                    + "the follower waits for maintenance to restore it");
-        }
-        // The trimmed-entry fence (BatchApplier) cannot see an older copy whose marker the cursors no longer name (the
-        // same snapshot restored a second time): it would read it as a new data set. MySQL's recorded marker can.
-        String why = recorded.staleCopy(epoch);
-        if (why != null) {
-            recorded.fence(epoch, why);
-            log.warn("{}", why);
-            throw new IllegalStateException(why);
-        }
-        return epoch;
-    }
-
-    /** @param before the data set the bucket's cursor belonged to before a restore (null outside one) */
-    private BatchApplier.Counts drainBatch(int bucket, String epoch, String before) {
-        for (int attempt = 1; ; attempt++) {
-            try {
-                BatchApplier.Counts n = applier.applyOne(bucket, epoch, before, batch);
-                loop.answered();
-                if (n.applied() > 0) {
-                    historyListeners.forEach(Runnable::run);
-                }
-                String trimmed = applier.trimmedUpTo(bucket);
-                if (trimmed != null) {
-                    backlog.applied(bucket, epoch, trimmed); // what transitions check the outbox still reaches
-                }
-                return n;
-            } catch (RuntimeException e) {
-                loop.answered(); // an error is an answer: the loop's failure line tells of it
-                // InnoDB rolled the whole transaction back (rows, cursor): nothing of it happened, so
-                // trying again is safe. Anything else goes to the caller.
-                if (attempt > DEADLOCK_RETRIES || !Database.lostDeadlock(e)) {
-                    throw e;
-                }
-                log.debug("bucket {}: batch lost a deadlock, trying again ({})", bucket, attempt);
-            }
-        }
+        drain.tune(threads, batch);
     }
 
     /** The benchmark's what-if only (BenchFollowers): the sequence check off, to measure what it costs. */
@@ -307,8 +187,7 @@ public final class Follower implements MySqlSync, AutoCloseable {
      * @return what stops telling it
      */
     public Runnable afterHistoryCommitted(Runnable listener) {
-        historyListeners.add(listener);
-        return () -> historyListeners.remove(listener);
+        return drain.afterHistoryCommitted(listener);
     }
 
     /** Wakes the background follower now (called after each transition). */
@@ -330,8 +209,8 @@ public final class Follower implements MySqlSync, AutoCloseable {
     }
 
     /**
-     * Counts every bucket's outbox while the follower cannot apply it (MySQL down): the counts go on, and readers, who
-     * add up what is not counted yet, have little to add (transition.lua counts no move, issue 15.3).
+     * Counts every bucket's outbox while the follower cannot apply it (MySQL down). transition.lua counts no move, so
+     * readers add up what is not counted yet: counting on during an outage leaves them little to add.
      */
     private void countQuietly() {
         try {
@@ -427,11 +306,10 @@ public final class Follower implements MySqlSync, AutoCloseable {
     }
 
     /**
-     * The follower's fence, asked by the cancel sweeper before it acts on a bucket (issue 25): is the outbox entry
+     * The follower's fence, asked by the cancel sweeper before it acts on a bucket: is the outbox entry
      * MySQL applied last for this bucket still in Redis? When it is not, Redis went back in time (restored from an
      * older copy) and its WAIT_PAY states may be orders MySQL has as paid; the data set is fenced at once, as the
-     * follower would on its next batch, and maintenance restores it from MySQL. A follower elsewhere that applies and
-     * trims between the cursor read and the look in Redis moves the cursor: the look is made again with the new one.
+     * follower would on its next batch, and maintenance restores it from MySQL.
      *
      * @param bucket a bucket
      * @param epoch the data-set marker the caller read
@@ -444,7 +322,7 @@ public final class Follower implements MySqlSync, AutoCloseable {
 
     /** @return outbox entries this process's follower applied to MySQL since it started (the applied-total metric) */
     public long appliedTotal() {
-        return applied.get();
+        return drain.appliedTotal();
     }
 
     /** {@link #fenceHolds(int, String)} asked by {@code foundBy} (words kept in the fence key, e.g. "a transition"). */
@@ -455,7 +333,7 @@ public final class Follower implements MySqlSync, AutoCloseable {
     /**
      * Where MySQL had applied a bucket's outbox when this process last read its cursor (at start, for the status, by the
      * sweeper's fence): a transition checks that Redis' outbox still reaches it, so that a Redis restored from an older
-     * copy is found even when no follower runs (issue 33.5). A position older than MySQL's only looks less far.
+     * copy is found even when no follower runs. A position older than MySQL's only looks less far.
      *
      * @param epoch the data-set marker the caller expects
      * @return the stream id, or null when none was read for that data set yet
@@ -477,23 +355,14 @@ public final class Follower implements MySqlSync, AutoCloseable {
     }
 
     /**
-     * The fence on every bucket at once, asked by a process when it starts (issue 33.5): a command run while no follower
+     * The fence on every bucket at once, asked by a process when it starts: a command run while no follower
      * runs (serve stopped) finds a Redis restored from an older copy before it moves anything. The marker compared with
      * MySQL's, then one MySQL read of the cursor and one {@code XRANGE} per bucket; a stale copy is fenced.
      *
      * @return why Redis is behind MySQL (now fenced), or null when the fence holds (or Redis has no marker: a restore runs)
      */
     public String checkFences() {
-        String epoch = dataSet.epoch();
-        if (epoch == null) {
-            return null;
-        }
-        for (int b = 0; b < RedisKeys.buckets(); b++) {
-            if (!backlog.fenceHolds(b, epoch, "a process at its start")) {
-                return dataSet.fenced();
-            }
-        }
-        return null;
+        return backlog.checkFences();
     }
 
     /**
@@ -516,12 +385,12 @@ public final class Follower implements MySqlSync, AutoCloseable {
      * @return how far MySQL lags those positions
      */
     public FollowerStatus status(AppliedPositions positions) {
-        return backlog.status(positions, applied.get(), lastError);
+        return backlog.status(positions, drain.appliedTotal(), lastError);
     }
 
     @Override
     public void close() {
-        workers.close();
+        drain.close();
         loop.close();
     }
 }

@@ -22,8 +22,8 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
 
 /**
  * What the outbox holds that MySQL has not applied, read without changing anything (pending entries, the backlog and
- * its age), and the fence the cancel sweeper asks about. Split from {@link Follower} (issue 28), whose public methods
- * of the same names answer from here.
+ * its age), and the fence the cancel sweeper and transitions ask about. {@link Follower}'s public methods of the same
+ * names answer from here.
  */
 final class OutboxBacklog {
     /** The follower's log lines keep the follower's name, whichever part of it writes them. */
@@ -33,10 +33,10 @@ final class OutboxBacklog {
     private final OutboxStore outbox;
     private final DataSetStore dataSet;
     private final Database db;
-    /** The marker of the Redis data set MySQL follows (issue 33.5). */
+    /** The marker of the Redis data set MySQL follows. */
     private final RecordedMarker recorded;
     /**
-     * Each bucket's cursor as this process last read it (issue 33.5): transitions check that the outbox still reaches it.
+     * Each bucket's cursor as this process last read it: transitions check that the outbox still reaches it.
      * Older than MySQL's is harmless (it only looks less far); null until read.
      */
     private final AtomicReferenceArray<CursorStore.Cursor> cursorsSeen =
@@ -92,7 +92,7 @@ final class OutboxBacklog {
 
 
     /**
-     * Whether Redis's data set is one MySQL left behind (issue 33.5): the bucket's cursor belongs to another data set,
+     * Whether Redis's data set is one MySQL left behind: the bucket's cursor belongs to another data set,
      * and MySQL's history holds entries recorded under this one in this bucket. A Redis that lost everything gets a new
      * marker no history row carries; an old copy restored again brings back a marker that rows carry. One read of the
      * event-key index, only while the two differ (the first batch under a new marker moves the cursor to it). Kept beside
@@ -119,11 +119,26 @@ final class OutboxBacklog {
         return fenceHolds(bucket, epoch, "the cancel sweeper");
     }
 
+    /** @see Follower#checkFences */
+    String checkFences() {
+        String epoch = dataSet.epoch();
+        if (epoch == null) {
+            return null;
+        }
+        for (int b = 0; b < RedisKeys.buckets(); b++) {
+            if (!fenceHolds(b, epoch, "a process at its start")) {
+                return dataSet.fenced();
+            }
+        }
+        return null;
+    }
+
     /**
-     * The one judgement, outside the follower's own batch, that Redis is behind MySQL (issue 25, 33.5), in the order
-     * of what it costs: its marker is not the one MySQL recorded at the last restore (an older copy, the same one
-     * restored twice included); its marker is an older data set MySQL's history carries; its outbox lacks the entry
-     * MySQL applied last. Any of them fences the data set.
+     * The one judgement, outside the follower's own batch, that Redis is behind MySQL, in the order of what it costs:
+     * its marker is not the one MySQL recorded at the last restore (an older copy, the same one restored twice
+     * included); its marker is an older data set MySQL's history carries; its outbox lacks the entry MySQL applied
+     * last. Any of them fences the data set. A follower elsewhere that applies and trims between the cursor read and
+     * the look in Redis moves the cursor: the look is made again with the new one.
      *
      * @param foundBy who looks, for the words kept in the fence key
      */

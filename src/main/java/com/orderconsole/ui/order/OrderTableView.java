@@ -113,7 +113,7 @@ public final class OrderTableView {
         cId.setCellValueFactory(c -> new ReadOnlyStringWrapper(c.getValue().orderId()));
         cMysql.setCellValueFactory(c -> new ReadOnlyStringWrapper(OrderText.side(c.getValue().mysqlStatus(), c.getValue().mysqlVersion())));
         cRedis.setCellValueFactory(c -> new ReadOnlyStringWrapper(OrderText.side(c.getValue().redisStatus(), c.getValue().redisVersion())));
-        cSync.setCellValueFactory(c -> new ReadOnlyStringWrapper(OrderTableViewModel.agreement(c.getValue())));
+        cSync.setCellValueFactory(c -> new ReadOnlyStringWrapper(AgreementWords.of(c.getValue())));
         cAge.setCellValueFactory(c -> new ReadOnlyStringWrapper(
                 Formats.age(vm.loadedAtMs() - c.getValue().statusSinceMs())));
         // A day needs no zone in its header, but the tooltip names it like every other time shown.

@@ -12,18 +12,17 @@ import com.orderconsole.ui.common.Command;
 import com.orderconsole.ui.common.Feedback;
 import com.orderconsole.ui.common.KeysetPager;
 import com.orderconsole.ui.common.Refreshable;
+import javafx.beans.binding.Bindings;
+import javafx.beans.binding.StringBinding;
 import javafx.beans.property.BooleanProperty;
 import javafx.beans.property.ObjectProperty;
-import javafx.beans.property.SimpleBooleanProperty;
-import javafx.beans.property.SimpleObjectProperty;
-import javafx.beans.property.SimpleStringProperty;
 import javafx.beans.property.StringProperty;
 import javafx.collections.FXCollections;
 import javafx.collections.ObservableList;
 
 import java.time.LocalDate;
-import java.time.ZoneId;
-import java.util.Set;
+import java.util.List;
+import java.util.function.BiConsumer;
 import java.util.function.Consumer;
 
 /**
@@ -39,13 +38,7 @@ public final class OrderTableViewModel implements Refreshable {
     private final Consumer<String> openOrder;
     private final int pageSize;
 
-    private final StringProperty idText = new SimpleStringProperty("");
-    private final ObjectProperty<OrderStatus> status = new SimpleObjectProperty<>();
-    private final BooleanProperty stuckOnly = new SimpleBooleanProperty();
-    private final ObjectProperty<LocalDate> createdFrom = new SimpleObjectProperty<>();
-    private final ObjectProperty<LocalDate> createdTo = new SimpleObjectProperty<>();
-    private final BooleanProperty disagreeingOnly = new SimpleBooleanProperty();
-    private final BooleanProperty sortByAge = new SimpleBooleanProperty();
+    private final FilterBoxes boxes = new FilterBoxes();
 
     private final Feedback feedback = new Feedback();
     private final KeysetPager<OrderSummary> pager;
@@ -53,10 +46,10 @@ public final class OrderTableViewModel implements Refreshable {
     private OrderQuery query = OrderQuery.all();
     /** Ids of the rows selected together (several for a bulk move); kept across reloads by the view. */
     private final ObservableList<String> selectedIds = FXCollections.observableArrayList();
-    private final javafx.beans.binding.StringBinding bulkMoveText = javafx.beans.binding.Bindings.createStringBinding(
-            () -> selectedIds.size() > 1 ? com.orderconsole.app.Messages.format("bulk.fromTable.selection", selectedIds.size())
-                    : com.orderconsole.app.Messages.get("bulk.fromTable.filter"), selectedIds);
-    private java.util.function.BiConsumer<java.util.List<String>, OrderQuery> onBulkMove = (ids, q) -> { };
+    private final StringBinding bulkMoveText = Bindings.createStringBinding(() -> selectedIds.size() > 1
+            ? Messages.format("bulk.fromTable.selection", selectedIds.size())
+            : Messages.get("bulk.fromTable.filter"), selectedIds);
+    private BiConsumer<List<String>, OrderQuery> onBulkMove = (ids, q) -> { };
     private Runnable onLookupRefused = () -> { };
     private Runnable onListingChanged = () -> { };
     /** True while the feedback says why the filter typed was refused (a new search takes it back). */
@@ -85,11 +78,11 @@ public final class OrderTableViewModel implements Refreshable {
         this.orders = orders;
         this.openOrder = openOrder;
         this.pageSize = pageSize;
-        // Shown like an error, as before: an empty page is worth noticing.
+        // "No orders match" is shown like an error: an empty page is worth noticing.
         this.pager = new KeysetPager<>(background, reader(OrderQuery.all()), Messages.get("order.load.orders"), OrderSummary::orderId,
                 rows -> {
-                    // A refused filter's words stay until the user searches again: the auto-refresh (2 s) of the page
-                    // still shown took them back within a second (issue 34).
+                    // A refused filter's words stay until the user searches again, through every auto-refresh (2 s)
+                    // of the page still shown.
                     if (inputRefused) {
                         return;
                     }
@@ -124,17 +117,17 @@ public final class OrderTableViewModel implements Refreshable {
     public void search() {
         OrderQuery q;
         try {
-            q = buildQuery();
+            q = boxes.toQuery();
         } catch (IllegalArgumentException e) {
             inputRefused = true;
             feedback.error(e.getMessage());
             if (lookupPending) {
                 // The table keeps the filter it had (and auto-refreshes it): the boxes Ctrl+F cleared show it again,
-                // rather than "Any status" above a list filtered on WAIT_PAY (tester finding 11).
+                // so that the boxes never read "Any status" above a list filtered on one status.
                 lookupPending = false;
                 showAppliedBoxes.run();
             }
-            if (idText.get() != null && !idText.get().isBlank()) {
+            if (boxes.idText.get() != null && !boxes.idText.get().isBlank()) {
                 // A refused lookup must not leave the order looked up before open (with its move buttons) beside it,
                 // nor that order's row selected as if it were the one shown.
                 pager.selectedProperty().set(null);
@@ -144,10 +137,10 @@ public final class OrderTableViewModel implements Refreshable {
         }
         inputRefused = false;
         lookupPending = false;
-        showAppliedBoxes = boxesAsNow();
+        showAppliedBoxes = boxes.asNow();
         feedback.clear();
         query = q;
-        String exact = idText.get() == null ? "" : idText.get().trim();
+        String exact = boxes.idText.get() == null ? "" : boxes.idText.get().trim();
         // A well-formed id is also looked up exactly: its details open, or say that no order has it (the
         // table still lists the ids starting with it). The lookup finds orders missing in MySQL too.
         if (OrderId.isValid(exact)) {
@@ -163,27 +156,7 @@ public final class OrderTableViewModel implements Refreshable {
      */
     public void resetFiltersForLookup() {
         lookupPending = true;
-        status.set(null);
-        stuckOnly.set(false);
-        createdFrom.set(null);
-        createdTo.set(null);
-        disagreeingOnly.set(false);
-    }
-
-    /** @return sets the boxes Ctrl+F clears back to what they hold now */
-    private Runnable boxesAsNow() {
-        OrderStatus st = status.get();
-        boolean stuck = stuckOnly.get();
-        LocalDate from = createdFrom.get();
-        LocalDate to = createdTo.get();
-        boolean disagreeing = disagreeingOnly.get();
-        return () -> {
-            status.set(st);
-            stuckOnly.set(stuck);
-            createdFrom.set(from);
-            createdTo.set(to);
-            disagreeingOnly.set(disagreeing);
-        };
+        boxes.clearButId();
     }
 
     /**
@@ -198,8 +171,8 @@ public final class OrderTableViewModel implements Refreshable {
             if (rows.get(i).orderId().equals(s.orderId())) {
                 if (!query.statuses().isEmpty() && !query.statuses().contains(s.mysqlStatus())
                         && !query.statuses().contains(s.redisStatus())) {
-                    // Moved out of the status filtered on: the row goes, rather than stay on the page as a row that
-                    // no longer matches the filter (issue 34); the order stays open beside the table.
+                    // Moved out of the status filtered on: the row goes, as every row on the page matches the
+                    // filter; the order stays open beside the table.
                     rows.remove(i);
                 } else if (!rows.get(i).equals(s)) {
                     rows.set(i, s);
@@ -215,13 +188,7 @@ public final class OrderTableViewModel implements Refreshable {
      * @param q the filter; only its first status is used, as the table filters by one status
      */
     public void apply(OrderQuery q) {
-        idText.set(q.exactId() != null ? q.exactId() : q.idPrefix() == null ? "" : q.idPrefix());
-        status.set(q.statuses().isEmpty() ? null : q.statuses().iterator().next());
-        stuckOnly.set(q.stuckOnly());
-        disagreeingOnly.set(q.disagreeingOnly());
-        sortByAge.set(q.sortByAge());
-        createdFrom.set(null);
-        createdTo.set(null);
+        boxes.show(q);
         search();
     }
 
@@ -260,80 +227,39 @@ public final class OrderTableViewModel implements Refreshable {
         };
     }
 
-    /**
-     * Builds the service query from the filter fields.
-     *
-     * @return the query; an id-like text is used as a prefix (a complete id is its own prefix)
-     * @throws IllegalArgumentException in words when a field is invalid (bad id characters, dates reversed)
-     */
-    OrderQuery buildQuery() {
-        String id = idText.get() == null ? "" : idText.get().trim();
-        if (createdFrom.get() != null && createdTo.get() != null && createdFrom.get().isAfter(createdTo.get())) {
-            throw new IllegalArgumentException(Messages.get("order.badDays"));
-        }
-        ZoneId zone = ZoneId.systemDefault();
-        Long from = createdFrom.get() == null ? null : createdFrom.get().atStartOfDay(zone).toInstant().toEpochMilli();
-        // "Created to" is inclusive for the user: up to the end of that day.
-        Long to = createdTo.get() == null ? null : createdTo.get().plusDays(1).atStartOfDay(zone).toInstant().toEpochMilli();
-        return new OrderQuery(null, id, status.get() == null ? Set.of() : Set.of(status.get()), stuckOnly.get(), from, to,
-                disagreeingOnly.get(), sortByAge.get());
-    }
-
-    /**
-     * @param s one row
-     * @return how Redis and MySQL compare, in words: "agree" when they do, else e.g. "Redis ahead",
-     *         "MySQL ahead", "status differs", "missing in Redis", "missing in MySQL"
-     */
-    public static String agreement(OrderSummary s) {
-        if (!s.disagrees()) {
-            return Messages.get("order.agree");
-        }
-        if (s.redisStatus() == null) {
-            return Messages.get("order.missingInRedis");
-        }
-        if (s.mysqlStatus() == null) {
-            return Messages.get("order.missingInMysql");
-        }
-        if (s.redisVersion() > s.mysqlVersion()) {
-            return Messages.get("order.redisAhead");
-        }
-        if (s.mysqlVersion() > s.redisVersion()) {
-            return Messages.get("order.mysqlAhead");
-        }
-        return Messages.get("order.statusDiffers");
-    }
-
     /** @return id or id prefix typed by the user */
     public StringProperty idTextProperty() {
-        return idText;
+        return boxes.idText;
     }
 
     /** @return the status filter; null for all statuses */
     public ObjectProperty<OrderStatus> statusProperty() {
-        return status;
+        return boxes.status;
     }
 
+    /** @return true to list only orders longer in their status than its stuck threshold */
     public BooleanProperty stuckOnlyProperty() {
-        return stuckOnly;
+        return boxes.stuckOnly;
     }
 
     /** @return first creation day to include (local time zone), or null */
     public ObjectProperty<LocalDate> createdFromProperty() {
-        return createdFrom;
+        return boxes.createdFrom;
     }
 
     /** @return last creation day to include (local time zone), or null */
     public ObjectProperty<LocalDate> createdToProperty() {
-        return createdTo;
+        return boxes.createdTo;
     }
 
+    /** @return true to list only orders on which Redis and MySQL disagree */
     public BooleanProperty disagreeingOnlyProperty() {
-        return disagreeingOnly;
+        return boxes.disagreeingOnly;
     }
 
     /** @return true to sort by time in status, oldest first, instead of by id */
     public BooleanProperty sortByAgeProperty() {
-        return sortByAge;
+        return boxes.sortByAge;
     }
 
     /** @return the row the user selected; kept across reloads by order id */
@@ -372,19 +298,18 @@ public final class OrderTableViewModel implements Refreshable {
     }
 
     /** @param handler opens the bulk page with either the selected ids (several rows) or the table's filter (null ids) */
-    public void setOnBulkMove(java.util.function.BiConsumer<java.util.List<String>, OrderQuery> handler) {
+    public void setOnBulkMove(BiConsumer<List<String>, OrderQuery> handler) {
         this.onBulkMove = handler;
     }
 
     /**
      * "Bulk move…": the rows selected together when there are several, else every order matching the filter the boxes
-     * show. A filter chosen but not yet searched is applied first, so the table and the bulk page name the same orders
-     * (issue 34: the box showed SHIPPED, the bulk page proposed every order). A filter the boxes cannot make (bad id,
-     * days reversed) is refused in words and the bulk page is not opened.
+     * show. A filter chosen but not yet searched is applied first, so the table and the bulk page name the same
+     * orders. A filter the boxes cannot make (bad id, days reversed) is refused in words and the bulk page is not opened.
      */
     public void bulkMove() {
         if (selectedIds.size() > 1) {
-            onBulkMove.accept(java.util.List.copyOf(selectedIds), currentQuery());
+            onBulkMove.accept(List.copyOf(selectedIds), currentQuery());
             return;
         }
         OrderQuery shown = filterAsShown();
@@ -402,7 +327,7 @@ public final class OrderTableViewModel implements Refreshable {
     public OrderQuery filterAsShown() {
         OrderQuery shown;
         try {
-            shown = buildQuery();
+            shown = boxes.toQuery();
         } catch (IllegalArgumentException e) {
             inputRefused = true;
             feedback.error(e.getMessage());
@@ -420,7 +345,7 @@ public final class OrderTableViewModel implements Refreshable {
     }
 
     /** @return the bulk button's text: how many selected orders it moves, or that it takes the filter */
-    public javafx.beans.binding.StringBinding bulkMoveTextProperty() {
+    public StringBinding bulkMoveTextProperty() {
         return bulkMoveText;
     }
 }

@@ -102,7 +102,7 @@ class OrderTableViewModelTest extends ViewModelTestBase {
         vm.disagreeingOnlyProperty().set(true);
         vm.search();
         assertThat(ids(vm)).containsExactly("f-3");
-        assertThat(OrderTableViewModel.agreement(vm.rows().get(0))).isEqualTo("Redis ahead");
+        assertThat(AgreementWords.of(vm.rows().get(0))).isEqualTo("Redis ahead");
 
         vm.disagreeingOnlyProperty().set(false);
         vm.createdToProperty().set(LocalDate.now().minusDays(1));
@@ -167,7 +167,7 @@ class OrderTableViewModelTest extends ViewModelTestBase {
         move("s-1", OrderStatus.PAID);
         vm.updateRow(services.orders().lookup("s-1").summary());
         assertThat(vm.rows().get(0).redisStatus()).isEqualTo(OrderStatus.PAID);
-        assertThat(OrderTableViewModel.agreement(vm.rows().get(0))).isIn("agree", "Redis ahead");
+        assertThat(AgreementWords.of(vm.rows().get(0))).isIn("agree", "Redis ahead");
 
         vm.statusProperty().set(OrderStatus.WAIT_PAY);
         vm.stuckOnlyProperty().set(true);
