@@ -40,6 +40,12 @@ public final class RepairText {
                     RepairText::times),
             new Phrase("^payment deadline (\\d+|none) -> (\\d+) \\(epoch ms\\)$", "repair.text.deadlineMoved", // i18n-ok: a pattern of stored text
                     RepairText::epochMs, RepairText::epochMs),
+            new Phrase("^order id '(.*)' breaks the id rule: the sweeper cannot cancel it, so it is not queued again; see its dead letter$", // i18n-ok: a pattern of stored text
+                    "repair.error.badId", Function.identity()),
+            new Phrase("^MySQL has no record of it: it stays in the dead-letter list$", "repair.error.noMysql"), // i18n-ok: a pattern of stored text
+            new Phrase("^order disappeared from (Redis|MySQL)$", "repair.error.disappeared", Function.identity()), // i18n-ok: a pattern of stored text
+            new Phrase("^Redis is ahead of MySQL and MySQL's history has no such version: it is listed as (.+) on the next compare$", // i18n-ok: a pattern of stored text
+                    "repair.error.unexplained", RepairText::category),
             new Phrase("^live counters recounted$", "repair.text.recounted"), // i18n-ok: a pattern of stored text
             new Phrase("^live counters of buckets? (.+) recounted$", "repair.text.recountedBuckets", Function.identity())); // i18n-ok: a pattern of stored text
 
@@ -120,7 +126,36 @@ public final class RepairText {
         return key == null ? stored : Messages.get(key);
     }
 
+    /**
+     * @param stored why one finding's repair failed, as the service lists it: "ORDER_ID: reason" in English
+     * @return it in the language in use when the reason is one the repairs give, else as stored; "" for null
+     */
+    public static String error(String stored) {
+        if (stored == null) {
+            return "";
+        }
+        int colon = stored.indexOf(": ");
+        String known = colon < 0 ? null : known(stored.substring(colon + 2));
+        return known == null ? stored : stored.substring(0, colon + 2) + known;
+    }
+
+    /** @return a category's English label in the language in use, the label itself when no category has it */
+    private static String category(String label) {
+        for (ReconCategory c : ReconCategory.values()) {
+            if (c.label().equals(label)) {
+                return Messages.get(c.wordsKey());
+            }
+        }
+        return label;
+    }
+
     private static String detailOf(String text) {
+        String known = known(text);
+        return known == null ? times(text) : known;
+    }
+
+    /** @return a known phrase in the language in use, null when the text is none of them */
+    private static String known(String text) {
         for (Phrase p : PHRASES) {
             Matcher m = p.pattern.matcher(text);
             if (m.matches()) {
@@ -131,7 +166,7 @@ public final class RepairText {
                 return Messages.format(p.key, args);
             }
         }
-        return times(text);
+        return null;
     }
 
     /** @return a state in words ("PAID v2" → "已支付 v2"), a malformed record's hash with its times converted */

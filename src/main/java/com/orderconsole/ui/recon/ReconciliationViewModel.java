@@ -299,7 +299,7 @@ public final class ReconciliationViewModel {
     public static String repairText(RepairResult r) {
         StringBuilder b = new StringBuilder(Messages.format("recon.repaired", label(r.category()), r.repaired(), r.attempted()));
         if (r.failed() > 0) {
-            b.append(Messages.format("recon.repaired.failed", r.failed(), String.join("; ", r.errors())));
+            b.append(Messages.format("recon.repaired.failed", r.failed(), r.errors().stream().map(RepairText::error).collect(java.util.stream.Collectors.joining("; "))));
         }
         if (r.cancelled()) {
             b.append(Messages.get("recon.repaired.stopped"));

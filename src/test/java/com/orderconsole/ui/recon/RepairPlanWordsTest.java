@@ -39,6 +39,21 @@ class RepairPlanWordsTest {
     }
 
     @Test
+    void aRepairsFailuresAreChineseInChinese() {
+        Messages.use(Languages.ZH_CN);
+        String text = ReconciliationViewModel.repairText(new com.orderconsole.service.recon.RepairResult(
+                com.orderconsole.service.recon.ReconCategory.MALFORMED_IN_REDIS, 3, 1, 2,
+                List.of("o-1: MySQL has no record of it: it stays in the dead-letter list",
+                        "o-2: Redis is ahead of MySQL and MySQL's history has no such version: it is listed as Redis state with no record on the next compare"),
+                false));
+        assertThat(text).contains("o-1: MySQL 没有它的记录：它留在死信列表中",
+                "o-2: Redis 领先于 MySQL，而 MySQL 的历史中没有该版本：下次比对时它会列为“" + Messages.get("recon.category.REDIS_UNEXPLAINED") + "”");
+        assertThat(text).doesNotContainPattern("\\b(?!Redis\\b|MySQL\\b)[a-z]{3,}");
+        // A reason no repair gives (a store's own error) is shown as it came.
+        assertThat(com.orderconsole.ui.common.RepairText.error("o-3: connection refused")).isEqualTo("o-3: connection refused");
+    }
+
+    @Test
     void englishIsAsTheRepairsSayIt() {
         String text = ReconciliationViewModel.planText(List.of(new Reconciliation.RepairStep("o-1", "MySQL → Redis", "PAID v2")));
         assertThat(text).isEqualTo("o-1: MySQL → Redis" + Messages.format("recon.plan.resulting", "PAID v2") + "\n");
