@@ -32,11 +32,11 @@ public final class StoryWords {
     public static String step(OrderStory.Step s) {
         HistoryEntry h = s.entry();
         if (h.code().applied()) {
-            String what = h.from() == null ? Messages.format("story.create", status(h.to()), h.actor(), h.source())
+            String what = h.from() == null ? Messages.format("story.create", status(h.to()), h.actor(), source(h.source()))
                     : s.override() ? overridden(h) : describe(h);
             return s.previous() == null ? what : Messages.format("story.line.applied", what, gap(s.gapMs()));
         }
-        String attempt = Messages.format("story.attempt", status(h.to()), h.actor(), h.source());
+        String attempt = Messages.format("story.attempt", status(h.to()), h.actor(), source(h.source()));
         String outcome = outcome(s);
         return s.previous() == null ? Messages.format("story.line.rejectedFirst", attempt, outcome)
                 : Messages.format("story.line.rejected", attempt, gap(s.gapMs()), describe(s.previous()), outcome);
@@ -76,6 +76,19 @@ public final class StoryWords {
         return Messages.format("story.gap.days", String.format(Locale.ROOT, "%.1f", gapMs / 86_400_000.0));
     }
 
+    /**
+     * @param source where a change came from, as stored (e.g. "import", "sweeper"); null for none
+     * @return its name in the language in use ("导入" in Chinese), the stored name when the bundle has no word for it
+     *     (a client's own source), "" for null; exports and filters keep the stored name
+     */
+    public static String source(String source) {
+        if (source == null) {
+            return "";
+        }
+        String key = "source." + source;
+        return Messages.bundle().containsKey(key) ? Messages.get(key) : source;
+    }
+
     /** @return a status in the language in use, as every other page names it (the JSON document keeps the names) */
     private static String status(OrderStatus s) {
         return Messages.get("status." + s.name());
@@ -83,7 +96,7 @@ public final class StoryWords {
 
     /** @return an override in words, with its reason: it is the step a reader of the story most needs explained */
     private static String overridden(HistoryEntry h) {
-        String what = Messages.format("story.override", h.from() == null ? "-" : status(h.from()), status(h.to()), h.actor(), h.source());
+        String what = Messages.format("story.override", h.from() == null ? "-" : status(h.from()), status(h.to()), h.actor(), source(h.source()));
         return h.reason() == null || h.reason().isBlank() ? what : Messages.format("story.because", what, h.reason());
     }
 
@@ -94,8 +107,8 @@ public final class StoryWords {
         if (h.code().applied() && h.to() == OrderStatus.CANCELLED && "sweeper".equals(h.source())) {
             return Messages.get("story.theTimeoutCancel");
         }
-        return h.code().applied() ? Messages.format("story.theMove", status(h.to()), h.actor(), h.source())
-                : Messages.format("story.theAttempt", status(h.to()), h.actor(), h.source());
+        return h.code().applied() ? Messages.format("story.theMove", status(h.to()), h.actor(), source(h.source()))
+                : Messages.format("story.theAttempt", status(h.to()), h.actor(), source(h.source()));
     }
 
     /**

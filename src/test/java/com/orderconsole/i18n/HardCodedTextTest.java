@@ -101,6 +101,30 @@ class HardCodedTextTest {
         assertThat(found).as("text in Java code, not from the bundles (Messages.get/format with a key in both bundles)").isEmpty();
     }
 
+    /** A choice of statuses (a ComboBox or ChoiceBox of OrderStatus) names them as every page does, not by the enum's name. */
+    private static final Pattern STATUS_CHOICE = Pattern.compile("(?:ComboBox|ChoiceBox)<OrderStatus>\\s+(\\w+)\\s*[;=]");
+
+    @Test
+    void everyChoiceOfStatusesShowsStatusNames() throws IOException {
+        List<String> found = new ArrayList<>();
+        int choices = 0;
+        try (Stream<Path> files = Files.walk(JAVA.get(0))) {
+            for (Path f : files.filter(p -> p.toString().endsWith(".java")).sorted().toList()) {
+                String code = Files.readString(f, StandardCharsets.UTF_8);
+                Matcher m = STATUS_CHOICE.matcher(code);
+                while (m.find()) {
+                    choices++;
+                    String box = Pattern.quote(m.group(1));
+                    if (!Pattern.compile("(Cells\\.label|StatusCells\\.use)\\(\\s*" + box + "\\s*,|\\b" + box + "\\.set(Converter|CellFactory)\\(").matcher(code).find()) {
+                        found.add(f + ": " + m.group(1));
+                    }
+                }
+            }
+        }
+        assertThat(choices).as("status choices found (the scan reads the declarations)").isGreaterThanOrEqualTo(3);
+        assertThat(found).as("status choices shown by enum name (use Cells.label(box, OrderText::status))").isEmpty();
+    }
+
     /** The scanner finds what it is meant to find: a test of the test, on made-up code. */
     @Test
     void theScannerCatchesTheUsualShapes() {

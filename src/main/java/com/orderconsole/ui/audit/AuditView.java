@@ -8,6 +8,7 @@ import com.orderconsole.ui.common.Actions;
 import com.orderconsole.ui.common.Cells;
 import com.orderconsole.ui.common.Formats;
 import com.orderconsole.ui.common.Fxml;
+import com.orderconsole.ui.common.OrderText;
 import com.orderconsole.ui.common.PagerBar;
 import com.orderconsole.ui.common.Styles;
 import com.orderconsole.ui.common.Tables;
@@ -85,6 +86,8 @@ public final class AuditView {
     private void bindFilters() {
         actorField.textProperty().bindBidirectional(vm.actorProperty());
         sourceBox.setItems(FXCollections.observableArrayList(AuditViewModel.SOURCES));
+        // Each source in the language in use beside the stored name, which is what is typed and searched.
+        Cells.label(sourceBox, AuditView::sourceText);
         sourceBox.valueProperty().bindBidirectional(vm.sourceProperty());
         moveBox.setItems(FXCollections.observableArrayList(MoveKind.values()));
         Cells.label(moveBox, AuditView::moveText);
@@ -122,7 +125,7 @@ public final class AuditView {
         // "What" off a 1280 px screen (seen in a real window).
         cWriter.visibleProperty().bind(javafx.beans.binding.Bindings.createBooleanBinding(
                 () -> vm.rows().stream().anyMatch(e -> e.writtenBy() != null), vm.rows()));
-        cSource.setCellValueFactory(c -> Cells.text(c.getValue().source()));
+        cSource.setCellValueFactory(c -> Cells.text(OrderText.source(c.getValue().source())));
         cOrder.setCellValueFactory(c -> Cells.text(c.getValue().orderId()));
         cWhat.setCellValueFactory(c -> Cells.text(AuditViewModel.what(c.getValue())));
         cResult.setCellValueFactory(c -> Cells.text(AuditViewModel.result(c.getValue())));
@@ -154,6 +157,11 @@ public final class AuditView {
         timeHeader.setTooltip(new Tooltip(Messages.format("audit.col.time.tooltip", Formats.zone())));
         cTime.setText("");
         cTime.setGraphic(timeHeader);
+    }
+
+    private static String sourceText(String stored) {
+        String word = OrderText.source(stored);
+        return word.equals(stored) ? stored : word + " (" + stored + ")";
     }
 
     private static String moveText(MoveKind k) {

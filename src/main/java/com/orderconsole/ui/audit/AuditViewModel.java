@@ -190,7 +190,8 @@ public final class AuditViewModel implements Refreshable {
      */
     public static String what(AuditEvent e) {
         if (e.kind() == AuditEvent.Kind.ACTION) {
-            return actionName(e.action()) + (e.detail() == null || e.detail().isEmpty() ? "" : ": " + e.detail());
+            // The detail is stored in English with machine times; it is shown in the language in use, times local.
+            return actionName(e.action()) + (e.detail() == null || e.detail().isEmpty() ? "" : ": " + com.orderconsole.ui.common.RepairText.detail(e.detail()));
         }
         // Status names in the language in use (zh-CN showed the English names here, issue 34).
         String to = e.to() == null ? "?" : com.orderconsole.ui.common.OrderText.status(e.to());

@@ -168,7 +168,7 @@ public final class BulkView {
         Tables.tooltipsWhereCut(batchTable); // a cut value is read whole in its tooltip
         bId.setCellValueFactory(c -> Cells.text(Long.toString(c.getValue().id())));
         bState.setCellValueFactory(c -> Cells.text(BulkViewModel.stateText(c.getValue().state())));
-        bWho.setCellValueFactory(c -> Cells.text(c.getValue().actor() + " · " + c.getValue().source()));
+        bWho.setCellValueFactory(c -> Cells.text(c.getValue().actor() + " · " + com.orderconsole.ui.common.OrderText.source(c.getValue().source())));
         bWhen.setCellValueFactory(c -> Cells.text(Formats.shortDateTime(c.getValue().startedAtMs())));
         bTarget.setCellValueFactory(c -> Cells.text(c.getValue().target().name() + (c.getValue().override() ? " !" : "")));
         bCounts.setCellValueFactory(c -> Cells.text(Messages.format("bulk.batch.counts", c.getValue().matched(), c.getValue().counts().applied(),

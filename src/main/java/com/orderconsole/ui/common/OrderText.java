@@ -44,6 +44,14 @@ public final class OrderText {
     }
 
     /**
+     * @param source where a change came from, as stored (e.g. "sweeper"), or null
+     * @return its name in the language in use, e.g. "sweeper" or "取消清扫器"; the stored name when it has no word
+     */
+    public static String source(String source) {
+        return com.orderconsole.app.StoryWords.source(source);
+    }
+
+    /**
      * @param r a console role
      * @return its name in the language in use, e.g. "read-only" or "只读" (zh-CN showed the English name, issue 34);
      *     "" for null

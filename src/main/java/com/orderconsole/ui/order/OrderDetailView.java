@@ -5,6 +5,7 @@ import com.orderconsole.domain.HistoryEntry;
 import com.orderconsole.domain.OrderStatus;
 import com.orderconsole.service.order.OrderDetails;
 import com.orderconsole.service.order.OrderSummary;
+import com.orderconsole.ui.common.Cells;
 import com.orderconsole.ui.common.Formats;
 import com.orderconsole.ui.common.OrderText;
 import com.orderconsole.ui.common.Fxml;
@@ -88,6 +89,7 @@ public final class OrderDetailView {
             });
         }
         overrideTarget.setItems(vm.overrideTargets());
+        Cells.label(overrideTarget, OrderText::status);
         overrideTarget.valueProperty().bindBidirectional(vm.overrideTargetProperty());
         overrideButton.disableProperty().bind(vm.overrideCommand().executableProperty().not());
 
@@ -143,8 +145,8 @@ public final class OrderDetailView {
             outcome.getStyleClass().add(h.code().applied() ? Styles.MSG_OK : Styles.MSG_ERROR);
             outcome.setWrapText(true);
             Label who = new Label(h.reason() == null || h.reason().isBlank()
-                    ? Messages.format("order.history.who", h.actor(), h.source())
-                    : Messages.format("order.history.whoWhy", h.actor(), h.source(), h.reason()));
+                    ? Messages.format("order.history.who", h.actor(), OrderText.source(h.source()))
+                    : Messages.format("order.history.whoWhy", h.actor(), OrderText.source(h.source()), h.reason()));
             who.getStyleClass().add(Styles.TEXT_MUTED);
             who.setWrapText(true);
             VBox box = new VBox(1, when, what, outcome, who);

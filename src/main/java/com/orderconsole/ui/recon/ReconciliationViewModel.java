@@ -4,6 +4,7 @@ import com.orderconsole.app.ProgressThrottle;
 import com.orderconsole.ui.common.OrderText;
 import com.orderconsole.domain.OrderStatus;
 import com.orderconsole.app.Messages;
+import com.orderconsole.ui.common.RepairText;
 import com.orderconsole.app.ProductionGuard;
 import com.orderconsole.domain.Operator;
 import com.orderconsole.domain.Role;
@@ -215,8 +216,8 @@ public final class ReconciliationViewModel {
     static String planText(List<Reconciliation.RepairStep> steps) {
         StringBuilder b = new StringBuilder();
         for (Reconciliation.RepairStep st : steps.subList(0, Math.min(PLAN_LINES, steps.size()))) {
-            b.append(st.orderId().isEmpty() ? "" : st.orderId() + ": ").append(st.direction())
-                    .append(st.resulting() == null || st.resulting().isEmpty() ? "" : Messages.format("recon.plan.resulting", st.resulting())).append('\n');
+            b.append(st.orderId().isEmpty() ? "" : st.orderId() + ": ").append(RepairText.plan(st.direction()))
+                    .append(st.resulting() == null || st.resulting().isEmpty() ? "" : Messages.format("recon.plan.resulting", RepairText.plan(st.resulting()))).append('\n');
         }
         if (steps.size() > PLAN_LINES) {
             b.append(Messages.format("recon.plan.more", steps.size() - PLAN_LINES)).append('\n');
@@ -298,7 +299,7 @@ public final class ReconciliationViewModel {
     public static String repairText(RepairResult r) {
         StringBuilder b = new StringBuilder(Messages.format("recon.repaired", label(r.category()), r.repaired(), r.attempted()));
         if (r.failed() > 0) {
-            b.append(Messages.format("recon.repaired.failed", r.failed(), String.join("; ", r.errors())));
+            b.append(Messages.format("recon.repaired.failed", r.failed(), r.errors().stream().map(RepairText::error).collect(java.util.stream.Collectors.joining("; "))));
         }
         if (r.cancelled()) {
             b.append(Messages.get("recon.repaired.stopped"));
@@ -325,7 +326,7 @@ public final class ReconciliationViewModel {
             if (!throttle.due(now, done >= total)) {
                 return;
             }
-            String text = progressLine(phase, done, total, now - startMs);
+            String text = progressLine(RepairText.phase(phase), done, total, now - startMs);
             double fraction = total <= 0 ? -1 : Math.min(1.0, (double) done / total);
             background.fx(() -> {
                 progress.set(fraction);
