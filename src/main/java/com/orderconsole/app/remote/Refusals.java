@@ -19,18 +19,6 @@ final class Refusals {
      *     the services throw for an unknown batch, letter or entry; any other kind as the refusal itself
      */
     static RuntimeException of(ApiRefusal r) {
-        String words = r.getMessage();
-        return switch (r.kind()) {
-            case "usage", "invalid_rules", "not_found", "too_large" -> new IllegalArgumentException(words, r);
-            case "permission" -> withCause(new PermissionDeniedException(words), r);
-            case "not_confirmed" -> withCause(new NotConfirmedException(words), r);
-            case "conflict" -> new IllegalStateException(words, r);
-            default -> r;
-        };
-    }
-
-    private static RuntimeException withCause(RuntimeException e, ApiRefusal r) {
-        e.initCause(r);
-        return e;
+        return CoreRecords.refusal(r, null);
     }
 }
